@@ -1,0 +1,332 @@
+/* result.c — the result schema's CSV writer and reader, and samples.csv (see result.h). */
+#include "result.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+enum { COL_S, COL_I, COL_D };
+typedef struct { const char *name; int type; size_t off; } vkb_col;
+
+/* The one column table; header, writer and reader walk it. */
+static const vkb_col cols[] = {
+#define VKB_X_COL(t, name) {#name, COL_##t, offsetof(vkb_result, name)},
+    VKB_RESULT_COLUMNS(VKB_X_COL)
+#undef VKB_X_COL
+};
+#define NCOLS ((int)(sizeof(cols) / sizeof(cols[0])))
+
+void vkb_result_init(vkb_result *r)
+{
+    memset(r, 0, sizeof(*r));
+    for (int i = 0; i < NCOLS; i++)
+        if (cols[i].type == COL_D) *(double *)(void *)((char *)r + cols[i].off) = NAN;
+}
+
+void vkb_result_write_header(FILE *f)
+{
+    for (int i = 0; i < NCOLS; i++) fprintf(f, "%s%s", i ? "," : "", cols[i].name);
+    fputc('\n', f);
+}
+
+void vkb_csv_field(FILE *f, const char *s)
+{
+    if (!strpbrk(s, ",\"\n\r")) { fputs(s, f); return; }
+    fputc('"', f);
+    for (; *s; s++) {
+        if (*s == '"') fputc('"', f);
+        fputc(*s, f);
+    }
+    fputc('"', f);
+}
+
+/* Shortest of %.15g..%.17g that reads back to the same double: readable cells, no lost bits
+ * (tie counts in the Mann-Whitney test depend on exact sample values). */
+static void put_double(FILE *f, double v)
+{
+    char buf[40];
+    if (isnan(v)) { fputs("NA", f); return; }
+    if (isinf(v)) { fputs(v > 0 ? "inf" : "-inf", f); return; }
+    for (int p = 15; p <= 17; p++) {
+        snprintf(buf, sizeof(buf), "%.*g", p, v);
+        if (strtod(buf, NULL) == v) break;
+    }
+    fputs(buf, f);
+}
+
+void vkb_result_write_row(FILE *f, const vkb_result *r)
+{
+    for (int i = 0; i < NCOLS; i++) {
+        const char *p = (const char *)r + cols[i].off;
+        if (i) fputc(',', f);
+        switch (cols[i].type) {
+        case COL_S: vkb_csv_field(f, p); break;
+        case COL_I: fprintf(f, "%" PRId64, *(const int64_t *)(const void *)p); break;
+        default: put_double(f, *(const double *)(const void *)p); break;
+        }
+    }
+    fputc('\n', f);
+    fflush(f);
+}
+
+int vkb_csv_split(char *line, char **fields, int max)
+{
+    int n = 0;
+    for (char *p = line;;) {
+        if (n >= max) return -1;
+        if (*p != '"') {
+            fields[n++] = p;
+            char *c = strchr(p, ',');
+            if (!c) return n;
+            *c = 0;
+            p = c + 1;
+            continue;
+        }
+        char *w = ++p;   /* unquote in place: w trails p */
+        fields[n++] = w;
+        for (;;) {
+            if (!*p) return -1;   /* unterminated quote */
+            if (*p == '"' && p[1] == '"') { *w++ = '"'; p += 2; continue; }
+            if (*p == '"') { p++; break; }
+            *w++ = *p++;
+        }
+        char c = *p;
+        *w = 0;
+        if (c == 0) return n;
+        if (c != ',') return -1;   /* text after the closing quote */
+        p++;
+    }
+}
+
+/* Reads logical CSV records: a quoted field may span physical lines. */
+typedef struct {
+    FILE *f;
+    char *rec, *line;
+    size_t reccap, linecap;
+    long lineno, start;   /* lines read so far; first line of the current record */
+    char **fields;
+    int fieldcap;
+} csv_reader;
+
+/* 1 = a record in r->rec (line end stripped), 0 = end of file, -1 = unterminated quote / no memory. */
+static int csv_next(csv_reader *r)
+{
+    size_t len = 0;
+    int quotes = 0;
+    ssize_t k;
+    r->start = r->lineno + 1;
+    while ((k = getline(&r->line, &r->linecap, r->f)) >= 0) {
+        r->lineno++;
+        if (len + (size_t)k + 1 > r->reccap) {
+            size_t nc = (len + (size_t)k + 1) * 2;
+            char *nr = realloc(r->rec, nc);
+            if (!nr) return -1;
+            r->rec = nr;
+            r->reccap = nc;
+        }
+        memcpy(r->rec + len, r->line, (size_t)k + 1);
+        len += (size_t)k;
+        for (ssize_t i = 0; i < k; i++) quotes ^= r->line[i] == '"';
+        if (!quotes) break;
+    }
+    if (len == 0) return 0;
+    if (quotes) return -1;
+    while (len > 0 && (r->rec[len - 1] == '\n' || r->rec[len - 1] == '\r')) r->rec[--len] = 0;
+    return 1;
+}
+
+/* Split the current record; the field array grows to the record's comma count. */
+static int csv_fields(csv_reader *r)
+{
+    int need = 1;
+    for (const char *p = r->rec; *p; p++) need += *p == ',';
+    if (need > r->fieldcap) {
+        char **nf = realloc(r->fields, (size_t)need * sizeof(*nf));
+        if (!nf) return -1;
+        r->fields = nf;
+        r->fieldcap = need;
+    }
+    return vkb_csv_split(r->rec, r->fields, r->fieldcap);
+}
+
+static void csv_close(csv_reader *r)
+{
+    if (r->f) fclose(r->f);
+    free(r->rec);
+    free(r->line);
+    free(r->fields);
+}
+
+__attribute__((format(printf, 5, 6)))
+static int fail(char *err, size_t errlen, const char *path, long line, const char *fmt, ...)
+{
+    va_list ap;
+    int k = snprintf(err, errlen, "%s:%ld: ", path, line);
+    if (k >= 0 && (size_t)k < errlen) {
+        va_start(ap, fmt);
+        vsnprintf(err + k, errlen - (size_t)k, fmt, ap);
+        va_end(ap);
+    }
+    return -1;
+}
+
+/* Open and read the header. Returns its field count, or -1 with err set. */
+static int csv_open(csv_reader *r, const char *path, char *err, size_t errlen)
+{
+    memset(r, 0, sizeof(*r));
+    if (!(r->f = fopen(path, "r"))) {
+        snprintf(err, errlen, "%s: cannot open: %s", path, strerror(errno));
+        return -1;
+    }
+    int st = csv_next(r);
+    if (st <= 0 || !*r->rec) return fail(err, errlen, path, 1, "no header");
+    int n = csv_fields(r);
+    if (n < 0) return fail(err, errlen, path, 1, "malformed header");
+    return n;
+}
+
+/* The next non-empty record split into exactly nf fields: 1, 0 at end, -1 with err set. */
+static int csv_row(csv_reader *r, int nf, const char *path, char *err, size_t errlen)
+{
+    int st;
+    while ((st = csv_next(r)) == 1 && !*r->rec) {}
+    if (st == 0) return 0;
+    if (st < 0) return fail(err, errlen, path, r->start, "unterminated quote");
+    int n = csv_fields(r);
+    if (n < 0) return fail(err, errlen, path, r->start, "malformed field (text after a closing quote)");
+    if (n != nf) return fail(err, errlen, path, r->start, "expected %d fields, got %d", nf, n);
+    return 1;
+}
+
+static int parse_i64(const char *s, int64_t *v)
+{
+    char *end;
+    if (!*s) { *v = 0; return 0; }
+    errno = 0;
+    long long x = strtoll(s, &end, 10);
+    if (errno || *end) return -1;
+    *v = x;
+    return 0;
+}
+
+static int parse_double(const char *s, double *v)
+{
+    char *end;
+    if (!*s || !strcmp(s, "NA")) { *v = NAN; return 0; }
+    double x = strtod(s, &end);
+    if (*end) return -1;
+    *v = x;
+    return 0;
+}
+
+long vkb_result_read(const char *path, vkb_result **out, char *err, size_t errlen)
+{
+    csv_reader r;
+    int *map = NULL;
+    vkb_result *rows = NULL;
+    long n = 0, cap = 0, rc = -1;
+    int nf = csv_open(&r, path, err, errlen), st, known = 0;
+    *out = NULL;
+    if (nf < 0) goto cleanup;
+    if (!(map = malloc((size_t)nf * sizeof(*map)))) { fail(err, errlen, path, 1, "out of memory"); goto cleanup; }
+    for (int j = 0; j < nf; j++) {
+        map[j] = -1;
+        for (int i = 0; i < NCOLS; i++)
+            if (!strcmp(r.fields[j], cols[i].name)) { map[j] = i; known++; break; }
+    }
+    if (!known) { fail(err, errlen, path, 1, "no known column in the header"); goto cleanup; }
+    while ((st = csv_row(&r, nf, path, err, errlen)) == 1) {
+        if (n == cap) {
+            vkb_result *nr = realloc(rows, (size_t)(cap = cap * 2 + 16) * sizeof(*nr));
+            if (!nr) { fail(err, errlen, path, r.start, "out of memory"); goto cleanup; }
+            rows = nr;
+        }
+        vkb_result *x = &rows[n];
+        vkb_result_init(x);
+        for (int j = 0; j < nf; j++) {
+            if (map[j] < 0) continue;
+            const vkb_col *c = &cols[map[j]];
+            char *p = (char *)x + c->off;
+            const char *v = r.fields[j];
+            int bad = 0;
+            if (c->type == COL_S) snprintf(p, VKB_STR_LEN, "%s", v);
+            else if (c->type == COL_I) bad = parse_i64(v, (int64_t *)(void *)p);
+            else bad = parse_double(v, (double *)(void *)p);
+            if (bad) {
+                fail(err, errlen, path, r.start, "bad %s '%s' in column %s",
+                     c->type == COL_I ? "integer" : "number", v, c->name);
+                goto cleanup;
+            }
+        }
+        n++;
+    }
+    if (st < 0) goto cleanup;
+    *out = rows;
+    rows = NULL;
+    rc = n;
+cleanup:
+    free(rows);
+    free(map);
+    csv_close(&r);
+    return rc;
+}
+
+void vkb_samples_write_header(FILE *f)
+{
+    fputs("case_id,sample,time_s,batch\n", f);
+}
+
+void vkb_samples_write(FILE *f, int64_t case_id, const double *t, size_t n, int64_t batch)
+{
+    for (size_t i = 0; i < n; i++) {
+        fprintf(f, "%" PRId64 ",%zu,", case_id, i);
+        put_double(f, t[i]);
+        fprintf(f, ",%" PRId64 "\n", batch);
+    }
+    fflush(f);
+}
+
+long vkb_samples_read(const char *path, int64_t case_id, double **t, char *err, size_t errlen)
+{
+    csv_reader r;
+    double *v = NULL;
+    long n = 0, cap = 0, rc = -1;
+    int nf = csv_open(&r, path, err, errlen), st, jc = -1, jt = -1;
+    *t = NULL;
+    if (nf < 0) goto cleanup;
+    for (int j = 0; j < nf; j++) {
+        if (!strcmp(r.fields[j], "case_id")) jc = j;
+        if (!strcmp(r.fields[j], "time_s")) jt = j;
+    }
+    if (jc < 0 || jt < 0) { fail(err, errlen, path, 1, "header lacks case_id or time_s"); goto cleanup; }
+    while ((st = csv_row(&r, nf, path, err, errlen)) == 1) {
+        int64_t id;
+        double x;
+        if (parse_i64(r.fields[jc], &id)) {
+            fail(err, errlen, path, r.start, "bad integer '%s' in column case_id", r.fields[jc]);
+            goto cleanup;
+        }
+        if (parse_double(r.fields[jt], &x)) {
+            fail(err, errlen, path, r.start, "bad number '%s' in column time_s", r.fields[jt]);
+            goto cleanup;
+        }
+        if (case_id >= 0 && id != case_id) continue;
+        if (n == cap) {
+            double *nv = realloc(v, (size_t)(cap = cap * 2 + 256) * sizeof(*nv));
+            if (!nv) { fail(err, errlen, path, r.start, "out of memory"); goto cleanup; }
+            v = nv;
+        }
+        v[n++] = x;
+    }
+    if (st < 0) goto cleanup;
+    *t = v;
+    v = NULL;
+    rc = n;
+cleanup:
+    free(v);
+    csv_close(&r);
+    return rc;
+}

@@ -1,0 +1,170 @@
+/* stats.c — summaries, the adaptive stop rule and the Mann-Whitney test (see stats.h). */
+#include "stats.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <gsl/gsl_cdf.h>
+#include <gsl/gsl_sort.h>
+#include <gsl/gsl_statistics_double.h>
+
+/* Coverage of [x_(j), x_(n+1-j)] (1-based order statistics) for the median:
+ * P(j <= B <= n-j) with B ~ Binomial(n, 1/2) = 1 - 2 P(B <= j-1). */
+static double median_ci_coverage(size_t j, size_t n)
+{
+    return 1.0 - 2.0 * gsl_cdf_binomial_P((unsigned)(j - 1), 0.5, (unsigned)n);
+}
+
+void vkb_stats_summarise(const double *x, size_t n, vkb_summary *s)
+{
+    double *y = NULL;
+    s->n = n;
+    s->mean = s->stddev = s->min = s->max = s->median = s->q1 = s->q3 = NAN;
+    s->ci_lo = s->ci_hi = s->rel_stddev = s->rel_iqr = NAN;
+    s->outliers = 0;
+    if (n == 0 || !(y = malloc(n * sizeof(*y))))
+        goto cleanup;
+    memcpy(y, x, n * sizeof(*y));   /* GSL sorts in place; the caller's order is theirs */
+    gsl_sort(y, 1, n);
+    s->mean = gsl_stats_mean(y, 1, n);
+    s->stddev = n > 1 ? gsl_stats_sd_m(y, 1, n, s->mean) : NAN;   /* Bessel: undefined for n = 1 */
+    s->min = y[0];
+    s->max = y[n - 1];
+    s->median = gsl_stats_median_from_sorted_data(y, 1, n);
+    s->q1 = gsl_stats_quantile_from_sorted_data(y, 1, n, 0.25);
+    s->q3 = gsl_stats_quantile_from_sorted_data(y, 1, n, 0.75);
+    s->rel_stddev = s->stddev / s->mean;
+    s->rel_iqr = (s->q3 - s->q1) / s->median;
+    /* Narrowest symmetric order-statistic interval still covering 95%: coverage falls as j grows,
+     * so binary-search the largest j (O(log n) CDF calls even for 1e5 samples). */
+    if (n >= 6) {
+        size_t lo = 1, hi = n / 2;   /* coverage(lo) >= 0.95 holds for n >= 6 */
+        while (lo < hi) {
+            size_t mid = lo + (hi - lo + 1) / 2;
+            if (median_ci_coverage(mid, n) >= 0.95) lo = mid; else hi = mid - 1;
+        }
+        s->ci_lo = y[lo - 1];
+        s->ci_hi = y[n - lo];
+    }
+    double iqr = s->q3 - s->q1;
+    for (size_t i = 0; i < n; i++)
+        if (y[i] < s->q1 - 1.5 * iqr || y[i] > s->q3 + 1.5 * iqr) s->outliers++;
+cleanup:
+    free(y);
+}
+
+void vkb_stop_init(vkb_stop *s)
+{
+    memset(s, 0, sizeof(*s));
+    s->min_samples = 10;
+    s->max_samples = 100000;
+    s->min_time = 0.5;
+    s->max_noise = 0.005;
+    s->timeout = 15.0;
+    s->why = NULL;
+}
+
+#define RING_CAP (sizeof(((vkb_stop *)0)->noise_ring) / sizeof(double))
+
+int vkb_stop_add(vkb_stop *s, double sample, double elapsed_wall)
+{
+    /* Welford: a running variance that stays accurate over 1e5 nearly equal samples. */
+    s->n++;
+    s->sum += sample;
+    s->accumulated += sample;
+    double d = sample - s->mean;
+    s->mean += d / (double)s->n;
+    s->m2 += d * (sample - s->mean);
+    double noise = NAN;
+    if (s->n >= 5) {   /* fewer samples give a noise estimate too wild to stop on (nvbench) */
+        noise = sqrt(s->m2 / (double)(s->n - 1)) / s->mean;
+        if (isfinite(noise)) s->noise_ring[s->ring_n++ % RING_CAP] = noise;
+    }
+    /* The caps come first: a slow kernel must stop even before min_samples; n >= 1 here. */
+    if (s->n >= s->max_samples) { s->why = "max-samples"; return 1; }
+    if (elapsed_wall >= s->timeout) { s->why = "timeout"; return 1; }
+    if (s->n < s->min_samples || s->accumulated < s->min_time || !isfinite(noise))
+        return 0;
+    if (noise < s->max_noise) { s->why = "noise"; return 1; }
+    /* Noise stabilised above target (nvbench#61): spread of the recent estimates around the
+     * current one, as nvbench measures it, so a still-drifting estimate does not count as stable. */
+    size_t stored = s->ring_n < RING_CAP ? s->ring_n : RING_CAP;
+    if (stored > 64 && s->n % 16 == 0) {
+        double ss = 0;
+        for (size_t i = 0; i < stored; i++)
+            ss += (s->noise_ring[i] - noise) * (s->noise_ring[i] - noise);
+        if (sqrt(ss / (double)(stored - 1)) / noise < 0.05) { s->why = "noise-stable"; return 1; }
+    }
+    return 0;
+}
+
+/* Exact null distribution of U for sizes m, n without ties: cnt[i][u] = arrangements of i a's
+ * and j b's with U = u, built up over j (the largest element is an a, beating all j b's, or a b). */
+#define MW_EXACT_MAX 20
+static double mann_whitney_exact(size_t m, size_t n, double u)
+{
+    double cnt[MW_EXACT_MAX + 1][MW_EXACT_MAX * MW_EXACT_MAX + 1];   /* 67 KiB of stack */
+    size_t umax = m * n;
+    memset(cnt, 0, sizeof(cnt));
+    for (size_t i = 0; i <= m; i++) cnt[i][0] = 1;
+    for (size_t j = 1; j <= n; j++)
+        for (size_t i = 1; i <= m; i++)
+            for (size_t v = umax; v >= j; v--)   /* row i-1 is already at j: in-place update */
+                cnt[i][v] += cnt[i - 1][v - j];
+    double total = 0, le = 0, ge = 0;
+    for (size_t v = 0; v <= umax; v++) {
+        total += cnt[m][v];
+        if ((double)v <= u) le += cnt[m][v];
+        if ((double)v >= u) ge += cnt[m][v];
+    }
+    double p = 2.0 * fmin(le, ge) / total;
+    return p < 1.0 ? p : 1.0;
+}
+
+typedef struct { double v; int from_a; } mw_item;
+
+static int mw_cmp(const void *pa, const void *pb)
+{
+    double a = ((const mw_item *)pa)->v, b = ((const mw_item *)pb)->v;
+    return (a > b) - (a < b);
+}
+
+double vkb_mann_whitney_p(const double *a, size_t na, const double *b, size_t nb, double *u_out)
+{
+    double p = NAN, u = NAN;
+    size_t n = na + nb;
+    mw_item *it = NULL;
+    if (na == 0 || nb == 0 || !(it = malloc(n * sizeof(*it))))
+        goto cleanup;
+    for (size_t i = 0; i < n; i++) {
+        it[i].v = i < na ? a[i] : b[i - na];
+        it[i].from_a = i < na;
+        if (!isfinite(it[i].v)) goto cleanup;   /* NaN has no rank */
+    }
+    qsort(it, n, sizeof(*it), mw_cmp);
+    /* Midranks: U_a = R_a - na(na+1)/2 counts pairs a > b plus half of the ties. */
+    double ra = 0, ties = 0;
+    for (size_t i = 0; i < n;) {
+        size_t k = i;
+        while (k < n && it[k].v == it[i].v) k++;
+        double t = (double)(k - i), rank = (double)(i + k + 1) / 2.0;
+        for (size_t q = i; q < k; q++) if (it[q].from_a) ra += rank;
+        ties += t * t * t - t;
+        i = k;
+    }
+    u = ra - (double)na * (double)(na + 1) / 2.0;
+    if (na <= MW_EXACT_MAX && nb <= MW_EXACT_MAX && ties == 0) {
+        p = mann_whitney_exact(na, nb, u);
+        goto cleanup;
+    }
+    double N = (double)n, mu = (double)na * (double)nb / 2.0;
+    double var = (double)na * (double)nb / 12.0 * ((N + 1.0) - ties / (N * (N - 1.0)));
+    if (var <= 0) { p = 1.0; goto cleanup; }   /* every value tied: no evidence of a shift */
+    double z = (fabs(u - mu) - 0.5) / sqrt(var);   /* continuity correction */
+    p = z > 0 ? 2.0 * gsl_cdf_ugaussian_Q(z) : 1.0;
+    if (p > 1.0) p = 1.0;
+cleanup:
+    free(it);
+    if (u_out) *u_out = u;
+    return p;
+}

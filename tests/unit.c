@@ -1,0 +1,526 @@
+/* unit.c — unit tests of the pure modules (no Vulkan, no device). Run: build/unit [root]; scratch files go to $TMPDIR or /tmp.
+ * Expected values are worked out by hand in the comments, never by calling the code under test.
+ * To add a group: write `static void test_x(void)` using CHECK*, and add a row to `tests[]`. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "result.h"
+#include "stats.h"
+#include "suite.h"
+
+static int g_fail, g_checks;
+static const char *g_tmpdir = "/tmp";
+
+#define CHECK(cond) do { g_checks++; if (!(cond)) { g_fail++; \
+    fprintf(stderr, "  %s:%d: CHECK(%s) failed\n", __FILE__, __LINE__, #cond); } } while (0)
+#define CHECK_NEAR(got, want, tol) do { double g_ = (got), w_ = (want); g_checks++; \
+    if (!(fabs(g_ - w_) <= (tol))) { g_fail++; fprintf(stderr, "  %s:%d: %s = %.17g, want %.17g\n", \
+    __FILE__, __LINE__, #got, g_, w_); } } while (0)
+#define CHECK_STR(got, want) do { const char *g_ = (got), *w_ = (want); g_checks++; \
+    if (strcmp(g_, w_)) { g_fail++; fprintf(stderr, "  %s:%d: %s = \"%s\", want \"%s\"\n", \
+    __FILE__, __LINE__, #got, g_, w_); } } while (0)
+#define CHECK_HAS(got, part) do { const char *g_ = (got), *w_ = (part); g_checks++; \
+    if (!strstr(g_, w_)) { g_fail++; fprintf(stderr, "  %s:%d: \"%s\" lacks \"%s\"\n", \
+    __FILE__, __LINE__, g_, w_); } } while (0)
+
+/* ---- stats ---------------------------------------------------------------------------------- */
+
+static void test_summary_1_to_10(void)
+{
+    double x[10] = {7, 3, 10, 1, 5, 2, 9, 4, 8, 6};   /* 1..10, shuffled */
+    vkb_summary s;
+    vkb_stats_summarise(x, 10, &s);
+    CHECK(s.n == 10);
+    CHECK(x[0] == 7 && x[9] == 6);                    /* input untouched */
+    CHECK_NEAR(s.mean, 5.5, 1e-15);
+    CHECK_NEAR(s.stddev, sqrt(82.5 / 9), 1e-12);      /* sum (i - 5.5)^2 = 82.5, n - 1 = 9 */
+    CHECK_NEAR(s.median, 5.5, 0);
+    /* GSL quantile: h = (n-1) f; q1: h = 2.25 -> 3 + .25 (4 - 3); q3: h = 6.75 -> 7 + .75 */
+    CHECK_NEAR(s.q1, 3.25, 1e-15);
+    CHECK_NEAR(s.q3, 7.75, 1e-15);
+    CHECK_NEAR(s.min, 1, 0);
+    CHECK_NEAR(s.max, 10, 0);
+    CHECK_NEAR(s.rel_iqr, 4.5 / 5.5, 1e-15);
+    CHECK_NEAR(s.rel_stddev, sqrt(82.5 / 9) / 5.5, 1e-12);
+    CHECK(s.outliers == 0);                           /* fences -3.5 and 14.5 */
+    /* n = 10: P(B <= 0) = 1/1024, P(B <= 1) = 11/1024, P(B <= 2) = 56/1024.
+     * j = 2: coverage 1 - 22/1024 = .979; j = 3: 1 - 112/1024 = .891 < .95 -> ranks (2, 9). */
+    CHECK_NEAR(s.ci_lo, 2, 0);
+    CHECK_NEAR(s.ci_hi, 9, 0);
+    CHECK(s.ci_lo <= s.median && s.median <= s.ci_hi);
+}
+
+static void test_summary_outliers(void)
+{
+    double x[10] = {13, 100, 11, 17, -50, 14, 10, 16, 12, 15};
+    vkb_summary s;
+    /* sorted: -50 10 11 12 13 14 15 16 17 100 */
+    vkb_stats_summarise(x, 10, &s);
+    CHECK_NEAR(s.mean, 15.8, 1e-12);                  /* (10+..+17 = 108) + 100 - 50 = 158 */
+    CHECK_NEAR(s.median, 13.5, 0);
+    CHECK_NEAR(s.q1, 11.25, 1e-15);                   /* x[2] = 11, x[3] = 12, .25 */
+    CHECK_NEAR(s.q3, 15.75, 1e-15);                   /* x[6] = 15, x[7] = 16, .75 */
+    CHECK(s.outliers == 2);                           /* fences 4.5 and 22.5: -50 and 100 */
+    CHECK_NEAR(s.min, -50, 0);
+    CHECK_NEAR(s.max, 100, 0);
+    CHECK_NEAR(s.ci_lo, 10, 0);                       /* ranks 2 and 9 */
+    CHECK_NEAR(s.ci_hi, 17, 0);
+}
+
+static void test_summary_ci_sizes(void)
+{
+    double x[100];
+    vkb_summary s;
+    for (int i = 0; i < 100; i++) x[i] = 100 - i;     /* 1..100 reversed */
+    vkb_stats_summarise(x, 5, &s);                    /* 1 - 2/32 = .9375 < .95: no interval */
+    CHECK(isnan(s.ci_lo) && isnan(s.ci_hi));
+    vkb_stats_summarise(x + 94, 6, &s);               /* 1 - 2/64 = .969: min and max (1..6) */
+    CHECK_NEAR(s.ci_lo, 1, 0);
+    CHECK_NEAR(s.ci_hi, 6, 0);
+    /* n = 100: coverage(40) = P(40 <= B <= 60) = .9648, coverage(41) = .9431 -> ranks (40, 61) */
+    vkb_stats_summarise(x, 100, &s);
+    CHECK_NEAR(s.ci_lo, 40, 0);
+    CHECK_NEAR(s.ci_hi, 61, 0);
+    CHECK_NEAR(s.median, 50.5, 0);
+    vkb_stats_summarise(x, 0, &s);
+    CHECK(s.n == 0 && isnan(s.mean) && isnan(s.median) && isnan(s.ci_lo) && s.outliers == 0);
+    vkb_stats_summarise(x, 1, &s);
+    CHECK(s.n == 1 && s.median == 100 && s.q1 == 100 && isnan(s.stddev));
+}
+
+static void test_stop_rule(void)
+{
+    vkb_stop s;
+    int n;
+    /* Constant 1/64 s: noise 0 from n = 5, min_time 0.5 reached exactly at n = 32. */
+    vkb_stop_init(&s);
+    CHECK(s.min_samples == 10 && s.max_samples == 100000 && s.min_time == 0.5);
+    CHECK(s.max_noise == 0.005 && s.timeout == 15);
+    for (n = 1; n < 1000 && !vkb_stop_add(&s, 1.0 / 64, 0.01 * n); n++) {}
+    CHECK(n == 32);
+    CHECK_STR(s.why, "noise");
+    /* min_time 0: still never before min_samples. */
+    vkb_stop_init(&s);
+    s.min_time = 0;
+    for (n = 1; n < 1000 && !vkb_stop_add(&s, 1e-3, 0.01 * n); n++) {}
+    CHECK(n == 10);
+    CHECK_STR(s.why, "noise");
+    /* min_samples 3, 0.125 s: min_time met at n = 4, but noise needs >= 5 samples. */
+    vkb_stop_init(&s);
+    s.min_samples = 3;
+    for (n = 1; n < 1000 && !vkb_stop_add(&s, 0.125, 0.01 * n); n++) {}
+    CHECK(n == 5);
+    /* Slow kernel, 2 s per sample: timeout (15 s) at n = 8, before min_samples. */
+    vkb_stop_init(&s);
+    for (n = 1; n < 1000 && !vkb_stop_add(&s, 2.0, 2.0 * n); n++) {}
+    CHECK(n == 8);
+    CHECK_STR(s.why, "timeout");
+    vkb_stop_init(&s);                                /* one 100 s sample: stops with n = 1 */
+    CHECK(vkb_stop_add(&s, 100, 100) == 1 && s.n == 1);
+    /* Noisy (uniform in [1, 2], rel. stddev ~ 0.19) but stable: stops by noise-stable, and only
+     * after more than 64 estimates (n > 68), on a multiple of 16. */
+    vkb_stop_init(&s);
+    unsigned long long lcg = 12345;
+    for (n = 1; n < 100000; n++) {
+        lcg = lcg * 6364136223846793005ULL + 1442695040888963407ULL;
+        if (vkb_stop_add(&s, 1.0 + (double)(lcg >> 11) / 9007199254740992.0, 1e-4 * n)) break;
+    }
+    CHECK_STR(s.why ? s.why : "", "noise-stable");
+    CHECK(n > 68 && n % 16 == 0 && n < 5000);
+    /* Same stream, tight cap: max-samples. */
+    vkb_stop_init(&s);
+    s.max_samples = 20;
+    for (n = 1; n < 1000 && !vkb_stop_add(&s, n % 2 ? 1.0 : 2.0, 1e-3 * n); n++) {}
+    CHECK(n == 20);
+    CHECK_STR(s.why, "max-samples");
+}
+
+static void test_mann_whitney(void)
+{
+    double a[5] = {1, 2, 3, 4, 5}, b[5] = {6, 7, 8, 9, 10}, u;
+    /* Fully separated 5 vs 5: one arrangement of C(10,5) = 252 gives U = 0; two-sided 2/252. */
+    CHECK_NEAR(vkb_mann_whitney_p(a, 5, b, 5, &u), 2.0 / 252, 1e-12);
+    CHECK_NEAR(u, 0, 0);
+    CHECK_NEAR(vkb_mann_whitney_p(b, 5, a, 5, &u), 2.0 / 252, 1e-12);
+    CHECK_NEAR(u, 25, 0);
+    /* One swap: a = {1,2,3,4,6}, b = {5,7,8,9,10}: U_a = 1 (6 > 5); U <= 1 in 2 of 252 (U = 0, 1). */
+    double a2[5] = {6, 1, 2, 3, 4}, b2[5] = {10, 5, 7, 8, 9};
+    CHECK_NEAR(vkb_mann_whitney_p(a2, 5, b2, 5, &u), 4.0 / 252, 1e-12);
+    CHECK_NEAR(u, 1, 0);
+    /* Identical samples (all ties): p = 1. */
+    CHECK_NEAR(vkb_mann_whitney_p(a, 5, a, 5, &u), 1, 1e-12);
+    CHECK_NEAR(u, 12.5, 0);
+    /* Ties -> normal approximation. a = 1..5, b = 3..7: midranks of a 1, 2, 3.5, 5.5, 7.5 -> R = 19.5,
+     * U = 19.5 - 15 = 4.5; mu = 12.5; three pairs tied: sum (t^3 - t) = 18;
+     * var = 25/12 (11 - 18/90) = 22.5; z = (8 - .5) / sqrt(22.5) = 1.58114; p = erfc(z/sqrt2) = .1138463. */
+    double c[5] = {3, 4, 5, 6, 7};
+    CHECK_NEAR(vkb_mann_whitney_p(a, 5, c, 5, &u), 0.11384629800665812, 1e-9);
+    CHECK_NEAR(u, 4.5, 0);
+    /* Large, no ties -> normal: 1..21 vs 22..42: U = 0, mu = 220.5, var = 441 * 43 / 12. */
+    double big[42];
+    for (int i = 0; i < 42; i++) big[i] = i + 1;
+    double z = 220.0 / sqrt(441.0 * 43 / 12);
+    CHECK_NEAR(vkb_mann_whitney_p(big, 21, big + 21, 21, &u), erfc(z / sqrt(2)), 1e-15);
+    CHECK(isnan(vkb_mann_whitney_p(a, 0, b, 5, NULL)));
+}
+
+/* ---- suite ---------------------------------------------------------------------------------- */
+
+static vkb_options default_opt(void)
+{
+    vkb_options o = {.min_time = 0.5, .max_noise = 0.005, .timeout = 15, .min_samples = 10,
+                     .cpu_max_bytes = 0, .mode = "hot"};
+    return o;
+}
+
+static void test_parse_int(void)
+{
+    int64_t v = 0;
+    CHECK(!vkb_parse_int("1000", &v) && v == 1000);
+    CHECK(!vkb_parse_int("-3", &v) && v == -3);
+    CHECK(!vkb_parse_int("2^20", &v) && v == 1048576);
+    CHECK(!vkb_parse_int("3^0", &v) && v == 1);
+    CHECK(!vkb_parse_int("64Ki", &v) && v == 65536);
+    CHECK(!vkb_parse_int("1Mi", &v) && v == 1048576);
+    CHECK(!vkb_parse_int("3Gi", &v) && v == 3221225472LL);
+    CHECK(!vkb_parse_int("1e6", &v) && v == 1000000);
+    CHECK(!vkb_parse_int("1.5e3", &v) && v == 1500);
+    CHECK(vkb_parse_int("1.5", &v) == -1);
+    CHECK(vkb_parse_int("2^63", &v) == -1);
+    CHECK(vkb_parse_int("1e30", &v) == -1);
+    CHECK(vkb_parse_int("abc", &v) == -1);
+    CHECK(vkb_parse_int("", &v) == -1);
+    CHECK(vkb_parse_int("12k", &v) == -1);
+    CHECK(vkb_parse_int("0x10", &v) == -1);
+    CHECK(vkb_parse_int("inf", &v) == -1);
+}
+
+static void test_suite_parse(void)
+{
+    const char *text =
+        "# smoke suite\n"
+        "set min_time=0.1 mode=cold\n"
+        "gemv n=1..3 m=2^10,64Ki,1Mi   # comment\n"
+        "\n"
+        "  add\tn=1..16:*2 k=0..10:+5 dtype=f32,f16\r\n"
+        "set timeout=2 min_samples=7 cpu_max_bytes=64Mi max_noise=0.01\n"
+        "softmax n=1e6 tol=1e-3 # fp16 accumulation on lavapipe \n"
+        "noaxes";
+    vkb_suite s = {0};
+    vkb_options o = default_opt();
+    char err[256] = "";
+    int pick[VKB_SUITE_MAX_AXES];
+    CHECK(vkb_suite_parse(&s, "t.suite", text, &o, err, sizeof(err)) == 0);
+    CHECK_STR(err, "");
+    CHECK(s.nline == 4);
+    if (s.nline != 4) goto cleanup;
+    vkb_line *l = &s.line[0];
+    CHECK_STR(l->file, "t.suite");
+    CHECK(l->lineno == 3);
+    CHECK_STR(l->kernel, "gemv");
+    CHECK(l->naxes == 2 && isnan(l->tol));
+    CHECK_STR(l->axis[0].key, "n");
+    CHECK(l->axis[0].nval == 3);
+    CHECK_STR(l->axis[0].val[2], "3");
+    CHECK(l->axis[1].nval == 3);
+    CHECK_STR(l->axis[1].val[0], "2^10");
+    CHECK_STR(l->axis[1].val[2], "1Mi");
+    CHECK(l->opt.min_time == 0.1 && l->opt.timeout == 15 && !strcmp(l->opt.mode, "cold"));
+    CHECK(vkb_line_ncases(l) == 9);
+    vkb_line_case(l, 0, pick);
+    CHECK(pick[0] == 0 && pick[1] == 0);
+    vkb_line_case(l, 1, pick);                        /* last axis fastest */
+    CHECK(pick[0] == 0 && pick[1] == 1);
+    vkb_line_case(l, 3, pick);
+    CHECK(pick[0] == 1 && pick[1] == 0);
+    vkb_line_case(l, 8, pick);
+    CHECK(pick[0] == 2 && pick[1] == 2);
+    l = &s.line[1];
+    CHECK(l->lineno == 5);
+    CHECK_STR(l->kernel, "add");
+    CHECK(l->naxes == 3 && l->axis[0].nval == 5 && l->axis[1].nval == 3 && l->axis[2].nval == 2);
+    CHECK_STR(l->axis[0].val[4], "16");               /* 1 2 4 8 16 */
+    CHECK_STR(l->axis[1].val[1], "5");                /* 0 5 10 */
+    CHECK_STR(l->axis[1].val[2], "10");
+    CHECK_STR(l->axis[2].val[1], "f16");
+    CHECK(vkb_line_ncases(l) == 30);
+    vkb_line_case(l, 29, pick);
+    CHECK(pick[0] == 4 && pick[1] == 2 && pick[2] == 1);
+    vkb_line_case(l, 7, pick);                        /* 7 = 1*6 + 0*2 + 1 */
+    CHECK(pick[0] == 1 && pick[1] == 0 && pick[2] == 1);
+    l = &s.line[2];
+    CHECK(l->lineno == 7 && l->naxes == 1);           /* tol is not an axis */
+    CHECK_STR(l->axis[0].val[0], "1e6");
+    CHECK(l->tol == 1e-3);
+    CHECK_STR(l->tol_reason, "fp16 accumulation on lavapipe");
+    CHECK(l->opt.timeout == 2 && l->opt.min_samples == 7 && l->opt.max_noise == 0.01);
+    CHECK(l->opt.cpu_max_bytes == 67108864.0 && l->opt.min_time == 0.1);
+    CHECK(s.line[3].naxes == 0 && vkb_line_ncases(&s.line[3]) == 1);
+    CHECK(o.timeout == 2);                            /* set lines update the caller's options */
+    /* A second file appends. */
+    CHECK(vkb_suite_parse(&s, "u.suite", "x a..b=1\n", &o, err, sizeof(err)) == -1);
+    CHECK(vkb_suite_parse(&s, "u.suite", "x a=-2..2:+2\n", &o, err, sizeof(err)) == 0);
+    CHECK(s.nline == 5 && s.line[4].axis[0].nval == 3);
+    CHECK_STR(s.line[4].axis[0].val[0], "-2");
+    CHECK_STR(s.line[4].file, "u.suite");
+cleanup:
+    vkb_suite_free(&s);
+    CHECK(s.nline == 0 && s.line == NULL);
+}
+
+static void test_suite_errors(void)
+{
+    static const struct { const char *text, *want[2]; } bad[] = {
+        {"gemv n=1..3\nfoo bar", {"e.suite:2:", "expected KEY=VALUE, got 'bar'"}},
+        {"\ngemv n=1,2 n=3", {"e.suite:2:", "duplicate key 'n'"}},
+        {"gemv n=5..1", {"e.suite:1:", "range"}},
+        {"gemv n=1..8:*1", {"e.suite:1:", "factor"}},
+        {"gemv n=1..8:+0", {"e.suite:1:", "step"}},
+        {"gemv n=1..8:/2", {"e.suite:1:", "bad range: '1..8:/2'"}},
+        {"gemv n=1..1000", {"e.suite:1:", "too many values"}},
+        {"gemv n=1,,2", {"e.suite:1:", "empty value"}},
+        {"gemv n=", {"e.suite:1:", "empty value"}},
+        {"a\nb\ngemv tol=1e-3", {"e.suite:3:", "tol= needs a reason: add '# why' on the same line"}},
+        {"gemv tol=1e-3 #   ", {"e.suite:1:", "tol= needs a reason"}},
+        {"gemv tol=-1 # why", {"e.suite:1:", "bad tol '-1'"}},
+        {"gemv tol=1 tol=2 # why", {"e.suite:1:", "duplicate key 'tol'"}},
+        {"set foo=1", {"e.suite:1:", "unknown set key 'foo'"}},
+        {"set mode=warm", {"e.suite:1:", "mode: 'warm'"}},
+        {"set min_samples=x", {"e.suite:1:", "min_samples: 'x'"}},
+        {"set", {"e.suite:1:", "set needs"}},
+        {"Gemv n=1", {"e.suite:1:", "bad kernel name 'Gemv'"}},
+        {"gemv N=1", {"e.suite:1:", "bad key 'N'"}},
+        {"gemv a=1 b=1 c=1 d=1 e=1 f=1 g=1 h=1 i=1 j=1 k=1 l=1 m=1", {"e.suite:1:", "too many axes"}},
+    };
+    for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+        vkb_suite s = {0};
+        vkb_options o = default_opt();
+        char err[256] = "";
+        CHECK(vkb_suite_parse(&s, "e.suite", bad[i].text, &o, err, sizeof(err)) == -1);
+        CHECK(!strncmp(err, bad[i].want[0], strlen(bad[i].want[0])));
+        CHECK_HAS(err, bad[i].want[1]);
+        vkb_suite_free(&s);
+    }
+    /* Lines before the error stay; a bad set line leaves the options alone. */
+    vkb_suite s = {0};
+    vkb_options o = default_opt();
+    char err[256];
+    CHECK(vkb_suite_parse(&s, "e.suite", "k a=1\nk b=2\nset timeout=3 mode=x\n", &o, err, sizeof(err)) == -1);
+    CHECK(s.nline == 2 && o.timeout == 15);
+    CHECK_HAS(err, "e.suite:3:");
+    vkb_suite_free(&s);
+    CHECK(vkb_suite_parse(&s, "/no/such.suite", NULL, &o, err, sizeof(err)) == -1);
+    CHECK_HAS(err, "/no/such.suite: cannot open: ");
+}
+
+static void test_suite_file(void)
+{
+    char path[512];
+    snprintf(path, sizeof(path), "%s/vkb_unit_%d.suite", g_tmpdir, (int)getpid());
+    FILE *f = fopen(path, "w");
+    CHECK(f != NULL);
+    if (!f) return;
+    fputs("k n=", f);
+    for (int i = 0; i < 200; i++) fprintf(f, "%s%d", i ? "," : "", 1000000 + i);   /* a long line */
+    fputs("\n", f);
+    fclose(f);
+    vkb_suite s = {0};
+    vkb_options o = default_opt();
+    char err[256] = "";
+    CHECK(vkb_suite_parse(&s, path, NULL, &o, err, sizeof(err)) == 0);
+    CHECK(s.nline == 1 && s.line[0].axis[0].nval == 200);
+    if (s.nline == 1) CHECK_STR(s.line[0].axis[0].val[199], "1000199");
+    vkb_suite_free(&s);
+    remove(path);
+}
+
+/* ---- result CSV ----------------------------------------------------------------------------- */
+
+static int write_file(const char *path, const char *text)
+{
+    FILE *f = fopen(path, "w");
+    if (!f) return -1;
+    fputs(text, f);
+    return fclose(f);
+}
+
+static void test_csv_roundtrip(void)
+{
+    char path[512], err[256] = "";
+    snprintf(path, sizeof(path), "%s/vkb_unit_%d.csv", g_tmpdir, (int)getpid());
+    vkb_result r[2], *back = NULL;
+    vkb_result_init(&r[0]);
+    CHECK(r[0].kernel[0] == 0 && r[0].case_id == 0 && isnan(r[0].time_median_s) && isnan(r[0].metric));
+    snprintf(r[0].kernel, sizeof(r[0].kernel), "gemv");
+    snprintf(r[0].params, sizeof(r[0].params), "n=1024,m=64");             /* comma */
+    snprintf(r[0].reason, sizeof(r[0].reason), "said \"no\", then\nleft");  /* quotes, newline */
+    snprintf(r[0].note, sizeof(r[0].note), "\"");
+    r[0].case_id = -7;
+    r[0].seed = 1234567890123LL;
+    r[0].time_median_s = 1.2345678901234567e-05;
+    r[0].bytes = 1e9;
+    r[0].metric = 0.1;
+    r[0].nmse = INFINITY;
+    r[0].max_rel_err = -INFINITY;
+    vkb_result_init(&r[1]);
+    snprintf(r[1].status, sizeof(r[1].status), "SKIP");
+    FILE *f = fopen(path, "w");
+    CHECK(f != NULL);
+    if (!f) return;
+    vkb_result_write_header(f);
+    vkb_result_write_row(f, &r[0]);
+    vkb_result_write_row(f, &r[1]);
+    fclose(f);
+    long n = vkb_result_read(path, &back, err, sizeof(err));
+    CHECK(n == 2);
+    CHECK_STR(err, "");
+    for (long i = 0; i < n && i < 2; i++) {
+#define CMP_S(name) CHECK_STR(back[i].name, r[i].name);
+#define CMP_I(name) CHECK(back[i].name == r[i].name);
+#define CMP_D(name) CHECK(isnan(r[i].name) ? isnan(back[i].name) : back[i].name == r[i].name);
+#define CMP(t, name) CMP_##t(name)
+        VKB_RESULT_COLUMNS(CMP)
+#undef CMP
+    }
+    free(back);
+    /* The header lists every column once, in schema order; NA and inf are spelled out. */
+    static char text[8192];
+    f = fopen(path, "r");
+    CHECK(f != NULL);
+    size_t len = f ? fread(text, 1, sizeof(text) - 1, f) : 0;
+    text[len] = 0;
+    if (f) fclose(f);
+    CHECK(!strncmp(text, "date_utc,commit,host,cpu_model,device,", 38));
+    CHECK_HAS(text, ",ref_time_s,ref_fraction,note\n");
+    CHECK_HAS(text, ",\"n=1024,m=64\",");
+    CHECK_HAS(text, ",\"said \"\"no\"\", then\nleft\",");
+    CHECK_HAS(text, ",NA,");
+    CHECK_HAS(text, ",inf,");
+    CHECK_HAS(text, ",-inf,");
+    CHECK_HAS(text, ",1000000000,");                /* %.15g suffices: no exponent */
+    CHECK_HAS(text, ",1.234567890123456");          /* needs 17 digits to read back */
+    CHECK_HAS(text, ",0.1,");
+    /* Columns by name, in any order, unknown ones ignored, missing ones as from init; a final
+     * line without newline is fine when complete. */
+    CHECK(write_file(path, "extra,kernel,case_id,metric\nx,\"a,b\",3,NA\n\ny,c,,2.5") == 0);
+    n = vkb_result_read(path, &back, err, sizeof(err));
+    CHECK(n == 2);
+    if (n == 2) {
+        CHECK_STR(back[0].kernel, "a,b");
+        CHECK(back[0].case_id == 3 && isnan(back[0].metric) && isnan(back[0].bytes));
+        CHECK_STR(back[1].kernel, "c");
+        CHECK(back[1].case_id == 0 && back[1].metric == 2.5);
+    }
+    free(back);
+    remove(path);
+}
+
+static void test_csv_corrupt(void)
+{
+    static const struct { const char *text, *want; } bad[] = {
+        {"kernel,case_id,metric\ngemv,1,0.5\ngemv,2\n", ":3: expected 3 fields, got 2"},
+        {"kernel,case_id,metric\ngemv,1,0.5\ngemv,2", ":3: expected 3 fields, got 2"},   /* truncated */
+        {"kernel,case_id,metric\ngemv,1,0.5,9\n", ":2: expected 3 fields, got 4"},
+        {"kernel,case_id,metric\ngemv,1,0.5x\n", ":2: bad number '0.5x' in column metric"},
+        {"kernel,case_id,metric\ngemv,NA,0.5\n", ":2: bad integer 'NA' in column case_id"},
+        {"kernel,case_id,metric\ngemv,1,2\n\"gemv,1,2\n", ":3: unterminated quote"},
+        {"kernel,case_id,metric\n\"ge\"mv,1,2\n", ":2: malformed field"},
+        {"", ":1: no header"},
+        {"foo,bar\n1,2\n", ":1: no known column"},
+    };
+    char path[512], err[256];
+    snprintf(path, sizeof(path), "%s/vkb_unit_%d_bad.csv", g_tmpdir, (int)getpid());
+    for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+        vkb_result *back = (vkb_result *)&back;
+        err[0] = 0;
+        CHECK(write_file(path, bad[i].text) == 0);
+        CHECK(vkb_result_read(path, &back, err, sizeof(err)) == -1);
+        CHECK(back == NULL);
+        CHECK(!strncmp(err, path, strlen(path)));
+        CHECK_HAS(err, bad[i].want);
+    }
+    vkb_result *back;
+    CHECK(vkb_result_read("/no/such.csv", &back, err, sizeof(err)) == -1);
+    CHECK_HAS(err, "/no/such.csv: cannot open: ");
+    remove(path);
+}
+
+static void test_csv_split(void)
+{
+    char line[] = "a,\"b,\"\"c\"\"\",,\"\",d";
+    char *fld[8];
+    CHECK(vkb_csv_split(line, fld, 8) == 5);
+    CHECK_STR(fld[0], "a");
+    CHECK_STR(fld[1], "b,\"c\"");
+    CHECK_STR(fld[2], "");
+    CHECK_STR(fld[3], "");
+    CHECK_STR(fld[4], "d");
+    char l2[] = "a,b,c";
+    CHECK(vkb_csv_split(l2, fld, 2) == -1);           /* more fields than room */
+    char l3[] = "\"open";
+    CHECK(vkb_csv_split(l3, fld, 8) == -1);
+}
+
+static void test_samples(void)
+{
+    char path[512], err[256] = "";
+    snprintf(path, sizeof(path), "%s/vkb_unit_%d_samples.csv", g_tmpdir, (int)getpid());
+    double t1[3] = {1e-3, 0.1 + 0.2, 2.5e-6}, t2[2] = {7, NAN}, *t = NULL;
+    FILE *f = fopen(path, "w");
+    CHECK(f != NULL);
+    if (!f) return;
+    vkb_samples_write_header(f);
+    vkb_samples_write(f, 1, t1, 3, 16);
+    vkb_samples_write(f, 2, t2, 2, 1);
+    fclose(f);
+    CHECK(vkb_samples_read(path, 2, &t, err, sizeof(err)) == 2);
+    CHECK(t && t[0] == 7 && isnan(t[1]));
+    free(t);
+    t = NULL;
+    CHECK(vkb_samples_read(path, -1, &t, err, sizeof(err)) == 5);
+    CHECK(t && t[0] == 1e-3 && t[1] == 0.1 + 0.2 && t[2] == 2.5e-6);  /* bit-exact */
+    free(t);
+    t = NULL;
+    CHECK(vkb_samples_read(path, 9, &t, err, sizeof(err)) == 0);
+    free(t);
+    CHECK(write_file(path, "case_id,sample,time_s,batch\n1,0,0.5,1\n1,1,oops,1\n") == 0);
+    CHECK(vkb_samples_read(path, -1, &t, err, sizeof(err)) == -1);
+    CHECK_HAS(err, ":3: bad number 'oops'");
+    remove(path);
+}
+
+/* ---- runner --------------------------------------------------------------------------------- */
+
+static const struct { const char *name; void (*fn)(void); } tests[] = {
+    {"summary_1_to_10", test_summary_1_to_10},
+    {"summary_outliers", test_summary_outliers},
+    {"summary_ci_sizes", test_summary_ci_sizes},
+    {"stop_rule", test_stop_rule},
+    {"mann_whitney", test_mann_whitney},
+    {"parse_int", test_parse_int},
+    {"suite_parse", test_suite_parse},
+    {"suite_errors", test_suite_errors},
+    {"suite_file", test_suite_file},
+    {"csv_split", test_csv_split},
+    {"csv_roundtrip", test_csv_roundtrip},
+    {"csv_corrupt", test_csv_corrupt},
+    {"samples", test_samples},
+};
+
+int main(int argc, char **argv)
+{
+    int passed = 0, failed = 0;
+    (void)argc, (void)argv;   /* argv[1] (the source root) is for groups that read files */
+    if (getenv("TMPDIR")) g_tmpdir = getenv("TMPDIR");
+    for (size_t i = 0; i < sizeof(tests) / sizeof(tests[0]); i++) {
+        g_fail = g_checks = 0;
+        tests[i].fn();
+        printf("%-4s %s (%d checks)\n", g_fail ? "FAIL" : "ok", tests[i].name, g_checks);
+        if (g_fail) failed++; else passed++;
+    }
+    printf("%d passed, %d failed\n", passed, failed);
+    return failed != 0;
+}
