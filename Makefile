@@ -1,0 +1,109 @@
+# vkbench: one non-recursive Makefile. Every output goes to build/ (or build/san with SANITIZE=).
+#   make            build build/vkbench and every kernels/*.comp -> build/spv/*.spv
+#   make bench      install what is missing, run suites/default.suite on the default device, write a report
+#   make test       install what is missing, run unit tests (also under ASan/UBSan), smoke suite with validation
+#   V=1             echo the commands;  SANITIZE=address,undefined  sanitizer build in build/san
+
+CC      ?= cc
+GLSLANG ?= glslangValidator
+SANITIZE ?=
+BUILD   ?= build$(if $(SANITIZE),/san)
+SPV     := $(BUILD)/spv
+
+WARN    := -Wall -Wextra -Wshadow -Wconversion -Wno-sign-conversion -Wstrict-prototypes \
+           -Wmissing-prototypes -Wpointer-arith -Wcast-qual -Wwrite-strings -Wvla -Wformat=2 -Wno-format-truncation
+CFLAGS  ?= -O2 -g
+ALL_CFLAGS := -std=c11 -D_GNU_SOURCE $(WARN) $(CFLAGS) -Iharness -Ikernels -I$(BUILD)/gen -MMD -MP \
+           $(if $(SANITIZE),-fsanitize=$(SANITIZE) -fno-omit-frame-pointer -fno-sanitize-recover=all)
+LDLIBS  := -lvulkan -lgsl -lgslcblas -lhwloc -lm -lpthread
+ALL_LDFLAGS := $(LDFLAGS) $(if $(SANITIZE),-fsanitize=$(SANITIZE))
+
+ifeq ($(V),1)
+Q :=
+else
+Q := @
+endif
+
+# Sources follow the folders: no list to keep.
+PURE_SRC := harness/stats.c harness/suite.c harness/check.c harness/result.c harness/util.c
+HARN_SRC := $(filter-out harness/main.c $(PURE_SRC),$(wildcard harness/*.c))
+REF_SRC  := $(wildcard reference/*.c)
+COMP     := $(wildcard kernels/*.comp) $(wildcard tests/kernels/*.comp)
+SPVS     := $(patsubst %.comp,$(SPV)/%.spv,$(notdir $(COMP)))
+REGISTRY := $(BUILD)/gen/registry.c
+
+obj = $(patsubst %.c,$(BUILD)/obj/%.o,$(1))
+PURE_OBJ := $(call obj,$(PURE_SRC))
+HARN_OBJ := $(call obj,$(HARN_SRC))
+REF_OBJ  := $(call obj,$(REF_SRC))
+REG_OBJ  := $(BUILD)/obj/registry.o
+
+COMMIT := $(shell git describe --always --dirty --abbrev=10 2>/dev/null || echo unknown)
+
+.PHONY: all clean test unit bench report deps gate gate-selftest
+all: $(BUILD)/vkbench $(SPVS)
+
+# Rebuild everything when the flags change.
+FLAGS_NOW := $(CC) $(ALL_CFLAGS) $(ALL_LDFLAGS)
+$(BUILD)/.flags: FORCE
+	@mkdir -p $(@D)
+	@echo '$(FLAGS_NOW)' | cmp -s - $@ || echo '$(FLAGS_NOW)' > $@
+FORCE:
+
+# The kernel registry is generated from the VKB_KERNEL(name) markers in reference/*.c.
+$(REGISTRY): $(REF_SRC) harness/registry.sh
+	@mkdir -p $(@D)
+	$(Q)sh harness/registry.sh $(REF_SRC) > $@.tmp && mv $@.tmp $@
+
+$(BUILD)/obj/%.o: %.c $(BUILD)/.flags
+	@mkdir -p $(@D)
+	@$(if $(Q),echo '  CC      $<')
+	$(Q)$(CC) $(ALL_CFLAGS) -c $< -o $@
+
+$(REG_OBJ): $(REGISTRY) $(BUILD)/.flags
+	@mkdir -p $(@D)
+	$(Q)$(CC) $(ALL_CFLAGS) -c $< -o $@
+
+$(BUILD)/obj/harness/version.o: ALL_CFLAGS += -DVKB_COMMIT='"$(COMMIT)"'
+$(BUILD)/obj/harness/version.o: FORCE
+
+$(BUILD)/vkbench: $(call obj,harness/main.c) $(HARN_OBJ) $(PURE_OBJ) $(REF_OBJ) $(REG_OBJ)
+	@$(if $(Q),echo '  LD      $@')
+	$(Q)$(CC) $(ALL_LDFLAGS) $^ -o $@ $(LDLIBS)
+
+$(BUILD)/test_unit: $(call obj,tests/unit.c) $(PURE_OBJ)
+	@$(if $(Q),echo '  LD      $@')
+	$(Q)$(CC) $(ALL_LDFLAGS) $^ -o $@ $(LDLIBS)
+
+$(SPV)/%.spv: kernels/%.comp
+	@mkdir -p $(@D)
+	@$(if $(Q),echo '  GLSL    $<')
+	$(Q)$(GLSLANG) -V --target-env vulkan1.2 -Ikernels --quiet --depfile $@.d -o $@ $< >/dev/null || \
+	  { $(GLSLANG) -V --target-env vulkan1.2 -Ikernels -o $@ $<; rm -f $@; exit 1; }
+
+$(SPV)/%.spv: tests/kernels/%.comp
+	@mkdir -p $(@D)
+	@$(if $(Q),echo '  GLSL    $<')
+	$(Q)$(GLSLANG) -V --target-env vulkan1.2 -Ikernels --quiet --depfile $@.d -o $@ $< >/dev/null || \
+	  { $(GLSLANG) -V --target-env vulkan1.2 -Ikernels -o $@ $<; rm -f $@; exit 1; }
+
+# deps: install the Debian packages we need when root, else print the exact line.
+deps:
+	$(Q)sh harness/deps.sh
+
+unit: deps
+	$(Q)$(MAKE) --no-print-directory $(BUILD)/test_unit
+	$(Q)$(BUILD)/test_unit
+
+test: deps
+	$(Q)$(MAKE) --no-print-directory all
+	$(Q)sh tests/run.sh
+
+bench: deps
+	$(Q)$(MAKE) --no-print-directory all
+	$(Q)./build/vkbench run suites/default.suite $(ARGS)
+
+clean:
+	rm -rf build
+
+-include $(shell find build -name '*.d' 2>/dev/null)

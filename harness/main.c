@@ -1,0 +1,197 @@
+/* main.c — the vkbench command line. The only place that decides the exit status. */
+#include <getopt.h>
+#include <math.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "registry.h"
+#include "run.h"
+#include "suite.h"
+#include "version.h"
+#include "vk.h"
+
+enum { EXIT_OK = 0, EXIT_CASES_FAILED = 1, EXIT_USAGE = 3 };
+
+static void usage(FILE *f)
+{
+    fprintf(f,
+            "usage: vkbench COMMAND [options]\n"
+            "  run [SUITE...] [-e LINE]  run suite files and/or inline suite lines (default suites/default.suite)\n"
+            "      --device D            device index or name substring (default: discrete > integrated > cpu)\n"
+            "      --seed S              run seed (default: from the clock; recorded in every row)\n"
+            "      --out DIR             results root (default results/); --dir DIR: exact run directory\n"
+            "      --filter NAME         only kernels whose name contains NAME\n"
+            "      --mode hot|cold       override the suites' cache mode\n"
+            "      --min-time S --max-noise F --timeout S --min-samples N   stop-rule overrides\n"
+            "      --validate            enable the Khronos validation layer; any message makes the case ERROR\n"
+            "      --shader A=B          use SPIR-V module B wherever a kernel asks for A\n"
+            "      --spv-dir DIR         where SPIR-V modules live (default build/spv)\n"
+            "      --no-calibrate        skip the copy-bandwidth calibration\n"
+            "  list                      kernels and their axes\n"
+            "  devices                   Vulkan devices and what they offer\n"
+            "exit status: 0 all cases PASS or SKIP; 1 a case FAILed or ERRORed; 3 usage or input error\n");
+}
+
+static void on_sigint(int sig)
+{
+    (void)sig;
+    if (vkb_run_interrupted) _exit(130);  /* second Ctrl-C: rows already written are on disk */
+    vkb_run_interrupted = 1;
+}
+
+static int cmd_list(void)
+{
+    for (int i = 0; vkb_registry[i]; i++)
+        printf("%-16s axes: %-28s %s\n", vkb_registry[i]->name, vkb_registry[i]->axes, vkb_registry[i]->doc);
+    return EXIT_OK;
+}
+
+static int cmd_devices(void)
+{
+    char err[512];
+    if (vkb_vk_list(stdout, err, sizeof(err)) < 0) {
+        fprintf(stderr, "vkbench: %s\n", err);
+        return EXIT_USAGE;
+    }
+    return EXIT_OK;
+}
+
+static int cmd_run(int argc, char **argv)
+{
+    static const struct option lo[] = {
+        {"device", 1, 0, 'd'},    {"seed", 1, 0, 's'},      {"out", 1, 0, 'o'},        {"dir", 1, 0, 'D'},
+        {"filter", 1, 0, 'f'},    {"mode", 1, 0, 'm'},      {"min-time", 1, 0, 'T'},   {"max-noise", 1, 0, 'N'},
+        {"timeout", 1, 0, 'X'},   {"min-samples", 1, 0, 'M'}, {"validate", 0, 0, 'V'}, {"shader", 1, 0, 'S'},
+        {"spv-dir", 1, 0, 'P'},   {"no-calibrate", 0, 0, 'C'}, {"help", 0, 0, 'h'},    {0, 0, 0, 0}};
+    vkb_run_opts o = {.min_time = NAN, .max_noise = NAN, .timeout = NAN, .min_samples = -1, .argc = argc,
+                      .argv = argv};
+    const char *device = NULL, *spv_dir = NULL, *shader[16];
+    const char *inline_lines[64];
+    int nshader = 0, ninline = 0, seed_set = 0, ret = EXIT_USAGE;
+    char err[1024];
+    vkb_suite s = {0};
+    vkb_vk *v = NULL;
+    vkb_options opt = {.min_time = 0.5, .max_noise = 0.005, .timeout = 15, .min_samples = 10, .mode = "hot"};
+    int c;
+    optind = 1;
+    while ((c = getopt_long(argc, argv, "e:h", lo, NULL)) != -1) {
+        char *end = NULL;
+        switch (c) {
+        case 'd': device = optarg; break;
+        case 's':
+            o.seed = strtoull(optarg, &end, 0);
+            if (*end) goto bad_number;
+            seed_set = 1;
+            break;
+        case 'o': o.out_root = optarg; break;
+        case 'D': o.out_dir = optarg; break;
+        case 'f': o.filter = optarg; break;
+        case 'm':
+            if (strcmp(optarg, "hot") && strcmp(optarg, "cold")) {
+                fprintf(stderr, "vkbench: --mode %s: expected hot or cold\n", optarg);
+                return EXIT_USAGE;
+            }
+            o.mode = optarg;
+            break;
+        case 'T': o.min_time = strtod(optarg, &end); if (*end || o.min_time < 0) goto bad_number; break;
+        case 'N': o.max_noise = strtod(optarg, &end); if (*end || o.max_noise <= 0) goto bad_number; break;
+        case 'X': o.timeout = strtod(optarg, &end); if (*end || o.timeout <= 0) goto bad_number; break;
+        case 'M': o.min_samples = strtol(optarg, &end, 10); if (*end || o.min_samples < 1) goto bad_number; break;
+        case 'V': o.validate = 1; break;
+        case 'S':
+            if (nshader < 16) shader[nshader++] = optarg;
+            break;
+        case 'P': spv_dir = optarg; break;
+        case 'C': o.no_calibrate = 1; break;
+        case 'e':
+            if (ninline < 64) inline_lines[ninline++] = optarg;
+            break;
+        case 'h': usage(stdout); return EXIT_OK;
+        default: usage(stderr); return EXIT_USAGE;
+        }
+        continue;
+    bad_number:
+        fprintf(stderr, "vkbench: option --%s: '%s' is not a valid value\n", lo[0].name ? argv[optind - 1] : "", optarg);
+        return EXIT_USAGE;
+    }
+    if (!seed_set) o.seed = (uint64_t)time(NULL) ^ ((uint64_t)clock() << 32);
+    for (int i = optind; i < argc; i++) {
+        vkb_options here = opt;
+        if (vkb_suite_parse(&s, argv[i], NULL, &here, err, sizeof(err))) {
+            fprintf(stderr, "vkbench: %s\n", err);
+            goto out;
+        }
+    }
+    for (int i = 0; i < ninline; i++) {
+        vkb_options here = opt;
+        char name[32];
+        snprintf(name, sizeof(name), "-e#%d", i + 1);
+        if (vkb_suite_parse(&s, name, inline_lines[i], &here, err, sizeof(err))) {
+            fprintf(stderr, "vkbench: %s\n", err);
+            goto out;
+        }
+    }
+    if (optind == argc && ninline == 0) {
+        vkb_options here = opt;
+        if (vkb_suite_parse(&s, "suites/default.suite", NULL, &here, err, sizeof(err))) {
+            fprintf(stderr, "vkbench: %s\n", err);
+            goto out;
+        }
+    }
+    if (vkb_run_check_suite(&s, err, sizeof(err))) {
+        fprintf(stderr, "vkbench: %s\n", err);
+        goto out;
+    }
+    v = vkb_vk_open(device, o.validate, err, sizeof(err));
+    if (!v) {
+        fprintf(stderr, "vkbench: %s\n", err);
+        goto out;
+    }
+    if (spv_dir) vkb_vk_set_spv_dir(v, spv_dir);
+    for (int i = 0; i < nshader; i++)
+        if (vkb_vk_add_override(v, shader[i])) {
+            fprintf(stderr, "vkbench: %s\n", vkb_vk_error(v));
+            goto out;
+        }
+    signal(SIGINT, on_sigint);
+    signal(SIGTERM, on_sigint);
+    const vkb_devinfo *d = vkb_vk_info(v);
+    fprintf(stderr, "vkbench: device [%u] %s (%s, %s), seed %llu\n", d->index, d->name, d->type, d->driver,
+            (unsigned long long)o.seed);
+    vkb_run_totals tot;
+    if (vkb_run(v, &s, &o, &tot, err, sizeof(err))) {
+        fprintf(stderr, "vkbench: %s\n", err);
+        goto out;
+    }
+    printf("\n%d PASS, %d FAIL, %d SKIP, %d ERROR%s; results in %s\n", tot.pass, tot.fail, tot.skip, tot.error,
+           vkb_run_interrupted ? " (interrupted)" : "", tot.dir);
+    if (o.validate) printf("validation messages: %llu\n", (unsigned long long)vkb_vk_validation_messages(v));
+    ret = tot.fail || tot.error || vkb_run_interrupted ? EXIT_CASES_FAILED : EXIT_OK;
+out:
+    vkb_vk_close(v);
+    vkb_suite_free(&s);
+    return ret;
+}
+
+int main(int argc, char **argv)
+{
+    if (argc < 2) {
+        usage(stderr);
+        return EXIT_USAGE;
+    }
+    const char *cmd = argv[1];
+    if (!strcmp(cmd, "run")) return cmd_run(argc - 1, argv + 1);
+    if (!strcmp(cmd, "list")) return cmd_list();
+    if (!strcmp(cmd, "devices")) return cmd_devices();
+    if (!strcmp(cmd, "version")) return printf("vkbench %s\n", vkb_version_commit()) < 0;
+    if (!strcmp(cmd, "-h") || !strcmp(cmd, "--help") || !strcmp(cmd, "help")) {
+        usage(stdout);
+        return EXIT_OK;
+    }
+    fprintf(stderr, "vkbench: unknown command '%s'\n", cmd);
+    usage(stderr);
+    return EXIT_USAGE;
+}

@@ -1,0 +1,65 @@
+/* result.h — the one result schema (pure: no Vulkan). Every column is declared once, below;
+ * the CSV header, writer, reader and printers derive from this list.
+ * Types: S string, I integer, D real (SI units; the unit is in the column name). A real that was
+ * not measured is NAN in memory and "NA" in the CSV; the reason goes in a *_why or reason column. */
+#ifndef VKB_RESULT_H
+#define VKB_RESULT_H
+#include <stdio.h>
+#include <stdint.h>
+#include <stddef.h>
+
+#define VKB_RESULT_COLUMNS(X) \
+    X(S, date_utc)      X(S, commit)       X(S, host)          X(S, cpu_model) \
+    X(S, device)        X(S, device_type)  X(S, driver)        X(S, device_uuid) \
+    X(S, suite)         X(I, line)         X(I, case_id) \
+    X(S, kernel)        X(S, variant)      X(S, params)        X(S, dtype) \
+    X(S, mode)          X(I, seed) \
+    X(S, status)        X(S, reason) \
+    X(S, check)         X(D, metric)       X(D, threshold)     X(D, max_abs_err) \
+    X(D, max_rel_err)   X(D, nmse)         X(I, n_bad)         X(I, n_nan) \
+    X(I, n_unwritten)   X(I, n_tie)        X(I, n_checked) \
+    X(D, bytes)         X(D, flops) \
+    X(I, samples)       X(I, batch)        X(S, stop_reason) \
+    X(D, time_median_s) X(D, time_mean_s)  X(D, time_stddev_s) X(D, time_min_s) \
+    X(D, time_max_s)    X(D, time_q1_s)    X(D, time_q3_s) \
+    X(D, time_ci_lo_s)  X(D, time_ci_hi_s) X(D, rel_noise)     X(I, outliers) \
+    X(D, bw_Bps)        X(D, flop_per_s)   X(D, copy_Bps)      X(D, bw_frac_copy) \
+    X(D, timer_floor_s) X(I, below_floor) \
+    X(D, e2e_time_s) \
+    X(D, ref_time_s)    X(D, ref_fraction) X(S, note)
+
+#define VKB_STR_LEN 160
+
+typedef struct vkb_result {
+#define VKB_X_FIELD_S(name) char name[VKB_STR_LEN];
+#define VKB_X_FIELD_I(name) int64_t name;
+#define VKB_X_FIELD_D(name) double name;
+#define VKB_X_FIELD(t, name) VKB_X_FIELD_##t(name)
+    VKB_RESULT_COLUMNS(VKB_X_FIELD)
+#undef VKB_X_FIELD
+} vkb_result;
+
+/* A fresh record: strings empty, integers 0, reals NAN. */
+void vkb_result_init(vkb_result *r);
+
+void vkb_result_write_header(FILE *f);
+/* One CSV row; strings are quoted when they hold a comma, quote or newline. Flushes f. */
+void vkb_result_write_row(FILE *f, const vkb_result *r);
+
+/* Read a results.csv. Columns are matched by name (unknown ones ignored, missing ones left
+ * as from vkb_result_init). Returns the number of rows (rows in *out, caller frees), or -1 with
+ * "file:line: message" in err (wrong field count, bad number, unterminated quote, no header). */
+long vkb_result_read(const char *path, vkb_result **out, char *err, size_t errlen);
+
+/* Split one CSV line into at most max fields (in place, unquoting). Returns the field count or -1. */
+int vkb_csv_split(char *line, char **fields, int max);
+/* Write s as a CSV field. */
+void vkb_csv_field(FILE *f, const char *s);
+
+/* Raw samples: samples.csv has columns case_id,sample,time_s,batch. */
+void vkb_samples_write_header(FILE *f);
+void vkb_samples_write(FILE *f, int64_t case_id, const double *t, size_t n, int64_t batch);
+/* Read samples of one case_id (or all with case_id < 0). Returns count (caller frees), -1 on error. */
+long vkb_samples_read(const char *path, int64_t case_id, double **t, char *err, size_t errlen);
+
+#endif

@@ -1,0 +1,38 @@
+/* run.h — the driver: suite lines -> cases -> validated, timed result rows. */
+#ifndef VKB_RUN_H
+#define VKB_RUN_H
+#include <stdint.h>
+#include "suite.h"
+#include "vk.h"
+
+typedef struct vkb_run_opts {
+    const char *out_root;     /* results root, default "results" */
+    const char *out_dir;      /* exact run directory (overrides out_root naming) */
+    const char *filter;       /* only kernels whose name contains this */
+    const char *mode;         /* hot | cold: overrides suites */
+    uint64_t seed;            /* run seed (recorded); case seeds derive from it and the case */
+    double min_time, max_noise, timeout;  /* NAN: take the suite's */
+    long min_samples;         /* <0: take the suite's */
+    int validate;             /* validation layer on: any message is an ERROR for the run */
+    int no_calibrate;         /* skip the copy-bandwidth calibration */
+    int argc;
+    char **argv;              /* recorded in run.txt */
+} vkb_run_opts;
+
+typedef struct vkb_run_totals {
+    int pass, fail, skip, error;
+    char dir[600];            /* the run directory written */
+} vkb_run_totals;
+
+/* Check every line of s against the registry (kernel names, axes) before running anything.
+ * Returns 0, or -1 with "file:line: message" in err. */
+int vkb_run_check_suite(const vkb_suite *s, char *err, size_t errlen);
+
+/* Run every case of s on v. Rows go to <dir>/results.csv as they finish. Returns 0 when the run
+ * completed (whatever the case statuses), -1 with err set when it could not start or write. */
+int vkb_run(vkb_vk *v, const vkb_suite *s, const vkb_run_opts *o, vkb_run_totals *tot, char *err, size_t errlen);
+
+/* Set by the SIGINT handler: the run stops after the current sample and keeps every finished row. */
+extern volatile int vkb_run_interrupted;
+
+#endif

@@ -1,0 +1,66 @@
+/* suite.h — the suite text format (pure: no Vulkan).
+ *
+ *   # comment (anywhere after a '#')
+ *   set KEY=VALUE ...            run options for the following lines (min_time, max_noise, timeout,
+ *                                min_samples, cpu_max_bytes, mode)
+ *   KERNEL KEY=V1,V2,... ...     one kernel line; each comma list is an axis, expanded as a cartesian
+ *                                product (first axis varies slowest)
+ * Values: integers (1000, 2^20, 64Ki, 1Mi), reals, words, and ranges inside a list:
+ *   A..B         every integer from A to B
+ *   A..B:*F      geometric: A, A*F, ... <= B          A..B:+S   arithmetic: A, A+S, ... <= B
+ * `tol=X` overrides a kernel's tolerance and is only accepted with a `# reason` on the same line.
+ */
+#ifndef VKB_SUITE_H
+#define VKB_SUITE_H
+#include <stddef.h>
+#include <stdint.h>
+
+#define VKB_SUITE_MAX_AXES 12
+#define VKB_SUITE_MAX_VALUES 256
+
+typedef struct vkb_axis {
+    char key[24];
+    int nval;
+    char (*val)[40];     /* nval strings, each as it will appear in the case */
+} vkb_axis;
+
+typedef struct vkb_options {
+    double min_time, max_noise, timeout;
+    long min_samples;
+    double cpu_max_bytes;   /* footprint cap on CPU devices (lavapipe profile); 0 = none */
+    char mode[8];           /* default mode: hot | cold */
+} vkb_options;
+
+typedef struct vkb_line {
+    char file[256];
+    int lineno;
+    char kernel[32];
+    vkb_axis axis[VKB_SUITE_MAX_AXES];
+    int naxes;
+    double tol;             /* NAN unless overridden */
+    char tol_reason[160];
+    vkb_options opt;        /* options in force for this line */
+} vkb_line;
+
+typedef struct vkb_suite {
+    vkb_line *line;
+    int nline;
+} vkb_suite;
+
+/* Parse one file (or, with text != NULL, the given text under the name `file`) and append its
+ * lines to s. `opt` holds the options in force at the start and is updated by `set` lines.
+ * On error returns -1 and writes "file:line: message" into err; s keeps what was parsed before. */
+int vkb_suite_parse(vkb_suite *s, const char *file, const char *text, vkb_options *opt,
+                    char *err, size_t errlen);
+void vkb_suite_free(vkb_suite *s);
+
+/* Number of cases a line expands to (product of axis sizes). */
+size_t vkb_line_ncases(const vkb_line *l);
+/* The idx-th case: writes the chosen value index of each axis into pick[naxes]. */
+void vkb_line_case(const vkb_line *l, size_t idx, int *pick);
+
+/* Parse an integer value with the suite's notation (2^20, 64Ki, 1Mi, 1e6 when integral).
+ * Returns 0 and sets *out, or -1. */
+int vkb_parse_int(const char *s, int64_t *out);
+
+#endif

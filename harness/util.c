@@ -1,0 +1,187 @@
+/* util.c — pure helpers behind vkb.h: element types, fp16, random fills, case declarations. */
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <gsl/gsl_randist.h>
+
+#include "vkb.h"
+
+size_t vkb_dtype_size(vkb_dtype t)
+{
+    static const size_t size[] = {[VKB_F32] = 4, [VKB_F16] = 2, [VKB_I8] = 1, [VKB_U8] = 1,
+                                  [VKB_I32] = 4, [VKB_U32] = 4};
+    return size[t];
+}
+
+const char *vkb_dtype_name(vkb_dtype t)
+{
+    static const char *const name[] = {[VKB_F32] = "f32", [VKB_F16] = "f16", [VKB_I8] = "i8",
+                                       [VKB_U8] = "u8", [VKB_I32] = "i32", [VKB_U32] = "u32"};
+    return name[t];
+}
+
+static const vkb_param *find_param(const vkb_case *c, const char *key)
+{
+    for (int i = 0; i < c->nparams; i++)
+        if (strcmp(c->params[i].key, key) == 0) return &c->params[i];
+    return NULL;
+}
+
+int64_t vkb_param_int(const vkb_case *c, const char *key, int64_t def)
+{
+    const vkb_param *p = find_param(c, key);
+    return p && p->isint ? p->ival : def;
+}
+
+double vkb_param_num(const vkb_case *c, const char *key, double def)
+{
+    const vkb_param *p = find_param(c, key);
+    return p && p->isnum ? p->dval : def;
+}
+
+const char *vkb_param_str(const vkb_case *c, const char *key, const char *def)
+{
+    const vkb_param *p = find_param(c, key);
+    return p ? p->val : def;
+}
+
+int vkb_add_buf(vkb_case *c, const char *name, vkb_dtype t, size_t count, vkb_role role)
+{
+    if (c->nbuf >= VKB_MAX_BUFS) return -1;
+    vkb_buf *b = &c->buf[c->nbuf];
+    memset(b, 0, sizeof(*b));
+    snprintf(b->name, sizeof(b->name), "%s", name);
+    b->type = t;
+    b->count = count;
+    b->role = role;
+    return c->nbuf++;
+}
+
+int vkb_add_pipe(vkb_case *c, const char *shader, int nspec, const uint32_t *spec)
+{
+    if (c->npipe >= VKB_MAX_PIPES || nspec > VKB_MAX_SPEC) return -1;
+    vkb_pipe *p = &c->pipe[c->npipe];
+    memset(p, 0, sizeof(*p));
+    snprintf(p->shader, sizeof(p->shader), "%s", shader);
+    for (int i = 0; i < nspec; i++) p->spec[i] = spec[i];
+    p->nspec = nspec;
+    return c->npipe++;
+}
+
+vkb_dispatch *vkb_add_dispatch(vkb_case *c, int pipe, uint32_t gx, uint32_t gy, uint32_t gz)
+{
+    if (c->ndisp == c->capdisp) {
+        int cap = c->capdisp ? 2 * c->capdisp : 8;
+        vkb_dispatch *d = realloc(c->disp, (size_t)cap * sizeof(*d));
+        if (!d) return NULL;
+        c->disp = d;
+        c->capdisp = cap;
+    }
+    vkb_dispatch *d = &c->disp[c->ndisp++];
+    memset(d, 0, sizeof(*d));
+    d->pipe = pipe;
+    d->groups[0] = gx;
+    d->groups[1] = gy;
+    d->groups[2] = gz;
+    return d;
+}
+
+void vkb_grid_1d(const vkb_case *c, uint64_t items, uint32_t per_group, uint32_t groups[3])
+{
+    uint64_t g = (items + per_group - 1) / per_group;
+    uint64_t maxx = c->caps.max_wg_count_x ? c->caps.max_wg_count_x : 65535;
+    if (g == 0) g = 1;
+    if (g <= maxx) {
+        groups[0] = (uint32_t)g;
+        groups[1] = 1;
+    } else {
+        groups[1] = (uint32_t)((g + maxx - 1) / maxx);
+        groups[0] = (uint32_t)((g + groups[1] - 1) / groups[1]);
+    }
+    groups[2] = 1;
+}
+
+int vkb_case_dtype(vkb_case *c, vkb_dtype *out)
+{
+    const char *s = vkb_param_str(c, "dtype", "f32");
+    static const struct { const char *name; vkb_dtype t; } known[] = {
+        {"f32", VKB_F32}, {"f16", VKB_F16}, {"i8", VKB_I8}, {"i32", VKB_I32}};
+    for (size_t i = 0; i < sizeof(known) / sizeof(known[0]); i++)
+        if (strcmp(s, known[i].name) == 0) {
+            *out = known[i].t;
+            snprintf(c->dtype, sizeof(c->dtype), "%s", s);
+            return 0;
+        }
+    vkb_error(c, "unknown dtype '%s' (expected f32 or f16)", s);
+    return -1;
+}
+
+int vkb_skip(vkb_case *c, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(c->skip, sizeof(c->skip), fmt, ap);
+    va_end(ap);
+    return 1;
+}
+
+int vkb_error(vkb_case *c, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(c->error, sizeof(c->error), fmt, ap);
+    va_end(ap);
+    return -1;
+}
+
+void vkb_fill_uniform_f32(gsl_rng *r, float *x, size_t n, double lo, double hi)
+{
+    for (size_t i = 0; i < n; i++) x[i] = (float)(lo + (hi - lo) * gsl_rng_uniform(r));
+}
+
+void vkb_fill_normal_f32(gsl_rng *r, float *x, size_t n, double sigma)
+{
+    for (size_t i = 0; i < n; i++) x[i] = (float)gsl_ran_gaussian_ziggurat(r, sigma);
+}
+
+uint16_t vkb_f32_to_f16(float f)
+{
+    uint32_t x;
+    memcpy(&x, &f, 4);
+    uint32_t sign = (x >> 16) & 0x8000u, ex = (x >> 23) & 0xffu, man = x & 0x7fffffu;
+    if (ex == 0xff) return (uint16_t)(sign | 0x7c00u | (man ? 0x200u : 0));
+    int e = (int)ex - 127 + 15;
+    if (e >= 31) return (uint16_t)(sign | 0x7c00u);
+    if (e <= 0) {                      /* subnormal or zero: shift with round-half-even */
+        if (e < -10) return (uint16_t)sign;
+        man |= 0x800000u;
+        uint32_t shift = (uint32_t)(14 - e), half = 1u << (shift - 1);
+        uint32_t q = man >> shift, rem = man & ((1u << shift) - 1);
+        if (rem > half || (rem == half && (q & 1u))) q++;
+        return (uint16_t)(sign | q);
+    }
+    uint32_t q = ((uint32_t)e << 10) | (man >> 13), rem = man & 0x1fffu;
+    if (rem > 0x1000u || (rem == 0x1000u && (q & 1u))) q++;  /* carry into the exponent is right */
+    return (uint16_t)(sign | q);
+}
+
+float vkb_f16_to_f32(uint16_t h)
+{
+    uint32_t sign = (uint32_t)(h & 0x8000u) << 16, ex = (h >> 10) & 0x1fu, man = h & 0x3ffu, x;
+    if (ex == 0) {
+        float v = ldexpf((float)man, -24);
+        return sign ? -v : v;
+    }
+    if (ex == 31) x = sign | 0x7f800000u | (man << 13);
+    else x = sign | ((ex - 15 + 127) << 23) | (man << 13);
+    float f;
+    memcpy(&f, &x, 4);
+    return f;
+}
+
+void vkb_f32_to_f16_array(const float *x, uint16_t *h, size_t n)
+{
+    for (size_t i = 0; i < n; i++) h[i] = vkb_f32_to_f16(x[i]);
+}

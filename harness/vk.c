@@ -1,0 +1,947 @@
+/* vk.c — Vulkan device, buffers, pipelines and timed dispatch for one case at a time.
+ * Every call goes through VKB_CHECK, which names the call, its VkResult and file:line and jumps
+ * to the function's cleanup label; nothing below main() prints or exits. */
+#include <errno.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+#include <vulkan/vulkan.h>
+
+#include "check.h"
+#include "vk.h"
+
+#define MAX_OVERRIDES 16
+#define GUARD_PATTERN 0x5Au
+
+struct vkb_vk {
+    VkInstance inst;
+    VkDebugUtilsMessengerEXT messenger;
+    VkPhysicalDevice phys;
+    VkDevice dev;
+    VkQueue queue;
+    uint32_t qfam;
+    VkCommandPool pool;
+    VkCommandBuffer cmd;
+    VkFence fence;
+    VkQueryPool qpool;
+    VkPhysicalDeviceProperties props;
+    VkPhysicalDeviceMemoryProperties mem;
+    vkb_devinfo info;
+    vkb_caps caps;
+    uint64_t validation_msgs;
+    VkBuffer flush;          /* cold mode: written between samples to evict caches */
+    VkDeviceMemory flush_mem;
+    VkDeviceSize flush_size;
+    uint32_t flush_value;
+    char spv_dir[512];
+    char override_from[MAX_OVERRIDES][48], override_to[MAX_OVERRIDES][48];
+    int noverride;
+    char err[512];
+};
+
+typedef struct gbuf {
+    VkBuffer buf, stage;
+    VkDeviceMemory mem, stage_mem;
+    VkDeviceSize payload, total;  /* total = guard + payload (rounded) + guard */
+    uint8_t *map;                 /* staging mapping */
+} gbuf;
+
+struct vkb_gpu {
+    vkb_vk *v;
+    vkb_case *c;
+    gbuf b[VKB_MAX_BUFS];
+    VkDescriptorSetLayout dsl;
+    VkPipelineLayout layout;
+    VkDescriptorPool dpool;
+    VkDescriptorSet set;
+    VkPipeline pipe[VKB_MAX_PIPES];
+};
+
+static const char *vk_result_name(VkResult r)
+{
+    switch (r) {
+#define R(x) case x: return #x;
+        R(VK_SUCCESS) R(VK_NOT_READY) R(VK_TIMEOUT) R(VK_INCOMPLETE)
+        R(VK_ERROR_OUT_OF_HOST_MEMORY) R(VK_ERROR_OUT_OF_DEVICE_MEMORY)
+        R(VK_ERROR_INITIALIZATION_FAILED) R(VK_ERROR_DEVICE_LOST) R(VK_ERROR_MEMORY_MAP_FAILED)
+        R(VK_ERROR_LAYER_NOT_PRESENT) R(VK_ERROR_EXTENSION_NOT_PRESENT)
+        R(VK_ERROR_FEATURE_NOT_PRESENT) R(VK_ERROR_INCOMPATIBLE_DRIVER)
+        R(VK_ERROR_TOO_MANY_OBJECTS) R(VK_ERROR_FORMAT_NOT_SUPPORTED)
+        R(VK_ERROR_INVALID_SHADER_NV) R(VK_ERROR_OUT_OF_POOL_MEMORY)
+#undef R
+    default: return "VkResult(other)";
+    }
+}
+
+static void set_err(char *buf, size_t len, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+static void set_err(char *buf, size_t len, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(buf, len, fmt, ap);
+    va_end(ap);
+}
+
+#define VKB_CHECK(v, call)                                                                       \
+    do {                                                                                         \
+        VkResult r_ = (call);                                                                    \
+        if (r_ != VK_SUCCESS) {                                                                  \
+            set_err((v)->err, sizeof((v)->err), "%s failed: %s (%d) at %s:%d", #call,            \
+                    vk_result_name(r_), (int)r_, __FILE__, __LINE__);                            \
+            goto error;                                                                          \
+        }                                                                                        \
+    } while (0)
+
+static double now_s(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+static VKAPI_ATTR VkBool32 VKAPI_CALL on_validation(VkDebugUtilsMessageSeverityFlagBitsEXT sev,
+                                                   VkDebugUtilsMessageTypeFlagsEXT type,
+                                                   const VkDebugUtilsMessengerCallbackDataEXT *d,
+                                                   void *user)
+{
+    (void)type;
+    vkb_vk *v = user;
+    if (sev >= VK_DEBUG_UTILS_MESSAGE_SEVERITY_WARNING_BIT_EXT) {
+        v->validation_msgs++;
+        fprintf(stderr, "vkbench: validation: %s\n", d->pMessage);  /* the layer's own channel */
+    }
+    return VK_FALSE;
+}
+
+static const char *type_name(VkPhysicalDeviceType t)
+{
+    switch (t) {
+    case VK_PHYSICAL_DEVICE_TYPE_DISCRETE_GPU: return "discrete";
+    case VK_PHYSICAL_DEVICE_TYPE_INTEGRATED_GPU: return "integrated";
+    case VK_PHYSICAL_DEVICE_TYPE_VIRTUAL_GPU: return "virtual";
+    case VK_PHYSICAL_DEVICE_TYPE_CPU: return "cpu";
+    default: return "other";
+    }
+}
+
+static int type_rank(VkPhysicalDeviceType t)
+{
+    switch (t) {
+    case VK_PHYSICAL_DEVICE_TYPE_DISCRETE_GPU: return 0;
+    case VK_PHYSICAL_DEVICE_TYPE_INTEGRATED_GPU: return 1;
+    case VK_PHYSICAL_DEVICE_TYPE_VIRTUAL_GPU: return 2;
+    case VK_PHYSICAL_DEVICE_TYPE_CPU: return 3;
+    default: return 4;
+    }
+}
+
+static int has_ext(const VkExtensionProperties *e, uint32_t n, const char *name)
+{
+    for (uint32_t i = 0; i < n; i++)
+        if (strcmp(e[i].extensionName, name) == 0) return 1;
+    return 0;
+}
+
+/* Everything we learn about one physical device, for selection, `devices` and the caps. */
+typedef struct physinfo {
+    VkPhysicalDeviceProperties2 p2;
+    VkPhysicalDeviceIDProperties id;
+    VkPhysicalDeviceDriverProperties drv;
+    VkPhysicalDeviceSubgroupProperties sub;
+    VkPhysicalDeviceVulkan11Properties p11;
+    VkPhysicalDeviceShaderIntegerDotProductProperties dotp;
+    VkPhysicalDevicePCIBusInfoPropertiesEXT pci;
+    VkPhysicalDeviceFeatures2 f2;
+    VkPhysicalDeviceVulkan11Features f11;
+    VkPhysicalDeviceVulkan12Features f12;
+    VkPhysicalDeviceVulkan13Features f13;
+    VkPhysicalDeviceMemoryProperties mem;
+    VkExtensionProperties *ext;
+    uint32_t next;
+    int has_pci, has_coop_nv, has_coop_khr, has_coop2_nv;
+} physinfo;
+
+static void phys_query(VkPhysicalDevice pd, physinfo *pi)
+{
+    memset(pi, 0, sizeof(*pi));
+    vkEnumerateDeviceExtensionProperties(pd, NULL, &pi->next, NULL);
+    pi->ext = calloc(pi->next ? pi->next : 1, sizeof(*pi->ext));
+    if (pi->ext) vkEnumerateDeviceExtensionProperties(pd, NULL, &pi->next, pi->ext);
+    else pi->next = 0;
+    pi->has_pci = has_ext(pi->ext, pi->next, VK_EXT_PCI_BUS_INFO_EXTENSION_NAME);
+    pi->has_coop_nv = has_ext(pi->ext, pi->next, "VK_NV_cooperative_matrix");
+    pi->has_coop_khr = has_ext(pi->ext, pi->next, "VK_KHR_cooperative_matrix");
+    pi->has_coop2_nv = has_ext(pi->ext, pi->next, "VK_NV_cooperative_matrix2");
+
+    pi->p2.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PROPERTIES_2;
+    pi->id.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_ID_PROPERTIES;
+    pi->drv.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_DRIVER_PROPERTIES;
+    pi->sub.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SUBGROUP_PROPERTIES;
+    pi->dotp.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SHADER_INTEGER_DOT_PRODUCT_PROPERTIES;
+    pi->pci.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PCI_BUS_INFO_PROPERTIES_EXT;
+    pi->p2.pNext = &pi->id;
+    pi->id.pNext = &pi->drv;
+    pi->drv.pNext = &pi->sub;
+    pi->sub.pNext = &pi->dotp;
+    pi->dotp.pNext = pi->has_pci ? &pi->pci : NULL;
+    vkGetPhysicalDeviceProperties2(pd, &pi->p2);
+
+    pi->f2.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2;
+    pi->f11.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_1_FEATURES;
+    pi->f12.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_2_FEATURES;
+    pi->f13.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_3_FEATURES;
+    pi->f2.pNext = &pi->f11;
+    pi->f11.pNext = &pi->f12;
+    pi->f12.pNext = &pi->f13;
+    if (pi->p2.properties.apiVersion >= VK_API_VERSION_1_3) vkGetPhysicalDeviceFeatures2(pd, &pi->f2);
+    vkGetPhysicalDeviceMemoryProperties(pd, &pi->mem);
+}
+
+static uint64_t largest_heap(const VkPhysicalDeviceMemoryProperties *m, int device_local)
+{
+    uint64_t best = 0;
+    for (uint32_t i = 0; i < m->memoryHeapCount; i++)
+        if (!device_local || (m->memoryHeaps[i].flags & VK_MEMORY_HEAP_DEVICE_LOCAL_BIT))
+            if (m->memoryHeaps[i].size > best) best = m->memoryHeaps[i].size;
+    return best;
+}
+
+static void uuid_str(const uint8_t *u, char *s, size_t len)
+{
+    snprintf(s, len, "%02x%02x%02x%02x-%02x%02x-%02x%02x-%02x%02x-%02x%02x%02x%02x%02x%02x", u[0], u[1],
+             u[2], u[3], u[4], u[5], u[6], u[7], u[8], u[9], u[10], u[11], u[12], u[13], u[14], u[15]);
+}
+
+static VkResult make_instance(int validate, VkInstance *inst, char *err, size_t errlen)
+{
+    VkApplicationInfo app = {.sType = VK_STRUCTURE_TYPE_APPLICATION_INFO, .pApplicationName = "vkbench",
+                             .apiVersion = VK_API_VERSION_1_3};
+    const char *layers[] = {"VK_LAYER_KHRONOS_validation"};
+    const char *exts[] = {VK_EXT_DEBUG_UTILS_EXTENSION_NAME};
+    VkInstanceCreateInfo ci = {.sType = VK_STRUCTURE_TYPE_INSTANCE_CREATE_INFO, .pApplicationInfo = &app,
+                               .enabledLayerCount = validate ? 1u : 0u, .ppEnabledLayerNames = layers,
+                               .enabledExtensionCount = validate ? 1u : 0u, .ppEnabledExtensionNames = exts};
+    VkResult r = vkCreateInstance(&ci, NULL, inst);
+    if (r == VK_ERROR_LAYER_NOT_PRESENT)
+        set_err(err, errlen, "validation requested but VK_LAYER_KHRONOS_validation is not installed "
+                             "(apt-get install vulkan-validationlayers)");
+    else if (r != VK_SUCCESS)
+        set_err(err, errlen, "vkCreateInstance failed: %s (%d): is a Vulkan loader and driver installed? "
+                             "For a CPU device: apt-get install libvulkan1 mesa-vulkan-drivers",
+                vk_result_name(r), (int)r);
+    return r;
+}
+
+static const char *no_device_msg =
+    "no Vulkan device found. On a machine without a GPU install Mesa's CPU driver (lavapipe): "
+    "apt-get install mesa-vulkan-drivers; check with `vulkaninfo --summary`";
+
+int vkb_vk_list(FILE *f, char *err, size_t errlen)
+{
+    VkInstance inst = VK_NULL_HANDLE;
+    VkPhysicalDevice *pds = NULL;
+    uint32_t n = 0;
+    int ret = -1;
+    if (make_instance(0, &inst, err, errlen) != VK_SUCCESS) goto done;
+    vkEnumeratePhysicalDevices(inst, &n, NULL);
+    if (n == 0) {
+        set_err(err, errlen, "%s", no_device_msg);
+        goto done;
+    }
+    pds = calloc(n, sizeof(*pds));
+    if (!pds) goto done;
+    vkEnumeratePhysicalDevices(inst, &n, pds);
+    for (uint32_t i = 0; i < n; i++) {
+        physinfo pi;
+        phys_query(pds[i], &pi);
+        const VkPhysicalDeviceProperties *p = &pi.p2.properties;
+        uint32_t qn = 0;
+        vkGetPhysicalDeviceQueueFamilyProperties(pds[i], &qn, NULL);
+        VkQueueFamilyProperties q[16];
+        if (qn > 16) qn = 16;
+        vkGetPhysicalDeviceQueueFamilyProperties(pds[i], &qn, q);
+        uint32_t tsbits = 0;
+        for (uint32_t j = 0; j < qn; j++)
+            if (q[j].queueFlags & VK_QUEUE_COMPUTE_BIT) { tsbits = q[j].timestampValidBits; break; }
+        char uuid[40];
+        uuid_str(pi.id.deviceUUID, uuid, sizeof(uuid));
+        fprintf(f, "[%u] %s\n", i, p->deviceName);
+        fprintf(f, "    type %s, vendor 0x%04x device 0x%04x, API %u.%u.%u, driver %s %s\n",
+                type_name(p->deviceType), p->vendorID, p->deviceID, VK_API_VERSION_MAJOR(p->apiVersion),
+                VK_API_VERSION_MINOR(p->apiVersion), VK_API_VERSION_PATCH(p->apiVersion), pi.drv.driverName,
+                pi.drv.driverInfo);
+        fprintf(f, "    uuid %s", uuid);
+        if (pi.has_pci)
+            fprintf(f, ", pci %04x:%02x:%02x.%x", pi.pci.pciDomain, pi.pci.pciBus, pi.pci.pciDevice,
+                    pi.pci.pciFunction);
+        fprintf(f, "\n    subgroup %u, max workgroup %u, shared %u B, max storage range %u B\n",
+                pi.sub.subgroupSize, p->limits.maxComputeWorkGroupInvocations,
+                p->limits.maxComputeSharedMemorySize, p->limits.maxStorageBufferRange);
+        fprintf(f, "    timestamps: period %.6g ns, valid bits %u, compute+graphics %s\n",
+                (double)p->limits.timestampPeriod, tsbits, p->limits.timestampComputeAndGraphics ? "yes" : "no");
+        for (uint32_t h = 0; h < pi.mem.memoryHeapCount; h++)
+            fprintf(f, "    heap %u: %.2f GiB%s\n", h, (double)pi.mem.memoryHeaps[h].size / 1073741824.0,
+                    (pi.mem.memoryHeaps[h].flags & VK_MEMORY_HEAP_DEVICE_LOCAL_BIT) ? " device-local" : "");
+        fprintf(f, "    compute: storage16 %s, storage8 %s, float16 %s, int8 %s, int-dot %s%s, "
+                   "coopmat NV %s KHR %s NV2 %s\n",
+                pi.f11.storageBuffer16BitAccess ? "yes" : "no", pi.f12.storageBuffer8BitAccess ? "yes" : "no",
+                pi.f12.shaderFloat16 ? "yes" : "no", pi.f12.shaderInt8 ? "yes" : "no",
+                pi.f13.shaderIntegerDotProduct ? "yes" : "no",
+                pi.dotp.integerDotProduct4x8BitPackedSignedAccelerated ? " (accelerated)" : "",
+                pi.has_coop_nv ? "yes" : "no", pi.has_coop_khr ? "yes" : "no", pi.has_coop2_nv ? "yes" : "no");
+        free(pi.ext);
+    }
+    ret = (int)n;
+done:
+    free(pds);
+    if (inst) vkDestroyInstance(inst, NULL);
+    return ret;
+}
+
+vkb_vk *vkb_vk_open(const char *select, int validate, char *err, size_t errlen)
+{
+    vkb_vk *v = calloc(1, sizeof(*v));
+    VkPhysicalDevice *pds = NULL;
+    physinfo pi = {0};
+    if (!v) {
+        set_err(err, errlen, "out of memory");
+        return NULL;
+    }
+    if (make_instance(validate, &v->inst, err, errlen) != VK_SUCCESS) goto fail;
+    if (validate) {
+        PFN_vkCreateDebugUtilsMessengerEXT create =
+            (PFN_vkCreateDebugUtilsMessengerEXT)vkGetInstanceProcAddr(v->inst, "vkCreateDebugUtilsMessengerEXT");
+        VkDebugUtilsMessengerCreateInfoEXT mi = {
+            .sType = VK_STRUCTURE_TYPE_DEBUG_UTILS_MESSENGER_CREATE_INFO_EXT,
+            .messageSeverity = VK_DEBUG_UTILS_MESSAGE_SEVERITY_WARNING_BIT_EXT |
+                               VK_DEBUG_UTILS_MESSAGE_SEVERITY_ERROR_BIT_EXT,
+            .messageType = VK_DEBUG_UTILS_MESSAGE_TYPE_GENERAL_BIT_EXT |
+                           VK_DEBUG_UTILS_MESSAGE_TYPE_VALIDATION_BIT_EXT |
+                           VK_DEBUG_UTILS_MESSAGE_TYPE_PERFORMANCE_BIT_EXT,
+            .pfnUserCallback = on_validation, .pUserData = v};
+        if (!create || create(v->inst, &mi, NULL, &v->messenger) != VK_SUCCESS) {
+            set_err(err, errlen, "cannot create the validation messenger");
+            goto fail;
+        }
+    }
+    uint32_t n = 0;
+    vkEnumeratePhysicalDevices(v->inst, &n, NULL);
+    if (n == 0) {
+        set_err(err, errlen, "%s", no_device_msg);
+        goto fail;
+    }
+    pds = calloc(n, sizeof(*pds));
+    if (!pds) goto fail;
+    vkEnumeratePhysicalDevices(v->inst, &n, pds);
+
+    int pick = -1;
+    if (select && *select) {
+        char *end;
+        long idx = strtol(select, &end, 10);
+        if (*end == 0) {
+            if (idx < 0 || idx >= (long)n) {
+                set_err(err, errlen, "--device %s: no such device (there are %u; see `vkbench devices`)", select, n);
+                goto fail;
+            }
+            pick = (int)idx;
+        } else {
+            for (uint32_t i = 0; i < n && pick < 0; i++) {
+                VkPhysicalDeviceProperties p;
+                vkGetPhysicalDeviceProperties(pds[i], &p);
+                if (strcasestr(p.deviceName, select)) pick = (int)i;
+            }
+            if (pick < 0) {
+                set_err(err, errlen, "--device '%s': no device name contains it (see `vkbench devices`)", select);
+                goto fail;
+            }
+        }
+    } else {
+        int best = 99;
+        for (uint32_t i = 0; i < n; i++) {
+            VkPhysicalDeviceProperties p;
+            vkGetPhysicalDeviceProperties(pds[i], &p);
+            if (p.apiVersion < VK_API_VERSION_1_3) continue;
+            if (type_rank(p.deviceType) < best) best = type_rank(p.deviceType), pick = (int)i;
+        }
+        if (pick < 0) {
+            set_err(err, errlen, "no Vulkan 1.3 device found (vkbench needs timestamps with synchronization2)");
+            goto fail;
+        }
+    }
+    v->phys = pds[pick];
+    phys_query(v->phys, &pi);
+    v->props = pi.p2.properties;
+    v->mem = pi.mem;
+    if (v->props.apiVersion < VK_API_VERSION_1_3) {
+        set_err(err, errlen, "device '%s' offers Vulkan %u.%u; vkbench needs 1.3", v->props.deviceName,
+                VK_API_VERSION_MAJOR(v->props.apiVersion), VK_API_VERSION_MINOR(v->props.apiVersion));
+        goto fail;
+    }
+
+    /* Queue: the first family with compute and timestamps. */
+    uint32_t qn = 0;
+    vkGetPhysicalDeviceQueueFamilyProperties(v->phys, &qn, NULL);
+    VkQueueFamilyProperties q[16];
+    if (qn > 16) qn = 16;
+    vkGetPhysicalDeviceQueueFamilyProperties(v->phys, &qn, q);
+    v->qfam = UINT32_MAX;
+    for (uint32_t i = 0; i < qn; i++)
+        if ((q[i].queueFlags & VK_QUEUE_COMPUTE_BIT) && q[i].timestampValidBits) {
+            v->qfam = i;
+            v->info.timestamp_bits = q[i].timestampValidBits;
+            break;
+        }
+    if (v->qfam == UINT32_MAX) {
+        set_err(err, errlen, "device '%s' has no compute queue with timestamps", v->props.deviceName);
+        goto fail;
+    }
+
+    /* Enable what the kernels may use, when offered. */
+    VkPhysicalDeviceFeatures2 f2 = {.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2};
+    VkPhysicalDeviceVulkan11Features f11 = {.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_1_FEATURES};
+    VkPhysicalDeviceVulkan12Features f12 = {.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_2_FEATURES};
+    VkPhysicalDeviceVulkan13Features f13 = {.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_3_FEATURES};
+    VkPhysicalDeviceCooperativeMatrixFeaturesNV fcm = {
+        .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_COOPERATIVE_MATRIX_FEATURES_NV};
+    f2.pNext = &f11;
+    f11.pNext = &f12;
+    f12.pNext = &f13;
+    f13.pNext = pi.has_coop_nv ? &fcm : NULL;
+    f2.features.shaderInt64 = pi.f2.features.shaderInt64;
+    f2.features.shaderInt16 = pi.f2.features.shaderInt16;
+    f2.features.shaderFloat64 = pi.f2.features.shaderFloat64;
+    f11.storageBuffer16BitAccess = pi.f11.storageBuffer16BitAccess;
+    f12.shaderFloat16 = pi.f12.shaderFloat16;
+    f12.shaderInt8 = pi.f12.shaderInt8;
+    f12.storageBuffer8BitAccess = pi.f12.storageBuffer8BitAccess;
+    f12.hostQueryReset = pi.f12.hostQueryReset;
+    f12.vulkanMemoryModel = pi.f12.vulkanMemoryModel;
+    f12.vulkanMemoryModelDeviceScope = pi.f12.vulkanMemoryModelDeviceScope;
+    f13.synchronization2 = VK_TRUE;
+    f13.shaderIntegerDotProduct = pi.f13.shaderIntegerDotProduct;
+    f13.subgroupSizeControl = pi.f13.subgroupSizeControl;
+    f13.computeFullSubgroups = pi.f13.computeFullSubgroups;
+    f13.maintenance4 = pi.f13.maintenance4;
+    fcm.cooperativeMatrix = pi.has_coop_nv ? VK_TRUE : VK_FALSE;
+    if (!pi.f13.synchronization2) {
+        set_err(err, errlen, "device '%s' lacks synchronization2", v->props.deviceName);
+        goto fail;
+    }
+    const char *dexts[4];
+    uint32_t ndext = 0;
+    if (pi.has_coop_nv) dexts[ndext++] = "VK_NV_cooperative_matrix";
+    float prio = 1.0f;
+    VkDeviceQueueCreateInfo qci = {.sType = VK_STRUCTURE_TYPE_DEVICE_QUEUE_CREATE_INFO, .queueFamilyIndex = v->qfam,
+                                   .queueCount = 1, .pQueuePriorities = &prio};
+    VkDeviceCreateInfo dci = {.sType = VK_STRUCTURE_TYPE_DEVICE_CREATE_INFO, .pNext = &f2, .queueCreateInfoCount = 1,
+                              .pQueueCreateInfos = &qci, .enabledExtensionCount = ndext,
+                              .ppEnabledExtensionNames = dexts};
+    VKB_CHECK(v, vkCreateDevice(v->phys, &dci, NULL, &v->dev));
+    vkGetDeviceQueue(v->dev, v->qfam, 0, &v->queue);
+    VkCommandPoolCreateInfo pci = {.sType = VK_STRUCTURE_TYPE_COMMAND_POOL_CREATE_INFO,
+                                   .flags = VK_COMMAND_POOL_CREATE_RESET_COMMAND_BUFFER_BIT,
+                                   .queueFamilyIndex = v->qfam};
+    VKB_CHECK(v, vkCreateCommandPool(v->dev, &pci, NULL, &v->pool));
+    VkCommandBufferAllocateInfo cai = {.sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_ALLOCATE_INFO,
+                                       .commandPool = v->pool, .level = VK_COMMAND_BUFFER_LEVEL_PRIMARY,
+                                       .commandBufferCount = 1};
+    VKB_CHECK(v, vkAllocateCommandBuffers(v->dev, &cai, &v->cmd));
+    VkFenceCreateInfo fci = {.sType = VK_STRUCTURE_TYPE_FENCE_CREATE_INFO};
+    VKB_CHECK(v, vkCreateFence(v->dev, &fci, NULL, &v->fence));
+    VkQueryPoolCreateInfo qpi = {.sType = VK_STRUCTURE_TYPE_QUERY_POOL_CREATE_INFO,
+                                 .queryType = VK_QUERY_TYPE_TIMESTAMP, .queryCount = 2};
+    VKB_CHECK(v, vkCreateQueryPool(v->dev, &qpi, NULL, &v->qpool));
+
+    /* Identity and capabilities. */
+    vkb_devinfo *in = &v->info;
+    snprintf(in->name, sizeof(in->name), "%s", v->props.deviceName);
+    snprintf(in->type, sizeof(in->type), "%s", type_name(v->props.deviceType));
+    snprintf(in->driver, sizeof(in->driver), "%s %s", pi.drv.driverName, pi.drv.driverInfo);
+    memcpy(in->uuid_bytes, pi.id.deviceUUID, 16);
+    uuid_str(pi.id.deviceUUID, in->uuid, sizeof(in->uuid));
+    in->vendor = v->props.vendorID;
+    in->device_id = v->props.deviceID;
+    in->api = v->props.apiVersion;
+    in->has_pci = pi.has_pci;
+    in->pci_domain = pi.pci.pciDomain;
+    in->pci_bus = pi.pci.pciBus;
+    in->pci_dev = pi.pci.pciDevice;
+    in->pci_func = pi.pci.pciFunction;
+    in->timestamp_period_ns = (double)v->props.limits.timestampPeriod;
+    in->index = (uint32_t)pick;
+    vkb_caps *c = &v->caps;
+    c->is_cpu = v->props.deviceType == VK_PHYSICAL_DEVICE_TYPE_CPU;
+    c->f16 = pi.f12.shaderFloat16;
+    c->storage16 = pi.f11.storageBuffer16BitAccess;
+    c->int8 = pi.f12.shaderInt8;
+    c->storage8 = pi.f12.storageBuffer8BitAccess;
+    c->int_dot = pi.f13.shaderIntegerDotProduct;
+    c->int_dot_accel = pi.dotp.integerDotProduct4x8BitPackedSignedAccelerated;
+    c->coopmat_nv = pi.has_coop_nv;
+    c->coopmat_khr = pi.has_coop_khr;
+    c->subgroup = pi.sub.subgroupSize;
+    c->max_wg_count_x = v->props.limits.maxComputeWorkGroupCount[0];
+    c->max_wg_size = v->props.limits.maxComputeWorkGroupInvocations;
+    c->max_shared = v->props.limits.maxComputeSharedMemorySize;
+    c->max_range = v->props.limits.maxStorageBufferRange;
+    c->device_mem = largest_heap(&v->mem, 1);
+    c->max_alloc = c->device_mem;
+
+    /* Cold-mode flush buffer: several times any last-level cache we expect (GPU L2 <= 128 MiB). */
+    v->flush_size = c->is_cpu ? (64u << 20) : (512u << 20);
+    /* SPIR-V lives next to the binary: <dir of vkbench>/spv. */
+    char exe[400];
+    ssize_t len = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+    if (len > 0) {
+        exe[len] = 0;
+        char *slash = strrchr(exe, '/');
+        if (slash) *slash = 0;
+        snprintf(v->spv_dir, sizeof(v->spv_dir), "%s/spv", exe);
+    } else {
+        snprintf(v->spv_dir, sizeof(v->spv_dir), "build/spv");
+    }
+    free(pi.ext);
+    free(pds);
+    return v;
+error:
+    snprintf(err, errlen, "%s", v->err);
+fail:
+    free(pi.ext);
+    free(pds);
+    vkb_vk_close(v);
+    return NULL;
+}
+
+void vkb_vk_close(vkb_vk *v)
+{
+    if (!v) return;
+    if (v->dev) {
+        vkDeviceWaitIdle(v->dev);
+        if (v->flush) vkDestroyBuffer(v->dev, v->flush, NULL);
+        if (v->flush_mem) vkFreeMemory(v->dev, v->flush_mem, NULL);
+        if (v->qpool) vkDestroyQueryPool(v->dev, v->qpool, NULL);
+        if (v->fence) vkDestroyFence(v->dev, v->fence, NULL);
+        if (v->pool) vkDestroyCommandPool(v->dev, v->pool, NULL);
+        vkDestroyDevice(v->dev, NULL);
+    }
+    if (v->messenger) {
+        PFN_vkDestroyDebugUtilsMessengerEXT destroy =
+            (PFN_vkDestroyDebugUtilsMessengerEXT)vkGetInstanceProcAddr(v->inst, "vkDestroyDebugUtilsMessengerEXT");
+        if (destroy) destroy(v->inst, v->messenger, NULL);
+    }
+    if (v->inst) vkDestroyInstance(v->inst, NULL);
+    free(v);
+}
+
+const char *vkb_vk_error(const vkb_vk *v) { return v->err; }
+const vkb_devinfo *vkb_vk_info(const vkb_vk *v) { return &v->info; }
+void vkb_vk_caps(const vkb_vk *v, vkb_caps *caps) { *caps = v->caps; }
+uint64_t vkb_vk_validation_messages(const vkb_vk *v) { return v->validation_msgs; }
+void vkb_vk_set_spv_dir(vkb_vk *v, const char *dir) { snprintf(v->spv_dir, sizeof(v->spv_dir), "%s", dir); }
+
+int vkb_vk_add_override(vkb_vk *v, const char *spec)
+{
+    const char *eq = strchr(spec, '=');
+    if (!eq || eq == spec || !eq[1] || v->noverride >= MAX_OVERRIDES || (size_t)(eq - spec) >= 48) {
+        set_err(v->err, sizeof(v->err), "--shader '%s': expected SHADER=OTHER_SHADER", spec);
+        return -1;
+    }
+    snprintf(v->override_from[v->noverride], 48, "%.*s", (int)(eq - spec), spec);
+    snprintf(v->override_to[v->noverride], 48, "%s", eq + 1);
+    v->noverride++;
+    return 0;
+}
+
+static int find_memtype(const vkb_vk *v, uint32_t bits, VkMemoryPropertyFlags want)
+{
+    for (uint32_t i = 0; i < v->mem.memoryTypeCount; i++)
+        if ((bits & (1u << i)) && (v->mem.memoryTypes[i].propertyFlags & want) == want) return (int)i;
+    return -1;
+}
+
+/* A buffer with its own memory. host: host-visible (staging) else device-local. */
+static int make_buffer(vkb_vk *v, VkDeviceSize size, int host, VkBuffer *buf, VkDeviceMemory *mem, void **map)
+{
+    VkBufferCreateInfo bi = {.sType = VK_STRUCTURE_TYPE_BUFFER_CREATE_INFO, .size = size,
+                             .usage = host ? VK_BUFFER_USAGE_TRANSFER_SRC_BIT | VK_BUFFER_USAGE_TRANSFER_DST_BIT
+                                           : VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | VK_BUFFER_USAGE_TRANSFER_SRC_BIT |
+                                                 VK_BUFFER_USAGE_TRANSFER_DST_BIT,
+                             .sharingMode = VK_SHARING_MODE_EXCLUSIVE};
+    VKB_CHECK(v, vkCreateBuffer(v->dev, &bi, NULL, buf));
+    VkMemoryRequirements req;
+    vkGetBufferMemoryRequirements(v->dev, *buf, &req);
+    VkMemoryPropertyFlags want = host ? VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT | VK_MEMORY_PROPERTY_HOST_COHERENT_BIT
+                                      : VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT;
+    int t = -1;
+    if (host) t = find_memtype(v, req.memoryTypeBits, want | VK_MEMORY_PROPERTY_HOST_CACHED_BIT);
+    if (t < 0) t = find_memtype(v, req.memoryTypeBits, want);
+    if (t < 0) {
+        set_err(v->err, sizeof(v->err), "no %s memory type for a %.0f-byte buffer", host ? "host-visible" : "device-local",
+                (double)size);
+        goto error;
+    }
+    VkMemoryAllocateInfo ai = {.sType = VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO, .allocationSize = req.size,
+                               .memoryTypeIndex = (uint32_t)t};
+    VKB_CHECK(v, vkAllocateMemory(v->dev, &ai, NULL, mem));
+    VKB_CHECK(v, vkBindBufferMemory(v->dev, *buf, *mem, 0));
+    if (host) VKB_CHECK(v, vkMapMemory(v->dev, *mem, 0, VK_WHOLE_SIZE, 0, map));
+    return 0;
+error:
+    return -1;
+}
+
+static int load_module(vkb_vk *v, const char *shader, VkShaderModule *mod)
+{
+    const char *name = shader;
+    for (int i = 0; i < v->noverride; i++)
+        if (strcmp(v->override_from[i], shader) == 0) name = v->override_to[i];
+    char path[700];
+    snprintf(path, sizeof(path), "%s/%s.spv", v->spv_dir, name);
+    FILE *f = fopen(path, "rb");
+    uint32_t *code = NULL;
+    long len = 0;
+    if (!f) {
+        set_err(v->err, sizeof(v->err), "missing SPIR-V %s: %s (run `make`)", path, strerror(errno));
+        return -1;
+    }
+    if (fseek(f, 0, SEEK_END) == 0) len = ftell(f);
+    rewind(f);
+    if (len <= 20 || len % 4) {
+        set_err(v->err, sizeof(v->err), "SPIR-V %s: bad size %ld", path, len);
+        goto error;
+    }
+    code = malloc((size_t)len);
+    if (!code || fread(code, 1, (size_t)len, f) != (size_t)len || code[0] != 0x07230203u) {
+        set_err(v->err, sizeof(v->err), "SPIR-V %s: unreadable or not SPIR-V", path);
+        goto error;
+    }
+    VkShaderModuleCreateInfo ci = {.sType = VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO, .codeSize = (size_t)len,
+                                   .pCode = code};
+    VKB_CHECK(v, vkCreateShaderModule(v->dev, &ci, NULL, mod));
+    free(code);
+    fclose(f);
+    return 0;
+error:
+    free(code);
+    fclose(f);
+    return -1;
+}
+
+static VkDeviceSize round_up(VkDeviceSize x, VkDeviceSize a) { return (x + a - 1) / a * a; }
+
+vkb_gpu *vkb_gpu_prepare(vkb_vk *v, vkb_case *c)
+{
+    vkb_gpu *g = calloc(1, sizeof(*g));
+    VkShaderModule mod = VK_NULL_HANDLE;
+    if (!g) {
+        set_err(v->err, sizeof(v->err), "out of memory");
+        return NULL;
+    }
+    g->v = v;
+    g->c = c;
+    for (int i = 0; i < c->nbuf; i++) {
+        gbuf *b = &g->b[i];
+        b->payload = round_up((VkDeviceSize)(c->buf[i].count * vkb_dtype_size(c->buf[i].type)), 16);
+        if (b->payload == 0) b->payload = 16;
+        b->total = VKB_GUARD_BYTES + b->payload + VKB_GUARD_BYTES;
+        if (make_buffer(v, b->total, 0, &b->buf, &b->mem, NULL)) goto error;
+        if (make_buffer(v, b->total, 1, &b->stage, &b->stage_mem, (void **)&b->map)) goto error;
+    }
+    VkDescriptorSetLayoutBinding bind[VKB_MAX_BUFS];
+    for (int i = 0; i < c->nbuf; i++)
+        bind[i] = (VkDescriptorSetLayoutBinding){.binding = (uint32_t)i,
+                                                 .descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER,
+                                                 .descriptorCount = 1, .stageFlags = VK_SHADER_STAGE_COMPUTE_BIT};
+    VkDescriptorSetLayoutCreateInfo dli = {.sType = VK_STRUCTURE_TYPE_DESCRIPTOR_SET_LAYOUT_CREATE_INFO,
+                                           .bindingCount = (uint32_t)c->nbuf, .pBindings = bind};
+    VKB_CHECK(v, vkCreateDescriptorSetLayout(v->dev, &dli, NULL, &g->dsl));
+    VkPushConstantRange pr = {.stageFlags = VK_SHADER_STAGE_COMPUTE_BIT, .offset = 0, .size = sizeof(vkb_push)};
+    VkPipelineLayoutCreateInfo pli = {.sType = VK_STRUCTURE_TYPE_PIPELINE_LAYOUT_CREATE_INFO, .setLayoutCount = 1,
+                                      .pSetLayouts = &g->dsl, .pushConstantRangeCount = 1,
+                                      .pPushConstantRanges = &pr};
+    VKB_CHECK(v, vkCreatePipelineLayout(v->dev, &pli, NULL, &g->layout));
+    if (c->nbuf) {
+        VkDescriptorPoolSize ps = {.type = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, .descriptorCount = (uint32_t)c->nbuf};
+        VkDescriptorPoolCreateInfo dpi = {.sType = VK_STRUCTURE_TYPE_DESCRIPTOR_POOL_CREATE_INFO, .maxSets = 1,
+                                          .poolSizeCount = 1, .pPoolSizes = &ps};
+        VKB_CHECK(v, vkCreateDescriptorPool(v->dev, &dpi, NULL, &g->dpool));
+        VkDescriptorSetAllocateInfo dai = {.sType = VK_STRUCTURE_TYPE_DESCRIPTOR_SET_ALLOCATE_INFO,
+                                           .descriptorPool = g->dpool, .descriptorSetCount = 1, .pSetLayouts = &g->dsl};
+        VKB_CHECK(v, vkAllocateDescriptorSets(v->dev, &dai, &g->set));
+        VkDescriptorBufferInfo dbi[VKB_MAX_BUFS];
+        VkWriteDescriptorSet w[VKB_MAX_BUFS];
+        for (int i = 0; i < c->nbuf; i++) {
+            /* The shader sees only the payload: the guards on both sides catch out-of-bounds writes. */
+            dbi[i] = (VkDescriptorBufferInfo){.buffer = g->b[i].buf, .offset = VKB_GUARD_BYTES,
+                                              .range = g->b[i].payload};
+            w[i] = (VkWriteDescriptorSet){.sType = VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET, .dstSet = g->set,
+                                          .dstBinding = (uint32_t)i, .descriptorCount = 1,
+                                          .descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, .pBufferInfo = &dbi[i]};
+        }
+        vkUpdateDescriptorSets(v->dev, (uint32_t)c->nbuf, w, 0, NULL);
+    }
+    for (int p = 0; p < c->npipe; p++) {
+        if (load_module(v, c->pipe[p].shader, &mod)) goto error;
+        VkSpecializationMapEntry me[VKB_MAX_SPEC];
+        for (int s = 0; s < c->pipe[p].nspec; s++)
+            me[s] = (VkSpecializationMapEntry){.constantID = (uint32_t)s, .offset = (uint32_t)(4 * s), .size = 4};
+        VkSpecializationInfo si = {.mapEntryCount = (uint32_t)c->pipe[p].nspec, .pMapEntries = me,
+                                   .dataSize = (size_t)(4 * c->pipe[p].nspec), .pData = c->pipe[p].spec};
+        VkComputePipelineCreateInfo ci = {
+            .sType = VK_STRUCTURE_TYPE_COMPUTE_PIPELINE_CREATE_INFO, .layout = g->layout,
+            .stage = {.sType = VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO, .stage = VK_SHADER_STAGE_COMPUTE_BIT,
+                      .module = mod, .pName = "main", .pSpecializationInfo = c->pipe[p].nspec ? &si : NULL}};
+        VKB_CHECK(v, vkCreateComputePipelines(v->dev, VK_NULL_HANDLE, 1, &ci, NULL, &g->pipe[p]));
+        vkDestroyShaderModule(v->dev, mod, NULL);
+        mod = VK_NULL_HANDLE;
+    }
+    return g;
+error:
+    if (mod) vkDestroyShaderModule(v->dev, mod, NULL);
+    vkb_gpu_release(g);
+    return NULL;
+}
+
+void vkb_gpu_release(vkb_gpu *g)
+{
+    if (!g) return;
+    VkDevice d = g->v->dev;
+    vkDeviceWaitIdle(d);
+    for (int p = 0; p < VKB_MAX_PIPES; p++)
+        if (g->pipe[p]) vkDestroyPipeline(d, g->pipe[p], NULL);
+    if (g->dpool) vkDestroyDescriptorPool(d, g->dpool, NULL);
+    if (g->layout) vkDestroyPipelineLayout(d, g->layout, NULL);
+    if (g->dsl) vkDestroyDescriptorSetLayout(d, g->dsl, NULL);
+    for (int i = 0; i < VKB_MAX_BUFS; i++) {
+        gbuf *b = &g->b[i];
+        if (b->buf) vkDestroyBuffer(d, b->buf, NULL);
+        if (b->mem) vkFreeMemory(d, b->mem, NULL);
+        if (b->stage) vkDestroyBuffer(d, b->stage, NULL);
+        if (b->stage_mem) vkFreeMemory(d, b->stage_mem, NULL);
+    }
+    free(g);
+}
+
+static int begin(vkb_vk *v)
+{
+    VKB_CHECK(v, vkResetCommandBuffer(v->cmd, 0));
+    VkCommandBufferBeginInfo bi = {.sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO,
+                                   .flags = VK_COMMAND_BUFFER_USAGE_ONE_TIME_SUBMIT_BIT};
+    VKB_CHECK(v, vkBeginCommandBuffer(v->cmd, &bi));
+    return 0;
+error:
+    return -1;
+}
+
+static int submit_wait(vkb_vk *v)
+{
+    VKB_CHECK(v, vkEndCommandBuffer(v->cmd));
+    VkSubmitInfo si = {.sType = VK_STRUCTURE_TYPE_SUBMIT_INFO, .commandBufferCount = 1, .pCommandBuffers = &v->cmd};
+    VKB_CHECK(v, vkResetFences(v->dev, 1, &v->fence));
+    VKB_CHECK(v, vkQueueSubmit(v->queue, 1, &si, v->fence));
+    VKB_CHECK(v, vkWaitForFences(v->dev, 1, &v->fence, VK_TRUE, UINT64_MAX));
+    return 0;
+error:
+    return -1;
+}
+
+static void barrier(VkCommandBuffer cmd, VkPipelineStageFlags2 src, VkAccessFlags2 sa, VkPipelineStageFlags2 dst,
+                    VkAccessFlags2 da)
+{
+    VkMemoryBarrier2 mb = {.sType = VK_STRUCTURE_TYPE_MEMORY_BARRIER_2, .srcStageMask = src, .srcAccessMask = sa,
+                           .dstStageMask = dst, .dstAccessMask = da};
+    VkDependencyInfo di = {.sType = VK_STRUCTURE_TYPE_DEPENDENCY_INFO, .memoryBarrierCount = 1,
+                           .pMemoryBarriers = &mb};
+    vkCmdPipelineBarrier2(cmd, &di);
+}
+
+#define ST_COMPUTE VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT
+#define ST_COPY VK_PIPELINE_STAGE_2_ALL_TRANSFER_BIT
+#define AC_RW (VK_ACCESS_2_MEMORY_READ_BIT | VK_ACCESS_2_MEMORY_WRITE_BIT)
+
+static void record_dispatches(vkb_gpu *g, uint32_t batch)
+{
+    VkCommandBuffer cmd = g->v->cmd;
+    const vkb_case *c = g->c;
+    int bound = -1;
+    if (c->nbuf)
+        vkCmdBindDescriptorSets(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, g->layout, 0, 1, &g->set, 0, NULL);
+    for (uint32_t r = 0; r < batch; r++)
+        for (int i = 0; i < c->ndisp; i++) {
+            const vkb_dispatch *d = &c->disp[i];
+            if (d->pipe != bound) {
+                vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, g->pipe[d->pipe]);
+                bound = d->pipe;
+            }
+            vkCmdPushConstants(cmd, g->layout, VK_SHADER_STAGE_COMPUTE_BIT, 0, sizeof(d->push), &d->push);
+            vkCmdDispatch(cmd, d->groups[0], d->groups[1], d->groups[2]);
+            /* Serialise like a CUDA stream: each dispatch sees the previous one's writes. */
+            barrier(cmd, ST_COMPUTE, VK_ACCESS_2_SHADER_WRITE_BIT | VK_ACCESS_2_SHADER_READ_BIT, ST_COMPUTE,
+                    VK_ACCESS_2_SHADER_READ_BIT | VK_ACCESS_2_SHADER_WRITE_BIT);
+        }
+}
+
+static void copy_all(vkb_gpu *g, int to_device, int outputs_only)
+{
+    for (int i = 0; i < g->c->nbuf; i++) {
+        vkb_role role = g->c->buf[i].role;
+        if (outputs_only && (to_device ? role == VKB_OUT : role == VKB_IN)) continue;
+        VkBufferCopy bc = {.size = g->b[i].total};
+        if (to_device) vkCmdCopyBuffer(g->v->cmd, g->b[i].stage, g->b[i].buf, 1, &bc);
+        else vkCmdCopyBuffer(g->v->cmd, g->b[i].buf, g->b[i].stage, 1, &bc);
+    }
+}
+
+static void stage_in(vkb_gpu *g)
+{
+    for (int i = 0; i < g->c->nbuf; i++) {
+        const vkb_buf *cb = &g->c->buf[i];
+        gbuf *b = &g->b[i];
+        size_t bytes = cb->count * vkb_dtype_size(cb->type);
+        memset(b->map, GUARD_PATTERN, VKB_GUARD_BYTES);
+        memset(b->map + VKB_GUARD_BYTES + bytes, GUARD_PATTERN, b->total - VKB_GUARD_BYTES - bytes);
+        uint8_t *p = b->map + VKB_GUARD_BYTES;
+        if (cb->role == VKB_IN || cb->role == VKB_INOUT) {
+            memcpy(p, cb->host, bytes);
+        } else if (cb->type == VKB_F32) {
+            for (size_t k = 0; k < cb->count; k++) ((uint32_t *)(void *)p)[k] = VKB_POISON_F32;
+        } else if (cb->type == VKB_F16) {
+            for (size_t k = 0; k < cb->count; k++) ((uint16_t *)(void *)p)[k] = VKB_POISON_F16;
+        } else {
+            memset(p, VKB_POISON_BYTE, bytes);
+        }
+    }
+}
+
+int vkb_gpu_upload(vkb_gpu *g)
+{
+    vkb_vk *v = g->v;
+    stage_in(g);
+    if (begin(v)) return -1;
+    copy_all(g, 1, 0);
+    barrier(v->cmd, ST_COPY, VK_ACCESS_2_TRANSFER_WRITE_BIT, ST_COMPUTE | ST_COPY, AC_RW);
+    return submit_wait(v);
+}
+
+static int ensure_flush(vkb_vk *v)
+{
+    if (v->flush) return 0;
+    return make_buffer(v, v->flush_size, 0, &v->flush, &v->flush_mem, NULL);
+}
+
+static double ticks_to_s(const vkb_vk *v, uint64_t t0, uint64_t t1)
+{
+    uint64_t d = v->info.timestamp_bits >= 64 ? t1 - t0 : (t1 - t0) & ((1ull << v->info.timestamp_bits) - 1);
+    return (double)d * v->info.timestamp_period_ns * 1e-9;
+}
+
+static int timed(vkb_vk *v, vkb_gpu *g, uint32_t batch, int cold, double *seconds)
+{
+    uint64_t ts[2];
+    if (cold && ensure_flush(v)) return -1;
+    if (begin(v)) return -1;
+    vkCmdResetQueryPool(v->cmd, v->qpool, 0, 2);
+    if (cold) {
+        /* A new value each time so no layer can skip the write as redundant. */
+        vkCmdFillBuffer(v->cmd, v->flush, 0, VK_WHOLE_SIZE, ++v->flush_value);
+        barrier(v->cmd, ST_COPY, VK_ACCESS_2_TRANSFER_WRITE_BIT, VK_PIPELINE_STAGE_2_ALL_COMMANDS_BIT, AC_RW);
+    }
+    vkCmdWriteTimestamp2(v->cmd, VK_PIPELINE_STAGE_2_ALL_COMMANDS_BIT, v->qpool, 0);
+    if (g) record_dispatches(g, batch);
+    vkCmdWriteTimestamp2(v->cmd, VK_PIPELINE_STAGE_2_ALL_COMMANDS_BIT, v->qpool, 1);
+    if (submit_wait(v)) return -1;
+    VKB_CHECK(v, vkGetQueryPoolResults(v->dev, v->qpool, 0, 2, sizeof(ts), ts, sizeof(ts[0]),
+                                       VK_QUERY_RESULT_64_BIT | VK_QUERY_RESULT_WAIT_BIT));
+    *seconds = ticks_to_s(v, ts[0], ts[1]);
+    return 0;
+error:
+    return -1;
+}
+
+int vkb_gpu_run(vkb_gpu *g, uint32_t batch, int cold, double *seconds)
+{
+    return timed(g->v, g, batch, cold, seconds);
+}
+
+int vkb_vk_timer_floor(vkb_vk *v, double *seconds)
+{
+    double t[15];
+    for (int i = 0; i < 15; i++)
+        if (timed(v, NULL, 0, 0, &t[i])) return -1;
+    /* median of 15 without pulling in the statistics module */
+    for (int i = 1; i < 15; i++)
+        for (int j = i; j > 0 && t[j] < t[j - 1]; j--) {
+            double x = t[j];
+            t[j] = t[j - 1];
+            t[j - 1] = x;
+        }
+    *seconds = t[7] > 0 ? t[7] : v->info.timestamp_period_ns * 1e-9;
+    return 0;
+}
+
+int vkb_gpu_download(vkb_gpu *g, char *guard_msg, size_t len)
+{
+    vkb_vk *v = g->v;
+    guard_msg[0] = 0;
+    if (begin(v)) return -1;
+    barrier(v->cmd, ST_COMPUTE, AC_RW, ST_COPY, VK_ACCESS_2_TRANSFER_READ_BIT);
+    copy_all(g, 0, 0);
+    barrier(v->cmd, ST_COPY, VK_ACCESS_2_TRANSFER_WRITE_BIT, VK_PIPELINE_STAGE_2_HOST_BIT, VK_ACCESS_2_HOST_READ_BIT);
+    if (submit_wait(v)) return -1;
+    for (int i = 0; i < g->c->nbuf; i++) {
+        vkb_buf *cb = &g->c->buf[i];
+        gbuf *b = &g->b[i];
+        size_t bytes = cb->count * vkb_dtype_size(cb->type);
+        long lo = vkb_guard_first_change(b->map, VKB_GUARD_BYTES, GUARD_PATTERN);
+        long hi = vkb_guard_first_change(b->map + VKB_GUARD_BYTES + bytes, b->total - VKB_GUARD_BYTES - bytes, GUARD_PATTERN);
+        if (!guard_msg[0] && hi >= 0)
+            snprintf(guard_msg, len, "out-of-bounds write: buffer '%s' changed %ld bytes past its end", cb->name, hi);
+        if (!guard_msg[0] && lo >= 0)
+            snprintf(guard_msg, len, "out-of-bounds write: buffer '%s' changed %ld bytes before its start", cb->name,
+                     (long)VKB_GUARD_BYTES - lo);
+        if (cb->role != VKB_IN) memcpy(cb->host, b->map + VKB_GUARD_BYTES, bytes);
+    }
+    return 0;
+}
+
+int vkb_gpu_e2e(vkb_gpu *g, double *seconds)
+{
+    vkb_vk *v = g->v;
+    double t0 = now_s();
+    for (int i = 0; i < g->c->nbuf; i++) {
+        const vkb_buf *cb = &g->c->buf[i];
+        if (cb->role == VKB_IN || cb->role == VKB_INOUT)
+            memcpy(g->b[i].map + VKB_GUARD_BYTES, cb->host, cb->count * vkb_dtype_size(cb->type));
+    }
+    if (begin(v)) return -1;
+    for (int i = 0; i < g->c->nbuf; i++) {
+        const vkb_buf *cb = &g->c->buf[i];
+        if (cb->role != VKB_IN && cb->role != VKB_INOUT) continue;
+        VkBufferCopy bc = {.srcOffset = VKB_GUARD_BYTES, .dstOffset = VKB_GUARD_BYTES,
+                           .size = cb->count * vkb_dtype_size(cb->type)};
+        if (bc.size) vkCmdCopyBuffer(v->cmd, g->b[i].stage, g->b[i].buf, 1, &bc);
+    }
+    barrier(v->cmd, ST_COPY, VK_ACCESS_2_TRANSFER_WRITE_BIT, ST_COMPUTE, AC_RW);
+    record_dispatches(g, 1);
+    barrier(v->cmd, ST_COMPUTE, AC_RW, ST_COPY, VK_ACCESS_2_TRANSFER_READ_BIT);
+    for (int i = 0; i < g->c->nbuf; i++) {
+        const vkb_buf *cb = &g->c->buf[i];
+        if (cb->role == VKB_IN || cb->role == VKB_SCRATCH) continue;
+        VkBufferCopy bc = {.srcOffset = VKB_GUARD_BYTES, .dstOffset = VKB_GUARD_BYTES,
+                           .size = cb->count * vkb_dtype_size(cb->type)};
+        if (bc.size) vkCmdCopyBuffer(v->cmd, g->b[i].buf, g->b[i].stage, 1, &bc);
+    }
+    barrier(v->cmd, ST_COPY, VK_ACCESS_2_TRANSFER_WRITE_BIT, VK_PIPELINE_STAGE_2_HOST_BIT, VK_ACCESS_2_HOST_READ_BIT);
+    if (submit_wait(v)) return -1;
+    for (int i = 0; i < g->c->nbuf; i++) {
+        vkb_buf *cb = &g->c->buf[i];
+        if (cb->role == VKB_IN || cb->role == VKB_SCRATCH) continue;
+        memcpy(cb->host, g->b[i].map + VKB_GUARD_BYTES, cb->count * vkb_dtype_size(cb->type));
+    }
+    *seconds = now_s() - t0;
+    return 0;
+}

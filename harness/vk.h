@@ -1,0 +1,61 @@
+/* vk.h — the Vulkan side: device, buffers with guard regions, pipelines, timed dispatch.
+ * Nothing here prints or exits: functions return 0 on success or -1 with a message in the
+ * context's error buffer (vkb_vk_error), naming the Vulkan call, its VkResult and file:line. */
+#ifndef VKB_VK_H
+#define VKB_VK_H
+#include <stdint.h>
+#include <stdio.h>
+#include "vkb.h"
+
+typedef struct vkb_vk vkb_vk;
+typedef struct vkb_gpu vkb_gpu;
+
+typedef struct vkb_devinfo {
+    char name[256];
+    char type[16];          /* discrete | integrated | virtual | cpu | other */
+    char driver[160];       /* driverName driverInfo */
+    char uuid[40];          /* deviceUUID as 8-4-4-4-12 hex */
+    uint8_t uuid_bytes[16];
+    uint32_t vendor, device_id, api;
+    int has_pci;            /* VK_EXT_pci_bus_info */
+    uint32_t pci_domain, pci_bus, pci_dev, pci_func;
+    double timestamp_period_ns;  /* kept as double: it may be non-integral */
+    uint32_t timestamp_bits;
+    uint32_t index;         /* index in vkEnumeratePhysicalDevices */
+} vkb_devinfo;
+
+/* Open an instance and a device. select: NULL (default: discrete > integrated > virtual > cpu),
+ * an index, or a name substring. validate: enable VK_LAYER_KHRONOS_validation and count its
+ * messages. Returns NULL with a message in err on failure (no device: says how to get lavapipe). */
+vkb_vk *vkb_vk_open(const char *select, int validate, char *err, size_t errlen);
+void vkb_vk_close(vkb_vk *v);
+const char *vkb_vk_error(const vkb_vk *v);
+const vkb_devinfo *vkb_vk_info(const vkb_vk *v);
+void vkb_vk_caps(const vkb_vk *v, vkb_caps *caps);
+/* Number of validation-layer warnings and errors seen so far (0 when validation is off). */
+uint64_t vkb_vk_validation_messages(const vkb_vk *v);
+/* Print every device with its properties (the `devices` subcommand). Returns the device count or -1. */
+int vkb_vk_list(FILE *f, char *err, size_t errlen);
+/* Where SPIR-V modules are read from; shader overrides as "KERNEL_SHADER=OTHER" are applied by name. */
+void vkb_vk_set_spv_dir(vkb_vk *v, const char *dir);
+int vkb_vk_add_override(vkb_vk *v, const char *spec);
+
+/* Prepare a planned case: device buffers with guards, staging, pipelines, descriptors.
+ * Returns NULL and sets the context error on failure. */
+vkb_gpu *vkb_gpu_prepare(vkb_vk *v, vkb_case *c);
+/* Write inputs (host copies) and poison outputs, guards included, to the device. */
+int vkb_gpu_upload(vkb_gpu *g);
+/* Run the case's dispatch sequence `batch` times between two timestamps; cold: flush caches first.
+ * *seconds = GPU time of the whole batch. */
+int vkb_gpu_run(vkb_gpu *g, uint32_t batch, int cold, double *seconds);
+/* Read outputs back into the host copies and check the guards. guard_msg is empty when intact,
+ * else names the buffer and the first changed byte. */
+int vkb_gpu_download(vkb_gpu *g, char *guard_msg, size_t len);
+/* End to end, host-timed: upload inputs, run once, download outputs. */
+int vkb_gpu_e2e(vkb_gpu *g, double *seconds);
+void vkb_gpu_release(vkb_gpu *g);
+
+/* Timer floor: median GPU time of an empty batch (timestamps around nothing) in seconds. */
+int vkb_vk_timer_floor(vkb_vk *v, double *seconds);
+
+#endif

@@ -1,0 +1,151 @@
+/* vkb.h — the kernel model: what a reference/NAME.c file declares and what the driver does with it.
+ *
+ * A kernel is one `vkb_kernel` value, marked VKB_KERNEL(name) so `make` finds it (no list to edit).
+ * For each case (one point of a suite line's axes) the driver calls, in order:
+ *   plan(c)       read c->params, declare buffers, pipelines, dispatches and cost; or set c->skip
+ *   fill(c, rng)  write random inputs into the host copies of the input buffers (recorded seed)
+ *   reference(c)  compute the expected result on the CPU (scalar, double accumulation) into c->priv;
+ *                 returns the fraction of the full work it did (1.0 unless it checks a sample)
+ *   check(c, r)   compare the downloaded outputs with the expected result; fill r
+ *   release(c)    free c->priv (optional)
+ * This header has no Vulkan in it: reference/ never sees Vulkan.
+ */
+#ifndef VKB_H
+#define VKB_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <gsl/gsl_rng.h>
+
+#include "abi.h"
+
+#define VKB_MAX_PARAMS 12
+#define VKB_MAX_BUFS 8
+#define VKB_MAX_PIPES 12
+#define VKB_MAX_SPEC 8
+
+typedef enum { VKB_F32, VKB_F16, VKB_I8, VKB_U8, VKB_I32, VKB_U32 } vkb_dtype;
+size_t vkb_dtype_size(vkb_dtype t);
+const char *vkb_dtype_name(vkb_dtype t);
+
+typedef enum { VKB_IN, VKB_OUT, VKB_INOUT, VKB_SCRATCH } vkb_role;
+
+/* One axis value of a case: the text as written plus its integer/real reading. */
+typedef struct vkb_param {
+    char key[24];
+    char val[40];
+    int64_t ival;  /* valid when isint */
+    double dval;   /* valid when isnum */
+    int isint, isnum;
+} vkb_param;
+
+typedef struct vkb_buf {
+    char name[16];
+    vkb_dtype type;
+    size_t count;   /* elements */
+    vkb_role role;
+    void *host;     /* host copy (allocated by the driver): inputs filled by fill(), outputs read back */
+} vkb_buf;
+
+typedef struct vkb_pipe {
+    char shader[48];            /* SPIR-V module name: build/spv/<shader>.spv */
+    uint32_t spec[VKB_MAX_SPEC];/* spec constant i = spec[i]; spec[0] = workgroup size x */
+    int nspec;
+} vkb_pipe;
+
+typedef struct vkb_dispatch {
+    int pipe;
+    uint32_t groups[3];
+    vkb_push push;
+} vkb_dispatch;
+
+/* What the device offers, as plain flags, so plan() can SKIP with a reason. */
+typedef struct vkb_caps {
+    int is_cpu;                 /* lavapipe or another CPU implementation */
+    int f16, storage16, int8, storage8, int_dot, int_dot_accel, coopmat_nv, coopmat_khr;
+    uint32_t subgroup, max_wg_count_x, max_wg_size, max_shared;
+    uint64_t max_range;         /* maxStorageBufferRange */
+    uint64_t max_alloc;         /* maxMemoryAllocationSize or the largest heap */
+    uint64_t device_mem;        /* largest device-local heap */
+} vkb_caps;
+
+typedef struct vkb_check {
+    char method[24];     /* exact | ulp | bound | nmse | lapack | freivalds ... */
+    double metric, threshold;
+    double max_abs, max_rel, nmse;
+    size_t nbad, nnan, nunwritten, nchecked, ntie; /* ntie: near-tie differences counted, allowed */
+    int pass;            /* set by the checker: 1 PASS, 0 FAIL */
+    char detail[256];    /* first mismatches, or how the check was made */
+} vkb_check;
+
+typedef struct vkb_case vkb_case;
+
+typedef struct vkb_kernel {
+    const char *name;
+    const char *axes;    /* accepted axes, comma-separated, e.g. "n,dtype"; mode and variant are always accepted */
+    const char *doc;     /* one line */
+    int (*plan)(vkb_case *c);
+    void (*fill)(vkb_case *c, gsl_rng *rng);
+    double (*reference)(vkb_case *c);
+    void (*check)(vkb_case *c, vkb_check *r);
+    void (*release)(vkb_case *c);
+} vkb_kernel;
+
+/* Registry marker: the Makefile greps reference/NAME.c files for VKB_KERNEL(name) and lists &vkb_kernel_name. */
+#define VKB_KERNEL(name) const vkb_kernel vkb_kernel_##name
+
+struct vkb_case {
+    const vkb_kernel *k;
+    vkb_param params[VKB_MAX_PARAMS];
+    int nparams;
+    uint64_t seed;
+    vkb_caps caps;
+
+    vkb_buf buf[VKB_MAX_BUFS];
+    int nbuf;
+    vkb_pipe pipe[VKB_MAX_PIPES];
+    int npipe;
+    vkb_dispatch *disp;
+    int ndisp, capdisp;
+
+    double bytes;        /* minimum bytes a kernel must move (read + written) */
+    double flops;        /* floating-point (or integer) operations */
+    char dtype[8];       /* element type of the row, for the CSV */
+    char variant[24];
+    char note[128];      /* free text the kernel wants in the row (e.g. sweeps done) */
+    char skip[200];      /* plan() writes a reason here to SKIP the case */
+    char error[200];     /* plan() writes here for a bad parameter (ERROR) */
+    void *priv;          /* kernel-owned: expected results etc. */
+};
+
+/* --- helpers for reference/ files (harness/case.c) --- */
+
+/* Parameter lookup: value of key, or def if absent. */
+int64_t vkb_param_int(const vkb_case *c, const char *key, int64_t def);
+double vkb_param_num(const vkb_case *c, const char *key, double def);
+const char *vkb_param_str(const vkb_case *c, const char *key, const char *def);
+
+/* Declare a buffer; returns its index (= its binding). */
+int vkb_add_buf(vkb_case *c, const char *name, vkb_dtype t, size_t count, vkb_role role);
+/* Declare a pipeline (shader + spec constants, spec[0] = workgroup size); returns its index. */
+int vkb_add_pipe(vkb_case *c, const char *shader, int nspec, const uint32_t *spec);
+/* Append a dispatch; the driver inserts a compute barrier between consecutive dispatches. */
+vkb_dispatch *vkb_add_dispatch(vkb_case *c, int pipe, uint32_t gx, uint32_t gy, uint32_t gz);
+/* Groups for `items` work items of `per_group` each, split into x*y <= max_wg_count_x per row;
+ * shaders use vkb_group_id() (common.glsl) and must bound-check against their item count. */
+void vkb_grid_1d(const vkb_case *c, uint64_t items, uint32_t per_group, uint32_t groups[3]);
+/* dtype from the "dtype" axis (default f32); sets c->dtype; returns -1 and sets c->error if unknown. */
+int vkb_case_dtype(vkb_case *c, vkb_dtype *out);
+/* SKIP with a formatted reason; returns 1 so plan() can `return vkb_skip(...)`. */
+int vkb_skip(vkb_case *c, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+int vkb_error(vkb_case *c, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+/* Random fills (GSL generators, seeded per case). */
+void vkb_fill_uniform_f32(gsl_rng *r, float *x, size_t n, double lo, double hi);
+void vkb_fill_normal_f32(gsl_rng *r, float *x, size_t n, double sigma);
+/* Round-trip through fp16 so host and device see identical values; stores fp16 bits. */
+void vkb_f32_to_f16_array(const float *x, uint16_t *h, size_t n);
+float vkb_f16_to_f32(uint16_t h);
+uint16_t vkb_f32_to_f16(float f);  /* round to nearest even */
+
+#endif

@@ -1,0 +1,32 @@
+/* The one host/shader ABI: included by C (harness/, reference/) and by GLSL (kernels/).
+ * Push constants are 16 four-byte scalars, std430-packed on both sides, so the layout cannot drift.
+ * Buffers: the case's buffers are bound in declaration order at set 0, bindings 0..nbuf-1.
+ * Specialization constant 0 is the workgroup size x (shaders declare local_size_x_id = 0);
+ * ids 1..7 are kernel-specific. */
+#ifndef VKB_ABI_H
+#define VKB_ABI_H
+
+#define VKB_PUSH_FIELDS \
+    uint n; uint m; uint k; uint ld;      /* sizes and leading dimension */ \
+    uint p0; uint p1; uint p2; uint p3;   /* kernel-specific integers (offsets, steps) */ \
+    uint slow; uint q1; uint q2; uint q3; /* slow: injected extra work (gate selftest), 0 = none */ \
+    float alpha; float beta; float eps; float f3;
+
+#define VKB_PUSH_WORDS 16
+#define VKB_GUARD_BYTES 4096u
+/* Poison written into outputs before every GPU run: a quiet NaN whose payload says "unwritten". */
+#define VKB_POISON_F32 0x7FC0DEADu
+#define VKB_POISON_F16 0x7E5Bu
+#define VKB_POISON_BYTE 0xA5u
+
+#ifndef GL_core_profile
+#include <stdint.h>
+typedef uint32_t uint;
+typedef struct vkb_push { VKB_PUSH_FIELDS } vkb_push;
+_Static_assert(sizeof(vkb_push) == 4 * VKB_PUSH_WORDS, "push constants are 16 packed words");
+_Static_assert(sizeof(vkb_push) <= 128, "Vulkan guarantees 128 bytes of push constants");
+#else
+layout(push_constant) uniform VkbPush { VKB_PUSH_FIELDS } pc;
+#endif
+
+#endif

@@ -1,0 +1,308 @@
+/* elementwise.c — copy, binary ops (add, sub, mul, div, scale_add; with row/scalar broadcast) and
+ * unary ops (relu, gelu, silu, sigmoid), fp32 and fp16 storage.
+ *
+ * Tolerances (derived, kernels.md §3.2/§3.4; Vulkan's precision appendix):
+ *  - add, sub, mul, scale_add in fp32: Vulkan rounds +, -, * correctly and the shader marks them
+ *    `precise` (no fma contraction), so the result must equal the CPU's fp32 computation bit for bit.
+ *    The CPU computes in double and rounds once: for +, -, *, / of two floats that double rounding is
+ *    innocuous (53 >= 2*24 + 2), so it equals the correctly rounded float result. Threshold 0 ULP.
+ *  - div fp32: Vulkan allows 2.5 ULP for division: |got - exact| <= 2.5 ulp(exact).
+ *  - fp16 storage: arithmetic in fp32, then one conversion to fp16 whose rounding mode Vulkan does not
+ *    fix: <= 1 ULP fp16 from the exact result rounded to fp16 (+ 2.5 ulp32 relative for div).
+ *  - relu: exact.
+ *  - gelu/silu/sigmoid fp32: exp carries 3 + 2|x| ULP, the division 2.5 ULP; for |x| <= 10 that stays
+ *    below 64 ULP of the result; gelu adds 2^-20 |x| absolute where 1 + tanh cancels (kernels.md §3.4).
+ *    fp16: 2 ULP fp16 (a transcendental chain, then rounding to fp16) plus the same absolute term.
+ */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "check.h"
+#include "vkb.h"
+
+enum { OP_ADD, OP_SUB, OP_MUL, OP_DIV, OP_SCALE_ADD };
+enum { U_RELU, U_GELU, U_SILU, U_SIGMOID };
+enum { BC_NONE, BC_ROW, BC_SCALAR };
+#define WG 256u
+
+typedef struct priv {
+    double *want;   /* exact result in double (bound checks) */
+    void *want_t;   /* result in the storage type (bitwise/ULP checks) */
+    double *bound;  /* per-element absolute allowance, where needed */
+    float alpha;
+} priv;
+
+
+static double in_elem(const vkb_case *c, int b, size_t i) { return vkb_elem(c->buf[b].type, c->buf[b].host, i); }
+
+static void store_t(vkb_dtype t, void *p, size_t i, double v)
+{
+    if (t == VKB_F16) ((uint16_t *)p)[i] = vkb_f32_to_f16((float)v);
+    else ((float *)p)[i] = (float)v;
+}
+
+/* Common plan: dtype, size, n/4 invocations of WG. Returns 0 or 1 (skip/error set). */
+static int plan_common(vkb_case *c, int64_t *n, vkb_dtype *t)
+{
+    if (vkb_case_dtype(c, t)) return 1;
+    if (*t != VKB_F32 && *t != VKB_F16) return vkb_error(c, "dtype %s: expected f32 or f16", c->dtype) < 0;
+    *n = vkb_param_int(c, "n", -1);
+    if (*n <= 0 || *n > 0xFFFFFFF0ll) return vkb_error(c, "n=%s: expected an integer in [1, 2^32-16]",
+                                                        vkb_param_str(c, "n", "(missing)")) < 0;
+    if (*t == VKB_F16 && !(c->caps.f16 && c->caps.storage16))
+        return vkb_skip(c, "device lacks shaderFloat16 + storageBuffer16BitAccess");
+    return 0;
+}
+
+static void dispatch_n(vkb_case *c, int pipe, uint64_t n)
+{
+    uint32_t g[3];
+    vkb_grid_1d(c, (n + 3) / 4, WG, g);
+    vkb_dispatch *d = vkb_add_dispatch(c, pipe, g[0], g[1], 1);
+    if (d) d->push.n = (uint32_t)n;
+}
+
+/* ---------------- copy ---------------- */
+
+static int copy_plan(vkb_case *c)
+{
+    int64_t n;
+    vkb_dtype t;
+    if (plan_common(c, &n, &t)) return 0;
+    if (t != VKB_F32) return vkb_error(c, "copy is fp32 only");
+    vkb_add_buf(c, "a", VKB_F32, (size_t)n, VKB_IN);
+    vkb_add_buf(c, "b", VKB_F32, (size_t)n, VKB_OUT);
+    uint32_t spec[1] = {WG};
+    dispatch_n(c, vkb_add_pipe(c, "copy", 1, spec), (uint64_t)n);
+    c->bytes = 8.0 * (double)n;
+    c->flops = 0;
+    return 0;
+}
+
+static void copy_fill(vkb_case *c, gsl_rng *r) { vkb_fill_normal_f32(r, c->buf[0].host, c->buf[0].count, 1.0); }
+static double copy_ref(vkb_case *c) { (void)c; return 1.0; }
+static void copy_check(vkb_case *c, vkb_check *r)
+{
+    vkb_check_begin(r, "exact", 0);
+    vkb_cmp_ulp(r, VKB_F32, c->buf[1].host, c->buf[0].host, c->buf[0].count, 0);
+}
+
+VKB_KERNEL(copy) = {"copy", "n,dtype", "b = a (fp32): the bandwidth yardstick", copy_plan, copy_fill, copy_ref,
+                    copy_check, NULL};
+
+/* ---------------- binary ---------------- */
+
+static int binary_op(const vkb_case *c)
+{
+    static const char *const names[] = {"add", "sub", "mul", "div", "scale_add"};
+    for (int i = 0; i < 5; i++)
+        if (!strcmp(c->k->name, names[i])) return i;
+    return OP_ADD;
+}
+
+static int binary_plan(vkb_case *c)
+{
+    int64_t n;
+    vkb_dtype t;
+    if (plan_common(c, &n, &t)) return 0;
+    const char *bc = vkb_param_str(c, "bcast", "none");
+    uint32_t mode = !strcmp(bc, "none") ? BC_NONE : !strcmp(bc, "row") ? BC_ROW : !strcmp(bc, "scalar") ? BC_SCALAR : 99;
+    if (mode == 99) return vkb_error(c, "bcast=%s: expected none, row or scalar", bc) < 0;
+    int64_t cols = vkb_param_int(c, "cols", n < 1024 ? n : 1024);
+    if (mode == BC_ROW && (cols <= 0 || cols > n)) return vkb_error(c, "cols=%lld: expected 1..n", (long long)cols) < 0;
+    size_t nb = mode == BC_NONE ? (size_t)n : mode == BC_ROW ? (size_t)cols : 1;
+    snprintf(c->variant, sizeof(c->variant), "%s", mode == BC_NONE ? "default" : mode == BC_ROW ? "bcast_row" : "bcast_scalar");
+    vkb_add_buf(c, "a", t, (size_t)n, VKB_IN);
+    vkb_add_buf(c, "b", t, nb, VKB_IN);
+    vkb_add_buf(c, "c", t, (size_t)n, VKB_OUT);
+    uint32_t spec[3] = {WG, (uint32_t)binary_op(c), mode};
+    dispatch_n(c, vkb_add_pipe(c, t == VKB_F16 ? "binary_f16" : "binary", 3, spec), (uint64_t)n);
+    if (c->ndisp) c->disp[0].push.m = (uint32_t)cols;
+    size_t es = vkb_dtype_size(t);
+    c->bytes = (double)es * (2.0 * (double)n + (double)nb);
+    c->flops = (binary_op(c) == OP_SCALE_ADD ? 2.0 : 1.0) * (double)n;
+    c->priv = calloc(1, sizeof(priv));
+    return 0;
+}
+
+static void binary_fill(vkb_case *c, gsl_rng *r)
+{
+    priv *p = c->priv;
+    size_t n = c->buf[0].count, nb = c->buf[1].count;
+    float *a = malloc(n * sizeof(float)), *b = malloc(nb * sizeof(float));
+    if (!a || !b) goto out;
+    vkb_fill_normal_f32(r, a, n, 1.0);
+    vkb_fill_uniform_f32(r, b, nb, -2.0, 2.0);
+    if (binary_op(c) == OP_DIV)  /* keep divisors inside [2^-126, 2^126] and away from 0 */
+        for (size_t i = 0; i < nb; i++) b[i] = b[i] < 0 ? b[i] - 0.25f : b[i] + 0.25f;
+    p->alpha = (float)(0.5 + gsl_rng_uniform(r));
+    if (c->buf[0].type == VKB_F16) {
+        vkb_f32_to_f16_array(a, c->buf[0].host, n);
+        vkb_f32_to_f16_array(b, c->buf[1].host, nb);
+    } else {
+        memcpy(c->buf[0].host, a, n * sizeof(float));
+        memcpy(c->buf[1].host, b, nb * sizeof(float));
+    }
+    if (c->ndisp) c->disp[0].push.alpha = p->alpha;
+out:
+    free(a);
+    free(b);
+}
+
+static double binary_ref(vkb_case *c)
+{
+    priv *p = c->priv;
+    size_t n = c->buf[0].count, nb = c->buf[1].count;
+    vkb_dtype t = c->buf[0].type;
+    int op = binary_op(c);
+    p->want = malloc(n * sizeof(double));
+    p->want_t = malloc(n * vkb_dtype_size(t));
+    if (!p->want || !p->want_t) return 1.0;
+    for (size_t i = 0; i < n; i++) {
+        double a = in_elem(c, 0, i), b = in_elem(c, 1, nb == n ? i : nb == 1 ? 0 : i % nb), y;
+        switch (op) {
+        case OP_ADD: y = a + b; break;
+        case OP_SUB: y = a - b; break;
+        case OP_MUL: y = a * b; break;
+        case OP_DIV: y = a / b; break;
+        default: y = (double)(float)((double)p->alpha * a) + b; break;  /* two fp32 roundings, as the shader */
+        }
+        p->want[i] = y;
+        store_t(t, p->want_t, i, t == VKB_F16 ? (double)(float)y : y);
+    }
+    return 1.0;
+}
+
+static void binary_check(vkb_case *c, vkb_check *r)
+{
+    priv *p = c->priv;
+    vkb_dtype t = c->buf[0].type;
+    size_t n = c->buf[0].count;
+    const void *got = c->buf[2].host;
+    if (!p->want) {
+        vkb_check_begin(r, "exact", 0);
+        snprintf(r->detail, sizeof(r->detail), "reference ran out of memory");
+        r->metric = NAN;
+        vkb_check_end(r);
+        return;
+    }
+    if (binary_op(c) == OP_DIV) {
+        vkb_check_begin(r, "bound", 1);
+        vkb_tol tol = {.ulps = t == VKB_F16 ? 1.0 : 2.5, .rel = t == VKB_F16 ? 2.5 * 0x1p-23 : 0};
+        vkb_cmp_bound(r, t, got, p->want, n, tol);
+    } else {
+        vkb_check_begin(r, t == VKB_F16 ? "ulp" : "exact", 0);
+        vkb_cmp_ulp(r, t, got, p->want_t, n, t == VKB_F16 ? 1.0 : 0.0);
+    }
+}
+
+static void priv_release(vkb_case *c)
+{
+    priv *p = c->priv;
+    if (!p) return;
+    free(p->want);
+    free(p->want_t);
+    free(p->bound);
+    free(p);
+    c->priv = NULL;
+}
+
+#define BINARY(name, doc) {name, "n,dtype,bcast,cols", doc, binary_plan, binary_fill, binary_ref, binary_check, priv_release}
+VKB_KERNEL(add) = BINARY("add", "c = a + b (bcast=row|scalar broadcasts b)");
+VKB_KERNEL(sub) = BINARY("sub", "c = a - b (bcast=row|scalar broadcasts b)");
+VKB_KERNEL(mul) = BINARY("mul", "c = a * b (bcast=row|scalar broadcasts b)");
+VKB_KERNEL(div) = BINARY("div", "c = a / b (bcast=row|scalar broadcasts b)");
+VKB_KERNEL(scale_add) = BINARY("scale_add", "c = alpha*a + b, fused in one pass (bcast=row|scalar broadcasts b)");
+
+/* ---------------- unary ---------------- */
+
+static int unary_op(const vkb_case *c)
+{
+    static const char *const names[] = {"relu", "gelu", "silu", "sigmoid"};
+    for (int i = 0; i < 4; i++)
+        if (!strcmp(c->k->name, names[i])) return i;
+    return U_RELU;
+}
+
+static int unary_plan(vkb_case *c)
+{
+    int64_t n;
+    vkb_dtype t;
+    if (plan_common(c, &n, &t)) return 0;
+    vkb_add_buf(c, "x", t, (size_t)n, VKB_IN);
+    vkb_add_buf(c, "y", t, (size_t)n, VKB_OUT);
+    uint32_t spec[2] = {WG, (uint32_t)unary_op(c)};
+    dispatch_n(c, vkb_add_pipe(c, t == VKB_F16 ? "unary_f16" : "unary", 2, spec), (uint64_t)n);
+    c->bytes = 2.0 * (double)vkb_dtype_size(t) * (double)n;
+    static const double flops_per[] = {1, 14, 4, 3};  /* counted as written in unary.glsl; exp as one */
+    c->flops = flops_per[unary_op(c)] * (double)n;
+    c->priv = calloc(1, sizeof(priv));
+    return 0;
+}
+
+static void unary_fill(vkb_case *c, gsl_rng *r)
+{
+    size_t n = c->buf[0].count;
+    float *x = malloc(n * sizeof(float));
+    if (!x) return;
+    vkb_fill_uniform_f32(r, x, n, -10.0, 10.0);
+    if (c->buf[0].type == VKB_F16) vkb_f32_to_f16_array(x, c->buf[0].host, n);
+    else memcpy(c->buf[0].host, x, n * sizeof(float));
+    free(x);
+}
+
+static double unary_ref(vkb_case *c)
+{
+    priv *p = c->priv;
+    size_t n = c->buf[0].count;
+    vkb_dtype t = c->buf[0].type;
+    int op = unary_op(c);
+    p->want = malloc(n * sizeof(double));
+    p->want_t = malloc(n * vkb_dtype_size(t));
+    p->bound = calloc(n, sizeof(double));
+    if (!p->want || !p->want_t || !p->bound) return 1.0;
+    for (size_t i = 0; i < n; i++) {
+        double x = in_elem(c, 0, i), y;
+        switch (op) {
+        case U_RELU: y = x > 0 ? x : 0; break;
+        case U_GELU:
+            y = 0.5 * x * (1.0 + tanh(0.79788456080286535588 * (x + 0.044715 * x * x * x)));
+            p->bound[i] = 0x1p-20 * fabs(x);
+            break;
+        case U_SILU: y = x / (1.0 + exp(-x)); break;
+        default: y = 1.0 / (1.0 + exp(-x)); break;
+        }
+        p->want[i] = y;
+        store_t(t, p->want_t, i, y);
+    }
+    return 1.0;
+}
+
+static void unary_check(vkb_case *c, vkb_check *r)
+{
+    priv *p = c->priv;
+    vkb_dtype t = c->buf[0].type;
+    size_t n = c->buf[0].count;
+    if (!p->want || !p->bound) {
+        vkb_check_begin(r, "bound", 1);
+        r->metric = NAN;
+        snprintf(r->detail, sizeof(r->detail), "reference ran out of memory");
+        vkb_check_end(r);
+        return;
+    }
+    if (unary_op(c) == U_RELU) {
+        vkb_check_begin(r, "exact", 0);
+        vkb_cmp_ulp(r, t, c->buf[1].host, p->want_t, n, 0);
+        return;
+    }
+    vkb_check_begin(r, "bound", 1);
+    vkb_tol tol = {.ulps = t == VKB_F16 ? 2.0 : 64.0, .bound = p->bound};
+    vkb_cmp_bound(r, t, c->buf[1].host, p->want, n, tol);
+}
+
+#define UNARY(name, doc) {name, "n,dtype", doc, unary_plan, unary_fill, unary_ref, unary_check, priv_release}
+VKB_KERNEL(relu) = UNARY("relu", "y = max(x, 0)");
+VKB_KERNEL(gelu) = UNARY("gelu", "y = 0.5 x (1 + tanh(sqrt(2/pi) (x + 0.044715 x^3)))");
+VKB_KERNEL(silu) = UNARY("silu", "y = x / (1 + e^-x)");
+VKB_KERNEL(sigmoid) = UNARY("sigmoid", "y = 1 / (1 + e^-x)");
