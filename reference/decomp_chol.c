@@ -1,0 +1,217 @@
+/* decomp_chol.c — blocked Cholesky A = L L^T in fp32 on the GPU (lower, row-major, in place).
+ *
+ * Dispatches: chol_init (copy A, clear info), then per nb-column block j0: chol_potrf (the diagonal
+ * block in one workgroup), chol_trsm (the panel below it, 64 rows per workgroup), chol_syrk (lower
+ * 64x64 tiles of the trailing matrix): 1 + 3 n/nb dispatches. A pivot that is not > 0 stops it: the
+ * GPU writes info = first failing pivot (1-based, LAPACK's INFO) and the later dispatches exit.
+ *
+ * Reference: gsl_linalg_cholesky_decomp1 in double (its status, GSL_EDOM for not positive definite,
+ * is kept for the check). Check (LAPACK TESTING/LIN/spot01.f, 1-norms, eps = 2^-24):
+ *   ratio = ||A - L L^T||_1 / (n ||A||_1 eps), computed in double from the fp32 A and L; pass < 30
+ *   (LAPACK's dtest.in threshold). A backward-stable Cholesky has ||A - L L^T|| <= c n eps ||A|| with
+ *   c = O(1) (Higham, Thm 10.3: |dA| <= gamma_{n+1} |L||L^T|, and || |L||L^T| ||_1 <= n ||A||_1 for SPD),
+ *   so the ratio is O(1) whatever the condition number.
+ * Inputs: spd=1: A = Q^T diag(lambda) Q, lambda geometric from 1 down to 1/cond, shuffled (cond axis);
+ *   spd=0: A = L D L^T with L unit lower (entries U(-0.5,0.5)/sqrt(n), well conditioned) and D_k = -1 at
+ *   k = 2n/3, D_i in [1, 2] elsewhere: the leading minors are positive up to k and negative at k, so the
+ *   first non-positive pivot is k + 1 (1-based) without ambiguity (|pivot| ~ 1, far above rounding).
+ *   That case PASSes only if the kernel reports info = k + 1, GSL reports GSL_EDOM, and the leading
+ *   k x k factor it left passes the residual test; the note says so.
+ */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <gsl/gsl_errno.h>
+#include <gsl/gsl_linalg.h>
+#include <gsl/gsl_randist.h>
+
+#include "check.h"
+#include "decomp.h"
+#include "vkb.h"
+
+#define THRESH 30.0
+
+typedef struct priv {
+    double *a;      /* the fp32 input, in double */
+    int spd;
+    uint32_t want_info; /* 0, or the pivot the spd=0 input must fail at (1-based) */
+    int gsl_status;
+} priv;
+
+static int chol_plan(vkb_case *c)
+{
+    int64_t n = vkb_param_int(c, "n", -1), nb = vkb_param_int(c, "nb", 64), spd = vkb_param_int(c, "spd", 1);
+    double cond = vkb_param_num(c, "cond", 1e3);
+    if (n < 1 || n > 32768) return vkb_error(c, "n=%s: expected 1..32768", vkb_param_str(c, "n", "(missing)"));
+    if (nb < 1 || nb > 64) return vkb_error(c, "nb=%lld: expected 1..64", (long long)nb);
+    if (spd != 0 && spd != 1) return vkb_error(c, "spd=%lld: expected 0 or 1", (long long)spd);
+    if (!(cond >= 1)) return vkb_error(c, "cond=%s: expected >= 1", vkb_param_str(c, "cond", ""));
+    if (!spd && n > 2048) return vkb_error(c, "spd=0 builds L D L^T in O(n^3): n=%lld > 2048", (long long)n);
+    size_t nn = (size_t)n * (size_t)n;
+    vkb_add_buf(c, "a", VKB_F32, nn, VKB_IN);
+    vkb_add_buf(c, "l", VKB_F32, nn, VKB_OUT);
+    vkb_add_buf(c, "info", VKB_U32, 4, VKB_OUT);
+    uint32_t s256[1] = {256}, s64[1] = {64};
+    int pi = vkb_add_pipe(c, "chol_init", 1, s256), pp = vkb_add_pipe(c, "chol_potrf", 1, s256);
+    int pt = vkb_add_pipe(c, "chol_trsm", 1, s64), ps = vkb_add_pipe(c, "chol_syrk", 1, s256);
+    uint32_t g[3];
+    vkb_grid_1d(c, nn, 256, g);
+    vkb_dispatch *d = vkb_add_dispatch(c, pi, g[0], g[1], 1);
+    if (!d) return -1;
+    d->push.n = (uint32_t)nn;
+    for (uint32_t j0 = 0; j0 < (uint32_t)n; j0 += (uint32_t)nb) {
+        uint32_t jb = (uint32_t)n - j0 < (uint32_t)nb ? (uint32_t)n - j0 : (uint32_t)nb;
+        uint32_t rest = (uint32_t)n - j0 - jb, t = (rest + 63) / 64;
+        int pipes[3] = {pp, pt, ps};
+        uint64_t groups[3] = {1, t, (uint64_t)t * (t + 1) / 2};
+        for (int s = 0; s < (rest ? 3 : 1); s++) {
+            vkb_grid_1d(c, groups[s], 1, g);
+            if (!(d = vkb_add_dispatch(c, pipes[s], g[0], g[1], 1))) return -1;
+            d->push.n = (uint32_t)n;
+            d->push.p0 = j0;
+            d->push.p1 = jb;
+        }
+    }
+    snprintf(c->variant, sizeof(c->variant), "blocked_nb%lld", (long long)nb);
+    c->flops = (double)n * (double)n * (double)n / 3.0;
+    c->bytes = 4.0 * (double)n * (double)(n + 1); /* read and write the lower triangle */
+    priv *p = calloc(1, sizeof(*p));
+    if (!p) return -1;
+    p->spd = (int)spd;
+    c->priv = p;
+    return 0;
+}
+
+static void chol_fill(vkb_case *c, gsl_rng *r)
+{
+    priv *p = c->priv;
+    size_t n = (size_t)vkb_param_int(c, "n", 1), nn = n * n;
+    double *a = calloc(nn, sizeof(double)), *lam = malloc(n * sizeof(double)), cond = vkb_param_num(c, "cond", 1e3);
+    double *l = p->spd ? NULL : calloc(nn, sizeof(double));
+    float *af = c->buf[0].host;
+    if (!a || !lam || (!p->spd && !l)) goto out;
+    if (p->spd) {
+        for (size_t i = 0; i < n; i++) lam[i] = n > 1 ? pow(cond, -(double)i / (double)(n - 1)) : 1.0;
+        gsl_ran_shuffle(r, lam, n, sizeof(double));
+        if (vkb_dc_sym_from_eigs(r, n, lam, a)) goto out;
+    } else {
+        size_t k = 2 * n / 3;
+        for (size_t i = 0; i < n; i++) {
+            lam[i] = i == k ? -1.0 : 1.0 + gsl_rng_uniform(r);
+            for (size_t j = 0; j < i; j++) l[i * n + j] = (gsl_rng_uniform(r) - 0.5) / sqrt((double)n);
+            l[i * n + i] = 1.0;
+        }
+        for (size_t i = 0; i < n; i++)
+            for (size_t j = 0; j <= i; j++) {
+                double s = 0;
+                for (size_t q = 0; q <= j; q++) s += l[i * n + q] * lam[q] * l[j * n + q];
+                a[i * n + j] = a[j * n + i] = s;
+            }
+        p->want_info = (uint32_t)k + 1;
+    }
+    p->a = a;
+    a = NULL;
+    for (size_t i = 0; i < nn; i++) {
+        af[i] = (float)p->a[i];
+        p->a[i] = af[i]; /* GSL and the check see the same rounded input as the GPU */
+    }
+out:
+    free(a);
+    free(lam);
+    free(l);
+}
+
+static double chol_ref(vkb_case *c)
+{
+    priv *p = c->priv;
+    size_t n = (size_t)vkb_param_int(c, "n", 1);
+    if (!p->a) return 1.0;
+    gsl_matrix *m = gsl_matrix_alloc(n, n);
+    if (!m) return 1.0;
+    memcpy(m->data, p->a, n * n * sizeof(double));
+    gsl_error_handler_t *old = gsl_set_error_handler_off(); /* GSL_EDOM is an answer here, not an abort */
+    p->gsl_status = gsl_linalg_cholesky_decomp1(m);
+    gsl_set_error_handler(old);
+    gsl_matrix_free(m);
+    return 1.0;
+}
+
+/* ||A_k - L_k L_k^T||_1 / (k ||A_k||_1 eps) over the leading k x k block; counts NaN/poison in L_k. */
+static double chol_ratio(const priv *p, const float *lf, size_t n, size_t k, vkb_check *r)
+{
+    if (k == 0) return 0;
+    double *l = vkb_dc_to_double(lf, k, k, n), *lt = calloc(k * k, sizeof(double)), *e = malloc(k * k * sizeof(double));
+    double ratio = NAN;
+    if (!l || !lt || !e) goto out;
+    for (size_t i = 0; i < k; i++)
+        for (size_t j = 0; j < k; j++) {
+            if (j > i) l[i * k + j] = 0;
+            else if (!isfinite(l[i * k + j])) r->nnan++;
+            lt[j * k + i] = l[i * k + j];
+        }
+    vkb_dc_matmul(l, lt, e, k, k, k, VKB_DC_A_LOWER | VKB_DC_B_UPPER | VKB_DC_C_LOWER);
+    double *col = calloc(k, sizeof(double)), anorm = 0;
+    if (!col) goto out;
+    for (size_t i = 0; i < k; i++)
+        for (size_t j = 0; j < k; j++) {
+            col[j] += fabs(p->a[i * n + j]);
+            if (j <= i) e[i * k + j] = p->a[i * n + j] - e[i * k + j];
+        }
+    for (size_t j = 0; j < k; j++) anorm = col[j] > anorm ? col[j] : anorm;
+    free(col);
+    r->nchecked = k * (k + 1) / 2;
+    ratio = anorm > 0 ? vkb_dc_norm1_lower(e, k) / ((double)k * anorm * VKB_DC_EPS) : vkb_dc_norm1_lower(e, k) / VKB_DC_EPS;
+out:
+    free(l);
+    free(lt);
+    free(e);
+    return ratio;
+}
+
+static void chol_check(vkb_case *c, vkb_check *r)
+{
+    priv *p = c->priv;
+    size_t n = (size_t)vkb_param_int(c, "n", 1);
+    uint32_t info = ((const uint32_t *)c->buf[2].host)[0];
+    vkb_check_begin(r, "lapack", THRESH);
+    if (!p->a) {
+        vkb_check_bad(r, 0, NAN, 0);
+        snprintf(c->note, sizeof(c->note), "input could not be built (out of memory)");
+        return vkb_check_end(r);
+    }
+    if (info > n) { /* 0xA5A5A5A5: never written */
+        r->nunwritten = 1;
+        snprintf(c->note, sizeof(c->note), "info never written (%#x)", info);
+        return vkb_check_end(r);
+    }
+    size_t k = info ? info - 1 : n;
+    r->metric = chol_ratio(p, c->buf[1].host, n, k, r);
+    const char *gsl = p->gsl_status == GSL_EDOM ? "GSL_EDOM" : p->gsl_status ? "GSL error" : "GSL ok";
+    if (p->spd) {
+        snprintf(c->note, sizeof(c->note), "resid=%.3g info=%u %s", r->metric, info, gsl);
+        if (info) {
+            snprintf(r->detail, sizeof(r->detail), "kernel reported not positive definite at pivot %u (%s)", info, gsl);
+            r->nbad++;
+        }
+    } else {
+        snprintf(c->note, sizeof(c->note), "not SPD: kernel info=%u (want %u), %s; leading-minor resid=%.3g", info,
+                 p->want_info, gsl, r->metric);
+        if (info != p->want_info || p->gsl_status != GSL_EDOM) {
+            snprintf(r->detail, sizeof(r->detail), "kernel info=%u, expected %u with GSL_EDOM (GSL: %s)", info,
+                     p->want_info, gsl);
+            r->nbad++;
+        }
+    }
+    vkb_check_end(r);
+}
+
+static void chol_release(vkb_case *c)
+{
+    priv *p = c->priv;
+    if (p) free(p->a);
+    free(p);
+    c->priv = NULL;
+}
+
+VKB_KERNEL(cholesky) = {"cholesky", "n,nb,spd,cond", "blocked Cholesky A = L L^T (fp32), LAPACK residual vs GSL",
+                        chol_plan, chol_fill, chol_ref, chol_check, chol_release};
