@@ -1,0 +1,164 @@
+/* decomp_qr.c — blocked Householder QR A = Q R in fp32 on the GPU (m x n, m >= n, row-major), Q formed.
+ *
+ * Dispatches: qr_init (copy A, Q = I), then per 32-column panel: qr_panel (one workgroup factors the
+ * panel, builds T of the compact WY form H_1..H_jb = I - V T V^T, LAPACK xGEQR2 + xLARFT), and for the
+ * trailing columns C -= V (T^T (V^T C)) as three dispatches: qr_vtc (split-K tiled V^T C), qr_tw (sum the
+ * splits, multiply by T^T), qr_upd (tiled C -= V W). Q is then formed explicitly as in xORGQR, applying
+ * the panels last to first to the identity with the same three dispatches (T instead of T^T).
+ * So 1 + 7 n/32 dispatches, all timed: the row is geqrf + orgqr; c->flops counts geqrf only.
+ *
+ * Reference: gsl_linalg_QR_decomp_r in double. Check (LAPACK TESTING/LIN/sqrt01.f, 1-norms, eps = 2^-24):
+ *   ||A - Q R||_1 / (m ||A||_1 eps) and ||I - Q^T Q||_1 / (m eps), in double from the fp32 outputs; pass
+ *   < 30 (dtest.in). Householder QR is normwise backward stable, ||A - QR|| <= c m n eps ||A|| in the worst
+ *   case (Higham Thm 19.4), with c n replaced by ~sqrt(n) in practice; LAPACK's threshold encodes that.
+ * Inputs: A with independent N(0,1) entries.
+ */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <gsl/gsl_linalg.h>
+#include <gsl/gsl_randist.h>
+
+#include "check.h"
+#include "decomp.h"
+#include "vkb.h"
+
+#define THRESH 30.0
+#define JB 32u
+#define SMAX 32u
+
+typedef struct priv { size_t m, n; } priv;
+
+enum { P_INIT, P_PANEL, P_VTC, P_TW, P_UPD }; /* pipeline index = kind + 3 * (C is q) for the last three */
+
+/* C -= V op(T) V^T C for panel j0 (width jb) on the columns col0..n of C (r or q). */
+static int qr_apply(vkb_case *c, int pipe0, uint32_t m, uint32_t n, uint32_t j0, uint32_t jb, uint32_t col0,
+                    const uint32_t off[3])
+{
+    uint32_t tiles = (n - col0 + 63) / 64, mp = m - j0;
+    uint32_t s = 264 / tiles, smax = (mp + 127) / 128;  /* aim at ~264 workgroups: 2 per SM on an H100 */
+    s = s < 1 ? 1 : s > smax ? smax : s > SMAX ? SMAX : s;
+    uint32_t ks = ((mp + s - 1) / s + 15) / 16 * 16;
+    s = (mp + ks - 1) / ks;
+    uint32_t gx[3] = {tiles, tiles, tiles}, gy[3] = {s, 1, (mp + 63) / 64};
+    for (int k = 0; k < 3; k++) {
+        vkb_dispatch *d = vkb_add_dispatch(c, pipe0 + k, gx[k], gy[k], 1);
+        if (!d) return -1;
+        d->push = (vkb_push){.n = n, .m = m, .k = ks, .p0 = j0, .p1 = jb, .p2 = s, .p3 = col0,
+                             .q1 = off[0], .q2 = off[1], .q3 = off[2] + j0 * JB};
+    }
+    return 0;
+}
+
+static int qr_plan(vkb_case *c)
+{
+    int64_t n = vkb_param_int(c, "n", -1), m = vkb_param_int(c, "m", n);
+    if (n < 1 || m < n || m * n > (1ll << 30))
+        return vkb_error(c, "m=%lld n=%lld: expected 1 <= n <= m, m*n <= 2^30", (long long)m, (long long)n);
+    if (c->caps.max_wg_size < 256) return vkb_skip(c, "needs workgroups of 256 invocations");
+    uint32_t un = (uint32_t)n, um = (uint32_t)m, np = (un + JB - 1) / JB;
+    uint32_t rg = c->caps.max_wg_size / 32 < 32 ? c->caps.max_wg_size / 32 : 32;
+    /* ws: tau (n) | T per panel (np*32*32) | split partials of V^T C (SMAX*32*n) | W2 (32*n) */
+    uint32_t off[3] = {un + np * JB * JB, un + np * JB * JB + SMAX * JB * un, un};
+    size_t mn = (size_t)m * (size_t)n;
+    vkb_add_buf(c, "a", VKB_F32, mn, VKB_IN);
+    vkb_add_buf(c, "r", VKB_F32, mn, VKB_OUT);
+    vkb_add_buf(c, "q", VKB_F32, mn, VKB_OUT);
+    vkb_add_buf(c, "ws", VKB_F32, (size_t)off[1] + JB * un, VKB_SCRATCH);
+    static const char *const names[] = {"qr_init", "qr_panel", "qr_vtc", "qr_tw", "qr_upd"};
+    for (uint32_t p = 0; p < 8; p++) {
+        uint32_t kind = p < 5 ? p : p - 3, isq = p >= 5;
+        uint32_t spec[4] = {kind == P_PANEL ? 32 * rg : 256, rg, isq ? 2 : 1, isq ? 0 : 1};
+        if (vkb_add_pipe(c, names[kind], 4, spec) < 0) return -1;
+    }
+    uint32_t g[3];
+    vkb_grid_1d(c, mn, 256, g);
+    vkb_dispatch *d = vkb_add_dispatch(c, P_INIT, g[0], g[1], 1);
+    if (!d) return -1;
+    d->push.n = un;
+    d->push.m = um;
+    for (uint32_t j0 = 0; j0 < un; j0 += JB) {
+        uint32_t jb = un - j0 < JB ? un - j0 : JB;
+        if (!(d = vkb_add_dispatch(c, P_PANEL, 1, 1, 1))) return -1;
+        d->push = (vkb_push){.n = un, .m = um, .p0 = j0, .p1 = jb, .q3 = off[2] + j0 * JB};
+        if (j0 + jb < un && qr_apply(c, P_VTC, um, un, j0, jb, j0 + jb, off)) return -1;
+    }
+    for (uint32_t p = np; p-- > 0;) {
+        uint32_t j0 = p * JB, jb = un - j0 < JB ? un - j0 : JB;
+        if (qr_apply(c, P_VTC + 3, um, un, j0, jb, j0, off)) return -1;
+    }
+    snprintf(c->variant, sizeof(c->variant), "householder_nb32");
+    c->flops = 2.0 * (double)m * (double)n * (double)n - 2.0 * pow((double)n, 3) / 3.0;
+    c->bytes = 4.0 * (2.0 * (double)mn + (double)n * (double)(n + 1) / 2.0); /* read A, write Q and R */
+    priv *pv = calloc(1, sizeof(*pv));
+    if (!pv) return -1;
+    pv->m = (size_t)m;
+    pv->n = (size_t)n;
+    c->priv = pv;
+    return 0;
+}
+
+static void qr_fill(vkb_case *c, gsl_rng *r) { vkb_fill_normal_f32(r, c->buf[0].host, c->buf[0].count, 1.0); }
+
+static double qr_ref(vkb_case *c)
+{
+    const priv *p = c->priv;
+    gsl_matrix *a = gsl_matrix_alloc(p->m, p->n), *t = gsl_matrix_alloc(p->n, p->n);
+    if (a && t) {
+        const float *af = c->buf[0].host;
+        for (size_t i = 0; i < p->m * p->n; i++) a->data[i] = af[i];
+        gsl_linalg_QR_decomp_r(a, t);
+    }
+    gsl_matrix_free(a);
+    gsl_matrix_free(t);
+    return 1.0;
+}
+
+static void qr_check(vkb_case *c, vkb_check *r)
+{
+    const priv *p = c->priv;
+    size_t m = p->m, n = p->n;
+    const float *af = c->buf[0].host, *rf = c->buf[1].host, *qf = c->buf[2].host;
+    double *a = vkb_dc_to_double(af, m, n, n), *q = vkb_dc_to_double(qf, m, n, n), *rr = calloc(n * n, sizeof(double));
+    double *qt = malloc(m * n * sizeof(double)), *e = malloc(m * n * sizeof(double));
+    vkb_check_begin(r, "lapack", THRESH);
+    if (!a || !q || !rr || !qt || !e) {
+        r->metric = NAN;
+        snprintf(c->note, sizeof(c->note), "check out of memory");
+        goto out;
+    }
+    for (size_t i = 0; i < m; i++)
+        for (size_t j = 0; j < n; j++) {
+            if (!isfinite(q[i * n + j])) r->nnan++;
+            qt[j * m + i] = q[i * n + j];
+            if (i <= j && i < n) {
+                rr[i * n + j] = rf[i * n + j];
+                if (!isfinite(rr[i * n + j])) r->nnan++;
+            }
+        }
+    r->nchecked = m * n + n * (n + 1) / 2;
+    vkb_dc_matmul(q, rr, e, m, n, n, VKB_DC_B_UPPER);
+    for (size_t i = 0; i < m * n; i++) e[i] = a[i] - e[i];
+    double anorm = vkb_dc_norm1(a, m, n);
+    double res = vkb_dc_norm1(e, m, n) / ((double)m * (anorm > 0 ? anorm : 1) * VKB_DC_EPS);
+    vkb_dc_matmul(qt, q, e, n, m, n, VKB_DC_C_LOWER);
+    double orth = vkb_dc_orth1(e, n) / ((double)m * VKB_DC_EPS);
+    r->metric = res > orth || isnan(res) ? res : orth;
+    snprintf(c->note, sizeof(c->note), "resid=%.3g orth=%.3g", res, orth);
+out:
+    vkb_check_end(r);
+    free(a);
+    free(q);
+    free(rr);
+    free(qt);
+    free(e);
+}
+
+static void qr_release(vkb_case *c)
+{
+    free(c->priv);
+    c->priv = NULL;
+}
+
+VKB_KERNEL(qr) = {"qr", "m,n", "blocked Householder QR A = Q R (fp32, Q formed), LAPACK residuals vs GSL", qr_plan,
+                  qr_fill, qr_ref, qr_check, qr_release};
