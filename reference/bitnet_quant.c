@@ -1,0 +1,406 @@
+/* bitnet_quant.c — BitNet b1.58 quantizers (kernels.md §1, §2): absmean ternary weight quantization
+ * (packed 2-bit "T2" layout of kernels/bitnet_layout.glsl, or int8), dequantization, and per-token int8
+ * activation quantization, optionally fused with the RMSNorm before it.
+ *
+ * Rounding rule, both sides: round half to even (GLSL roundEven, C nearbyintf), as torch.round.
+ * Scales: the GPU computes gamma', r (RMSNorm) and s itself and writes them out. The check
+ *   1. bounds each scale against a double reference (derivations at the check functions), then
+ *   2. recomputes every quantized value on the CPU from the GPU's own scales with the same fp32
+ *      operations, and demands bit-exact equality: no near-tie excuse is needed anywhere.
+ *   Informational: ntie counts values whose code would differ had the correctly rounded reference scale
+ *   been used instead of the GPU's (the "near-tie" differences kernels.md §1 warns about).
+ * Weight rule: round-half-even(W / gamma') clamped to [-1, 1] equals sign(W) * (|W| > gamma'/2), evaluated
+ *   with an exact comparison (gamma'/2 is exact), so no division enters the codes. The released PyTorch
+ *   code computes W * (1/gamma) in fp32 instead; the two differ only where |W/gamma| is within 2 ulp of 0.5.
+ * eps: gamma' = max(mean|W|, 1e-5) and s = 127 / max(max|x|, 1e-5) (the released code's placement).
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "bitnet_layout.glsl"
+#include "check.h"
+#include "vkb.h"
+
+_Static_assert(BITNET_GROUP == 4 * BITNET_WORD && BITNET_WORD == 16, "T2: 64-weight groups of four 16-weight words");
+_Static_assert(BITNET_PAD(1u) == 64u && BITNET_PAD(64u) == 64u && BITNET_PAD(65u) == 128u, "rows pad to 64");
+
+#define WG 256u
+#define U32 0x1p-24  /* unit roundoff of fp32 */
+
+/* Dimensions from shape=AxB or from the two named axes. */
+static int dims(vkb_case *c, const char *rk, const char *ck, int64_t *rows, int64_t *cols)
+{
+    const char *sh = vkb_param_str(c, "shape", NULL);
+    long long a = -1, b = -1;
+    if (sh && sscanf(sh, "%lldx%lld", &a, &b) != 2) a = -1;
+    *rows = sh ? a : vkb_param_int(c, rk, -1);
+    *cols = sh ? b : vkb_param_int(c, ck, -1);
+    if (*rows <= 0 || *cols <= 0 || *rows * BITNET_PAD((uint64_t)*cols) >= (1ll << 32))
+        return vkb_error(c, "shape %s / %s=%lld %s=%lld: expected positive sizes with %s*Kp < 2^32",
+                         sh ? sh : "-", rk, (long long)*rows, ck, (long long)*cols, rk);
+    return 0;
+}
+
+/* Code (w + 1) of weight x under scale gp: exact comparison with gp/2 (see the header). */
+static unsigned ternary_code(float x, float gp)
+{
+    float h = 0.5f * gp;
+    return x > h ? 2u : x < -h ? 0u : 1u;
+}
+
+static unsigned packed_code(const uint32_t *q, size_t kp, size_t row, size_t k)
+{
+    uint32_t w = q[(row * kp + k) / BITNET_WORD];
+    return (w >> (8 * (k % 4) + 2 * ((k % 16) / 4))) & 3u;
+}
+
+static void free_priv(vkb_case *c)
+{
+    free(c->priv);
+    c->priv = NULL;
+}
+
+static void check_fail_oom(vkb_check *r, const char *method)
+{
+    vkb_check_begin(r, method, 0);
+    snprintf(r->detail, sizeof(r->detail), "reference ran out of memory");
+    r->metric = NAN;
+    vkb_check_end(r);
+}
+
+/* Records a failed scale bound in the detail text (the value has no element index). */
+static void scale_bad(vkb_check *r, const char *what, size_t row, double got, double want, double allowed)
+{
+    size_t len = strlen(r->detail);
+    snprintf(r->detail + len, sizeof(r->detail) - len, "%s%s[%zu] got=%.9g want=%.9g allowed=%.3g", len ? "; " : "",
+             what, row, got, want, allowed);
+    r->nbad++;
+}
+
+/* ---------------- weight quantization ---------------- */
+
+enum { WQ_PACKED, WQ_INT8, WQ_GIVEN };
+
+typedef struct wq_priv {
+    int variant;
+    uint32_t groups;     /* PASS-0 workgroups */
+    double gamma_ref;    /* max(mean|W|, eps) in double */
+    double gamma_bound;  /* relative bound on the GPU's gamma' */
+} wq_priv;
+
+static int wquant_plan(vkb_case *c)
+{
+    int64_t n, k;
+    if (dims(c, "n", "k", &n, &k)) return -1;
+    const char *v = vkb_param_str(c, "variant", "packed");
+    int var = !strcmp(v, "packed") ? WQ_PACKED : !strcmp(v, "int8") ? WQ_INT8 : !strcmp(v, "packed_given") ? WQ_GIVEN : -1;
+    if (var < 0) return vkb_error(c, "variant=%s: expected packed, int8 or packed_given", v);
+    snprintf(c->variant, sizeof(c->variant), "%s", v);
+    wq_priv *p = calloc(1, sizeof(*p));
+    if (!p) return vkb_error(c, "out of memory");
+    c->priv = p;
+    p->variant = var;
+    size_t total = (size_t)n * (size_t)k, kp = BITNET_PAD((size_t)k), nv = total / 4;
+    /* PASS 0: ~16 vec4 per invocation, at most 4096 partials. */
+    size_t g = (nv + 16 * WG - 1) / (16 * WG);
+    p->groups = (uint32_t)(g < 1 ? 1 : g > 4096 ? 4096 : g);
+    vkb_add_buf(c, "w", VKB_F32, total, VKB_IN);
+    if (var == WQ_INT8) vkb_add_buf(c, "q", VKB_I8, (size_t)n * kp, VKB_OUT);
+    else vkb_add_buf(c, "q", VKB_U32, (size_t)n * kp / BITNET_WORD, VKB_OUT);
+    vkb_add_buf(c, "gamma", VKB_F32, 1, var == WQ_GIVEN ? VKB_IN : VKB_OUT);
+    vkb_add_buf(c, "partial", VKB_F32, var == WQ_GIVEN ? 1 : p->groups, VKB_SCRATCH);
+    for (uint32_t pass = var == WQ_GIVEN ? 2 : 0; pass < 3; pass++) {
+        uint32_t spec[3] = {WG, pass, var == WQ_INT8}, grid[3] = {p->groups, 1, 1};
+        if (pass == 1) grid[0] = 1;
+        if (pass == 2) vkb_grid_1d(c, (uint64_t)n * kp / 4, WG, grid);
+        vkb_dispatch *d = vkb_add_dispatch(c, vkb_add_pipe(c, "bitnet_wquant", 3, spec), grid[0], grid[1], 1);
+        if (!d) return vkb_error(c, "out of memory");
+        d->push.n = (uint32_t)n;
+        d->push.k = (uint32_t)k;
+        d->push.m = p->groups;
+    }
+    /* Minimum bytes: W once, the codes, gamma. The two-pass variants read W twice (pass 0 and 2), so they
+     * move 8.25 B per weight (packed) while 4.25 are counted: their ceiling is ~52% of copy unless W stays
+     * in the L2 between the passes. packed_given gets gamma' from the host: one pass, the full ceiling. */
+    c->bytes = 4.0 * (double)total + (var == WQ_INT8 ? 1.0 : 0.25) * (double)total + 4;
+    c->flops = 3.0 * (double)total;
+    if (var != WQ_GIVEN)
+        snprintf(c->note, sizeof(c->note), "two passes over W: moves %.2f B/weight, %.2f counted",
+                 var == WQ_INT8 ? 9.0 : 8.25, var == WQ_INT8 ? 5.0 : 4.25);
+    /* Relative bound on gamma' (all terms >= 0, so the sum's relative error is at most the longest chain of
+     * fp32 additions times u, Higham §4.2): per-invocation loop L, vec4 fold 2, subgroup add SG-1 (order
+     * unknown: assume a chain), SG partials per workgroup WG/SG, PASS 1 loop, again SG-1 and WG/SG; then the
+     * division by N*K: float(N*K) rounds (u) and the quotient has 2.5 ulp <= 5u. +1 for second-order terms. */
+    double sg = c->caps.subgroup ? c->caps.subgroup : 1, per = ceil((double)nv / ((double)p->groups * WG));
+    double chain = per + 2 + 2 * (sg - 1) + 2 * (WG / sg) + ceil(p->groups / (double)WG);
+    p->gamma_bound = (chain + 7) * U32;
+    return 0;
+}
+
+static void wquant_fill(vkb_case *c, gsl_rng *r)
+{
+    wq_priv *p = c->priv;
+    float *w = c->buf[0].host;
+    size_t n = c->buf[0].count, k = (size_t)c->disp[0].push.k, rows = n / k;
+    const char *f = vkb_param_str(c, "fill", "normal");
+    vkb_fill_normal_f32(r, w, n, !strcmp(f, "tiny") ? 1e-6 : 1.0);  /* tiny: mean|W| < eps, gamma' = eps */
+    if (rows >= 3) {
+        memset(w, 0, k * sizeof(*w));                 /* an all-zero row */
+        w[k + k / 2] = !strcmp(f, "tiny") ? 1e-3f : 1000.0f;  /* a row with one huge outlier */
+    }
+    if (p->variant != WQ_GIVEN) return;
+    double s = 0;
+    for (size_t i = 0; i < n; i++) s += fabs((double)w[i]);
+    float gp = (float)fmax(s / (double)n, BITNET_EPS);
+    ((float *)c->buf[2].host)[0] = gp;
+    /* With gamma' known, plant exact ties and their neighbours in row 2 (if any): W/gamma' = +-0.5 -> 0
+     * (half to even), +-1.5 -> 2 -> clamped to 1, the next floats above 0.5 -> +-1. */
+    if (rows >= 3 && k >= 6) {
+        float h = 0.5f * gp, *t = w + 2 * k;
+        t[0] = h, t[1] = -h, t[2] = 3 * h, t[3] = -3 * h, t[4] = nextafterf(h, 1e30f), t[5] = -nextafterf(h, 1e30f);
+    }
+}
+
+static double wquant_ref(vkb_case *c)
+{
+    wq_priv *p = c->priv;
+    const float *w = c->buf[0].host;
+    size_t n = c->buf[0].count;
+    double s = 0;
+    for (size_t i = 0; i < n; i++) s += fabs((double)w[i]);
+    p->gamma_ref = fmax(s / (double)n, BITNET_EPS);
+    return 1.0;
+}
+
+static void wquant_check(vkb_case *c, vkb_check *r)
+{
+    wq_priv *p = c->priv;
+    const float *w = c->buf[0].host;
+    size_t k = c->disp[0].push.k, rows = c->buf[0].count / k, kp = BITNET_PAD(k);
+    float gp = ((const float *)c->buf[2].host)[0];
+    float gref = p->variant == WQ_GIVEN ? gp : (float)p->gamma_ref;
+    vkb_check_begin(r, "exact", 0);
+    if (p->variant != WQ_GIVEN) {
+        double err = fabs(gp - p->gamma_ref), allowed = p->gamma_bound * p->gamma_ref;
+        r->max_rel = err / p->gamma_ref;
+        if (!(err <= allowed)) scale_bad(r, "gamma", 0, gp, p->gamma_ref, allowed);
+    }
+    for (size_t i = 0; i < rows; i++)
+        for (size_t j = 0; j < kp; j++) {
+            float x = j < k ? w[i * k + j] : 0.0f;
+            unsigned want = ternary_code(x, gp), got;
+            r->ntie += want != ternary_code(x, gref);
+            r->nchecked++;
+            if (p->variant == WQ_INT8) {
+                int8_t g8 = ((const int8_t *)c->buf[1].host)[i * kp + j];
+                got = (unsigned)(g8 + 1);
+            } else {
+                got = packed_code(c->buf[1].host, kp, i, j);
+            }
+            if (got != want) vkb_check_bad(r, i * kp + j, (double)got - 1, (double)want - 1);
+        }
+    r->metric = (double)r->nbad;
+    vkb_check_end(r);
+}
+
+VKB_KERNEL(bitnet_wquant) = {"bitnet_wquant", "n,k,shape,fill",
+                             "absmean ternary W (variant packed|int8|packed_given), gamma' = max(mean|W|, 1e-5)",
+                             wquant_plan, wquant_fill, wquant_ref, wquant_check, free_priv};
+
+/* ---------------- dequantization ---------------- */
+
+static int dequant_plan(vkb_case *c)
+{
+    int64_t n, k;
+    vkb_dtype t;
+    if (dims(c, "n", "k", &n, &k) || vkb_case_dtype(c, &t)) return -1;
+    if (t != VKB_F32 && t != VKB_F16) return vkb_error(c, "dtype %s: expected f32 or f16", c->dtype);
+    if (t == VKB_F16 && !(c->caps.f16 && c->caps.storage16))
+        return vkb_skip(c, "device lacks shaderFloat16 + storageBuffer16BitAccess");
+    size_t kp = BITNET_PAD((size_t)k), total = (size_t)n * (size_t)k;
+    vkb_add_buf(c, "q", VKB_U32, (size_t)n * kp / BITNET_WORD, VKB_IN);
+    vkb_add_buf(c, "gamma", VKB_F32, 1, VKB_IN);
+    vkb_add_buf(c, "out", t, total, VKB_OUT);
+    uint32_t spec[1] = {WG}, g[3];
+    vkb_grid_1d(c, (uint64_t)n * kp / 4, WG, g);
+    vkb_dispatch *d = vkb_add_dispatch(c, vkb_add_pipe(c, t == VKB_F16 ? "bitnet_dequant_f16" : "bitnet_dequant", 1, spec),
+                                       g[0], g[1], 1);
+    if (!d) return vkb_error(c, "out of memory");
+    d->push.n = (uint32_t)n;
+    d->push.k = (uint32_t)k;
+    c->bytes = 0.25 * (double)total + 4 + (double)vkb_dtype_size(t) * (double)total;
+    c->flops = (double)total;
+    return 0;
+}
+
+static void dequant_fill(vkb_case *c, gsl_rng *r)
+{
+    uint32_t *q = c->buf[0].host;
+    size_t k = c->disp[0].push.k, kp = BITNET_PAD(k), rows = c->disp[0].push.n;
+    for (size_t i = 0; i < rows; i++)
+        for (size_t j = 0; j < kp; j++) {
+            uint32_t code = j < k ? (uint32_t)gsl_rng_uniform_int(r, 3) : 1u;  /* padding holds w = 0 */
+            q[(i * kp + j) / BITNET_WORD] |= code << (8 * (j % 4) + 2 * ((j % 16) / 4));
+        }
+    ((float *)c->buf[1].host)[0] = (float)(0.01 + gsl_rng_uniform(r));
+}
+
+static double dequant_ref(vkb_case *c) { (void)c; return 1.0; }
+
+/* Expected value (code - 1) * gamma' is exact in fp32 (0 or +-gamma'): bitwise equality. In fp16 the one
+ * conversion of +-gamma' has an unspecified rounding mode in Vulkan: <= 1 ulp fp16. */
+static void dequant_check(vkb_case *c, vkb_check *r)
+{
+    vkb_dtype t = c->buf[2].type;
+    size_t k = c->disp[0].push.k, kp = BITNET_PAD(k), rows = c->disp[0].push.n, n = rows * k;
+    float gp = ((const float *)c->buf[1].host)[0];
+    void *want = malloc(n * vkb_dtype_size(t));
+    if (!want) return check_fail_oom(r, "exact");
+    for (size_t i = 0; i < rows; i++)
+        for (size_t j = 0; j < k; j++) {
+            float v = ((float)packed_code(c->buf[0].host, kp, i, j) - 1.0f) * gp;
+            if (t == VKB_F16) ((uint16_t *)want)[i * k + j] = vkb_f32_to_f16(v);
+            else ((float *)want)[i * k + j] = v;
+        }
+    vkb_check_begin(r, t == VKB_F16 ? "ulp" : "exact", 0);
+    vkb_cmp_ulp(r, t, c->buf[2].host, want, n, t == VKB_F16 ? 1.0 : 0.0);
+    free(want);
+}
+
+VKB_KERNEL(bitnet_dequant) = {"bitnet_dequant", "n,k,shape,dtype", "packed ternary -> (code-1)*gamma' in f32|f16",
+                              dequant_plan, dequant_fill, dequant_ref, dequant_check, NULL};
+
+/* ---------------- activation quantization ---------------- */
+
+typedef struct aq_priv {
+    int norm;
+    double *r_ref;   /* RMSNorm factor per row (double) */
+    double r_bound;  /* relative bound on the GPU's r */
+} aq_priv;
+
+static int aquant_plan(vkb_case *c)
+{
+    int64_t m, k;
+    if (dims(c, "m", "k", &m, &k)) return -1;
+    const char *v = vkb_param_str(c, "variant", "plain");
+    int norm = !strcmp(v, "rmsnorm") ? 1 : !strcmp(v, "plain") ? 0 : -1;
+    if (norm < 0) return vkb_error(c, "variant=%s: expected plain or rmsnorm", v);
+    snprintf(c->variant, sizeof(c->variant), "%s", v);
+    size_t kp = BITNET_PAD((size_t)k), nv = (kp / 4 + WG - 1) / WG;
+    if (nv > 32) return vkb_error(c, "k=%lld: at most %u per row (a row lives in registers)", (long long)k, 32 * 4 * WG);
+    aq_priv *p = calloc(1, sizeof(*p));
+    if (!p) return vkb_error(c, "out of memory");
+    c->priv = p;
+    p->norm = norm;
+    vkb_add_buf(c, "x", VKB_F32, (size_t)(m * k), VKB_IN);
+    vkb_add_buf(c, "q", VKB_I8, (size_t)m * kp, VKB_OUT);
+    vkb_add_buf(c, "s", VKB_F32, (size_t)m, VKB_OUT);
+    vkb_add_buf(c, "g", VKB_F32, norm ? (size_t)k : 1, VKB_IN);
+    vkb_add_buf(c, "r", VKB_F32, norm ? (size_t)m : 1, norm ? VKB_OUT : VKB_SCRATCH);
+    uint32_t spec[3] = {WG, (uint32_t)norm, (uint32_t)nv}, g[3];
+    vkb_grid_1d(c, (uint64_t)m, 1, g);
+    vkb_dispatch *d = vkb_add_dispatch(c, vkb_add_pipe(c, "bitnet_aquant", 3, spec), g[0], g[1], 1);
+    if (!d) return vkb_error(c, "out of memory");
+    d->push.m = (uint32_t)m;
+    d->push.k = (uint32_t)k;
+    d->push.eps = 1e-5f;  /* RMSNorm eps of BitNet 2B4T */
+    double mk = (double)m * (double)k;
+    c->bytes = 4 * mk + mk + 4.0 * (double)m + (norm ? 4.0 * (double)k + 4.0 * (double)m : 0);
+    c->flops = (norm ? 6.0 : 3.0) * mk;
+    /* r = inversesqrt(S/K + eps), S = sum x^2 >= 0: S carries at most (chain + 1) u relative (chain =
+     * 4 NV per invocation + SG-1 subgroup + WG/SG; +1 for the squares), /K 2.5 ulp <= 5u, +eps u; the
+     * argument's relative error halves under the square root, and inversesqrt adds 2 ulp <= 4u.
+     * +0.5u for second-order terms. */
+    double sg = c->caps.subgroup ? c->caps.subgroup : 1;
+    double chain = 4.0 * (double)nv + (sg - 1) + WG / sg;
+    p->r_bound = ((chain + 1 + 5 + 1) / 2 + 4.5) * U32;
+    return 0;
+}
+
+static void aquant_fill(vkb_case *c, gsl_rng *r)
+{
+    float *x = c->buf[0].host;
+    size_t k = c->disp[0].push.k, m = c->disp[0].push.m;
+    vkb_fill_normal_f32(r, x, m * k, 1.0);
+    if (m >= 3) {
+        memset(x, 0, k * sizeof(*x));  /* all-zero row: the eps guard */
+        x[k + k / 2] = 1000.0f;        /* one huge outlier: the rest of the row quantizes to ~0 */
+    }
+    if (((aq_priv *)c->priv)->norm) vkb_fill_uniform_f32(r, c->buf[3].host, k, 0.5, 1.5);
+}
+
+static double aquant_ref(vkb_case *c)
+{
+    aq_priv *p = c->priv;
+    if (!p->norm) return 1.0;
+    const float *x = c->buf[0].host;
+    size_t k = c->disp[0].push.k, m = c->disp[0].push.m;
+    p->r_ref = malloc(m * sizeof(double));
+    if (!p->r_ref) return 1.0;
+    for (size_t i = 0; i < m; i++) {
+        double s = 0;
+        for (size_t j = 0; j < k; j++) s += (double)x[i * k + j] * x[i * k + j];
+        p->r_ref[i] = 1.0 / sqrt(s / (double)k + (double)c->disp[0].push.eps);
+    }
+    return 1.0;
+}
+
+static int8_t quant8(float y, float s)
+{
+    float v = nearbyintf(y * s);  /* fp32 product as the shader's `precise`, then half to even */
+    return (int8_t)(v > 127 ? 127 : v < -128 ? -128 : v);
+}
+
+/* Per row: r within r_bound of the double reference (NORM); y recomputed from the GPU's r exactly as the
+ * shader does ((x*r)*g, two correctly rounded fp32 products); s within 2.5 ulp (Vulkan's division) of
+ * 127/max(max|y|, eps) -- max|y| is exact; then every q from the GPU's s bit for bit. */
+static void aquant_check(vkb_case *c, vkb_check *r)
+{
+    aq_priv *p = c->priv;
+    const float *x = c->buf[0].host, *g = c->buf[3].host, *s = c->buf[2].host, *rr = c->buf[4].host;
+    const int8_t *q = c->buf[1].host;
+    size_t k = c->disp[0].push.k, kp = BITNET_PAD(k), m = c->disp[0].push.m;
+    float *y = malloc(k * sizeof(*y));
+    if (!y || (p->norm && !p->r_ref)) {
+        free(y);
+        return check_fail_oom(r, "exact");
+    }
+    vkb_check_begin(r, "exact", 0);
+    for (size_t i = 0; i < m; i++) {
+        float amax = 0;
+        for (size_t j = 0; j < k; j++) {
+            y[j] = p->norm ? (x[i * k + j] * rr[i]) * g[j] : x[i * k + j];
+            amax = fmaxf(amax, fabsf(y[j]));
+        }
+        if (p->norm) {
+            double err = fabs(rr[i] - p->r_ref[i]), allowed = p->r_bound * p->r_ref[i];
+            if (err / p->r_ref[i] > r->max_rel) r->max_rel = err / p->r_ref[i];
+            if (!(err <= allowed)) scale_bad(r, "r", i, rr[i], p->r_ref[i], allowed);
+        }
+        double s_exact = 127.0 / fmax(amax, (double)(float)BITNET_EPS), allowed = 2.5 * vkb_ulp(VKB_F32, s_exact);
+        if (!(fabs(s[i] - s_exact) <= allowed)) scale_bad(r, "s", i, s[i], s_exact, allowed);
+        for (size_t j = 0; j < kp; j++) {
+            int8_t want = j < k ? quant8(y[j], s[i]) : 0;
+            r->ntie += j < k && want != quant8(y[j], (float)s_exact);
+            r->nchecked++;
+            if (q[i * kp + j] != want) vkb_check_bad(r, i * kp + j, q[i * kp + j], want);
+        }
+    }
+    free(y);
+    r->metric = (double)r->nbad;
+    vkb_check_end(r);
+}
+
+static void aquant_release(vkb_case *c)
+{
+    aq_priv *p = c->priv;
+    if (p) free(p->r_ref);
+    free(p);
+    c->priv = NULL;
+}
+
+VKB_KERNEL(bitnet_aquant) = {"bitnet_aquant", "m,k,shape",
+                             "per-token int8: s = 127/max|x|, q = round(x s) (variant plain|rmsnorm: RMSNorm fused)",
+                             aquant_plan, aquant_fill, aquant_ref, aquant_check, aquant_release};
