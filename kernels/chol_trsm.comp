@@ -6,7 +6,7 @@
 #include "common.glsl"
 layout(binding = 1) buffer L { float l[]; };
 layout(binding = 2) readonly buffer Info { uint info[]; };
-shared float Ls[64][65];
+shared float Ls[64 * 65 / 2];  // L11 packed by rows (lavapipe has 32 KiB of shared memory)
 shared float X[64][65];
 
 void main() {
@@ -15,7 +15,7 @@ void main() {
     if (info[0] != 0u) return;
     for (uint e = lid; e < jb * jb; e += 64u) {
         uint r = e / jb, c = e % jb;
-        Ls[r][c] = c <= r ? l[(j0 + r) * n + j0 + c] : 0.0;
+        if (c <= r) Ls[r * (r + 1u) / 2u + c] = l[(j0 + r) * n + j0 + c];
     }
     for (uint e = lid; e < 64u * jb; e += 64u) {
         uint r = e / jb, c = e % jb;
@@ -23,9 +23,10 @@ void main() {
     }
     barrier();
     for (uint j = 0u; j < jb; ++j) {
+        uint lj = j * (j + 1u) / 2u;
         float s = X[lid][j];
-        for (uint k = 0u; k < j; ++k) s -= X[lid][k] * Ls[j][k];
-        X[lid][j] = s / Ls[j][j];
+        for (uint k = 0u; k < j; ++k) s -= X[lid][k] * Ls[lj + k];
+        X[lid][j] = s / Ls[lj + j];
     }
     barrier();
     for (uint e = lid; e < 64u * jb; e += 64u) {
