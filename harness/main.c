@@ -8,6 +8,7 @@
 #include <time.h>
 
 #include "registry.h"
+#include "result.h"
 #include "run.h"
 #include "suite.h"
 #include "version.h"
@@ -32,6 +33,7 @@ static void usage(FILE *f)
             "      --no-calibrate        skip the copy-bandwidth calibration\n"
             "  list                      kernels and their axes\n"
             "  devices                   Vulkan devices and what they offer\n"
+            "  csv FILE [COLUMN...]      read a results.csv back (validating it) and print columns, tab-separated\n"
             "exit status: 0 all cases PASS or SKIP; 1 a case FAILed or ERRORed; 3 usage or input error\n");
 }
 
@@ -46,6 +48,43 @@ static int cmd_list(void)
 {
     for (int i = 0; vkb_registry[i]; i++)
         printf("%-16s axes: %-28s %s\n", vkb_registry[i]->name, vkb_registry[i]->axes, vkb_registry[i]->doc);
+    return EXIT_OK;
+}
+
+/* Print chosen columns of a results.csv through the same reader compare and report use. */
+static int cmd_csv(int argc, char **argv)
+{
+    char err[512];
+    vkb_result *rows = NULL;
+    if (argc < 2) {
+        usage(stderr);
+        return EXIT_USAGE;
+    }
+    long n = vkb_result_read(argv[1], &rows, err, sizeof(err));
+    if (n < 0) {
+        fprintf(stderr, "vkbench: %s\n", err);
+        return EXIT_USAGE;
+    }
+    for (long i = 0; i < n; i++) {
+        for (int a = 2; a < argc; a++) {
+            const vkb_result *r = &rows[i];
+            int found = 0;
+            if (a > 2) putchar('\t');
+#define VKB_X_PRINT_S(name) if (!strcmp(argv[a], #name)) { fputs(r->name, stdout); found = 1; }
+#define VKB_X_PRINT_I(name) if (!strcmp(argv[a], #name)) { printf("%lld", (long long)r->name); found = 1; }
+#define VKB_X_PRINT_D(name) if (!strcmp(argv[a], #name)) { if (isnan(r->name)) fputs("NA", stdout); else printf("%.10g", r->name); found = 1; }
+#define VKB_X_PRINT(t, name) VKB_X_PRINT_##t(name)
+            VKB_RESULT_COLUMNS(VKB_X_PRINT)
+#undef VKB_X_PRINT
+            if (!found) {
+                fprintf(stderr, "vkbench: no column '%s' in the result schema\n", argv[a]);
+                free(rows);
+                return EXIT_USAGE;
+            }
+        }
+        putchar('\n');
+    }
+    free(rows);
     return EXIT_OK;
 }
 
@@ -186,6 +225,7 @@ int main(int argc, char **argv)
     if (!strcmp(cmd, "run")) return cmd_run(argc - 1, argv + 1);
     if (!strcmp(cmd, "list")) return cmd_list();
     if (!strcmp(cmd, "devices")) return cmd_devices();
+    if (!strcmp(cmd, "csv")) return cmd_csv(argc - 1, argv + 1);
     if (!strcmp(cmd, "version")) return printf("vkbench %s\n", vkb_version_commit()) < 0;
     if (!strcmp(cmd, "-h") || !strcmp(cmd, "--help") || !strcmp(cmd, "help")) {
         usage(stdout);

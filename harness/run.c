@@ -157,7 +157,7 @@ static int fits(const ctx *x, const vkb_case *c, const vkb_line *l, char *why, s
             snprintf(why, len, "buffer '%s' has zero elements", c->buf[i].name);
             return 0;
         }
-        if (bytes > (double)x->caps.max_range) {
+        if (bytes + VKB_GUARD_BYTES > (double)x->caps.max_range) {
             snprintf(why, len, "buffer '%s' needs %s > maxStorageBufferRange %s", c->buf[i].name,
                      fmt_bytes(bytes, a, sizeof(a)), fmt_bytes((double)x->caps.max_range, b, sizeof(b)));
             return 0;

@@ -676,8 +676,11 @@ vkb_gpu *vkb_gpu_prepare(vkb_vk *v, vkb_case *c)
         VkWriteDescriptorSet w[VKB_MAX_BUFS];
         for (int i = 0; i < c->nbuf; i++) {
             /* The shader sees only the payload: the guards on both sides catch out-of-bounds writes. */
+            /* The shader's range starts after the front guard and runs into the rear guard, so a write
+             * past the end lands in memory we check even on implementations that bound-check accesses
+             * against the range (lavapipe does). */
             dbi[i] = (VkDescriptorBufferInfo){.buffer = g->b[i].buf, .offset = VKB_GUARD_BYTES,
-                                              .range = g->b[i].payload};
+                                              .range = g->b[i].payload + VKB_GUARD_BYTES};
             w[i] = (VkWriteDescriptorSet){.sType = VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET, .dstSet = g->set,
                                           .dstBinding = (uint32_t)i, .descriptorCount = 1,
                                           .descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, .pBufferInfo = &dbi[i]};
@@ -899,9 +902,10 @@ int vkb_gpu_download(vkb_gpu *g, char *guard_msg, size_t len)
         long lo = vkb_guard_first_change(b->map, VKB_GUARD_BYTES, GUARD_PATTERN);
         long hi = vkb_guard_first_change(b->map + VKB_GUARD_BYTES + bytes, b->total - VKB_GUARD_BYTES - bytes, GUARD_PATTERN);
         if (!guard_msg[0] && hi >= 0)
-            snprintf(guard_msg, len, "out-of-bounds write: buffer '%s' changed %ld bytes past its end", cb->name, hi);
+            snprintf(guard_msg, len, "out-of-bounds write into buffer '%s' at element %zu (byte +%ld past its end)",
+                     cb->name, cb->count + (size_t)hi / vkb_dtype_size(cb->type), hi);
         if (!guard_msg[0] && lo >= 0)
-            snprintf(guard_msg, len, "out-of-bounds write: buffer '%s' changed %ld bytes before its start", cb->name,
+            snprintf(guard_msg, len, "out-of-bounds write into buffer '%s', %ld bytes before its start", cb->name,
                      (long)VKB_GUARD_BYTES - lo);
         if (cb->role != VKB_IN) memcpy(cb->host, b->map + VKB_GUARD_BYTES, bytes);
     }

@@ -14,6 +14,7 @@ void main() {
     if (info[1] != 0u) return;
     uint n = pc.n, m = pc.m, np = pc.p1, r = pc.p0, k = vkb_group_id(), lid = gl_LocalInvocationID.x;
     uint wg = gl_WorkGroupSize.x;
+    if (k >= np / 2u) return;  // padding of a split grid
     uint p = k == 0u ? np - 1u : (r + k) % (np - 1u);
     uint q = k == 0u ? r : (r + np - 1u - k) % (np - 1u);
     if (p >= n || q >= n) return;  // the dummy player of an odd n

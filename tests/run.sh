@@ -1,0 +1,100 @@
+#!/bin/sh
+# vkbench's test runner (`make test`, called by .ci/run). Each check below asserts a real property;
+# the last line is "N passed, N failed". Needs the packages harness/deps.sh installs and a Vulkan
+# device (lavapipe when there is no GPU).
+set -u
+cd "$(dirname "$0")/.."
+B=${BUILD:-build}
+VKB=$B/vkbench
+T=$(mktemp -d /tmp/vkbench-test.XXXXXX)
+trap 'rm -rf "$T"' EXIT
+pass=0; fail=0
+
+ok()   { pass=$((pass + 1)); echo "ok   - $1"; }
+bad()  { fail=$((fail + 1)); echo "FAIL - $1"; [ -n "${2:-}" ] && sed 's/^/       /' "$2" | tail -n 15; }
+# expect NAME CMD...: the command must succeed
+expect() { name=$1; shift; if "$@" > "$T/out" 2>&1; then ok "$name"; else bad "$name" "$T/out"; fi; }
+# expect_exit CODE NAME CMD...: the command must exit with CODE
+expect_exit() { code=$1; name=$2; shift 2; "$@" > "$T/out" 2>&1; got=$?
+    if [ "$got" = "$code" ]; then ok "$name"; else echo "exit $got, wanted $code" >> "$T/out"; bad "$name" "$T/out"; fi; }
+# grep_out NAME PATTERN: the last command's output must match PATTERN
+grep_out() { if grep -Eq -- "$2" "$T/out"; then ok "$1"; else echo "no match for: $2" >> "$T/out"; bad "$1" "$T/out"; fi; }
+csv_col() { "$VKB" csv "$@"; }  # csv_col FILE COLUMN...: read back through vkbench's own CSV reader
+run() { "$VKB" run --out "$T/res" "$@"; }
+lastdir() { ls -td "$T"/res/*/ | head -n 1; }
+
+echo "== unit tests"
+make --no-print-directory -s "$B/test_unit" && "$B/test_unit" > "$T/unit" 2>&1
+unit_rc=$?
+tail -n 1 "$T/unit"
+up=$(tail -n 1 "$T/unit" | sed -n 's/^\([0-9]*\) passed, \([0-9]*\) failed$/\1/p')
+uf=$(tail -n 1 "$T/unit" | sed -n 's/^\([0-9]*\) passed, \([0-9]*\) failed$/\2/p')
+if [ "$unit_rc" = 0 ] && [ -n "$up" ]; then pass=$((pass + up)); fail=$((fail + uf)); else bad "unit tests" "$T/unit"; fi
+
+echo "== unit tests under AddressSanitizer + UndefinedBehaviorSanitizer"
+if make --no-print-directory -s SANITIZE=address,undefined build/san/test_unit > "$T/san" 2>&1 && build/san/test_unit >> "$T/san" 2>&1; then
+    ok "unit tests clean under ASan/UBSan ($(tail -n 1 "$T/san"))"
+else bad "unit tests under ASan/UBSan" "$T/san"; fi
+
+echo "== smoke suite on the default device with the validation layer"
+expect "smoke suite runs, every case PASS or SKIP" run suites/smoke.suite --validate --seed 1
+d=$(lastdir)
+cp "$T/out" "$T/smoke.log"
+grep_out "zero validation-layer messages" '^validation messages: 0$'
+n_rows=$(csv_col "$d/results.csv" status | wc -l)
+n_bad=$(csv_col "$d/results.csv" status | grep -cv -E '^(PASS|SKIP)$')
+if [ "$n_rows" -gt 100 ] && [ "$n_bad" = 0 ]; then ok "smoke results.csv: $n_rows rows, none FAIL/ERROR"; else bad "smoke rows ($n_rows rows, $n_bad not PASS/SKIP)" "$T/smoke.log"; fi
+if csv_col "$d/results.csv" status | grep -q PASS && ! csv_col "$d/results.csv" status threshold metric | grep -q "$(printf '^PASS\t')NA"; then
+    ok "every PASS row records its threshold"; else bad "PASS rows without a threshold" "$d/results.csv"; fi
+skips=$(csv_col "$d/results.csv" status reason | grep -c "$(printf '^SKIP\t$')")
+if [ "$skips" = 0 ]; then ok "every SKIP row has a reason"; else bad "$skips SKIP rows without a reason"; fi
+if [ "$(wc -l < "$d/samples.csv")" -gt "$n_rows" ] && grep -q '^seed: 1$' "$d/run.txt" && grep -q '^finished: complete' "$d/run.txt"; then
+    ok "samples.csv holds raw samples; run.txt records seed and completion"; else bad "samples.csv / run.txt" "$d/run.txt"; fi
+
+echo "== deliberately broken kernels are reported FAIL"
+expect_exit 1 "one corrupted element: exit 1" run -e "add n=1000,4097" --shader binary=add_corrupt --min-time 0.01
+grep_out "one corrupted element: FAIL with its index" 'FAIL +add .*1 bad of 1000|i=500 got='
+expect_exit 1 "last element never written: exit 1" run -e "add n=1000,4097" --shader binary=add_skiplast --min-time 0.01
+grep_out "last element never written: reported unwritten" 'never written.*|i=4096 got=nan'
+expect_exit 1 "one element past the end: exit 1" run -e "add n=1000,4097" --shader binary=add_oob --min-time 0.01
+grep_out "one element past the end: caught by the guard" "out-of-bounds write into buffer 'c' at element 1000 "
+grep_out "write past the end caught at a non-multiple-of-4 size too" "out-of-bounds write into buffer 'c' at element 4097 "
+
+echo "== bad input"
+printf 'add n=1000\nadd n=1..\n' > "$T/bad.suite"
+expect_exit 3 "malformed suite line: exit 3" "$VKB" run "$T/bad.suite"
+grep_out "malformed suite line: names file:line" "bad.suite:2:"
+printf '# ok\nnosuchkernel n=1\n' > "$T/bad2.suite"
+expect_exit 3 "unknown kernel: exit 3" "$VKB" run "$T/bad2.suite"
+grep_out "unknown kernel: names file:line and kernel" "bad2.suite:2: unknown kernel 'nosuchkernel'"
+expect_exit 3 "unknown axis: exit 3" "$VKB" run -e "add n=10 colour=red"
+grep_out "unknown axis: says which axes exist" "no axis 'colour' \(accepted: n,dtype"
+expect_exit 1 "zero and negative sizes: ERROR rows" run -e "add n=0" -e "sum n=-5" --min-time 0.01
+grep_out "zero size: ERROR names the value" 'ERROR +add +n=0 .*n=0: expected an integer'
+expect_exit 0 "size beyond the device: SKIP, run goes on" run -e "add n=4000000000" -e "add n=10" --min-time 0.01
+grep_out "size beyond the device: SKIP with the reason" 'SKIP +add +n=4000000000 .*(maxStorageBufferRange|device memory)'
+expect_exit 1 "missing SPIR-V: ERROR row" run -e "add n=10" --spv-dir "$T/nowhere" --min-time 0.01
+grep_out "missing SPIR-V: message names the file" "missing SPIR-V $T/nowhere/binary.spv"
+expect_exit 3 "unwritable results directory: exit 3" "$VKB" run -e "add n=10" --out /proc/vkbench-nope
+grep_out "unwritable results directory: says which" "cannot create results directory /proc/vkbench-nope"
+expect_exit 3 "no Vulkan device: exit 3" env VK_ICD_FILENAMES="$T/none.json" VK_DRIVER_FILES="$T/none.json" "$VKB" run -e "add n=10"
+grep_out "no Vulkan device: says how to install lavapipe" "mesa-vulkan-drivers"
+expect_exit 3 "unknown device: exit 3" "$VKB" run -e "add n=10" --device nosuchgpu
+grep_out "unknown device: message" "no device name contains it"
+
+echo "== seeds, modes, interruption"
+run -e "sum n=100000" --seed 42 --min-time 0.01 > /dev/null 2>&1; e1=$(csv_col "$(lastdir)/results.csv" max_abs_err)
+run -e "sum n=100000" --seed 42 --min-time 0.01 > /dev/null 2>&1; e2=$(csv_col "$(lastdir)/results.csv" max_abs_err)
+run -e "sum n=100000" --seed 43 --min-time 0.01 > /dev/null 2>&1; e3=$(csv_col "$(lastdir)/results.csv" max_abs_err)
+if [ -n "$e1" ] && [ "$e1" = "$e2" ] && [ "$e1" != "$e3" ]; then ok "--seed reproduces inputs; another seed changes them"; else bad "seed reproducibility ($e1 / $e2 / $e3)"; fi
+expect "cold mode runs" run -e "add n=100000" --mode cold --min-time 0.01
+if [ "$(csv_col "$(lastdir)/results.csv" mode)" = cold ]; then ok "cold mode recorded in the row"; else bad "cold mode not in the row"; fi
+run -e "rowsum rows=1..20 cols=100000..100019" --min-time 0.3 --timeout 0.5 --no-calibrate > "$T/int.log" 2>&1 &
+pid=$!; sleep 8; kill -INT $pid; wait $pid
+d=$(lastdir); rows=$(($(wc -l < "$d/results.csv") - 1))
+if [ "$rows" -ge 1 ] && [ "$rows" -lt 400 ] && grep -q 'finished: interrupted' "$d/run.txt" && [ "$(csv_col "$d/results.csv" status | sort -u)" = PASS ]; then
+    ok "Ctrl-C keeps every finished row ($rows rows) and says interrupted"; else bad "interrupted run ($rows rows)" "$T/int.log"; fi
+
+echo
+echo "$pass passed, $fail failed"
+[ "$fail" = 0 ]
