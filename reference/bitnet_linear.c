@@ -1,0 +1,204 @@
+/* bitnet_linear.c — BitLinear: y[m][n] = (W_t . x_q)[m][n] * gamma' / s[m] with packed ternary W (T2 layout,
+ * kernels/bitnet_layout.glsl), int8 activations (row stride Kp) and int32 accumulation (kernels.md §1).
+ * algo=gemv (default for m <= 32): R rows x MT tokens per workgroup, masked-word dot products
+ * (kernels/bitnet_gemv.glsl); algo=gemm (default above): 64-row x BM-token tiles through shared memory
+ * (kernels/bitnet_gemm.glsl). variant=dot uses the device's packed 4x8 dot product, variant=int plain
+ * integer multiply-add.
+ *
+ * Check. acc is exact in int32 (|acc| <= 127 K < 2^24, so float(acc) is exact too). The shader computes
+ * y = fl(fl(float(acc) * gamma') / s): the product rounds once (u), the quotient carries Vulkan's 2.5 ulp
+ * (<= 5u relative), so |y - acc gamma'/s| <= (6u + 5u^2) |acc gamma'/s| <= 6.01u |.|: that is the bound.
+ * Moving acc by one moves y by |gamma'/s| = |y|/|acc|, more than twice the bound while |acc| < 2^20, so
+ * there the check also recovers acc = rint(y s / gamma') and demands it equal the reference exactly.
+ * Reference cost: every output while M N K <= 2^27 multiply-adds; above, the first and last token in full
+ * plus random (m, n) outputs up to that budget (drawn from the case's generator); ref_fraction says how much.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <gsl/gsl_randist.h>
+
+#include "bitnet_layout.glsl"
+#include "check.h"
+#include "vkb.h"
+
+#define BUDGET (1u << 27)
+#define U32 0x1p-24
+
+typedef struct lin_priv {
+    size_t n, k, m, kp;
+    size_t *pick;   /* sampled outputs, as m * N + n */
+    size_t npick;
+    int64_t *acc;   /* reference accumulators of the picked outputs */
+} lin_priv;
+
+static int lin_plan(vkb_case *c)
+{
+    const char *sh = vkb_param_str(c, "shape", NULL);
+    long long n = -1, k = -1;
+    if (sh && sscanf(sh, "%lldx%lld", &n, &k) != 2) n = -1;
+    if (!sh) n = vkb_param_int(c, "n", -1), k = vkb_param_int(c, "k", -1);
+    int64_t m = vkb_param_int(c, "m", 1);
+    if (n <= 0 || k <= 0 || m <= 0 || k > 100000 || (double)m * (double)BITNET_PAD((uint64_t)k) >= 4294967296.0 ||
+        (double)n * (double)m >= 4294967296.0 || (double)n * (double)BITNET_PAD((uint64_t)k) >= 4294967296.0)
+        return vkb_error(c, "n=%lld k=%lld m=%lld: expected positive sizes, k <= 1e5, products < 2^32", n, k, (long long)m);
+    const char *var = vkb_param_str(c, "variant", "dot");
+    int dot = !strcmp(var, "dot");
+    if (!dot && strcmp(var, "int")) return vkb_error(c, "variant=%s: expected dot or int", var);
+    snprintf(c->variant, sizeof(c->variant), "%s", var);
+    snprintf(c->dtype, sizeof(c->dtype), "i2i8");
+    if (dot && !c->caps.int_dot) return vkb_skip(c, "device lacks shaderIntegerDotProduct (variant=int is the plain path)");
+    const char *algo = vkb_param_str(c, "algo", m <= 32 ? "gemv" : "gemm");
+    int gemm = !strcmp(algo, "gemm");
+    if (!gemm && strcmp(algo, "gemv")) return vkb_error(c, "algo=%s: expected gemv or gemm", algo);
+    lin_priv *p = calloc(1, sizeof(*p));
+    if (!p) return vkb_error(c, "out of memory");
+    c->priv = p;
+    p->n = (size_t)n, p->k = (size_t)k, p->m = (size_t)m, p->kp = BITNET_PAD((size_t)k);
+    size_t nc = p->kp / BITNET_GROUP;
+    vkb_add_buf(c, "w", VKB_U32, p->n * p->kp / BITNET_WORD, VKB_IN);
+    vkb_add_buf(c, "gamma", VKB_F32, 1, VKB_IN);
+    vkb_add_buf(c, "x", VKB_I8, p->m * p->kp, VKB_IN);
+    vkb_add_buf(c, "s", VKB_F32, p->m, VKB_IN);
+    vkb_add_buf(c, "y", VKB_F32, p->m * p->n, VKB_OUT);
+    uint32_t sg = c->caps.subgroup ? c->caps.subgroup : 32, gx, gy, spec[3];
+    char shader[48];
+    snprintf(shader, sizeof(shader), "bitnet_%s_%s", gemm ? "gemm" : "gemv", var);
+    if (gemm) {
+        /* BM = 64 unless that leaves fewer than ~2 tiles per SM of a 132-SM GPU; bm= overrides. */
+        uint32_t bm = (uint32_t)vkb_param_int(c, "bm", m >= 64 && ((n + 63) / 64) * ((m + 63) / 64) >= 264 ? 64 : 32);
+        if (bm != 16 && bm != 32 && bm != 64) return vkb_error(c, "bm=%u: expected 16, 32 or 64", bm);
+        spec[0] = 256, spec[1] = bm;
+        gx = (uint32_t)((n + 63) / 64), gy = (uint32_t)((m + bm - 1) / bm);
+        snprintf(c->note, sizeof(c->note), "gemm tile 64x%u", bm);
+    } else {
+        /* wg/rows/mt override the defaults: 32 invocations for short rows (<= 48 groups), else 64. */
+        uint32_t mt = (uint32_t)vkb_param_int(c, "mt", m < 8 ? m : 8);
+        uint32_t rows = (uint32_t)vkb_param_int(c, "rows", m == 1 ? 4 : 2);
+        uint32_t wg = (uint32_t)vkb_param_int(c, "wg", nc <= 48 ? 32 : 64);
+        if (mt < 1 || mt > 16 || rows < 1 || rows > 16 || wg < sg || wg % sg || wg / sg > 16 || wg > c->caps.max_wg_size)
+            return vkb_error(c, "mt=%u rows=%u wg=%u: expected 1..16, 1..16, a multiple of the subgroup (%u) with <= 16 subgroups",
+                             mt, rows, wg, sg);
+        spec[0] = wg, spec[1] = rows, spec[2] = mt;
+        gx = (uint32_t)((n + rows - 1) / rows), gy = (uint32_t)((m + mt - 1) / mt);
+        snprintf(c->note, sizeof(c->note), "gemv rows=%u mt=%u wg=%u", rows, mt, wg);
+    }
+    if (gx > c->caps.max_wg_count_x || gy > 65535) return vkb_error(c, "grid %ux%u too large", gx, gy);
+    vkb_dispatch *d = vkb_add_dispatch(c, vkb_add_pipe(c, shader, gemm ? 2 : 3, spec), gx, gy, 1);
+    if (!d) return vkb_error(c, "out of memory");
+    d->push.n = (uint32_t)n, d->push.m = (uint32_t)m, d->push.k = (uint32_t)k, d->push.p0 = (uint32_t)nc;
+    double nk = (double)n * (double)k;
+    c->bytes = nk / 4 + (double)m * (double)k + 4.0 * (double)m + 4 + 4.0 * (double)m * (double)n;
+    c->flops = 2.0 * (double)m * nk;
+    return 0;
+}
+
+/* Ternary codes ~ the absmean quantizer's output of normal weights (P(0) ~ 0.31); int8 activations shaped as
+ * the activation quantizer's (a row's max |x_q| is 127). Edge cases: weight rows all 0, all +1, all -1 (the
+ * sum(x) correction at its extremes); tokens all zero (s = 127/eps) and with one outlier. */
+static void lin_fill(vkb_case *c, gsl_rng *r)
+{
+    lin_priv *p = c->priv;
+    uint32_t *w = c->buf[0].host;
+    int8_t *x = c->buf[2].host;
+    float *s = c->buf[3].host;
+    for (size_t i = 0; i < p->n; i++)
+        for (size_t j = 0; j < p->kp; j++) {
+            double u = gsl_rng_uniform(r);
+            uint32_t code = j >= p->k ? 1u : i < 3 && p->n >= 8 ? (i == 0 ? 1u : i == 1 ? 2u : 0u) : u < 0.345 ? 0u : u < 0.655 ? 1u : 2u;
+            w[(i * p->kp + j) / BITNET_WORD] |= code << (8 * (j % 4) + 2 * ((j % 16) / 4));
+        }
+    ((float *)c->buf[1].host)[0] = (float)(0.01 + 0.04 * gsl_rng_uniform(r));
+    double *z = malloc(p->k * sizeof(*z));
+    if (!z) return;
+    for (size_t t = 0; t < p->m; t++) {
+        double amax = 0;
+        for (size_t j = 0; j < p->k; j++) {
+            z[j] = gsl_ran_gaussian_ziggurat(r, 1.0);
+            if (t == 1 && p->m >= 3) z[j] = j == p->k / 2 ? 1000.0 : z[j];
+            if (t == 0 && p->m >= 3) z[j] = 0;
+            amax = fmax(amax, fabs(z[j]));
+        }
+        double sc = 127.0 / fmax(amax, BITNET_EPS);
+        for (size_t j = 0; j < p->k; j++) x[t * p->kp + j] = (int8_t)nearbyint(z[j] * sc);
+        s[t] = (float)sc;
+    }
+    free(z);
+    size_t total = p->m * p->n, budget = BUDGET / p->k;
+    if (total <= budget) return;  /* every output */
+    p->npick = 2 * p->n + (budget > 2 * p->n ? budget - 2 * p->n : 0);
+    size_t len = strlen(c->note);
+    snprintf(c->note + len, sizeof(c->note) - len, "; checked: tokens 0, M-1 + %zu random outputs", p->npick - 2 * p->n);
+    p->pick = malloc(p->npick * sizeof(*p->pick));
+    if (!p->pick) return;
+    for (size_t i = 0; i < p->npick; i++)
+        p->pick[i] = i < p->n ? i : i < 2 * p->n ? (p->m - 1) * p->n + (i - p->n) : (size_t)gsl_rng_uniform_int(r, total);
+}
+
+static double lin_ref(vkb_case *c)
+{
+    lin_priv *p = c->priv;
+    size_t cnt = p->pick ? p->npick : p->m * p->n;
+    p->acc = malloc(cnt * sizeof(*p->acc));
+    if (!p->acc) return 1.0;
+    const uint32_t *w = c->buf[0].host;
+    const int8_t *x = c->buf[2].host;
+    for (size_t i = 0; i < cnt; i++) {
+        size_t o = p->pick ? p->pick[i] : i, t = o / p->n, row = o % p->n;
+        int64_t a = 0;
+        for (size_t j = 0; j < p->k; j++) {
+            uint32_t word = w[(row * p->kp + j) / BITNET_WORD];
+            int code = (int)((word >> (8 * (j % 4) + 2 * ((j % 16) / 4))) & 3u);
+            a += (int64_t)(code - 1) * x[t * p->kp + j];
+        }
+        p->acc[i] = a;
+    }
+    return (double)cnt / (double)(p->m * p->n);
+}
+
+static void lin_check(vkb_case *c, vkb_check *r)
+{
+    lin_priv *p = c->priv;
+    const float *y = c->buf[4].host, *s = c->buf[3].host;
+    double g = ((const float *)c->buf[1].host)[0], se = 0, sw = 0;
+    vkb_check_begin(r, "exact", 0);
+    if (!p->acc || (p->npick && !p->pick)) {
+        snprintf(r->detail, sizeof(r->detail), "reference ran out of memory");
+        r->metric = NAN;
+        vkb_check_end(r);
+        return;
+    }
+    size_t cnt = p->pick ? p->npick : p->m * p->n;
+    for (size_t i = 0; i < cnt; i++) {
+        size_t o = p->pick ? p->pick[i] : i, t = o / p->n;
+        double want = (double)p->acc[i] * g / s[t], got = y[o];
+        r->nchecked++;
+        if (vkb_is_poison(VKB_F32, y, o)) {
+            r->nunwritten++;
+            continue;
+        }
+        double e = fabs(got - want);
+        se += e * e, sw += want * want;
+        if (e > r->max_abs) r->max_abs = e;
+        if (want != 0 && e / fabs(want) > r->max_rel) r->max_rel = e / fabs(want);
+        int acc_ok = llabs(p->acc[i]) >= (1 << 20) || nearbyint(got * s[t] / g) == (double)p->acc[i];
+        if (!(e <= 6.01 * U32 * fabs(want)) || !acc_ok) vkb_check_bad(r, o, got, want);
+    }
+    r->nmse = sw > 0 ? se / sw : se;
+    r->metric = (double)(r->nbad + r->nunwritten);
+    vkb_check_end(r);
+}
+
+static void lin_release(vkb_case *c)
+{
+    lin_priv *p = c->priv;
+    if (p) free(p->pick), free(p->acc);
+    free(p);
+    c->priv = NULL;
+}
+
+VKB_KERNEL(bitnet_linear) = {"bitnet_linear", "n,k,m,shape,algo,rows,mt,wg,bm",
+                             "BitLinear y = (W_t x_q) gamma'/s, packed 2-bit W, int8 x, int32 acc (variant dot|int)",
+                             lin_plan, lin_fill, lin_ref, lin_check, lin_release};
