@@ -1,4 +1,3 @@
-#version 450
 // Matmul on matrix units (GL_NV_cooperative_matrix, 16x16x16 fp16 x fp16 -> fp32 at subgroup scope).
 // Layouts: A row-major M x K fp16, B row-major K x N fp16 (as given), C row-major M x N fp32.
 // A workgroup computes a BM x BN block with SM x SN subgroups; each subgroup owns (BM/SM) x (BN/SN),
@@ -9,13 +8,13 @@
 // 4 SM, 5 SN, 6 VEC (1 when K % 8 == 0 and N % 8 == 0: 16-byte global loads, direct C stores for full
 // blocks; otherwise scalar loads with bounds checks). Push: pc.m, pc.n, pc.k. Grid (ceil(N/BN), ceil(M/BM)).
 // Edge blocks go through shared memory and are written element by element with bounds checks.
-#extension GL_GOOGLE_include_directive : require
+// The matrix operations are macros: matmul_coopmat.comp maps them to GL_NV_cooperative_matrix,
+// matmul_coopmat_emu.comp to per-invocation loops with the same semantics, so that this file's tiling
+// can be validated on devices without matrix units (lavapipe).
 #extension GL_EXT_control_flow_attributes : enable
 #extension GL_EXT_shader_16bit_storage : require
 #extension GL_EXT_shader_explicit_arithmetic_types_float16 : require
 #extension GL_KHR_shader_subgroup_basic : require
-#extension GL_KHR_memory_scope_semantics : require
-#extension GL_NV_cooperative_matrix : require
 #include "common.glsl"
 layout(constant_id = 1) const uint BM = 128u;
 layout(constant_id = 2) const uint BN = 128u;
@@ -30,9 +29,6 @@ layout(binding = 1) readonly buffer B8 { uvec4 b8[]; };
 layout(binding = 1) readonly buffer B1 { float16_t b1[]; };
 layout(binding = 2) writeonly buffer C1 { float c1[]; };
 
-#define FRAG fcoopmatNV<16, gl_ScopeSubgroup, 16, 16>
-#define ACC fcoopmatNV<32, gl_ScopeSubgroup, 16, 16>
-
 const uint WG = gl_WorkGroupSize.x;
 const uint WM = BM / SM / 16u, WN = BN / SN / 16u;
 const uint ASTR = BK / 8u + 1u, BSTR = BN / 8u + 1u;  // uvec4 (8 halfs) per padded tile row
@@ -41,6 +37,18 @@ const uint NA = BM * BK / 8u / WG, NB = BK * BN / 8u / WG;
 shared uvec4 sm[2u * BUF];                            // [buffer]{A tile, B tile}; reused to stage edge C
 
 uvec4 ra[NA], rb[NB];
+
+#ifdef VKB_COOP_EMU
+#include "matmul_coopmat_emu.glsl"
+#else
+#define FRAG fcoopmatNV<16, gl_ScopeSubgroup, 16, 16>
+#define ACC fcoopmatNV<32, gl_ScopeSubgroup, 16, 16>
+#define ACC_ZERO ACC(0.0)
+#define LOAD_SM(f, elem, stride) coopMatLoadNV(f, sm, elem, stride, false)
+#define MMA(a, b, c) coopMatMulAddNV(a, b, c)
+#define STORE_C(acc, elem, stride) coopMatStoreNV(acc, c1, elem, stride, false)
+#define STORE_SM(acc, elem, stride) coopMatStoreNV(acc, sm, elem, stride, false)
+#endif
 
 uvec4 load8(bool vec, uint idx8, uint idx, uint avail, bool isa) {  // 8 halfs from idx, zeros past avail
     if (vec) return avail >= 8u ? (isa ? a8[idx8] : b8[idx8]) : uvec4(0u);
@@ -81,7 +89,7 @@ void main() {
     uint sg = gl_SubgroupID, sr = (sg / SN) * WM * 16u, sc = (sg % SN) * WN * 16u;  // subgroup's corner
     ACC acc[WM][WN];
     [[unroll]] for (uint i = 0u; i < WM; ++i)
-        [[unroll]] for (uint j = 0u; j < WN; ++j) acc[i][j] = ACC(0.0);
+        [[unroll]] for (uint j = 0u; j < WN; ++j) acc[i][j] = ACC_ZERO;
     uint nk = (pc.k + BK - 1u) / BK;
     fetch(m0, n0, 0u);
     stash(0u);
@@ -92,10 +100,10 @@ void main() {
         [[unroll]] for (uint kk = 0u; kk < BK / 16u; ++kk) {
             FRAG fa[WM], fb;
             [[unroll]] for (uint i = 0u; i < WM; ++i)
-                coopMatLoadNV(fa[i], sm, base + (sr + 16u * i) * ASTR + 2u * kk, ASTR, false);
+                LOAD_SM(fa[i], base + (sr + 16u * i) * ASTR + 2u * kk, ASTR);
             [[unroll]] for (uint j = 0u; j < WN; ++j) {
-                coopMatLoadNV(fb, sm, base + ASZ + 16u * kk * BSTR + (sc + 16u * j) / 8u, BSTR, false);
-                [[unroll]] for (uint i = 0u; i < WM; ++i) acc[i][j] = coopMatMulAddNV(fa[i], fb, acc[i][j]);
+                LOAD_SM(fb, base + ASZ + 16u * kk * BSTR + (sc + 16u * j) / 8u, BSTR);
+                [[unroll]] for (uint i = 0u; i < WM; ++i) acc[i][j] = MMA(fa[i], fb, acc[i][j]);
             }
         }
         if (kt + 1u < nk) stash((kt & 1u) ^ 1u);
@@ -104,7 +112,7 @@ void main() {
     if (VEC == 1u && m0 + BM <= pc.m && n0 + BN <= pc.n) {  // whole block inside: rows 32-byte aligned
         [[unroll]] for (uint i = 0u; i < WM; ++i)
             [[unroll]] for (uint j = 0u; j < WN; ++j)
-                coopMatStoreNV(acc[i][j], c1, (m0 + sr + 16u * i) * pc.n + n0 + sc + 16u * j, pc.n, false);
+                STORE_C(acc[i][j], (m0 + sr + 16u * i) * pc.n + n0 + sc + 16u * j, pc.n);
         return;
     }
     // Edge block: each subgroup stages one 16 x 16 fp32 tile (64 uvec4) in its own slice of sm (free
@@ -112,7 +120,7 @@ void main() {
     uint st = sg * 64u;
     [[unroll]] for (uint i = 0u; i < WM; ++i)
         [[unroll]] for (uint j = 0u; j < WN; ++j) {
-            coopMatStoreNV(acc[i][j], sm, st, 4u, false);
+            STORE_SM(acc[i][j], st, 4u);
             subgroupBarrier();
             for (uint e = gl_SubgroupInvocationID; e < 256u; e += gl_SubgroupSize) {
                 uint row = m0 + sr + 16u * i + e / 16u, col = n0 + sc + 16u * j + e % 16u;

@@ -36,7 +36,7 @@
 #include "check.h"
 #include "vkb.h"
 
-enum { K_NAIVE, K_TILED, K_COOP };
+enum { K_NAIVE, K_TILED, K_COOP, K_EMU };  /* K_EMU: the coopmat tiling, matrix ops emulated */
 enum { CK_FULL, CK_FREIVALDS };
 #define FULL_MAX (1ull << 30)   /* M·N·K up to which the full reference runs (a few seconds, scalar) */
 #define NV 20                   /* Freivalds vectors: false accept ≤ 2^-20 */
@@ -59,6 +59,8 @@ static const mm_variant variants[] = {
     {"coopmat", "matmul_coopmat", K_COOP, 128, 128, 32, 2, 4},
     {"coopmat_64", "matmul_coopmat", K_COOP, 64, 64, 32, 2, 2},
     {"coopmat_128x64", "matmul_coopmat", K_COOP, 128, 64, 32, 4, 2},
+    {"coopmat_w64", "matmul_coopmat", K_COOP, 128, 128, 32, 2, 2},  /* 64x64 per subgroup: fewer shared reads */
+    {"coopmat_emu", "matmul_coopmat_emu", K_EMU, 64, 64, 32, 2, 2},  /* validation only, any device */
 };
 
 typedef struct priv {
@@ -88,7 +90,7 @@ static int mm_plan(vkb_case *c)
     if (!c->variant[0]) snprintf(c->variant, sizeof(c->variant), "tiled");
     const mm_variant *v = find_variant(c->variant);
     if (!v) return vkb_error(c, "variant=%s: expected naive, tiled, tiled_bk16, tiled_128x64, tiled_64, coopmat, "
-                                "coopmat_64 or coopmat_128x64", c->variant) < 0;
+                                "coopmat_64, coopmat_128x64, coopmat_w64 or coopmat_emu", c->variant) < 0;
     int64_t n = vkb_param_int(c, "n", -1), m = vkb_param_int(c, "m", n), k = vkb_param_int(c, "k", n);
     if (n <= 0 || m <= 0 || k <= 0)
         return vkb_error(c, "m=%lld n=%lld k=%lld: expected positive sizes", (long long)m, (long long)n,
@@ -103,7 +105,7 @@ static int mm_plan(vkb_case *c)
         return vkb_error(c, "check=%s: expected auto, full or freivalds", ck) < 0;
     int intin = !strcmp(in, "int");
     if (intin && k > (1 << 22)) return vkb_error(c, "inputs=int needs k <= 2^22 (sums of 4k < 2^24 stay exact)") < 0;
-    if (v->kind == K_COOP && t != VKB_F16) return vkb_error(c, "variant=%s takes dtype=f16 only", v->name) < 0;
+    if (v->kind >= K_COOP && t != VKB_F16) return vkb_error(c, "variant=%s takes dtype=f16 only", v->name) < 0;
     if (t == VKB_F16 && !(c->caps.f16 && c->caps.storage16))
         return vkb_skip(c, "device lacks shaderFloat16 + storageBuffer16BitAccess");
     if (v->kind == K_COOP && !c->caps.coopmat_nv)
@@ -127,7 +129,13 @@ static int mm_plan(vkb_case *c)
         uint32_t sg = c->caps.subgroup ? c->caps.subgroup : 32;
         vec = k % 8 == 0 && n % 8 == 0;
         wg = sg * v->tm * v->tn;
-        shared = 2.0 * 2 * (v->bm * (v->bk + 8) + v->bk * (v->bn + 8));
+        uint32_t buf = v->bm * (v->bk / 8 + 1) + v->bk * (v->bn / 8 + 1);  /* uvec4 per stage, as the shader */
+        shared = 16.0 * 2 * buf;
+        /* Whole uvec4 fetches per invocation, 16x16 fragments per subgroup, edge staging (64 uvec4 per
+         * subgroup) inside the two stages. */
+        if ((v->bm * v->bk / 8) % wg || (v->bk * v->bn / 8) % wg || v->bk % 16 || v->bm % (16 * v->tm) ||
+            v->bn % (16 * v->tn) || 64 * v->tm * v->tn > 2 * buf)
+            return vkb_error(c, "variant %s: tiles do not split over %u invocations", v->name, wg) < 0;
         spec[1] = v->bm, spec[2] = v->bn, spec[3] = v->bk, spec[4] = v->tm, spec[5] = v->tn, spec[6] = (uint32_t)vec;
         nspec = 7;
     }
@@ -138,7 +146,7 @@ static int mm_plan(vkb_case *c)
         return vkb_skip(c, "variant %s needs workgroup %u > max %u", v->name, wg, c->caps.max_wg_size);
     spec[0] = wg;
     char shader[48];
-    snprintf(shader, sizeof(shader), "%s%s", v->shader, t == VKB_F16 && v->kind != K_COOP ? "_f16" : "");
+    snprintf(shader, sizeof(shader), "%s%s", v->shader, t == VKB_F16 && v->kind < K_COOP ? "_f16" : "");
     vkb_add_buf(c, "a", t, (size_t)(m * k), VKB_IN);
     vkb_add_buf(c, "b", t, (size_t)(k * n), VKB_IN);
     vkb_add_buf(c, "c", VKB_F32, (size_t)(m * n), VKB_OUT);
