@@ -89,7 +89,7 @@ run -e "sum n=100000" --seed 43 --min-time 0.01 > /dev/null 2>&1; e3=$(csv_col "
 if [ -n "$e1" ] && [ "$e1" = "$e2" ] && [ "$e1" != "$e3" ]; then ok "--seed reproduces inputs; another seed changes them"; else bad "seed reproducibility ($e1 / $e2 / $e3)"; fi
 expect "cold mode runs" run -e "add n=100000" --mode cold --min-time 0.01
 if [ "$(csv_col "$(lastdir)/results.csv" mode)" = cold ]; then ok "cold mode recorded in the row"; else bad "cold mode not in the row"; fi
-run -e "rowsum rows=1..20 cols=100000..100019" --min-time 0.3 --timeout 0.5 --no-calibrate > "$T/int.log" 2>&1 &
+"$VKB" run --out "$T/res" -e "rowsum rows=1..20 cols=100000..100019" --min-time 0.3 --timeout 0.5 --no-calibrate > "$T/int.log" 2>&1 &
 pid=$!; sleep 8; kill -INT $pid; wait $pid
 d=$(lastdir); rows=$(($(wc -l < "$d/results.csv") - 1))
 if [ "$rows" -ge 1 ] && [ "$rows" -lt 400 ] && grep -q 'finished: interrupted' "$d/run.txt" && [ "$(csv_col "$d/results.csv" status | sort -u)" = PASS ]; then
