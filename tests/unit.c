@@ -7,6 +7,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "check.h"
 #include "result.h"
 #include "stats.h"
 #include "suite.h"
@@ -494,6 +495,96 @@ static void test_samples(void)
 
 /* ---- runner --------------------------------------------------------------------------------- */
 
+
+/* ---- check (tolerance metrics) and util (fp16) ------------------------------------------------ */
+
+static void test_fp16(void)
+{
+    /* Values worked out from the binary16 format: 1 sign, 5 exponent (bias 15), 10 fraction bits. */
+    CHECK(vkb_f32_to_f16(1.0f) == 0x3c00);
+    CHECK(vkb_f32_to_f16(-2.0f) == 0xc000);
+    CHECK(vkb_f32_to_f16(65504.0f) == 0x7bff);               /* largest finite */
+    CHECK(vkb_f32_to_f16(65520.0f) == 0x7c00);               /* rounds up to inf */
+    CHECK(vkb_f32_to_f16(0x1p-24f) == 0x0001);               /* smallest subnormal */
+    CHECK(vkb_f32_to_f16(0x1p-25f) == 0x0000);               /* tie to even: 0 */
+    CHECK(vkb_f32_to_f16(1.0f + 0x1p-11f) == 0x3c00);        /* halfway 1 and 1+2^-10: even -> 1 */
+    CHECK(vkb_f32_to_f16(1.0f + 3 * 0x1p-11f) == 0x3c02);    /* halfway 1+2^-10 and 1+2^-9: even */
+    CHECK(vkb_f16_to_f32(0x3555) == 0x1.554p-2f);            /* 0.333251953125 */
+    CHECK(vkb_f16_to_f32(0x0001) == 0x1p-24f);
+    CHECK(isinf(vkb_f16_to_f32(0xfc00)) && vkb_f16_to_f32(0xfc00) < 0);
+    for (uint32_t h = 0; h < 0x7c00; h++)                    /* every finite positive value round-trips */
+        if (vkb_f32_to_f16(vkb_f16_to_f32((uint16_t)h)) != h) { CHECK(0); break; }
+}
+
+static void test_check_ulp(void)
+{
+    float want[4] = {1.0f, -2.0f, 0.5f, 3.0f}, got[4];
+    vkb_check r;
+    memcpy(got, want, sizeof(got));
+    vkb_check_begin(&r, "exact", 0);
+    vkb_cmp_ulp(&r, VKB_F32, got, want, 4, 0);
+    CHECK(r.pass && r.metric == 0 && r.nchecked == 4);
+    got[2] = nextafterf(0.5f, 1.0f);                          /* one ULP up */
+    got[3] = nextafterf(nextafterf(3.0f, 0.0f), 0.0f);        /* two ULPs down */
+    vkb_check_begin(&r, "exact", 0);
+    vkb_cmp_ulp(&r, VKB_F32, got, want, 4, 0);
+    CHECK(!r.pass && r.metric == 2 && r.nbad == 2);
+    CHECK_HAS(r.detail, "i=2 got=");
+    vkb_check_begin(&r, "ulp", 2);
+    vkb_cmp_ulp(&r, VKB_F32, got, want, 4, 2);
+    CHECK(r.pass);
+    got[0] = -0.0f;                                           /* +0 vs -0 would be 0 ULP: use 1 vs -1 */
+    float a = 1.0f, b = -1.0f;
+    CHECK(vkb_ulp_dist(VKB_F32, &a, &b, 0) == 2.0 * 0x3f800000);
+}
+
+static void test_check_order(void)
+{
+    /* Unwritten (poison) is reported as unwritten, NaN as NaN, and neither ever passes. */
+    uint32_t bits[3] = {0x3f800000u, VKB_POISON_F32, 0x7fc00000u};   /* 1.0, poison, plain NaN */
+    double want[3] = {1.0, 2.0, 3.0};
+    vkb_check r;
+    vkb_check_begin(&r, "bound", 1);
+    vkb_tol tol = {.abs = 1e9};                                      /* any finite value would pass */
+    vkb_cmp_bound(&r, VKB_F32, bits, want, 3, tol);
+    CHECK(!r.pass && r.nunwritten == 1 && r.nnan == 1 && r.nbad == 0);
+    uint16_t h[2] = {0x3c00, VKB_POISON_F16};
+    vkb_check_begin(&r, "bound", 1);
+    vkb_cmp_bound(&r, VKB_F16, h, want, 2, tol);
+    CHECK(!r.pass && r.nunwritten == 1);
+    int32_t gi[3] = {1, 2, (int32_t)0xA5A5A5A5u}, wi[3] = {1, 3, 7};
+    vkb_check_begin(&r, "exact", 0);
+    vkb_cmp_exact(&r, VKB_I32, gi, wi, 3);
+    CHECK(!r.pass && r.nbad == 1 && r.nunwritten == 1 && r.metric == 2);
+    CHECK_HAS(r.detail, "i=1 got=2 want=3");
+}
+
+static void test_check_bound(void)
+{
+    /* allowed_i = abs + rel |w| + ulps ulp(w) + bound_i; metric = max err/allowed. */
+    float got[3] = {1.0f + 0x1p-22f, 100.0f, -4.0f};
+    double want[3] = {1.0, 100.5, -4.0}, extra[3] = {0, 0.25, 0};
+    vkb_check r;
+    vkb_check_begin(&r, "bound", 1);
+    vkb_tol tol = {.rel = 0x1p-23, .ulps = 1, .bound = extra};
+    /* i=0: err 2^-22, allowed 2^-23 + ulp(1) = 2^-23 + 2^-23 = 2^-22 -> ratio 1 (passes, at the edge)
+     * i=1: err 0.5, allowed 100.5 * 2^-23 + 2^-17 (ulp of 100.5 is 2^6 * 2^-23) + 0.25 -> fails */
+    vkb_cmp_bound(&r, VKB_F32, got, want, 3, tol);
+    CHECK(!r.pass && r.nbad == 1);
+    CHECK_NEAR(r.metric, 0.5 / (100.5 * 0x1p-23 + 0x1p-17 + 0.25), 1e-12);
+    CHECK_NEAR(r.max_abs, 0.5, 0);
+    extra[1] = 0.5;
+    vkb_check_begin(&r, "bound", 1);
+    vkb_cmp_bound(&r, VKB_F32, got, want, 3, tol);
+    CHECK(r.pass && r.metric <= 1);
+    /* nmse = sum err^2 / sum want^2 */
+    CHECK_NEAR(r.nmse, (0x1p-44 + 0.25) / (1 + 100.5 * 100.5 + 16), 1e-18);
+    CHECK(vkb_ulp(VKB_F32, 1.0) == 0x1p-23 && vkb_ulp(VKB_F32, 0.75) == 0x1p-24);
+    CHECK(vkb_ulp(VKB_F16, 1.0) == 0x1p-10 && vkb_ulp(VKB_F16, 0.0) == 0x1p-24);
+    uint8_t g[8] = {0x5a, 0x5a, 0x5a, 0x11, 0x5a, 0x5a, 0x5a, 0x5a};
+    CHECK(vkb_guard_first_change(g, 8, 0x5a) == 3 && vkb_guard_first_change(g, 3, 0x5a) == -1);
+}
+
 static const struct { const char *name; void (*fn)(void); } tests[] = {
     {"summary_1_to_10", test_summary_1_to_10},
     {"summary_outliers", test_summary_outliers},
@@ -508,6 +599,10 @@ static const struct { const char *name; void (*fn)(void); } tests[] = {
     {"csv_roundtrip", test_csv_roundtrip},
     {"csv_corrupt", test_csv_corrupt},
     {"samples", test_samples},
+    {"fp16", test_fp16},
+    {"check_ulp", test_check_ulp},
+    {"check_order", test_check_order},
+    {"check_bound", test_check_bound},
 };
 
 int main(int argc, char **argv)
