@@ -1,0 +1,74 @@
+#!/usr/bin/env python3
+"""Peer figures measured on the same machine as a vkbench GPU run, through PyTorch (cuBLAS,
+cuSOLVER, CUDA copies): the numbers vkbench's closing notes compare against.
+
+Usage: python3 tests/gpu/peers.py OUT.csv [--quick]
+Each row: op, shape, dtype, median_s, min_s, samples, rate, unit. Timing: CUDA events around one
+call, 5 warm-up calls, median of N (N from a ~0.3 s budget, at least 5)."""
+import csv, sys, time
+import torch
+
+torch.backends.cuda.matmul.allow_tf32 = False  # fp32 GEMM must really be fp32
+torch.backends.cudnn.allow_tf32 = False
+dev = torch.device("cuda")
+
+
+def timed(fn, budget=0.3, warm=5):
+    for _ in range(warm):
+        fn()
+    torch.cuda.synchronize()
+    s, e = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
+    s.record(); fn(); e.record(); torch.cuda.synchronize()
+    one = max(s.elapsed_time(e) / 1e3, 1e-6)
+    n = int(min(200, max(5, budget / one)))
+    ts = []
+    for _ in range(n):
+        s.record(); fn(); e.record(); torch.cuda.synchronize()
+        ts.append(s.elapsed_time(e) / 1e3)
+    ts.sort()
+    return ts[len(ts) // 2], ts[0], len(ts)
+
+
+def main():
+    out = sys.argv[1]
+    quick = "--quick" in sys.argv
+    rows = []
+
+    def add(op, shape, dtype, t, rate, unit):
+        rows.append(dict(op=op, shape=shape, dtype=dtype, median_s="%.6g" % t[0], min_s="%.6g" % t[1],
+                         samples=t[2], rate="%.6g" % rate, unit=unit))
+        print("%-10s %-18s %-5s %10.4g s  %10.4g %s" % (op, shape, dtype, t[0], rate, unit), flush=True)
+
+    n = 2 ** 28
+    a = torch.randn(n, device=dev); b = torch.empty_like(a)
+    t = timed(lambda: b.copy_(a)); add("copy", "2^28", "f32", t, 8 * n / t[0] / 1e9, "GB/s(R+W)")
+    del a, b
+    for dt, name in ((torch.float32, "f32"), (torch.float16, "f16")):
+        for s in ((512, 1024, 2048, 4096, 8192) if not quick else (4096,)):
+            A = torch.randn(s, s, device=dev, dtype=dt); B = torch.randn(s, s, device=dev, dtype=dt)
+            t = timed(lambda: A @ B); add("matmul", "%dx%dx%d" % (s, s, s), name, t, 2 * s ** 3 / t[0] / 1e12, "TFLOP/s")
+    for (N, K) in ((3840, 2560), (2560, 2560), (13824, 2560), (2560, 6912), (20480, 3200), (6144, 4096),
+                   (4096, 4096), (28672, 4096), (4096, 14336)):
+        W = torch.randn(N, K, device=dev, dtype=torch.float16); x = torch.randn(K, device=dev, dtype=torch.float16)
+        t = timed(lambda: torch.mv(W, x)); add("gemv_f16", "%dx%d" % (N, K), "f16", t, (2 * N * K + 2 * K + 2 * N) / t[0] / 1e9, "GB/s")
+    for s in ((256, 1024, 2048, 4096) if not quick else (4096,)):
+        M = torch.randn(s, s, device=dev, dtype=torch.float64)
+        spd = (M @ M.T / s + torch.eye(s, device=dev, dtype=torch.float64)).float()
+        t = timed(lambda: torch.linalg.cholesky(spd)); add("cholesky", "%d" % s, "f32", t, s ** 3 / 3 / t[0] / 1e9, "GFLOP/s")
+        A = torch.randn(s, s, device=dev)
+        t = timed(lambda: torch.linalg.qr(A)); add("qr", "%dx%d" % (s, s), "f32", t, (4 / 3) * s ** 3 / t[0] / 1e9, "GFLOP/s")
+    for (m, k) in ((4096, 256), (8192, 512)):
+        A = torch.randn(m, k, device=dev)
+        t = timed(lambda: torch.linalg.qr(A)); add("qr", "%dx%d" % (m, k), "f32", t, (2 * m * k * k - 2 * k ** 3 / 3) / t[0] / 1e9, "GFLOP/s")
+    for (m, k) in (((64, 64), (256, 256), (512, 512), (1024, 1024), (4096, 256), (2048, 512)) if not quick else ((1024, 1024),)):
+        A = torch.randn(m, k, device=dev)
+        t = timed(lambda: torch.linalg.svd(A, full_matrices=False), budget=1.0, warm=2)
+        add("svd", "%dx%d" % (m, k), "f32", t, 0, "-")
+    with open(out, "w", newline="") as f:
+        w = csv.DictWriter(f, fieldnames=list(rows[0].keys()))
+        w.writeheader(); w.writerows(rows)
+    print("device:", torch.cuda.get_device_name(0), "torch", torch.__version__, "cuda", torch.version.cuda)
+
+
+if __name__ == "__main__":
+    main()
