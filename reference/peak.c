@@ -84,7 +84,8 @@ static double fma_ref(vkb_case *c)
     return (double)ns / (double)c->disp[0].push.n;
 }
 
-static void fma_check(vkb_case *c, vkb_check *r)
+/* Both probes: bit-exact comparison of the stored results with the CPU's; per = floats per checked item. */
+static void exact_check(vkb_case *c, vkb_check *r, size_t per, const char *what)
 {
     vkb_check_begin(r, "exact", 0);
     if (!c->priv) {
@@ -94,8 +95,10 @@ static void fma_check(vkb_case *c, vkb_check *r)
         return;
     }
     vkb_cmp_ulp(r, VKB_F32, c->buf[2].host, c->priv, c->buf[2].count, 0);
-    snprintf(c->note, sizeof(c->note), "integer chains, exact; first %zu invocations checked", c->buf[2].count / 8);
+    snprintf(c->note, sizeof(c->note), "integer values, exact; first %zu %s checked", c->buf[2].count / per, what);
 }
+
+static void fma_check(vkb_case *c, vkb_check *r) { exact_check(c, r, 8, "invocations"); }
 
 static void free_priv(vkb_case *c)
 {
@@ -162,19 +165,7 @@ static double cm_ref(vkb_case *c)
     return (double)ns / (double)c->disp[0].push.n;
 }
 
-static void cm_check(vkb_case *c, vkb_check *r)
-{
-    vkb_check_begin(r, "exact", 0);
-    if (!c->priv) {
-        r->metric = NAN;
-        snprintf(r->detail, sizeof(r->detail), "reference ran out of memory");
-        vkb_check_end(r);
-        return;
-    }
-    vkb_cmp_ulp(r, VKB_F32, c->buf[2].host, c->priv, c->buf[2].count, 0);
-    snprintf(c->note, sizeof(c->note), "integer inputs, exact; first %zu subgroups checked",
-             c->buf[2].count / (256 * CM_CH));
-}
+static void cm_check(vkb_case *c, vkb_check *r) { exact_check(c, r, 256 * CM_CH, "subgroups"); }
 
 VKB_KERNEL(peak_coopmat) = {"peak_coopmat", "n,iters",
                             "fp16 matrix-unit peak (NV coopmat 16x16x16, fp32 acc): 8 chains x 2 ops per iter",
