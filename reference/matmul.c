@@ -365,12 +365,12 @@ static void check_freivalds(vkb_case *c, vkb_check *r)
         for (size_t i = 0; i < m; i++)
             judge(r, got, i * n + p->cols[s], p->cw[i * p->ncol + s], u * (double)k * p->cb[i * p->ncol + s]);
     if (!r->detail[0])
-        snprintf(r->detail, sizeof(r->detail), "freivalds %d vectors in {-1,1}^N + %zu rows, %zu cols vs exact ref",
+        snprintf(r->detail, sizeof(r->detail), "freivalds %d vectors r = +-1 + %zu rows %zu cols vs exact ref",
                  NV, p->nrow, p->ncol);
 out:
     if (!cr) r->metric = NAN;
     free(cr);
-    snprintf(c->note, sizeof(c->note), "freivalds %d x r in {-1,1}^N (false accept <= 2^-%d) + %zu rows %zu cols exact%s",
+    snprintf(c->note, sizeof(c->note), "freivalds %d x r = +-1 (false accept <= 2^-%d) + %zu rows %zu cols exact%s",
              NV, NV, p->nrow, p->ncol, p->intin ? "; int inputs, zero tolerance" : "");
     vkb_check_end(r);
 }
