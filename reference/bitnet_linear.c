@@ -1,4 +1,4 @@
-/* bitnet_linear.c — BitLinear: y[m][n] = (W_t . x_q)[m][n] * gamma' / s[m] with packed ternary W (T2 layout,
+/* bitnet_linear.c — BitLinear and, beside it, the dense fp16-weight baseline (dense_f16, at the end). BitLinear: y[m][n] = (W_t . x_q)[m][n] * gamma' / s[m] with packed ternary W (T2 layout,
  * kernels/bitnet_layout.glsl), int8 activations (row stride Kp) and int32 accumulation (kernels.md §1).
  * algo=gemv (default for m <= 32): R rows x MT tokens per workgroup, masked-word dot products
  * (kernels/bitnet_gemv.glsl); algo=gemm (default above): 64-row x BM-token tiles through shared memory
@@ -31,53 +31,66 @@ typedef struct lin_priv {
     size_t n, k, m, kp;
     size_t *pick;   /* sampled outputs, as m * N + n */
     size_t npick;
-    int64_t *acc;   /* reference accumulators of the picked outputs */
+    int64_t *acc;   /* BitLinear: reference accumulators of the picked outputs */
+    double *want, *bound;  /* dense: reference value and error bound of the picked outputs */
 } lin_priv;
 
-static int lin_plan(vkb_case *c)
+/* Shape, batch, algorithm, tile and dispatch, common to BitLinear and the dense baseline. kp: row stride of
+ * W and x in elements; nc: chunks per row as the shaders count them (64-weight groups, or 8 halves). */
+static int linear_plan(vkb_case *c, int dense)
 {
     const char *sh = vkb_param_str(c, "shape", NULL);
     long long n = -1, k = -1;
     if (sh && sscanf(sh, "%lldx%lld", &n, &k) != 2) n = -1;
     if (!sh) n = vkb_param_int(c, "n", -1), k = vkb_param_int(c, "k", -1);
     int64_t m = vkb_param_int(c, "m", 1);
-    if (n <= 0 || k <= 0 || m <= 0 || k > 100000 || (double)m * (double)BITNET_PAD((uint64_t)k) >= 4294967296.0 ||
-        (double)n * (double)m >= 4294967296.0 || (double)n * (double)BITNET_PAD((uint64_t)k) >= 4294967296.0)
-        return vkb_error(c, "n=%lld k=%lld m=%lld: expected positive sizes, k <= 1e5, products < 2^32", n, k, (long long)m);
-    const char *var = vkb_param_str(c, "variant", "dot");
+    if (n <= 0 || k <= 0 || m <= 0 || k > 100000 || (double)(m > n ? m : n) * (double)BITNET_PAD((uint64_t)k) >= 2147483648.0 ||
+        (double)n * (double)m >= 4294967296.0)
+        return vkb_error(c, "n=%lld k=%lld m=%lld: expected positive sizes, k <= 1e5, products < 2^31", n, k, (long long)m);
+    const char *var = vkb_param_str(c, "variant", dense ? "default" : "dot");
     int dot = !strcmp(var, "dot");
-    if (!dot && strcmp(var, "int")) return vkb_error(c, "variant=%s: expected dot or int", var);
+    if (dense ? strcmp(var, "default") != 0 : !dot && strcmp(var, "int"))
+        return vkb_error(c, "variant=%s: expected %s", var, dense ? "default" : "dot or int");
     snprintf(c->variant, sizeof(c->variant), "%s", var);
-    snprintf(c->dtype, sizeof(c->dtype), "i2i8");
-    if (dot && !c->caps.int_dot) return vkb_skip(c, "device lacks shaderIntegerDotProduct (variant=int is the plain path)");
+    snprintf(c->dtype, sizeof(c->dtype), dense ? "f16" : "i2i8");
+    if (!dense && dot && !c->caps.int_dot) return vkb_skip(c, "device lacks shaderIntegerDotProduct (variant=int is the plain path)");
+    if (dense && !c->caps.storage16) return vkb_skip(c, "device lacks storageBuffer16BitAccess");
     const char *algo = vkb_param_str(c, "algo", m <= 32 ? "gemv" : "gemm");
     int gemm = !strcmp(algo, "gemm");
     if (!gemm && strcmp(algo, "gemv")) return vkb_error(c, "algo=%s: expected gemv or gemm", algo);
     lin_priv *p = calloc(1, sizeof(*p));
     if (!p) return vkb_error(c, "out of memory");
     c->priv = p;
-    p->n = (size_t)n, p->k = (size_t)k, p->m = (size_t)m, p->kp = BITNET_PAD((size_t)k);
-    size_t nc = p->kp / BITNET_GROUP;
-    vkb_add_buf(c, "w", VKB_U32, p->n * p->kp / BITNET_WORD, VKB_IN);
-    vkb_add_buf(c, "gamma", VKB_F32, 1, VKB_IN);
-    vkb_add_buf(c, "x", VKB_I8, p->m * p->kp, VKB_IN);
-    vkb_add_buf(c, "s", VKB_F32, p->m, VKB_IN);
+    p->n = (size_t)n, p->k = (size_t)k, p->m = (size_t)m;
+    p->kp = dense ? ((size_t)k + 7) / 8 * 8 : BITNET_PAD((size_t)k);
+    size_t nc = p->kp / (dense ? 8 : BITNET_GROUP);
+    if (dense) {
+        vkb_add_buf(c, "w", VKB_F16, p->n * p->kp, VKB_IN);
+        vkb_add_buf(c, "x", VKB_F16, p->m * p->kp, VKB_IN);
+    } else {
+        vkb_add_buf(c, "w", VKB_U32, p->n * p->kp / BITNET_WORD, VKB_IN);
+        vkb_add_buf(c, "gamma", VKB_F32, 1, VKB_IN);
+        vkb_add_buf(c, "x", VKB_I8, p->m * p->kp, VKB_IN);
+        vkb_add_buf(c, "s", VKB_F32, p->m, VKB_IN);
+    }
     vkb_add_buf(c, "y", VKB_F32, p->m * p->n, VKB_OUT);
     uint32_t sg = c->caps.subgroup ? c->caps.subgroup : 32, gx, gy, spec[3];
     char shader[48];
-    snprintf(shader, sizeof(shader), "bitnet_%s_%s", gemm ? "gemm" : "gemv", var);
+    if (dense) snprintf(shader, sizeof(shader), "dense_%s", gemm ? "gemm" : "gemv");
+    else snprintf(shader, sizeof(shader), "bitnet_%s_%s", gemm ? "gemm" : "gemv", var);
     if (gemm) {
         /* BM = 64 unless that leaves fewer than ~2 tiles per SM of a 132-SM GPU; bm= overrides. */
         uint32_t bm = (uint32_t)vkb_param_int(c, "bm", m >= 64 && ((n + 63) / 64) * ((m + 63) / 64) >= 264 ? 64 : 32);
         if (bm != 16 && bm != 32 && bm != 64) return vkb_error(c, "bm=%u: expected 16, 32 or 64", bm);
         spec[0] = 256, spec[1] = bm;
         gx = (uint32_t)((n + 63) / 64), gy = (uint32_t)((m + bm - 1) / bm);
-        snprintf(c->note, sizeof(c->note), "gemm tile 64x%u", bm);
+        snprintf(c->note, sizeof(c->note), "gemm tile 64x%u%s", bm, dense ? " (SIMT fp32, no tensor cores)" : "");
     } else {
-        /* wg/rows/mt override the defaults: 32 invocations for short rows (<= 48 groups), else 64. */
+        /* wg/rows/mt override the defaults; BitLinear: 32 invocations for rows of <= 48 groups, else 64;
+         * dense: 64 for rows of <= 512 chunks (4096 halves), else 128. */
         uint32_t mt = (uint32_t)vkb_param_int(c, "mt", m < 8 ? m : 8);
         uint32_t rows = (uint32_t)vkb_param_int(c, "rows", m == 1 ? 4 : 2);
-        uint32_t wg = (uint32_t)vkb_param_int(c, "wg", nc <= 48 ? 32 : 64);
+        uint32_t wg = (uint32_t)vkb_param_int(c, "wg", dense ? (nc <= 512 ? 64 : 128) : nc <= 48 ? 32 : 64);
         if (mt < 1 || mt > 16 || rows < 1 || rows > 16 || wg < sg || wg % sg || wg / sg > 16 || wg > c->caps.max_wg_size)
             return vkb_error(c, "mt=%u rows=%u wg=%u: expected 1..16, 1..16, a multiple of the subgroup (%u) with <= 16 subgroups",
                              mt, rows, wg, sg);
@@ -89,10 +102,28 @@ static int lin_plan(vkb_case *c)
     vkb_dispatch *d = vkb_add_dispatch(c, vkb_add_pipe(c, shader, gemm ? 2 : 3, spec), gx, gy, 1);
     if (!d) return vkb_error(c, "out of memory");
     d->push.n = (uint32_t)n, d->push.m = (uint32_t)m, d->push.k = (uint32_t)k, d->push.p0 = (uint32_t)nc;
-    double nk = (double)n * (double)k;
-    c->bytes = nk / 4 + (double)m * (double)k + 4.0 * (double)m + 4 + 4.0 * (double)m * (double)n;
+    double nk = (double)n * (double)k, mk = (double)m * (double)k, mn = (double)m * (double)n;
+    c->bytes = dense ? 2 * nk + 2 * mk + 4 * mn : nk / 4 + mk + 4.0 * (double)m + 4 + 4 * mn;
     c->flops = 2.0 * (double)m * nk;
     return 0;
+}
+
+static int lin_plan(vkb_case *c) { return linear_plan(c, 0); }
+
+/* Outputs the reference computes: all while M N K <= BUDGET, else tokens 0 and M-1 in full plus random
+ * (m, n) drawn from the case's generator up to the budget. */
+static void pick_outputs(vkb_case *c, gsl_rng *r)
+{
+    lin_priv *p = c->priv;
+    size_t total = p->m * p->n, budget = BUDGET / p->k;
+    if (total <= budget) return;
+    p->npick = 2 * p->n + (budget > 2 * p->n ? budget - 2 * p->n : 0);
+    p->pick = malloc(p->npick * sizeof(*p->pick));
+    if (!p->pick) return;
+    for (size_t i = 0; i < p->npick; i++)
+        p->pick[i] = i < p->n ? i : i < 2 * p->n ? (p->m - 1) * p->n + (i - p->n) : (size_t)gsl_rng_uniform_int(r, total);
+    size_t len = strlen(c->note);
+    snprintf(c->note + len, sizeof(c->note) - len, "; checked: tokens 0, M-1 + %zu random outputs", p->npick - 2 * p->n);
 }
 
 /* Ternary codes ~ the absmean quantizer's output of normal weights (P(0) ~ 0.31); int8 activations shaped as
@@ -126,15 +157,7 @@ static void lin_fill(vkb_case *c, gsl_rng *r)
         s[t] = (float)sc;
     }
     free(z);
-    size_t total = p->m * p->n, budget = BUDGET / p->k;
-    if (total <= budget) return;  /* every output */
-    p->npick = 2 * p->n + (budget > 2 * p->n ? budget - 2 * p->n : 0);
-    size_t len = strlen(c->note);
-    snprintf(c->note + len, sizeof(c->note) - len, "; checked: tokens 0, M-1 + %zu random outputs", p->npick - 2 * p->n);
-    p->pick = malloc(p->npick * sizeof(*p->pick));
-    if (!p->pick) return;
-    for (size_t i = 0; i < p->npick; i++)
-        p->pick[i] = i < p->n ? i : i < 2 * p->n ? (p->m - 1) * p->n + (i - p->n) : (size_t)gsl_rng_uniform_int(r, total);
+    pick_outputs(c, r);
 }
 
 static double lin_ref(vkb_case *c)
@@ -194,7 +217,7 @@ static void lin_check(vkb_case *c, vkb_check *r)
 static void lin_release(vkb_case *c)
 {
     lin_priv *p = c->priv;
-    if (p) free(p->pick), free(p->acc);
+    if (p) free(p->pick), free(p->acc), free(p->want), free(p->bound);
     free(p);
     c->priv = NULL;
 }
@@ -202,3 +225,70 @@ static void lin_release(vkb_case *c)
 VKB_KERNEL(bitnet_linear) = {"bitnet_linear", "n,k,m,shape,algo,rows,mt,wg,bm",
                              "BitLinear y = (W_t x_q) gamma'/s, packed 2-bit W, int8 x, int32 acc (variant dot|int)",
                              lin_plan, lin_fill, lin_ref, lin_check, lin_release};
+
+/* ---------------- the dense fp16-weight baseline ----------------
+ * Tolerance: products of two fp16 values are exact in fp32 (11 + 11 significant bits <= 24) and unpacking
+ * fp16 is exact, so only the K - 1 additions round, in whatever order the GPU uses: |y - y_exact| <=
+ * gamma_{K-1} sum_k |W[n][k] x[m][k]|, gamma_j = j u / (1 - j u) (Higham §3.1). Reference in double. */
+
+static int dense_plan(vkb_case *c) { return linear_plan(c, 1); }
+
+static void fill_f16_rows(gsl_rng *r, uint16_t *h, size_t rows, size_t k, size_t kp)
+{
+    for (size_t i = 0; i < rows; i++)
+        for (size_t j = 0; j < kp; j++) h[i * kp + j] = j < k ? vkb_f32_to_f16((float)gsl_ran_gaussian_ziggurat(r, 1.0)) : 0;
+}
+
+static void dense_fill(vkb_case *c, gsl_rng *r)
+{
+    lin_priv *p = c->priv;
+    fill_f16_rows(r, c->buf[0].host, p->n, p->k, p->kp);
+    fill_f16_rows(r, c->buf[1].host, p->m, p->k, p->kp);
+    pick_outputs(c, r);
+}
+
+static double dense_ref(vkb_case *c)
+{
+    lin_priv *p = c->priv;
+    size_t cnt = p->pick ? p->npick : p->m * p->n;
+    p->want = malloc(cnt * sizeof(double));
+    p->bound = malloc(cnt * sizeof(double));
+    if (!p->want || !p->bound) return 1.0;
+    const uint16_t *w = c->buf[0].host, *x = c->buf[1].host;
+    double km1 = (double)(p->k - 1) * U32, gam = km1 / (1 - km1);
+    for (size_t i = 0; i < cnt; i++) {
+        size_t o = p->pick ? p->pick[i] : i, t = o / p->n, row = o % p->n;
+        double s = 0, sa = 0;
+        for (size_t j = 0; j < p->k; j++) {
+            double v = (double)vkb_f16_to_f32(w[row * p->kp + j]) * vkb_f16_to_f32(x[t * p->kp + j]);
+            s += v;
+            sa += fabs(v);
+        }
+        p->want[i] = s;
+        p->bound[i] = gam * sa;
+    }
+    return (double)cnt / (double)(p->m * p->n);
+}
+
+static void dense_check(vkb_case *c, vkb_check *r)
+{
+    lin_priv *p = c->priv;
+    const float *y = c->buf[2].host;
+    size_t cnt = p->pick ? p->npick : p->m * p->n;
+    float *got = malloc(cnt * sizeof(*got));
+    vkb_check_begin(r, "bound", 1);
+    if (!got || !p->want || !p->bound || (p->npick && !p->pick)) {
+        snprintf(r->detail, sizeof(r->detail), "reference ran out of memory");
+        r->metric = NAN;
+        vkb_check_end(r);
+        free(got);
+        return;
+    }
+    for (size_t i = 0; i < cnt; i++) got[i] = y[p->pick ? p->pick[i] : i];  /* detail indices: sample numbers */
+    vkb_cmp_bound(r, VKB_F32, got, p->want, cnt, (vkb_tol){.bound = p->bound});
+    free(got);
+}
+
+VKB_KERNEL(dense_f16) = {"dense_f16", "n,k,m,shape,algo,rows,mt,wg,bm",
+                         "fp16-weight GEMV/GEMM baseline for bitnet_linear: fp16 W, x; fp32 accumulate and y",
+                         dense_plan, dense_fill, dense_ref, dense_check, lin_release};
