@@ -7,10 +7,12 @@
 #include <string.h>
 #include <time.h>
 
+#include "calibrate.h"
 #include "registry.h"
 #include "result.h"
 #include "run.h"
 #include "suite.h"
+#include "telrow.h"
 #include "version.h"
 #include "vk.h"
 
@@ -30,7 +32,11 @@ static void usage(FILE *f)
             "      --validate            enable the Khronos validation layer; any message makes the case ERROR\n"
             "      --shader A=B          use SPIR-V module B wherever a kernel asks for A\n"
             "      --spv-dir DIR         where SPIR-V modules live (default build/spv)\n"
-            "      --no-calibrate        skip the copy-bandwidth calibration\n"
+            "      --no-calibrate        skip the calibration (every ceiling and utilization NA)\n"
+            "      --recalibrate         measure the ceilings again instead of reading OUT/.calibration/\n"
+            "      --no-telemetry        sensors off (power, energy, clocks NA), to measure their overhead\n"
+            "      --discard-throttled   drop samples that saw a power/thermal throttle, cool down, retry\n"
+            "  calibrate [--device D] [--out DIR] [--spv-dir DIR]   measure the ceilings, rewrite the cache\n"
             "  list                      kernels and their axes\n"
             "  devices                   Vulkan devices and what they offer\n"
             "  csv FILE [COLUMN...]      read a results.csv back (validating it) and print columns, tab-separated\n"
@@ -98,13 +104,50 @@ static int cmd_devices(void)
     return EXIT_OK;
 }
 
+/* Measure the ceilings now (calibrate.h), rewrite the cache, print them. */
+static int cmd_calibrate(int argc, char **argv)
+{
+    static const struct option lo[] = {{"device", 1, 0, 'd'}, {"out", 1, 0, 'o'}, {"spv-dir", 1, 0, 'P'},
+                                       {0, 0, 0, 0}};
+    const char *device = NULL, *root = "results", *spv = NULL;
+    char err[1024] = "";
+    int c;
+    optind = 1;
+    while ((c = getopt_long(argc, argv, "", lo, NULL)) != -1) {
+        if (c == 'd') device = optarg;
+        else if (c == 'o') root = optarg;
+        else if (c == 'P') spv = optarg;
+        else return usage(stderr), EXIT_USAGE;
+    }
+    vkb_vk *v = vkb_vk_open(device, 0, err, sizeof(err));
+    if (!v) {
+        fprintf(stderr, "vkbench: %s\n", err);
+        return EXIT_USAGE;
+    }
+    if (spv) vkb_vk_set_spv_dir(v, spv);
+    vkb_telrow tr;
+    vkb_calib cal;
+    vkb_topo topo;
+    double floor_s = NAN;
+    vkb_topo_read(&topo);
+    vkb_telrow_open(&tr, &topo, vkb_vk_info(v), 0, 0);
+    int rc = vkb_vk_timer_floor(v, &floor_s) ||
+             vkb_calib_get(v, root, 1, 0, vkb_telrow_nvml(&tr), floor_s, &cal, err, sizeof(err));
+    if (rc) fprintf(stderr, "vkbench: %s\n", err[0] ? err : vkb_vk_error(v));
+    else printf("device: %s (%s)\n", vkb_vk_info(v)->name, vkb_vk_info(v)->driver), vkb_calib_print(stdout, &cal);
+    vkb_telrow_close(&tr);
+    vkb_vk_close(v);
+    return rc ? EXIT_USAGE : EXIT_OK;
+}
+
 static int cmd_run(int argc, char **argv)
 {
     static const struct option lo[] = {
         {"device", 1, 0, 'd'},    {"seed", 1, 0, 's'},      {"out", 1, 0, 'o'},        {"dir", 1, 0, 'D'},
         {"filter", 1, 0, 'f'},    {"mode", 1, 0, 'm'},      {"min-time", 1, 0, 'T'},   {"max-noise", 1, 0, 'N'},
         {"timeout", 1, 0, 'X'},   {"min-samples", 1, 0, 'M'}, {"validate", 0, 0, 'V'}, {"shader", 1, 0, 'S'},
-        {"spv-dir", 1, 0, 'P'},   {"no-calibrate", 0, 0, 'C'}, {"help", 0, 0, 'h'},    {0, 0, 0, 0}};
+        {"spv-dir", 1, 0, 'P'},   {"no-calibrate", 0, 0, 'C'},
+        {"recalibrate", 0, 0, 'R'}, {"no-telemetry", 0, 0, 'O'}, {"discard-throttled", 0, 0, 'H'}, {"help", 0, 0, 'h'},    {0, 0, 0, 0}};
     vkb_run_opts o = {.min_time = NAN, .max_noise = NAN, .timeout = NAN, .min_samples = -1, .argc = argc,
                       .argv = argv};
     const char *device = NULL, *spv_dir = NULL, *shader[16];
@@ -145,6 +188,9 @@ static int cmd_run(int argc, char **argv)
             break;
         case 'P': spv_dir = optarg; break;
         case 'C': o.no_calibrate = 1; break;
+        case 'R': o.recalibrate = 1; break;
+        case 'O': o.no_telemetry = 1; break;
+        case 'H': o.discard_throttled = 1; break;
         case 'e':
             if (ninline < 64) inline_lines[ninline++] = optarg;
             break;
@@ -226,6 +272,7 @@ int main(int argc, char **argv)
     if (!strcmp(cmd, "list")) return cmd_list();
     if (!strcmp(cmd, "devices")) return cmd_devices();
     if (!strcmp(cmd, "csv")) return cmd_csv(argc - 1, argv + 1);
+    if (!strcmp(cmd, "calibrate")) return cmd_calibrate(argc - 1, argv + 1);
     if (!strcmp(cmd, "version")) return printf("vkbench %s\n", vkb_version_commit()) < 0;
     if (!strcmp(cmd, "-h") || !strcmp(cmd, "--help") || !strcmp(cmd, "help")) {
         usage(stdout);

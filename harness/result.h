@@ -26,7 +26,16 @@
     X(D, bw_Bps)        X(D, flop_per_s)   X(D, copy_Bps)      X(D, bw_frac_copy) \
     X(D, timer_floor_s) X(I, below_floor) \
     X(D, e2e_time_s) \
-    X(D, ref_time_s)    X(D, ref_fraction) X(S, note)
+    X(D, ref_time_s)    X(D, ref_fraction) \
+    X(D, read_Bps)      X(D, write_Bps)    X(D, bw_frac_read)  X(D, bw_frac_write) \
+    X(D, fma_flop_per_s) X(D, coopmat_flop_per_s) X(D, flop_frac_fma) X(D, flop_frac_coopmat) \
+    X(D, theoretical_Bps) X(D, bw_frac_theoretical) X(D, dispatch_s) X(S, util_why) \
+    X(D, energy_per_call_J) X(D, gflop_per_J) X(D, gb_per_J) X(D, energy_window_s) X(D, energy_updates) \
+    X(D, power_mean_W)  X(D, power_max_W)  X(D, gpu_temp_max_C) \
+    X(D, sm_clock_min_MHz) X(D, sm_clock_mean_MHz) X(D, mem_clock_min_MHz) X(D, mem_clock_mean_MHz) \
+    X(S, clock_reasons) X(D, throttle_time_s) X(S, throttled) X(I, throttle_discarded) X(S, telemetry_why) \
+    X(D, ref_energy_J)  X(D, cpu_temp_max_C) X(S, cpu_sensor_why) \
+    X(S, note)
 
 #define VKB_STR_LEN 160
 

@@ -12,11 +12,13 @@
 #include <gsl/gsl_version.h>
 #include <vulkan/vulkan.h>
 
+#include "calibrate.h"
 #include "check.h"
 #include "registry.h"
 #include "result.h"
 #include "run.h"
 #include "stats.h"
+#include "telrow.h"
 #include "topo.h"
 #include "version.h"
 
@@ -35,6 +37,8 @@ typedef struct ctx {
     size_t total_cases, done_cases;
     double started;
     vkb_run_totals *tot;
+    vkb_calib cal;        /* ceilings (calibrate.h) */
+    vkb_telrow tr;        /* sensors and pinning (telrow.h) */
 } ctx;
 
 static double now_s(void)
@@ -253,6 +257,7 @@ static int measure(ctx *x, vkb_gpu *g, const vkb_line *l, int cold, vkb_result *
             free(s);
             return -1;
         }
+        if (vkb_telrow_reject(&x->tr, now_s() - t0, st.timeout)) continue;  /* --discard-throttled */
         if (n == cap) {
             double *ns = realloc(s, 2 * cap * sizeof(*s));
             if (!ns) break;
@@ -344,9 +349,11 @@ static int run_case(ctx *x, const vkb_line *l, const int *pick)
     gsl_rng_set(rng, (unsigned long)c.seed);
     if (k->fill) k->fill(&c, rng);
 
+    vkb_telrow_ref_begin(&x->tr);
     double t0 = now_s();
     double frac = k->reference ? k->reference(&c) : 1.0;
     double tref = now_s() - t0;
+    vkb_telrow_ref_end(&x->tr, tref, frac, &r);
     r.ref_fraction = frac;
     r.ref_time_s = frac > 0 ? tref / frac : NAN;  /* a sampled reference is extrapolated: see ref_fraction */
 
@@ -398,11 +405,13 @@ static int run_case(ctx *x, const vkb_line *l, const int *pick)
                      chk.metric, chk.threshold, chk.nbad, chk.nchecked);
         goto done;
     }
+    vkb_telrow_case_begin(&x->tr);
     if (measure(x, g, l, !strcmp(mode, "cold"), &r, &samples, &nsamples)) {
         snprintf(r.status, sizeof(r.status), "ERROR");
         snprintf(r.reason, sizeof(r.reason), "timing: %s", vkb_vk_error(x->v));
         goto done;
     }
+    vkb_telrow_case_end(&x->tr, g, &r);  /* energy window, sensor columns */
     double e2e[3];
     int ne = 0;
     for (; ne < 3 && (ne == 0 || e2e[0] < 0.3); ne++)
@@ -414,14 +423,14 @@ static int run_case(ctx *x, const vkb_line *l, const int *pick)
     }
     r.bw_Bps = c.bytes > 0 ? c.bytes / r.time_median_s : NAN;
     r.flop_per_s = c.flops > 0 ? c.flops / r.time_median_s : NAN;
-    r.bw_frac_copy = r.bw_Bps / x->copy_Bps;
-    r.below_floor = r.time_median_s < 10 * x->timer_floor;
+    vkb_calib_row(&x->cal, &r);  /* utilization against the ceilings, below_floor */
     snprintf(r.status, sizeof(r.status), "PASS");
     goto done;
 oom:
     snprintf(r.status, sizeof(r.status), "ERROR");
     snprintf(r.reason, sizeof(r.reason), "out of host memory");
 done:
+    vkb_telrow_finish(&x->tr, &r);
     if (vkb_vk_validation_messages(x->v) != vmsgs) {
         snprintf(r.status, sizeof(r.status), "ERROR");
         snprintf(r.reason, sizeof(r.reason), "%llu validation-layer messages (see stderr)",
@@ -442,59 +451,6 @@ done:
     else if (!strcmp(r.status, "SKIP")) x->tot->skip++;
     else x->tot->error++;
     return 0;
-}
-
-/* Measure the plain copy kernel once per run: the bandwidth every row is compared with. */
-static void calibrate_copy(ctx *x)
-{
-    const vkb_kernel *k = vkb_registry_find("copy");
-    vkb_line l;
-    char text[64], mode[8] = "hot";
-    int pick[1] = {0};
-    char val[1][40];
-    memset(&l, 0, sizeof(l));
-    x->copy_Bps = NAN;
-    if (!k || x->o->no_calibrate) return;
-    uint64_t n = x->caps.is_cpu ? (1u << 22) : (1u << 28);
-    while (n * 4 * 2 > x->caps.device_mem / 2 || n * 4 > x->caps.max_range) n /= 2;
-    snprintf(l.file, sizeof(l.file), "calibration");
-    snprintf(l.kernel, sizeof(l.kernel), "copy");
-    l.naxes = 1;
-    snprintf(l.axis[0].key, sizeof(l.axis[0].key), "n");
-    snprintf(val[0], sizeof(val[0]), "%llu", (unsigned long long)n);
-    l.axis[0].nval = 1;
-    l.axis[0].val = val;
-    l.tol = NAN;
-    l.opt.min_time = x->caps.is_cpu ? 0.2 : 0.5;
-    l.opt.max_noise = 0.005;
-    l.opt.timeout = 10;
-    l.opt.min_samples = 10;
-    vkb_case c;
-    memset(&c, 0, sizeof(c));
-    c.k = k;
-    c.caps = x->caps;
-    case_params(&l, pick, &c, mode, sizeof(mode), text, sizeof(text));
-    vkb_gpu *g = NULL;
-    if (k->plan(&c) || c.skip[0]) goto done;
-    for (int i = 0; i < c.nbuf; i++)
-        if (!(c.buf[i].host = calloc(c.buf[i].count, vkb_dtype_size(c.buf[i].type)))) goto done;
-    g = vkb_gpu_prepare(x->v, &c);
-    if (!g || vkb_gpu_upload(g)) goto done;
-    vkb_result r;
-    vkb_result_init(&r);
-    double *s = NULL;
-    size_t ns = 0;
-    ctx y = *x;
-    y.timer_floor = x->timer_floor;
-    vkb_run_opts o = *x->o;
-    o.min_time = o.max_noise = o.timeout = NAN;
-    o.min_samples = -1;
-    y.o = &o;
-    if (measure(&y, g, &l, 0, &r, &s, &ns) == 0) x->copy_Bps = c.bytes / r.time_min_s;  /* best, as STREAM */
-    free(s);
-done:
-    vkb_gpu_release(g);
-    free_case(&c);
 }
 
 static void slug(const char *in, char *out, size_t len)
@@ -547,8 +503,8 @@ static void write_runinfo(const ctx *x, const vkb_suite *s, FILE *f)
                "coopmat_nv: %d\ncoopmat_khr: %d\n",
             c->subgroup, (unsigned long long)c->max_range, (unsigned long long)c->device_mem, c->f16, c->storage16,
             c->int8, c->storage8, c->int_dot, c->int_dot_accel, c->coopmat_nv, c->coopmat_khr);
-    if (isnan(x->copy_Bps)) fprintf(f, "copy_Bps: NA (calibration skipped or failed)\n");
-    else fprintf(f, "copy_Bps: %.6g (plain copy kernel, bytes read + written / best sample)\n", x->copy_Bps);
+    vkb_calib_print(f, &x->cal);
+    vkb_telrow_print(f, &x->tr);
     fprintf(f, "validation_layer: %s\ngsl: %s\n", x->o->validate ? "on" : "off", GSL_VERSION);
     vkb_topo_print(f, &x->topo);
     fflush(f);
@@ -601,8 +557,11 @@ int vkb_run(vkb_vk *v, const vkb_suite *s, const vkb_run_opts *o, vkb_run_totals
         goto out;
     }
     x.started = now_s();
-    if (isatty(2)) fprintf(stderr, "calibrating copy bandwidth...");
-    calibrate_copy(&x);
+    if (isatty(2)) fprintf(stderr, "calibrating (or reading the cache)...");
+    vkb_telrow_open(&x.tr, &x.topo, x.info, o->no_telemetry, o->discard_throttled);
+    vkb_calib_get(v, o->out_root, o->recalibrate, o->no_calibrate, vkb_telrow_nvml(&x.tr), x.timer_floor, &x.cal,
+                  err, errlen);
+    x.copy_Bps = x.cal.val[VKB_CAL_COPY];
     if (isatty(2)) fprintf(stderr, "\r\033[K");
     write_runinfo(&x, s, info);
     for (int i = 0; i < s->nline; i++) {
@@ -629,6 +588,7 @@ int vkb_run(vkb_vk *v, const vkb_suite *s, const vkb_run_opts *o, vkb_run_totals
     fprintf(info, "validation_messages: %llu\n", (unsigned long long)vkb_vk_validation_messages(v));
     ret = 0;
 out:
+    vkb_telrow_close(&x.tr);
     if (x.csv) fclose(x.csv);
     if (x.samples) fclose(x.samples);
     if (info) fclose(info);

@@ -14,7 +14,10 @@ typedef struct vkb_run_opts {
     double min_time, max_noise, timeout;  /* NAN: take the suite's */
     long min_samples;         /* <0: take the suite's */
     int validate;             /* validation layer on: any message is an ERROR for the run */
-    int no_calibrate;         /* skip the copy-bandwidth calibration */
+    int no_calibrate;         /* skip the calibration: every ceiling NA */
+    int recalibrate;          /* measure the ceilings even when cached (calibrate.h) */
+    int no_telemetry;         /* sensors off: every sensor column NA (to measure their overhead) */
+    int discard_throttled;    /* drop samples whose window saw a throttle reason, after a cool-down */
     int argc;
     char **argv;              /* recorded in run.txt */
 } vkb_run_opts;

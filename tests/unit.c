@@ -5,12 +5,15 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <errno.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "check.h"
 #include "result.h"
 #include "stats.h"
 #include "suite.h"
+#include "telemetry.h"
 
 static int g_fail, g_checks;
 static const char *g_tmpdir = "/tmp";
@@ -395,7 +398,8 @@ static void test_csv_roundtrip(void)
     text[len] = 0;
     if (f) fclose(f);
     CHECK(!strncmp(text, "date_utc,commit,host,cpu_model,device,", 38));
-    CHECK_HAS(text, ",ref_time_s,ref_fraction,note\n");
+    CHECK_HAS(text, ",ref_time_s,ref_fraction,");
+    CHECK_HAS(text, ",note\n");
     CHECK_HAS(text, ",\"n=1024,m=64\",");
     CHECK_HAS(text, ",\"said \"\"no\"\", then\nleft\",");
     CHECK_HAS(text, ",NA,");
@@ -491,6 +495,196 @@ static void test_samples(void)
     CHECK(vkb_samples_read(path, -1, &t, err, sizeof(err)) == -1);
     CHECK_HAS(err, ":3: bad number 'oops'");
     remove(path);
+}
+
+/* ---- telemetry (sensors: pure parts and NA paths) ------------------------------------------- */
+
+static void test_tel_uuid(void)
+{
+    /* nvidia-smi's form of a 16-byte UUID: "GPU-" + 8-4-4-4-12 hex. */
+    static const uint8_t want[16] = {0x34, 0xbf, 0x77, 0xd1, 0xc6, 0x86, 0x68, 0x21,
+                                     0x79, 0xa8, 0x32, 0xd3, 0x26, 0xc5, 0x03, 0x9c};
+    uint8_t b[16];
+    CHECK(vkb_tel_uuid_parse("GPU-34bf77d1-c686-6821-79a8-32d326c5039c", b) == 0 && !memcmp(b, want, 16));
+    CHECK(vkb_tel_uuid_parse("MIG-34BF77D1-C686-6821-79A8-32D326C5039C", b) == 0 && !memcmp(b, want, 16));
+    CHECK(vkb_tel_uuid_parse("34bf77d1c686682179a832d326c5039c", b) == 0 && !memcmp(b, want, 16));
+    /* lavapipe's deviceUUID is ASCII "mesa22.3.6" zero-padded: NVML would print it as below. */
+    CHECK(vkb_tel_uuid_parse("GPU-6d657361-3232-2e33-2e36-000000000000", b) == 0 && !memcmp(b, "mesa22.3.6\0\0\0\0\0", 16));
+    /* one digit differs: a different device */
+    CHECK(vkb_tel_uuid_parse("GPU-34bf77d1-c686-6821-79a8-32d326c5039d", b) == 0 && memcmp(b, want, 16) != 0);
+    CHECK(vkb_tel_uuid_parse("GPU-34bf77d1-c686-6821-79a8-32d326c5039", b) == -1);    /* 31 digits */
+    CHECK(vkb_tel_uuid_parse("GPU-34bf77d1-c686-6821-79a8-32d326c5039c0", b) == -1);  /* 33 digits */
+    CHECK(vkb_tel_uuid_parse("GPU-34bf77d1-c686-6821-79a8-32d326c5039g", b) == -1);   /* not hex */
+    CHECK(vkb_tel_uuid_parse("", b) == -1);
+}
+
+static void test_tel_pci(void)
+{
+    char s[32];
+    vkb_tel_pci_format(0, 0x18, 0, 0, s, sizeof(s));
+    CHECK_STR(s, "00000000:18:00.0");                 /* nvmlPciInfo_t.busId's form */
+    vkb_tel_pci_format(0x10, 0xab, 0x1f, 7, s, sizeof(s));
+    CHECK_STR(s, "00000010:AB:1F.7");
+    CHECK(vkb_tel_pci_match("00000000:18:00.0", 0, 0x18, 0, 0) == 1);
+    CHECK(vkb_tel_pci_match("0000:18:00.0", 0, 0x18, 0, 0) == 1);   /* short domain */
+    CHECK(vkb_tel_pci_match("00000010:ab:1f.7", 0x10, 0xab, 0x1f, 7) == 1);
+    CHECK(vkb_tel_pci_match("18:00.0", 0, 0x18, 0, 0) == 1);        /* bus:dev.fn, domain 0 */
+    CHECK(vkb_tel_pci_match("0000:18:00", 0, 0x18, 0, 0) == 1);     /* dom:bus:dev, function 0 */
+    CHECK(vkb_tel_pci_match("00000000:19:00.0", 0, 0x18, 0, 0) == 0);
+    CHECK(vkb_tel_pci_match("00000001:18:00.0", 0, 0x18, 0, 0) == 0);
+    CHECK(vkb_tel_pci_match("00000000:18:00.1", 0, 0x18, 0, 0) == 0);
+    CHECK(vkb_tel_pci_match("00000000:18:00.0x", 0, 0x18, 0, 0) == 0);
+    CHECK(vkb_tel_pci_match("gpu0", 0, 0x18, 0, 0) == 0);
+}
+
+static void test_tel_energy(void)
+{
+    uint64_t d = 0;
+    char why[160];
+    double j, p;
+    CHECK(vkb_tel_counter_delta(100, 150, 0, &d) == 0 && d == 50);
+    /* RAPL wraps at max_energy_range_uj: 262143328800 -> 50 with range 262143328850 is 50 + 50 µJ. */
+    CHECK(vkb_tel_counter_delta(262143328800ull, 50, 262143328850ull, &d) == 0 && d == 100);
+    CHECK(vkb_tel_counter_delta(200, 100, 0, &d) == -1);    /* backwards, range unknown */
+
+    /* NVML-like: +30000 mJ every 100 ms (300 W), polled every 10 ms for 1.2 s: counter values change
+     * at t = 0.1, 0.2, ..., 1.2 -> 12 updates; 0.1 .. 1.2 s holds 11 x 30 J = 330 J -> 300 W. */
+    vkb_tel_track k;
+    memset(&k, 0, sizeof(k));
+    for (int i = 0; i <= 120; i++) vkb_tel_track_add(&k, i * 0.01, 5000000 + (uint64_t)(i / 10) * 30000, 0);
+    CHECK(k.updates == 12);
+    CHECK(vkb_tel_energy_eval(&k, 1e-3, 1.2, 1200, &j, &p, why, sizeof(why)) == 0);
+    CHECK_NEAR(p, 300, 1e-9);
+    CHECK_NEAR(j, 300 * 1.2 / 1200, 1e-12);            /* 0.3 J per call */
+    CHECK_STR(why, "");
+
+    /* Too short: 0.55 s sees 5 updates -> NA insufficient_window, never 0. */
+    memset(&k, 0, sizeof(k));
+    for (int i = 0; i <= 55; i++) vkb_tel_track_add(&k, i * 0.01, (uint64_t)(i / 10) * 30000, 0);
+    CHECK(k.updates == 5);
+    CHECK(vkb_tel_energy_eval(&k, 1e-3, 0.55, 100, &j, &p, why, sizeof(why)) == -1);
+    CHECK(isnan(j) && isnan(p));
+    CHECK_HAS(why, "insufficient_window (5 counter updates < 10");
+
+    /* RAPL µJ counter crossing its range: 10 W for 1.5 s at 1 ms updates (10000 µJ each), polled
+     * every 5 ms, starting 100 ms of energy before the wrap at range 1e6. */
+    const uint64_t range = 1000000;
+    memset(&k, 0, sizeof(k));
+    for (int i = 0; i <= 300; i++) vkb_tel_track_add(&k, i * 0.005, (900000 + (uint64_t)i * 50000) % range, range);
+    CHECK(!k.wrapped_bad && k.updates == 300);
+    CHECK(vkb_tel_energy_eval(&k, 1e-6, 1.5, 3, &j, &p, why, sizeof(why)) == 0);
+    CHECK_NEAR(p, 10, 1e-9);
+    CHECK_NEAR(j, 5, 1e-9);                             /* 10 W x 1.5 s / 3 calls */
+    /* The same wrap without a known range: wrapped_unhandled. */
+    memset(&k, 0, sizeof(k));
+    for (int i = 0; i <= 300; i++) vkb_tel_track_add(&k, i * 0.005, (900000 + (uint64_t)i * 50000) % range, 0);
+    CHECK(vkb_tel_energy_eval(&k, 1e-6, 1.5, 3, &j, &p, why, sizeof(why)) == -1 && isnan(j));
+    CHECK_HAS(why, "wrapped_unhandled");
+    /* Never read: NA, not 0. */
+    memset(&k, 0, sizeof(k));
+    CHECK(vkb_tel_energy_eval(&k, 1e-3, 1, 1, &j, &p, why, sizeof(why)) == -1 && isnan(p));
+}
+
+static void test_tel_window(void)
+{
+    vkb_tel_window a, b;
+    char s[96];
+    vkb_tel_window_init(&a);
+    CHECK(isnan(a.power_max_W) && isnan(a.temp_max_C) && isnan(a.throttle_s) && a.power_n == 0);
+    vkb_tel_window_init(&b);
+    b.readings = 2, b.power_sum_W = 500, b.power_n = 2, b.power_max_W = 300, b.sm_min_MHz = 1500;
+    b.sm_sum_MHz = 3500, b.sm_n = 2, b.reasons = 0x1, b.reasons_n = 2, b.throttle_s = 0;
+    vkb_tel_merge(&a, &b);                               /* into an empty window: a copy */
+    CHECK(a.readings == 2 && a.power_n == 2 && a.power_max_W == 300 && a.sm_min_MHz == 1500);
+    b.power_max_W = 350, b.sm_min_MHz = 1400, b.reasons = 0x4, b.throttle_s = 0.25;
+    vkb_tel_merge(&a, &b);
+    CHECK(a.power_n == 4 && a.power_sum_W == 1000 && a.power_max_W == 350 && a.sm_min_MHz == 1400);
+    CHECK(a.reasons == 0x5 && a.sm_n == 4 && isnan(a.temp_max_C));
+    CHECK(isnan(a.throttle_s));                          /* the first window had none: unknown stays unknown */
+    vkb_tel_reasons_str(0x45, s, sizeof(s));
+    CHECK_STR(s, "0x45 (idle,sw_power_cap,hw_thermal)");
+    vkb_tel_reasons_str(0, s, sizeof(s));
+    CHECK_STR(s, "0x0");
+    CHECK((VKB_TEL_THROTTLE_BITS & 0x1) == 0 && (VKB_TEL_THROTTLE_BITS & 0x4) && (VKB_TEL_THROTTLE_BITS & 0x40));
+}
+
+static void mkdir_p(const char *root, const char *sub)
+{
+    char cmd[700];
+    snprintf(cmd, sizeof(cmd), "mkdir -p '%s/%s'", root, sub);
+    CHECK(system(cmd) == 0);
+}
+
+/* The NA paths: no NVML library (a bad name), no powercap, an unreadable one, and readable fakes. */
+static void test_tel_na(void)
+{
+    char why[240], root[300], path[600];
+    uint8_t uuid[16] = {0};
+    CHECK(vkb_nvml_open("libvkbench-no-such-nvml.so.1", uuid, 1, 0, 0x18, 0, 0, why, sizeof(why)) == NULL);
+    CHECK_HAS(why, "not_present (dlopen libvkbench-no-such-nvml.so.1");
+    CHECK_STR(vkb_tel_errno_status(EACCES), "no_permission");
+    CHECK_STR(vkb_tel_errno_status(EPERM), "no_permission");
+    CHECK_STR(vkb_tel_errno_status(ENOENT), "not_present");
+    CHECK_STR(vkb_tel_errno_status(EIO), "error");
+
+    snprintf(root, sizeof(root), "%s/vkb-tel-%d", g_tmpdir, (int)getpid());
+    mkdir_p(root, "");
+    vkb_tel_cfg cfg = {.sysfs = root, .nvml_lib = "libvkbench-no-such-nvml.so.1", .gpu = 1, .uuid = uuid, .pu = -1};
+    vkb_tel *t = vkb_tel_open(&cfg);
+    CHECK(t != NULL);
+    if (t) {
+        CHECK(!vkb_tel_has_gpu_energy(t) && vkb_tel_nvml(t) == NULL);
+        CHECK_HAS(vkb_tel_gpu_why(t), "not_present (dlopen");
+        CHECK_HAS(vkb_tel_cpu_energy_why(t), "not_present (");
+        CHECK_HAS(vkb_tel_cpu_energy_why(t), "/powercap");
+        CHECK_HAS(vkb_tel_cpu_temp_why(t), "not_present");
+        vkb_tel_close(t);
+    }
+    /* A package zone whose energy_uj cannot be read (a directory: EISDIR) -> error, not 0. */
+    mkdir_p(root, "powercap/intel-rapl:0/energy_uj");
+    snprintf(path, sizeof(path), "%s/powercap/intel-rapl:0/name", root);
+    CHECK(write_file(path, "package-0\n") == 0);
+    if ((t = vkb_tel_open(&cfg))) {
+        CHECK_HAS(vkb_tel_cpu_energy_why(t), "error (");
+        CHECK_HAS(vkb_tel_cpu_energy_why(t), "intel-rapl:0/energy_uj");
+        vkb_tel_close(t);
+    }
+    /* Readable fakes: a RAPL package that does not move, a k10temp at 45 C, a GPU hwmon that is ignored. */
+    snprintf(path, sizeof(path), "rm -rf '%s/powercap/intel-rapl:0/energy_uj'", root);
+    CHECK(system(path) == 0);
+    snprintf(path, sizeof(path), "%s/powercap/intel-rapl:0/energy_uj", root);
+    CHECK(write_file(path, "123456\n") == 0);
+    snprintf(path, sizeof(path), "%s/powercap/intel-rapl:0/max_energy_range_uj", root);
+    CHECK(write_file(path, "262143328850\n") == 0);
+    mkdir_p(root, "hwmon/hwmon0");
+    mkdir_p(root, "hwmon/hwmon1");
+    snprintf(path, sizeof(path), "%s/hwmon/hwmon0/name", root);
+    CHECK(write_file(path, "k10temp\n") == 0);
+    snprintf(path, sizeof(path), "%s/hwmon/hwmon0/temp1_input", root);
+    CHECK(write_file(path, "45000\n") == 0);
+    snprintf(path, sizeof(path), "%s/hwmon/hwmon1/name", root);
+    CHECK(write_file(path, "amdgpu\n") == 0);
+    snprintf(path, sizeof(path), "%s/hwmon/hwmon1/temp1_input", root);
+    CHECK(write_file(path, "99000\n") == 0);
+    if ((t = vkb_tel_open(&cfg))) {
+        vkb_tel_window w;
+        double j, p;
+        CHECK_STR(vkb_tel_cpu_energy_why(t), "");
+        CHECK_STR(vkb_tel_cpu_temp_why(t), "");
+        vkb_tel_begin(t);
+        struct timespec ts = {0, 60000000};
+        nanosleep(&ts, NULL);
+        vkb_tel_end(t, &w);
+        CHECK(w.readings >= 2 && w.ncpu == 1);
+        CHECK_NEAR(w.cpu_temp_max_C, 45, 1e-9);           /* the amdgpu 99 C is not a CPU sensor */
+        CHECK(w.cpu_energy[0].started && w.cpu_energy[0].updates == 0);
+        CHECK(vkb_tel_energy_eval(&w.cpu_energy[0], 1e-6, w.wall_s, 1, &j, &p, why, sizeof(why)) == -1);
+        CHECK_HAS(why, "insufficient_window (0 counter updates");
+        CHECK(isnan(w.power_max_W) && w.power_n == 0 && isnan(w.throttle_s));   /* no GPU: NA */
+        vkb_tel_close(t);
+    }
+    snprintf(path, sizeof(path), "rm -rf '%s'", root);
+    CHECK(system(path) == 0);
 }
 
 /* ---- runner --------------------------------------------------------------------------------- */
@@ -599,6 +793,11 @@ static const struct { const char *name; void (*fn)(void); } tests[] = {
     {"csv_roundtrip", test_csv_roundtrip},
     {"csv_corrupt", test_csv_corrupt},
     {"samples", test_samples},
+    {"tel_uuid", test_tel_uuid},
+    {"tel_pci", test_tel_pci},
+    {"tel_energy", test_tel_energy},
+    {"tel_window", test_tel_window},
+    {"tel_na", test_tel_na},
     {"fp16", test_fp16},
     {"check_ulp", test_check_ulp},
     {"check_order", test_check_order},

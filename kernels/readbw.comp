@@ -1,0 +1,29 @@
+#version 450
+#extension GL_GOOGLE_include_directive : require
+// readbw: read-only bandwidth. Every invocation sums uvec4s of a (grid-strided, so each pass over
+// the array is coalesced), the workgroup reduces in shared memory and writes one uint: the writes are
+// 4 bytes per workgroup, well under 1% of the bytes read. Integer sums wrap mod 2^32, so the
+// reference reproduces them exactly and the compiler cannot drop a single load.
+#include "common.glsl"
+layout(binding = 0) readonly buffer A4 { uvec4 a4[]; };
+layout(binding = 0) readonly buffer A1 { uint a1[]; };
+layout(binding = 1) writeonly buffer S { uint s[]; };
+shared uint red[gl_WorkGroupSize.x];
+void main() {
+    uint lid = gl_LocalInvocationID.x, wg = gl_WorkGroupSize.x;
+    uint total = gl_NumWorkGroups.x * gl_NumWorkGroups.y * wg, nvec = pc.n / 4u;
+    uint acc = 0u;
+    for (uint k = vkb_global_id(); k < nvec; k += total) {
+        uvec4 v = a4[k];
+        acc += v.x + v.y + v.z + v.w;
+    }
+    if (vkb_global_id() == 0u)
+        for (uint j = 4u * nvec; j < pc.n; ++j) acc += a1[j];
+    red[lid] = acc;
+    barrier();
+    for (uint h = wg / 2u; h > 0u; h /= 2u) {
+        if (lid < h) red[lid] += red[lid + h];
+        barrier();
+    }
+    if (lid == 0u) s[vkb_group_id()] = red[0];
+}

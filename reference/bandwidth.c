@@ -1,0 +1,136 @@
+/* bandwidth.c — the calibration yardsticks besides copy (elementwise.c): read-only bandwidth
+ * (readbw), write-only bandwidth (writebw) and the cost of an (almost) empty dispatch (noop).
+ * All three work on uint32 with wrapping integer arithmetic, so every check is exact (threshold 0):
+ * readbw's per-workgroup sums are reproduced mod 2^32 by the reference in the same grouping. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "check.h"
+#include "vkb.h"
+
+#define WG 256u       /* power of two: readbw's shared-memory tree reduction relies on it */
+#define ITEMS 8u      /* uvec4 loads per readbw invocation */
+
+static int plan_n(vkb_case *c, int64_t *n)
+{
+    *n = vkb_param_int(c, "n", -1);
+    if (*n <= 0 || *n > 0xFFFFFFF0ll)
+        return vkb_error(c, "n=%s: expected an integer in [1, 2^32-16]", vkb_param_str(c, "n", "(missing)")) < 0;
+    snprintf(c->dtype, sizeof(c->dtype), "u32");
+    return 0;
+}
+
+/* ---------------- readbw ---------------- */
+
+static int readbw_plan(vkb_case *c)
+{
+    int64_t n;
+    uint32_t g[3], spec[1] = {WG};
+    if (plan_n(c, &n)) return 0;
+    uint64_t nvec = (uint64_t)n / 4, threads = (nvec + ITEMS - 1) / ITEMS;
+    vkb_grid_1d(c, threads ? threads : 1, WG, g);
+    size_t groups = (size_t)g[0] * g[1];
+    vkb_add_buf(c, "a", VKB_U32, (size_t)n, VKB_IN);
+    vkb_add_buf(c, "s", VKB_U32, groups, VKB_OUT);
+    vkb_dispatch *d = vkb_add_dispatch(c, vkb_add_pipe(c, "readbw", 1, spec), g[0], g[1], 1);
+    if (d) d->push.n = (uint32_t)n;
+    c->bytes = 4.0 * (double)n + 4.0 * (double)groups;
+    c->flops = 0;
+    return 0;
+}
+
+static void fill_u32(vkb_case *c, gsl_rng *r)
+{
+    uint32_t *a = c->buf[0].host;
+    for (size_t i = 0; i < c->buf[0].count; i++) a[i] = (uint32_t)gsl_rng_get(r);
+}
+
+/* The shader's grouping: uvec4 k is summed by invocation k mod total, in workgroup (k mod total)/WG;
+ * the scalar tail goes to invocation 0. */
+static double readbw_ref(vkb_case *c)
+{
+    const uint32_t *a = c->buf[0].host;
+    size_t n = c->buf[0].count, groups = c->buf[1].count, total = groups * WG, nvec = n / 4;
+    uint32_t *want = calloc(groups, sizeof(*want));
+    c->priv = want;
+    if (!want) return 0;
+    for (size_t k = 0; k < nvec; k++)
+        want[(k % total) / WG] += a[4 * k] + a[4 * k + 1] + a[4 * k + 2] + a[4 * k + 3];
+    for (size_t j = 4 * nvec; j < n; j++) want[0] += a[j];
+    return 1.0;
+}
+
+static void readbw_check(vkb_case *c, vkb_check *r)
+{
+    vkb_check_begin(r, "exact", 0);
+    if (c->priv) vkb_cmp_exact(r, VKB_U32, c->buf[1].host, c->priv, c->buf[1].count);
+    else snprintf(r->detail, sizeof(r->detail), "reference out of memory"), r->pass = 0;
+}
+
+static void release_priv(vkb_case *c)
+{
+    free(c->priv);
+    c->priv = NULL;
+}
+
+VKB_KERNEL(readbw) = {"readbw", "n", "read-only bandwidth: per-workgroup uint32 sums of a (calibration yardstick)",
+                      readbw_plan, fill_u32, readbw_ref, readbw_check, release_priv};
+
+/* ---------------- writebw ---------------- */
+
+static int writebw_plan(vkb_case *c)
+{
+    int64_t n;
+    uint32_t g[3], spec[1] = {WG};
+    if (plan_n(c, &n)) return 0;
+    vkb_grid_1d(c, ((uint64_t)n + 3) / 4, WG, g);
+    vkb_add_buf(c, "b", VKB_U32, (size_t)n, VKB_OUT);
+    vkb_dispatch *d = vkb_add_dispatch(c, vkb_add_pipe(c, "writebw", 1, spec), g[0], g[1], 1);
+    if (d) d->push.n = (uint32_t)n, d->push.p0 = (uint32_t)(c->seed >> 17);
+    c->bytes = 4.0 * (double)n;
+    c->flops = 0;
+    return 0;
+}
+
+static double no_ref(vkb_case *c) { (void)c; return 1.0; }
+
+/* b[i] = i ^ key, checked in place: no n-sized expected array (the calibration size is 1 GiB). */
+static void check_xor(vkb_case *c, vkb_check *r, uint32_t key)
+{
+    const uint32_t *b = c->buf[0].host;
+    vkb_check_begin(r, "exact", 0);
+    for (size_t i = 0; i < c->buf[0].count; i++) {
+        uint32_t want = (uint32_t)i ^ key;
+        r->nchecked++;
+        if (b[i] == want) continue;
+        if (vkb_is_poison(VKB_U32, b, i)) r->nunwritten++;
+        else vkb_check_bad(r, i, b[i], want);
+    }
+    r->metric = (double)(r->nbad + r->nunwritten);
+    vkb_check_end(r);
+}
+
+static void writebw_check(vkb_case *c, vkb_check *r) { check_xor(c, r, c->disp[0].push.p0); }
+
+VKB_KERNEL(writebw) = {"writebw", "n", "write-only bandwidth: b[i] = i ^ key (calibration yardstick)", writebw_plan,
+                       NULL, no_ref, writebw_check, NULL};
+
+/* ---------------- noop ---------------- */
+
+static int noop_plan(vkb_case *c)
+{
+    uint32_t spec[1] = {64};
+    snprintf(c->dtype, sizeof(c->dtype), "u32");
+    vkb_add_buf(c, "b", VKB_U32, 1, VKB_OUT);
+    vkb_dispatch *d = vkb_add_dispatch(c, vkb_add_pipe(c, "noop", 1, spec), 1, 1, 1);
+    if (d) d->push.p0 = (uint32_t)(c->seed >> 17);
+    c->bytes = 4;
+    c->flops = 0;
+    return 0;
+}
+
+/* b[0] = key is b[i] = i ^ key at i = 0. */
+static void noop_check(vkb_case *c, vkb_check *r) { check_xor(c, r, c->disp[0].push.p0); }
+
+VKB_KERNEL(noop) = {"noop", "", "one workgroup storing one word: the per-dispatch overhead (calibration)", noop_plan,
+                    NULL, no_ref, noop_check, NULL};
