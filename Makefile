@@ -25,7 +25,8 @@ Q := @
 endif
 
 # Sources follow the folders: no list to keep.
-PURE_SRC := harness/stats.c harness/suite.c harness/check.c harness/result.c harness/util.c
+PURE_SRC := harness/stats.c harness/suite.c harness/check.c harness/result.c harness/util.c \
+            harness/compare.c harness/export.c
 # No Vulkan (unit-tested), though not pure in the strict sense: sensors through dlopen/sysfs, hwloc.
 PURE_SRC += harness/telemetry.c harness/topo.c
 HARN_SRC := $(filter-out harness/main.c $(PURE_SRC),$(wildcard harness/*.c))
@@ -104,6 +105,20 @@ test: deps
 bench: deps
 	$(Q)$(MAKE) --no-print-directory all
 	$(Q)./build/vkbench run suites/default.suite $(ARGS)
+
+# The regression gate (harness/gate.sh; exit codes in `vkbench compare --help`): run suites/gate.suite on
+# this device and compare with BASELINE (a run directory, or a directory of runs). Outputs in build/gate.
+gate: deps
+	$(Q)$(MAKE) --no-print-directory all
+	$(Q)test -n "$(BASELINE)" || { echo 'usage: make gate BASELINE=results/<run>'; exit 3; }
+	$(Q)VKB=$(BUILD)/vkbench sh harness/gate.sh run '$(BASELINE)' $(BUILD)/gate
+
+# The gate measuring itself: K A/A and K injected-slowdown comparisons of ROUNDS launches per side
+# (defaults K=20 ROUNDS=3 SLOW=add=0.05,relu=0.05 SUITE=suites/gate.suite); summary in build/gate-selftest.
+gate-selftest: deps
+	$(Q)$(MAKE) --no-print-directory all
+	$(Q)VKB=$(BUILD)/vkbench K='$(K)' ROUNDS='$(ROUNDS)' SLOW='$(SLOW)' SUITE='$(SUITE)' \
+	  sh harness/gate.sh selftest $(BUILD)/gate-selftest
 
 clean:
 	rm -rf build

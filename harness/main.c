@@ -15,6 +15,8 @@
 #include "telrow.h"
 #include "version.h"
 #include "vk.h"
+#include "compare.h"
+#include "slowdown.h"
 
 enum { EXIT_OK = 0, EXIT_CASES_FAILED = 1, EXIT_USAGE = 3 };
 
@@ -40,6 +42,10 @@ static void usage(FILE *f)
             "  list                      kernels and their axes\n"
             "  devices                   Vulkan devices and what they offer\n"
             "  csv FILE [COLUMN...]      read a results.csv back (validating it) and print columns, tab-separated\n"
+            "      --slowdown K=F[,..]   make kernel K (1+F)x slower: pc.slow calibrated, achieved factor in the note\n"
+            "  compare BASE CAND         the regression gate (see `vkbench compare --help`; exit 0 ok, 1 slower,\n"
+            "                            2 correctness regression, 3 usage/input error)\n"
+            "  export --format gbench RUN [-o FILE]   a run as Google Benchmark JSON (compare.py, github-action-benchmark)\n"
             "exit status: 0 all cases PASS or SKIP; 1 a case FAILed or ERRORed; 3 usage or input error\n");
 }
 
@@ -147,7 +153,8 @@ static int cmd_run(int argc, char **argv)
         {"filter", 1, 0, 'f'},    {"mode", 1, 0, 'm'},      {"min-time", 1, 0, 'T'},   {"max-noise", 1, 0, 'N'},
         {"timeout", 1, 0, 'X'},   {"min-samples", 1, 0, 'M'}, {"validate", 0, 0, 'V'}, {"shader", 1, 0, 'S'},
         {"spv-dir", 1, 0, 'P'},   {"no-calibrate", 0, 0, 'C'},
-        {"recalibrate", 0, 0, 'R'}, {"no-telemetry", 0, 0, 'O'}, {"discard-throttled", 0, 0, 'H'}, {"help", 0, 0, 'h'},    {0, 0, 0, 0}};
+        {"recalibrate", 0, 0, 'R'}, {"no-telemetry", 0, 0, 'O'}, {"discard-throttled", 0, 0, 'H'}, {"help", 0, 0, 'h'},    {"slowdown", 1, 0, 'W'},
+        {0, 0, 0, 0}};
     vkb_run_opts o = {.min_time = NAN, .max_noise = NAN, .timeout = NAN, .min_samples = -1, .argc = argc,
                       .argv = argv};
     const char *device = NULL, *spv_dir = NULL, *shader[16];
@@ -187,6 +194,13 @@ static int cmd_run(int argc, char **argv)
             if (nshader < 16) shader[nshader++] = optarg;
             break;
         case 'P': spv_dir = optarg; break;
+        case 'W':
+            if (vkb_slowdown_find(optarg, NULL, NULL, err, sizeof(err)) < 0) {
+                fprintf(stderr, "vkbench: %s\n", err);
+                return EXIT_USAGE;
+            }
+            o.slowdown = optarg;
+            break;
         case 'C': o.no_calibrate = 1; break;
         case 'R': o.recalibrate = 1; break;
         case 'O': o.no_telemetry = 1; break;
@@ -272,6 +286,9 @@ int main(int argc, char **argv)
     if (!strcmp(cmd, "list")) return cmd_list();
     if (!strcmp(cmd, "devices")) return cmd_devices();
     if (!strcmp(cmd, "csv")) return cmd_csv(argc - 1, argv + 1);
+    if (!strcmp(cmd, "compare")) return vkb_compare_cmd(argc - 1, argv + 1);
+    if (!strcmp(cmd, "export")) return vkb_export_cmd(argc - 1, argv + 1);
+    if (!strcmp(cmd, "gate-summary")) return vkb_gate_summary_cmd(argc - 1, argv + 1);
     if (!strcmp(cmd, "calibrate")) return cmd_calibrate(argc - 1, argv + 1);
     if (!strcmp(cmd, "version")) return printf("vkbench %s\n", vkb_version_commit()) < 0;
     if (!strcmp(cmd, "-h") || !strcmp(cmd, "--help") || !strcmp(cmd, "help")) {

@@ -25,7 +25,7 @@
     X(D, time_ci_lo_s)  X(D, time_ci_hi_s) X(D, rel_noise)     X(I, outliers) \
     X(D, bw_Bps)        X(D, flop_per_s)   X(D, copy_Bps)      X(D, bw_frac_copy) \
     X(D, timer_floor_s) X(I, below_floor) \
-    X(D, e2e_time_s) \
+    X(D, e2e_time_s)    X(D, gate_delta) \
     X(D, ref_time_s)    X(D, ref_fraction) \
     X(D, read_Bps)      X(D, write_Bps)    X(D, bw_frac_read)  X(D, bw_frac_write) \
     X(D, fma_flop_per_s) X(D, coopmat_flop_per_s) X(D, flop_frac_fma) X(D, flop_frac_coopmat) \

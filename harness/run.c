@@ -17,6 +17,7 @@
 #include "registry.h"
 #include "result.h"
 #include "run.h"
+#include "slowdown.h"
 #include "stats.h"
 #include "telrow.h"
 #include "topo.h"
@@ -196,6 +197,7 @@ static void row_identity(const ctx *x, const vkb_line *l, vkb_result *r)
     r->seed = (int64_t)x->o->seed;
     r->copy_Bps = x->copy_Bps;
     r->timer_floor_s = x->timer_floor;
+    r->gate_delta = l->opt.gate_delta > 0 ? l->opt.gate_delta : NAN;  /* compare's floor for this line */
 }
 
 static void print_row(const vkb_result *r, const vkb_check *chk)
@@ -406,6 +408,12 @@ static int run_case(ctx *x, const vkb_line *l, const int *pick)
         goto done;
     }
     vkb_telrow_case_begin(&x->tr);
+    if (vkb_slowdown_apply(x->v, g, &c, x->o->slowdown, !strcmp(mode, "cold"), r.note, sizeof(r.note), why,
+                           sizeof(why))) {
+        snprintf(r.status, sizeof(r.status), "ERROR");
+        snprintf(r.reason, sizeof(r.reason), "%s", why);
+        goto done;
+    }
     if (measure(x, g, l, !strcmp(mode, "cold"), &r, &samples, &nsamples)) {
         snprintf(r.status, sizeof(r.status), "ERROR");
         snprintf(r.reason, sizeof(r.reason), "timing: %s", vkb_vk_error(x->v));

@@ -2,7 +2,7 @@
  *
  *   # comment (anywhere after a '#')
  *   set KEY=VALUE ...            run options for the following lines (min_time, max_noise, timeout,
- *                                min_samples, cpu_max_bytes, mode)
+ *                                min_samples, cpu_max_bytes, mode, gate_delta)
  *   KERNEL KEY=V1,V2,... ...     one kernel line; each comma list is an axis, expanded as a cartesian
  *                                product (first axis varies slowest)
  * Values: integers (1000, 2^20, 64Ki, 1Mi), reals, words, and ranges inside a list:
@@ -28,6 +28,7 @@ typedef struct vkb_options {
     double min_time, max_noise, timeout;
     long min_samples;
     double cpu_max_bytes;   /* footprint cap on CPU devices (lavapipe profile); 0 = none */
+    double gate_delta;      /* regression-gate effect floor for these lines (0 < d < 1); 0 = compare's default */
     char mode[8];           /* default mode: hot | cold */
 } vkb_options;
 

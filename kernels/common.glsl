@@ -12,10 +12,12 @@ uint vkb_group_id() { return gl_WorkGroupID.y * gl_NumWorkGroups.x + gl_WorkGrou
 uint vkb_global_id() { return vkb_group_id() * gl_WorkGroupSize.x + gl_LocalInvocationID.x; }
 
 // Gate self-test knob: burn pc.slow dependent iterations so a kernel becomes slower by a known amount.
-// The result feeds a value that is written anyway, so the compiler cannot drop it.
+// The result must depend on y in a way no compiler can fold: lavapipe's NIR/LLVM folded the former
+// `y - y + x` to x and dropped the loop (no slowdown at any count). An all-ones bit pattern is a NaN that
+// only a NaN input can reach, and then the output is NaN either way: the result is x for every input.
 float vkb_slow(float x) {
     float y = x;
     for (uint i = 0u; i < pc.slow; ++i) y = y * 0.9999999f + 1e-30f;
-    return pc.slow == 0u ? x : y - y + x;
+    return floatBitsToUint(y) == 0xFFFFFFFFu ? y : x;
 }
 #endif

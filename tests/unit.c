@@ -687,6 +687,8 @@ static void test_tel_na(void)
     CHECK(system(path) == 0);
 }
 
+#include "unit_compare.c"   /* the regression gate's groups (harness/compare.c) */
+
 /* ---- runner --------------------------------------------------------------------------------- */
 
 
@@ -793,6 +795,11 @@ static const struct { const char *name; void (*fn)(void); } tests[] = {
     {"csv_roundtrip", test_csv_roundtrip},
     {"csv_corrupt", test_csv_corrupt},
     {"samples", test_samples},
+    {"cmp_min_p", test_cmp_min_p},
+    {"cmp_bh", test_cmp_bh},
+    {"cmp_bootstrap", test_cmp_bootstrap},
+    {"cmp_verdicts", test_cmp_verdicts},
+    {"cmp_files", test_cmp_files},
     {"tel_uuid", test_tel_uuid},
     {"tel_pci", test_tel_pci},
     {"tel_energy", test_tel_energy},

@@ -1,0 +1,733 @@
+/* compare.c — the regression gate (see compare.h; method in shared/notes/statistics.md §6). */
+#include "compare.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <getopt.h>
+#include <math.h>
+#include <spawn.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+#include <gsl/gsl_rng.h>
+#include <gsl/gsl_sort.h>
+#include <gsl/gsl_statistics_double.h>
+
+#include "result.h"
+#include "stats.h"
+
+extern char **environ;
+
+#define Z975 1.959963984540054   /* standard normal quantiles: 97.5% and 80% */
+#define Z80 0.8416212335729143
+
+void vkb_cmp_opts_init(vkb_cmp_opts *o)
+{
+    o->delta = 0.03;
+    o->q = 0.05;
+    o->resamples = 4000;
+    o->seed = 1;
+    o->min_samples = 5;
+}
+
+int vkb_cmp_side_add(vkb_cmp_side *s, const double *t, size_t n)
+{
+    double *nt = realloc(s->t, (s->n + n + 1) * sizeof(*nt));
+    if (!nt) return -1;
+    s->t = nt;
+    size_t *ne = realloc(s->end, (size_t)(s->k + 1) * sizeof(*ne));
+    if (!ne) return -1;
+    s->end = ne;
+    memcpy(s->t + s->n, t, n * sizeof(*t));
+    s->n += n;
+    s->end[s->k++] = s->n;
+    return 0;
+}
+
+void vkb_cmp_side_free(vkb_cmp_side *s)
+{
+    free(s->t);
+    free(s->end);
+    memset(s, 0, sizeof(*s));
+}
+
+double vkb_cmp_min_p(size_t n, size_t m)
+{
+    if (n == 0 || m == 0) return 1.0;
+    double lc = lgamma((double)(n + m) + 1) - lgamma((double)n + 1) - lgamma((double)m + 1);
+    return fmin(1.0, 2.0 * exp(-lc));
+}
+
+static double median_copy(const double *x, size_t n, double *work)
+{
+    memcpy(work, x, n * sizeof(*x));
+    return gsl_stats_median(work, 1, n);   /* quickselect: rearranges work only */
+}
+
+/* One bootstrap replicate of a side into out; returns its size. */
+static size_t resample(const vkb_cmp_side *s, gsl_rng *r, double *out)
+{
+    size_t m = 0;
+    if (s->k <= 1) {
+        for (size_t i = 0; i < s->n; i++) out[m++] = s->t[gsl_rng_uniform_int(r, s->n)];
+        return m;
+    }
+    for (int c = 0; c < s->k; c++) {
+        unsigned long pick = gsl_rng_uniform_int(r, (unsigned long)s->k);
+        size_t b = pick ? s->end[pick - 1] : 0, len = s->end[pick] - b;
+        for (size_t j = 0; j < len; j++) out[m++] = s->t[b + gsl_rng_uniform_int(r, len)];
+    }
+    return m;
+}
+
+static size_t max_cluster(const vkb_cmp_side *s)
+{
+    size_t mx = 0;
+    for (int c = 0; c < s->k; c++) {
+        size_t len = s->end[c] - (c ? s->end[c - 1] : 0);
+        if (len > mx) mx = len;
+    }
+    return mx;
+}
+
+double vkb_cmp_ratio_ci(const vkb_cmp_side *a, const vkb_cmp_side *b, int resamples, uint64_t seed, double level,
+                        double *lo, double *hi)
+{
+    double ratio = NAN, *wa = NULL, *wb = NULL, *rs = NULL;
+    gsl_rng *r = NULL;
+    *lo = *hi = NAN;
+    if (!a->n || !b->n || a->k < 1 || b->k < 1) return NAN;
+    size_t ca = (size_t)a->k * max_cluster(a), cb = (size_t)b->k * max_cluster(b);
+    wa = malloc((ca > a->n ? ca : a->n) * sizeof(*wa));
+    wb = malloc((cb > b->n ? cb : b->n) * sizeof(*wb));
+    rs = malloc((size_t)(resamples > 0 ? resamples : 1) * sizeof(*rs));
+    r = gsl_rng_alloc(gsl_rng_mt19937);
+    if (!wa || !wb || !rs || !r) goto cleanup;
+    gsl_rng_set(r, (unsigned long)seed);
+    ratio = median_copy(b->t, b->n, wb) / median_copy(a->t, a->n, wa);
+    for (int i = 0; i < resamples; i++) {
+        size_t na = resample(a, r, wa), nb = resample(b, r, wb);
+        rs[i] = gsl_stats_median(wb, 1, nb) / gsl_stats_median(wa, 1, na);
+    }
+    if (resamples > 1) {
+        gsl_sort(rs, 1, (size_t)resamples);
+        *lo = gsl_stats_quantile_from_sorted_data(rs, 1, (size_t)resamples, (1 - level) / 2);
+        *hi = gsl_stats_quantile_from_sorted_data(rs, 1, (size_t)resamples, (1 + level) / 2);
+    }
+cleanup:
+    free(wa);
+    free(wb);
+    free(rs);
+    if (r) gsl_rng_free(r);
+    return ratio;
+}
+
+static const double *g_bh_p;   /* qsort has no context argument; bh is not re-entrant */
+static int bh_cmp(const void *x, const void *y)
+{
+    double a = g_bh_p[*(const size_t *)x], b = g_bh_p[*(const size_t *)y];
+    return (a > b) - (a < b);
+}
+
+size_t vkb_cmp_bh(const double *p, size_t k, double q, double *padj, int *reject)
+{
+    size_t *idx = malloc((k ? k : 1) * sizeof(*idx)), m = 0, nrej = 0;
+    for (size_t i = 0; i < k; i++) {
+        padj[i] = NAN;
+        reject[i] = 0;
+        if (idx && !isnan(p[i])) idx[m++] = i;
+    }
+    if (!idx) return 0;
+    g_bh_p = p;
+    qsort(idx, m, sizeof(*idx), bh_cmp);
+    /* Step-up: q-value of rank j (1-based) = min over ranks >= j of p * m / rank. */
+    double run = 1.0;
+    for (size_t j = m; j-- > 0;) {
+        double v = p[idx[j]] * (double)m / (double)(j + 1);
+        run = fmin(run, v);
+        padj[idx[j]] = run;
+    }
+    for (size_t j = 0; j < m; j++)
+        if ((reject[idx[j]] = padj[idx[j]] <= q)) nrej++;
+    free(idx);
+    return nrej;
+}
+
+static void medians(vkb_cmp_row *r)
+{
+    double *w = malloc((r->base.n > r->cand.n ? r->base.n : r->cand.n) * sizeof(*w) + 1);
+    r->med_base = w && r->base.n ? median_copy(r->base.t, r->base.n, w) : NAN;
+    r->med_cand = w && r->cand.n ? median_copy(r->cand.t, r->cand.n, w) : NAN;
+    free(w);
+}
+
+void vkb_cmp_measure(vkb_cmp_row *r, const vkb_cmp_opts *o)
+{
+    medians(r);
+    r->ratio = vkb_cmp_ratio_ci(&r->base, &r->cand, o->resamples, o->seed, 0.95, &r->ci_lo, &r->ci_hi);
+    r->p = vkb_mann_whitney_p(r->base.t, r->base.n, r->cand.t, r->cand.n, NULL);
+    r->min_p = vkb_cmp_min_p(r->base.n, r->cand.n);
+    /* 80% power for "CI lower bound > 1 + delta": log r = log(1 + delta) + (z.975 + z.80) se. */
+    double se = (log(r->ci_hi) - log(r->ci_lo)) / (2 * Z975);
+    r->mde80 = (1 + r->delta) * exp((Z975 + Z80) * se) - 1;
+}
+
+static void set_verdict(vkb_cmp_row *r, const char *v, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+static void set_verdict(vkb_cmp_row *r, const char *v, const char *fmt, ...)
+{
+    va_list ap;
+    snprintf(r->verdict, sizeof(r->verdict), "%s", v);
+    va_start(ap, fmt);
+    vsnprintf(r->reason, sizeof(r->reason), fmt, ap);
+    va_end(ap);
+}
+
+size_t vkb_cmp_decide(vkb_cmp_row *rows, size_t n, const vkb_cmp_opts *o)
+{
+    double *p = calloc(n ? n : 1, sizeof(*p)), *padj = calloc(n ? n : 1, sizeof(*padj));
+    int *rej = calloc(n ? n : 1, sizeof(*rej));
+    size_t tested = 0;
+    if (!p || !padj || !rej) goto cleanup;
+    for (size_t i = 0; i < n; i++) {
+        vkb_cmp_row *r = &rows[i];
+        p[i] = NAN;
+        if (!r->testable) continue;
+        if (r->base.n < o->min_samples || r->cand.n < o->min_samples) {
+            r->testable = 0;
+            snprintf(r->reason, sizeof(r->reason), "too few samples (%zu baseline, %zu candidate; need %zu each)",
+                     r->base.n, r->cand.n, o->min_samples);
+        } else if (r->min_p > o->q) {
+            r->testable = 0;   /* cannot be significant: kept out of the BH family */
+            snprintf(r->reason, sizeof(r->reason), "too few samples: %zu vs %zu can reach p >= %.3g > q = %.3g",
+                     r->base.n, r->cand.n, r->min_p, o->q);
+        } else
+            p[i] = r->p, tested++;
+    }
+    vkb_cmp_bh(p, n, o->q, padj, rej);
+    for (size_t i = 0; i < n; i++) {
+        vkb_cmp_row *r = &rows[i];
+        r->p_bh = padj[i];
+        r->significant = rej[i];
+        if (!r->testable) {
+            char why[sizeof(r->reason)];
+            snprintf(why, sizeof(why), "%s", r->reason[0] ? r->reason : "not timed on both sides");
+            set_verdict(r, "INCONCLUSIVE", "%s", why);
+            continue;
+        }
+        double up = 1 + r->delta, down = 1 / up;
+        if (isnan(r->ci_lo) || isnan(r->ci_hi))
+            set_verdict(r, "INCONCLUSIVE", "no confidence interval");
+        else if (r->ci_lo >= down && r->ci_hi <= up)
+            set_verdict(r, "SAME", "%s", "");
+        else if (r->significant && r->ci_lo > up)
+            set_verdict(r, "SLOWER", "%s", "");
+        else if (r->significant && r->ci_hi < down)
+            set_verdict(r, "FASTER", "%s", "");
+        else if (r->ci_lo > up || r->ci_hi < down)
+            set_verdict(r, "INCONCLUSIVE", "CI beyond the floor but not significant after BH (p %.3g, adjusted %.3g > q %.3g)",
+                        r->p, r->p_bh, o->q);
+        else
+            set_verdict(r, "INCONCLUSIVE", "too noisy: 95%% CI [%.4f, %.4f] straddles the floor [%.4f, %.4f]",
+                        r->ci_lo, r->ci_hi, down, up);
+    }
+cleanup:
+    free(p);
+    free(padj);
+    free(rej);
+    return tested;
+}
+
+int vkb_cmp_exit_code(const vkb_cmp_row *rows, size_t n)
+{
+    int code = VKB_GATE_OK;
+    for (size_t i = 0; i < n; i++) {
+        if (!strcmp(rows[i].correctness, "REGRESSION")) return VKB_GATE_CORRECTNESS;
+        if (!strcmp(rows[i].verdict, "SLOWER")) code = VKB_GATE_PERF;
+    }
+    return code;
+}
+
+/* ---- loading -------------------------------------------------------------------------------- */
+
+static int status_rank(const char *s)
+{
+    return !strcmp(s, "PASS") ? 0 : !strcmp(s, "SKIP") ? 1 : !strcmp(s, "FAIL") ? 2 : 3;
+}
+
+static int failing(const char *s) { return !strcmp(s, "FAIL") || !strcmp(s, "ERROR"); }
+
+static int is_dir(const char *p)
+{
+    struct stat st;
+    return stat(p, &st) == 0 && S_ISDIR(st.st_mode);
+}
+
+static int is_file(const char *p)
+{
+    struct stat st;
+    return stat(p, &st) == 0 && S_ISREG(st.st_mode);
+}
+
+static int str_cmp(const void *a, const void *b) { return strcmp(*(char *const *)a, *(char *const *)b); }
+
+/* The results.csv files of one side: a file, a run directory, or a directory of run directories. */
+static int side_files(const char *arg, char ***out, int *nout, char *err, size_t errlen)
+{
+    char path[1200];
+    char **v = NULL;
+    int n = 0;
+    if (is_file(arg) || (snprintf(path, sizeof(path), "%s/results.csv", arg), is_file(path))) {
+        v = malloc(sizeof(*v));
+        if (!v || !(v[0] = strdup(is_file(arg) ? arg : path))) goto oom;
+        *out = v;
+        *nout = 1;
+        return 0;
+    }
+    DIR *d = is_dir(arg) ? opendir(arg) : NULL;
+    if (!d) {
+        snprintf(err, errlen, "%s: cannot open: %s", arg, is_dir(arg) ? strerror(errno) : "no such file or directory");
+        return -1;
+    }
+    for (struct dirent *e; (e = readdir(d));) {
+        if (e->d_name[0] == '.') continue;
+        snprintf(path, sizeof(path), "%s/%s/results.csv", arg, e->d_name);
+        if (!is_file(path)) continue;
+        char **nv = realloc(v, (size_t)(n + 1) * sizeof(*nv));
+        if (!nv) { closedir(d); goto oom; }
+        v = nv;
+        if (!(v[n++] = strdup(path))) { closedir(d); goto oom; }
+    }
+    closedir(d);
+    if (!n) {
+        free(v);
+        snprintf(err, errlen, "%s: no results.csv in it or in any directory below it", arg);
+        return -1;
+    }
+    qsort(v, (size_t)n, sizeof(*v), str_cmp);   /* launch order is the name order (run.1, run.2, ...) */
+    *out = v;
+    *nout = n;
+    return 0;
+oom:
+    for (int i = 0; i < n; i++) free(v[i]);
+    free(v);
+    snprintf(err, errlen, "%s: out of memory", arg);
+    return -1;
+}
+
+typedef struct side_id {
+    char device[VKB_STR_LEN], driver[VKB_STR_LEN], first[1200];
+    int have;
+} side_id;
+
+static int same_case(const vkb_cmp_row *r, const vkb_result *x)
+{
+    return !strcmp(r->kernel, x->kernel) && !strcmp(r->variant, x->variant) && !strcmp(r->params, x->params) &&
+           !strcmp(r->dtype, x->dtype) && !strcmp(r->mode, x->mode);
+}
+
+typedef struct rowset { vkb_cmp_row *r; size_t n, cap; } rowset;
+
+static vkb_cmp_row *find_or_add(rowset *s, const vkb_result *x, int add)
+{
+    for (size_t i = 0; i < s->n; i++)
+        if (same_case(&s->r[i], x)) return &s->r[i];
+    if (!add) return NULL;
+    if (s->n == s->cap) {
+        vkb_cmp_row *nr = realloc(s->r, (s->cap = s->cap * 2 + 16) * sizeof(*nr));
+        if (!nr) return NULL;
+        s->r = nr;
+    }
+    vkb_cmp_row *r = &s->r[s->n++];
+    memset(r, 0, sizeof(*r));
+    snprintf(r->kernel, sizeof(r->kernel), "%s", x->kernel);
+    snprintf(r->variant, sizeof(r->variant), "%s", x->variant);
+    snprintf(r->params, sizeof(r->params), "%s", x->params);
+    snprintf(r->dtype, sizeof(r->dtype), "%s", x->dtype);
+    snprintf(r->mode, sizeof(r->mode), "%s", x->mode);
+    r->delta = NAN;
+    return r;
+}
+
+/* Read one side's runs into the row set (cand: 0 baseline, 1 candidate). */
+static int load_side(rowset *set, const char *arg, int cand, side_id *id, char *err, size_t errlen)
+{
+    char **files = NULL, samples[1300];
+    int nfiles = 0, rc = -1;
+    vkb_result *res = NULL;
+    if (side_files(arg, &files, &nfiles, err, errlen)) return -1;
+    for (int f = 0; f < nfiles; f++) {
+        long nr = vkb_result_read(files[f], &res, err, errlen);
+        if (nr < 0) goto cleanup;
+        snprintf(samples, sizeof(samples), "%s", files[f]);
+        char *slash = strrchr(samples, '/');
+        snprintf(slash ? slash + 1 : samples, sizeof(samples) - (size_t)(slash ? slash + 1 - samples : 0), "samples.csv");
+        for (long i = 0; i < nr; i++) {
+            const vkb_result *x = &res[i];
+            if (!id->have) {
+                snprintf(id->device, sizeof(id->device), "%s", x->device);
+                snprintf(id->driver, sizeof(id->driver), "%s", x->driver);
+                snprintf(id->first, sizeof(id->first), "%s", files[f]);
+                id->have = 1;
+            } else if (strcmp(id->device, x->device) || strcmp(id->driver, x->driver)) {
+                snprintf(err, errlen, "%s: row %ld: device '%s' (driver %s) differs from '%s' (driver %s) in %s: "
+                         "one side must come from one device", files[f], i + 1, x->device, x->driver, id->device,
+                         id->driver, id->first);
+                goto cleanup;
+            }
+            vkb_cmp_row *r = find_or_add(set, x, 1);
+            if (!r) { snprintf(err, errlen, "%s: out of memory", files[f]); goto cleanup; }
+            char *st = cand ? r->cand_status : r->base_status;
+            if (!st[0] || status_rank(x->status) > status_rank(st)) snprintf(st, sizeof(r->base_status), "%s", x->status);
+            if (cand ? !isnan(x->gate_delta) : isnan(r->delta)) r->delta = x->gate_delta;  /* the candidate's suite wins */
+            r->below_floor |= x->below_floor != 0;
+            if (failing(x->status) && !r->reason[0])
+                snprintf(r->reason, sizeof(r->reason), "%s %s: %s", cand ? "candidate" : "baseline", x->status, x->reason);
+            if (strcmp(x->status, "PASS")) continue;
+            double *t = NULL;
+            long ns = vkb_samples_read(samples, x->case_id, &t, err, errlen);
+            if (ns < 0) goto cleanup;
+            if (x->samples > 0 && ns != x->samples) {
+                free(t);
+                snprintf(err, errlen, "%s: case_id %lld (%s %s): %ld samples, but %s says %lld (truncated or mixed files?)",
+                         samples, (long long)x->case_id, x->kernel, x->params, ns, files[f], (long long)x->samples);
+                goto cleanup;
+            }
+            int bad = vkb_cmp_side_add(cand ? &r->cand : &r->base, t, (size_t)ns);
+            free(t);
+            if (bad) { snprintf(err, errlen, "%s: out of memory", samples); goto cleanup; }
+        }
+        free(res);
+        res = NULL;
+    }
+    rc = 0;
+cleanup:
+    free(res);
+    for (int f = 0; f < nfiles; f++) free(files[f]);
+    free(files);
+    return rc;
+}
+
+void vkb_cmp_rows_free(vkb_cmp_row *rows, size_t n)
+{
+    for (size_t i = 0; rows && i < n; i++) {
+        vkb_cmp_side_free(&rows[i].base);
+        vkb_cmp_side_free(&rows[i].cand);
+    }
+    free(rows);
+}
+
+/* Correctness and testability of a matched row, before any statistics. */
+static void classify(vkb_cmp_row *r, int mismatch, const vkb_cmp_opts *o)
+{
+    const char *b = r->base_status, *c = r->cand_status;
+    if (isnan(r->delta)) r->delta = o->delta;
+    r->med_base = r->med_cand = r->ratio = r->ci_lo = r->ci_hi = r->p = r->p_bh = r->min_p = r->mde80 = NAN;
+    if (!strcmp(b, "PASS") && failing(c)) snprintf(r->correctness, sizeof(r->correctness), "REGRESSION");
+    else if (failing(b) && failing(c)) snprintf(r->correctness, sizeof(r->correctness), "still-failing");
+    else if (failing(b) && !strcmp(c, "PASS")) snprintf(r->correctness, sizeof(r->correctness), "fixed");
+    else if (!strcmp(b, "PASS") && !strcmp(c, "PASS")) snprintf(r->correctness, sizeof(r->correctness), "ok");
+    else snprintf(r->correctness, sizeof(r->correctness), "untimed");
+    if (!b[0]) snprintf(r->reason, sizeof(r->reason), "new case: not in the baseline");
+    else if (!c[0]) snprintf(r->reason, sizeof(r->reason), "missing from the candidate");
+    else if (strcmp(b, "PASS") || strcmp(c, "PASS")) {
+        if (!r->reason[0]) snprintf(r->reason, sizeof(r->reason), "not timed: baseline %s, candidate %s", b, c);
+    } else if (mismatch) snprintf(r->reason, sizeof(r->reason), "device or driver mismatch: timings not compared");
+    else if (r->below_floor) snprintf(r->reason, sizeof(r->reason), "below the timer floor (median < 10x floor)");
+    else r->testable = 1;
+}
+
+long vkb_cmp_load(const char *base, const char *cand, const vkb_cmp_opts *o, int allow_mismatch,
+                  vkb_cmp_row **rows, int *mismatch, char *note, size_t notelen, char *err, size_t errlen)
+{
+    rowset set = {0};
+    side_id ib = {0}, ic = {0};
+    *rows = NULL;
+    *mismatch = 0;
+    note[0] = 0;
+    if (load_side(&set, base, 0, &ib, err, errlen) || load_side(&set, cand, 1, &ic, err, errlen)) {
+        vkb_cmp_rows_free(set.r, set.n);
+        return -1;
+    }
+    if (ib.have && ic.have && (strcmp(ib.device, ic.device) || strcmp(ib.driver, ic.driver))) {
+        snprintf(note, notelen, "device mismatch: baseline '%s' (driver %s) vs candidate '%s' (driver %s): %s",
+                 ib.device, ib.driver, ic.device, ic.driver,
+                 allow_mismatch ? "timings compared anyway (--allow-device-mismatch)" : "timings not compared, correctness only");
+        *mismatch = !allow_mismatch;
+    }
+    for (size_t i = 0; i < set.n; i++) {
+        classify(&set.r[i], *mismatch, o);
+        if (set.r[i].testable) vkb_cmp_measure(&set.r[i], o);
+        else medians(&set.r[i]);
+    }
+    *rows = set.r;
+    return (long)set.n;
+}
+
+/* ---- output --------------------------------------------------------------------------------- */
+
+static const char *fmt_t(double s, char *buf, size_t len)
+{
+    if (isnan(s)) snprintf(buf, len, "NA");
+    else if (s < 1e-3) snprintf(buf, len, "%.2f us", s * 1e6);
+    else if (s < 1) snprintf(buf, len, "%.3f ms", s * 1e3);
+    else snprintf(buf, len, "%.3f s", s);
+    return buf;
+}
+
+void vkb_cmp_write_markdown(FILE *f, const vkb_cmp_row *rows, size_t n, const vkb_cmp_opts *o, size_t tested)
+{
+    int cnt[4] = {0}, regress = 0;
+    static const char *const names[4] = {"SAME", "FASTER", "SLOWER", "INCONCLUSIVE"};
+    fprintf(f, "| verdict | kernel | params | mode | baseline | candidate | ratio | 95%% CI | p (BH) | floor | n (launches) | correctness | reason |\n");
+    fprintf(f, "|---|---|---|---|---:|---:|---:|---|---:|---:|---|---|---|\n");
+    for (size_t i = 0; i < n; i++) {
+        const vkb_cmp_row *r = &rows[i];
+        char a[24], b[24], ci[48] = "NA", ratio[16] = "NA", p[40] = "NA";
+        for (int v = 0; v < 4; v++) cnt[v] += !strcmp(r->verdict, names[v]);
+        regress += !strcmp(r->correctness, "REGRESSION");
+        if (!isnan(r->ratio)) snprintf(ratio, sizeof(ratio), "%.4f", r->ratio);
+        if (!isnan(r->ci_lo)) snprintf(ci, sizeof(ci), "[%.4f, %.4f]", r->ci_lo, r->ci_hi);
+        if (!isnan(r->p)) snprintf(p, sizeof(p), "%.2g (%.2g)", r->p, r->p_bh);
+        fprintf(f, "| %s | %s | %s | %s | %s | %s | %s | %s | %s | %.1f%% | %zu (%d) / %zu (%d) | %s | %s |\n",
+                r->verdict, r->kernel, r->params, r->mode, fmt_t(r->med_base, a, sizeof(a)),
+                fmt_t(r->med_cand, b, sizeof(b)), ratio, ci, p, 100 * r->delta, r->base.n, r->base.k, r->cand.n,
+                r->cand.k, r->correctness, r->reason);
+    }
+    fprintf(f, "\n%d SAME, %d FASTER, %d SLOWER, %d INCONCLUSIVE; %d correctness regressions. "
+               "ratio = median(candidate)/median(baseline); 95%% percentile bootstrap CI (%d resamples, launches "
+               "resampled as clusters); two-sided Mann-Whitney U; Benjamini-Hochberg at q = %.3g over %zu tested cases.\n",
+            cnt[0], cnt[1], cnt[2], cnt[3], regress, o->resamples, o->q, tested);
+}
+
+void vkb_cmp_write_csv(FILE *f, const vkb_cmp_row *rows, size_t n)
+{
+    fprintf(f, "kernel,variant,params,dtype,mode,base_status,cand_status,correctness,verdict,reason,n_base,n_cand,"
+               "launches_base,launches_cand,median_base_s,median_cand_s,ratio,ci_lo,ci_hi,p,p_bh,min_p,delta,"
+               "significant,below_floor,mde80\n");
+    for (size_t i = 0; i < n; i++) {
+        const vkb_cmp_row *r = &rows[i];
+        const char *s[] = {r->kernel, r->variant, r->params, r->dtype, r->mode, r->base_status, r->cand_status,
+                           r->correctness, r->verdict, r->reason};
+        for (size_t j = 0; j < sizeof(s) / sizeof(s[0]); j++) {
+            vkb_csv_field(f, s[j][0] ? s[j] : (j == 5 || j == 6 ? "NA" : ""));
+            fputc(',', f);
+        }
+        fprintf(f, "%zu,%zu,%d,%d", r->base.n, r->cand.n, r->base.k, r->cand.k);
+        const double d[] = {r->med_base, r->med_cand, r->ratio, r->ci_lo, r->ci_hi, r->p, r->p_bh, r->min_p, r->delta};
+        for (size_t j = 0; j < sizeof(d) / sizeof(d[0]); j++)
+            isnan(d[j]) ? fputs(",NA", f) : fprintf(f, ",%.10g", d[j]);
+        fprintf(f, ",%d,%d,", r->significant, r->below_floor);
+        isnan(r->mde80) ? fputs("NA\n", f) : fprintf(f, "%.6g\n", r->mde80);
+    }
+}
+
+size_t vkb_cmp_write_plotdata(FILE *f, const vkb_cmp_row *rows, size_t n)
+{
+    static const char *const names[4] = {"SAME", "FASTER", "SLOWER", "INCONCLUSIVE"};
+    size_t k = 0;
+    for (size_t i = 0; i < n; i++) {
+        const vkb_cmp_row *r = &rows[i];
+        int code = 3;
+        if (isnan(r->ratio) || isnan(r->ci_lo)) continue;
+        for (int v = 0; v < 4; v++)
+            if (!strcmp(r->verdict, names[v])) code = v;
+        fprintf(f, "%zu\t%.10g\t%.10g\t%.10g\t%d\t%s %s %s\n", k++, r->ratio, r->ci_lo, r->ci_hi, code, r->kernel,
+                r->params, r->mode);
+    }
+    return k;
+}
+
+/* ---- the command ---------------------------------------------------------------------------- */
+
+static void cmp_usage(FILE *f)
+{
+    fprintf(f,
+            "usage: vkbench compare BASELINE CANDIDATE [options]\n"
+            "  BASELINE, CANDIDATE: a run directory, a results.csv (samples.csv beside it), or a directory of run\n"
+            "  directories (several launches, pooled; the bootstrap resamples launches as clusters)\n"
+            "  --threshold D          effect floor (default 0.03); a suite's `set gate_delta=D` wins for its lines\n"
+            "  --fdr Q                Benjamini-Hochberg false-discovery rate over the suite (default 0.05)\n"
+            "  --resamples N          bootstrap resamples (default 4000); --seed S: bootstrap seed (default 1)\n"
+            "  --min-samples N        fewer timed samples on a side: INCONCLUSIVE (default 5)\n"
+            "  --out DIR              verdicts.csv, compare.md, ratios.tsv, ratios.png, ratios.svg\n"
+            "                         (default: CANDIDATE/compare, or compare/ beside a CANDIDATE csv)\n"
+            "  --no-plot              skip gnuplot;  --plot-template F: default plots/gate_ratios.gp\n"
+            "  --allow-device-mismatch  compare timings across devices/drivers anyway (noted in the output)\n"
+            "verdicts: SAME (CI inside [1/(1+D), 1+D]); SLOWER/FASTER (BH-significant and CI beyond the floor);\n"
+            "  INCONCLUSIVE with the reason (too few samples, too noisy, below the timer floor, not timed, ...)\n"
+            "exit status: 0 no regression; 1 performance regression (a SLOWER case); 2 correctness regression\n"
+            "  (PASS in the baseline, FAIL or ERROR in the candidate; wins over 1); 3 usage or input error: bad\n"
+            "  options, unreadable/corrupt/truncated results (file:line), no case in common, baseline cases\n"
+            "  missing from the candidate, or a device/driver mismatch (timings refused; 2 still wins)\n");
+}
+
+static int mkdir_p(const char *dir)
+{
+    char tmp[1200];
+    snprintf(tmp, sizeof(tmp), "%s", dir);
+    for (char *p = tmp + 1; *p; p++)
+        if (*p == '/') {
+            *p = 0;
+            if (mkdir(tmp, 0777) && errno != EEXIST) return -1;
+            *p = '/';
+        }
+    return mkdir(tmp, 0777) && errno != EEXIST ? -1 : 0;
+}
+
+static const char *find_template(const char *given, char *buf, size_t len)
+{
+    if (given) return given;
+    if (is_file("plots/gate_ratios.gp")) return "plots/gate_ratios.gp";
+    char exe[1024];
+    ssize_t k = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+    if (k <= 0) return NULL;
+    exe[k] = 0;
+    for (int up = 0; up < 4; up++) {
+        char *s = strrchr(exe, '/');
+        if (!s) return NULL;
+        *s = 0;
+        snprintf(buf, len, "%s/plots/gate_ratios.gp", exe);
+        if (is_file(buf)) return buf;
+    }
+    return NULL;
+}
+
+/* gnuplot -c TEMPLATE DATA OUT TERM DELTA, without a shell. Returns 0 when gnuplot exited 0. */
+static int run_gnuplot(const char *tmpl, const char *data, const char *out, const char *term, double delta)
+{
+    char a[7][1200];   /* posix_spawn takes char *const[]: give it copies it may not write anyway */
+    snprintf(a[0], sizeof(a[0]), "gnuplot");
+    snprintf(a[1], sizeof(a[1]), "-c");
+    snprintf(a[2], sizeof(a[2]), "%s", tmpl);
+    snprintf(a[3], sizeof(a[3]), "%s", data);
+    snprintf(a[4], sizeof(a[4]), "%s", out);
+    snprintf(a[5], sizeof(a[5]), "%s", term);
+    snprintf(a[6], sizeof(a[6]), "%.6g", delta);
+    char *argv[] = {a[0], a[1], a[2], a[3], a[4], a[5], a[6], NULL};
+    pid_t pid;
+    int st;
+    if (posix_spawnp(&pid, "gnuplot", NULL, NULL, argv, environ)) return -1;
+    if (waitpid(pid, &st, 0) < 0) return -1;
+    return WIFEXITED(st) && WEXITSTATUS(st) == 0 ? 0 : -1;
+}
+
+static FILE *open_out(const char *dir, const char *name, char *path, size_t len)
+{
+    snprintf(path, len, "%s/%s", dir, name);
+    FILE *f = fopen(path, "w");
+    if (!f) fprintf(stderr, "vkbench compare: cannot write %s: %s\n", path, strerror(errno));
+    return f;
+}
+
+static int write_outputs(const char *dir, const vkb_cmp_row *rows, size_t n, const vkb_cmp_opts *o, size_t tested,
+                         int plot, const char *tmpl_given)
+{
+    char path[1300], data[1300], tb[1200];
+    FILE *f;
+    if (mkdir_p(dir)) {
+        fprintf(stderr, "vkbench compare: cannot create %s: %s\n", dir, strerror(errno));
+        return -1;
+    }
+    if (!(f = open_out(dir, "verdicts.csv", path, sizeof(path)))) return -1;
+    vkb_cmp_write_csv(f, rows, n);
+    fclose(f);
+    if (!(f = open_out(dir, "compare.md", path, sizeof(path)))) return -1;
+    vkb_cmp_write_markdown(f, rows, n, o, tested);
+    fclose(f);
+    if (!(f = open_out(dir, "ratios.tsv", data, sizeof(data)))) return -1;
+    size_t k = vkb_cmp_write_plotdata(f, rows, n);
+    fclose(f);
+    if (!plot) return 0;
+    const char *tmpl = find_template(tmpl_given, tb, sizeof(tb));
+    if (!k) fprintf(stderr, "vkbench compare: plot: NA (no case has a ratio)\n");
+    else if (!tmpl) fprintf(stderr, "vkbench compare: plot: NA (plots/gate_ratios.gp not found; --plot-template)\n");
+    else
+        for (int t = 0; t < 2; t++) {
+            snprintf(path, sizeof(path), "%s/ratios.%s", dir, t ? "svg" : "png");
+            if (run_gnuplot(tmpl, data, path, t ? "svg" : "png", o->delta))
+                fprintf(stderr, "vkbench compare: plot %s: NA (gnuplot missing or failed)\n", path);
+        }
+    return 0;
+}
+
+static void default_out(const char *cand, char *out, size_t len)
+{
+    if (is_dir(cand)) {
+        snprintf(out, len, "%s/compare", cand);
+        return;
+    }
+    const char *s = strrchr(cand, '/');
+    if (s) snprintf(out, len, "%.*s/compare", (int)(s - cand), cand);
+    else snprintf(out, len, "compare");
+}
+
+int vkb_compare_cmd(int argc, char **argv)
+{
+    static const struct option lo[] = {
+        {"threshold", 1, 0, 't'}, {"fdr", 1, 0, 'q'},     {"resamples", 1, 0, 'r'},     {"seed", 1, 0, 's'},
+        {"out", 1, 0, 'o'},       {"no-plot", 0, 0, 'n'}, {"plot-template", 1, 0, 'p'}, {"min-samples", 1, 0, 'm'},
+        {"allow-device-mismatch", 0, 0, 'a'}, {"help", 0, 0, 'h'}, {0, 0, 0, 0}};
+    vkb_cmp_opts o;
+    vkb_cmp_opts_init(&o);
+    const char *out = NULL, *tmpl = NULL;
+    int plot = 1, allow = 0, c, mismatch;
+    char err[1600], note[800], outbuf[1200];
+    optind = 1;
+    while ((c = getopt_long(argc, argv, "ho:", lo, NULL)) != -1) {
+        char *end = NULL;
+        int ok = 1;
+        switch (c) {
+        case 't': o.delta = strtod(optarg, &end); ok = !*end && o.delta > 0 && o.delta < 1; break;
+        case 'q': o.q = strtod(optarg, &end); ok = !*end && o.q > 0 && o.q < 1; break;
+        case 'r': o.resamples = (int)strtol(optarg, &end, 10); ok = !*end && o.resamples >= 100 && o.resamples <= 1000000; break;
+        case 's': o.seed = strtoull(optarg, &end, 0); ok = !*end; break;
+        case 'm': o.min_samples = (size_t)strtoul(optarg, &end, 10); ok = !*end && o.min_samples >= 2; break;
+        case 'o': out = optarg; break;
+        case 'n': plot = 0; break;
+        case 'p': tmpl = optarg; break;
+        case 'a': allow = 1; break;
+        case 'h': cmp_usage(stdout); return VKB_GATE_OK;
+        default: cmp_usage(stderr); return VKB_GATE_INPUT;
+        }
+        if (!ok) {
+            fprintf(stderr, "vkbench compare: %s: '%s' is not a valid value\n", argv[optind - 1], optarg);
+            return VKB_GATE_INPUT;
+        }
+    }
+    if (argc - optind != 2) {
+        cmp_usage(stderr);
+        return VKB_GATE_INPUT;
+    }
+    vkb_cmp_row *rows = NULL;
+    long n = vkb_cmp_load(argv[optind], argv[optind + 1], &o, allow, &rows, &mismatch, note, sizeof(note), err,
+                          sizeof(err));
+    if (n < 0) {
+        fprintf(stderr, "vkbench compare: %s\n", err);
+        return VKB_GATE_INPUT;
+    }
+    size_t tested = vkb_cmp_decide(rows, (size_t)n, &o), matched = 0, missing = 0;
+    for (long i = 0; i < n; i++) {
+        matched += rows[i].base_status[0] && rows[i].cand_status[0];
+        missing += rows[i].base_status[0] && !rows[i].cand_status[0];
+    }
+    printf("## vkbench compare\n\nbaseline: %s\ncandidate: %s\n\n", argv[optind], argv[optind + 1]);
+    if (note[0]) printf("**%s**\n\n", note);
+    vkb_cmp_write_markdown(stdout, rows, (size_t)n, &o, tested);
+    if (!out) default_out(argv[optind + 1], outbuf, sizeof(outbuf)), out = outbuf;
+    int werr = write_outputs(out, rows, (size_t)n, &o, tested, plot, tmpl);
+    int code = vkb_cmp_exit_code(rows, (size_t)n);
+    const char *why = NULL;
+    if (code == VKB_GATE_OK && !matched) why = "no case in common between baseline and candidate";
+    else if (code == VKB_GATE_OK && missing) why = "baseline cases are missing from the candidate";
+    else if (code == VKB_GATE_OK && mismatch) why = "device or driver mismatch: timings refused";
+    else if (code == VKB_GATE_OK && werr) why = "could not write the outputs";
+    if (why) code = VKB_GATE_INPUT;
+    printf("\nverdicts: %s/verdicts.csv\ngate: exit %d (%s)\n", out, code,
+           code == VKB_GATE_OK ? "no regression" : code == VKB_GATE_PERF ? "performance regression"
+           : code == VKB_GATE_CORRECTNESS ? "correctness regression" : why);
+    vkb_cmp_rows_free(rows, (size_t)n);
+    return code;
+}

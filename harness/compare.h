@@ -1,0 +1,99 @@
+/* compare.h — the regression gate (pure: no Vulkan). Two result sets (baseline, candidate) are matched
+ * case by case; per case the ratio of medians gets a bootstrap CI and a Mann-Whitney p; Benjamini-
+ * Hochberg controls the false-discovery rate over the suite; verdicts follow shared/notes/statistics.md §6. */
+#ifndef VKB_COMPARE_H
+#define VKB_COMPARE_H
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+/* Exit codes of `vkbench compare` (and of harness/gate.sh), most severe first when several apply. */
+enum { VKB_GATE_OK = 0, VKB_GATE_PERF = 1, VKB_GATE_CORRECTNESS = 2, VKB_GATE_INPUT = 3 };
+
+typedef struct vkb_cmp_opts {
+    double delta;        /* effect floor: SAME inside [1/(1+delta), 1+delta]; default 0.03 */
+    double q;            /* Benjamini-Hochberg false-discovery rate, default 0.05 */
+    int resamples;       /* bootstrap resamples, default 4000 */
+    uint64_t seed;       /* bootstrap RNG seed (GSL mt19937), default 1: the same inputs give the same CI */
+    size_t min_samples;  /* fewer timed samples on a side: INCONCLUSIVE, default 5 */
+} vkb_cmp_opts;
+
+/* The timed samples of one case on one side, pooled over process launches (clusters). */
+typedef struct vkb_cmp_side {
+    double *t;           /* pooled samples, seconds; owned */
+    size_t n;
+    size_t *end;         /* cluster c holds t[end[c-1] .. end[c]) (end[-1] = 0); owned */
+    int k;               /* clusters (launches) */
+} vkb_cmp_side;
+
+typedef struct vkb_cmp_row {
+    char kernel[40], variant[32], params[160], dtype[8], mode[8];
+    char base_status[8], cand_status[8];
+    char correctness[16];    /* ok | REGRESSION | still-failing | fixed | untimed */
+    char verdict[16];        /* SAME | FASTER | SLOWER | INCONCLUSIVE */
+    char reason[200];        /* why INCONCLUSIVE (or what else the reader should know) */
+    int testable;            /* both sides timed, above the floor, same device: enters BH */
+    int below_floor;
+    vkb_cmp_side base, cand;
+    double delta;            /* floor used for this case */
+    double med_base, med_cand, ratio, ci_lo, ci_hi;   /* NAN when not computed */
+    double p, p_bh;          /* Mann-Whitney two-sided p; BH-adjusted p (q-value) */
+    double min_p;            /* smallest p the test can reach with these sample sizes */
+    double mde80;            /* minimum detectable slowdown at 80% power under this rule, fraction */
+    int significant;         /* p_bh <= q */
+} vkb_cmp_row;
+
+void vkb_cmp_opts_init(vkb_cmp_opts *o);
+
+/* Append one launch's samples t[0..n) as a new cluster of s (copied). Returns 0 or -1 (memory). */
+int vkb_cmp_side_add(vkb_cmp_side *s, const double *t, size_t n);
+void vkb_cmp_side_free(vkb_cmp_side *s);
+
+/* Smallest two-sided Mann-Whitney p reachable with sizes n, m: 2/C(n+m, n) (1 when either is 0). */
+double vkb_cmp_min_p(size_t n, size_t m);
+
+/* Percentile bootstrap CI (level, e.g. 0.95) of median(b)/median(a). Each side is resampled on its
+ * own, two-stage when it has several clusters: launches with replacement, then samples within each.
+ * Returns the point ratio, or NAN when a side is empty. */
+double vkb_cmp_ratio_ci(const vkb_cmp_side *a, const vkb_cmp_side *b, int resamples, uint64_t seed, double level,
+                        double *lo, double *hi);
+
+/* Benjamini-Hochberg: adjusted p-values (q-values) of p[0..k) into padj; reject[i] = padj[i] <= q.
+ * NAN p-values are left out of the family (padj NAN, reject 0). Returns the number rejected. */
+size_t vkb_cmp_bh(const double *p, size_t k, double q, double *padj, int *reject);
+
+/* Statistics of one testable row (medians, ratio, CI, p, min_p); the verdict comes later. */
+void vkb_cmp_measure(vkb_cmp_row *r, const vkb_cmp_opts *o);
+/* BH over the testable rows, then every row's verdict and reason (rows not testable keep their
+ * reason and become INCONCLUSIVE). Returns the number of tested rows. */
+size_t vkb_cmp_decide(vkb_cmp_row *rows, size_t n, const vkb_cmp_opts *o);
+/* Exit code from decided rows (correctness 2 > performance 1 > 0); input problems are the caller's. */
+int vkb_cmp_exit_code(const vkb_cmp_row *rows, size_t n);
+
+/* Load both sides (each: a run directory, a results.csv with samples.csv beside it, or a directory
+ * of run directories pooled as launches) and match cases. Device or driver mismatch: rows are not
+ * testable and *mismatch is set (message in note) unless allow_mismatch. Returns the row count
+ * (rows owned by the caller, free with vkb_cmp_rows_free), or -1 with "file:line: message" in err. */
+long vkb_cmp_load(const char *base, const char *cand, const vkb_cmp_opts *o, int allow_mismatch,
+                  vkb_cmp_row **rows, int *mismatch, char *note, size_t notelen, char *err, size_t errlen);
+void vkb_cmp_rows_free(vkb_cmp_row *rows, size_t n);
+
+/* Writers: a markdown table, the verdicts CSV, and the plot data (one line per row with a ratio). */
+void vkb_cmp_write_markdown(FILE *f, const vkb_cmp_row *rows, size_t n, const vkb_cmp_opts *o, size_t tested);
+void vkb_cmp_write_csv(FILE *f, const vkb_cmp_row *rows, size_t n);
+/* Returns the number of plot lines written. */
+size_t vkb_cmp_write_plotdata(FILE *f, const vkb_cmp_row *rows, size_t n);
+
+/* `vkbench compare` and `vkbench export`: parse argv (argv[0] = the subcommand), print, return the
+ * exit status for main. */
+int vkb_compare_cmd(int argc, char **argv);
+int vkb_export_cmd(int argc, char **argv);
+/* `vkbench gate-summary` (harness/selftest.c): false alarms and detections over gate.sh selftest's comparisons. */
+int vkb_gate_summary_cmd(int argc, char **argv);
+
+/* Write the rows of a run (results.csv + samples.csv beside it) as Google Benchmark JSON: one entry per
+ * raw sample (a repetition; iterations = dispatches per sample) plus mean/median/stddev aggregates per
+ * PASS case. Returns 0, or -1 with "file:line: message" in err. */
+int vkb_export_gbench(FILE *f, const char *results_csv, char *err, size_t errlen);
+
+#endif

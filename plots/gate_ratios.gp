@@ -1,0 +1,36 @@
+# gate_ratios.gp — per-case time ratio candidate/baseline with its 95% bootstrap CI (vkbench compare).
+# Run by vkbench compare without a shell:  gnuplot -c plots/gate_ratios.gp DATA OUT png|svg DELTA
+# DATA is tab-separated, one line per compared case: index ratio ci_lo ci_hi verdict label
+#   verdict: 0 SAME, 1 FASTER, 2 SLOWER, 3 INCONCLUSIVE.  DELTA: the default effect floor.
+data = ARG1
+delta = real(ARG4)
+if (ARG3 eq "svg") {
+    set terminal svg size 1200,650 dynamic font "sans,11"
+} else {
+    set terminal pngcairo size 1200,650 font "sans,10"
+}
+set output ARG2
+set datafile separator "\t"
+stats data using 1 nooutput
+set xrange [-0.7:STATS_max + 0.7]
+stats data using 3 name "LO" nooutput
+stats data using 4 name "HI" nooutput
+ylo = LO_min < 1 / (1 + delta) ? LO_min : 1 / (1 + delta)
+yhi = HI_max > 1 + delta ? HI_max : 1 + delta
+pad = (yhi - ylo) * 0.08
+set yrange [ylo - pad:yhi + pad]
+set title "candidate / baseline: ratio of median times with 95% bootstrap CI" noenhanced
+set ylabel "time ratio (candidate / baseline; > 1 = slower)"
+set grid ytics
+set xtics rotate by -30 left noenhanced font ",8"
+set bmargin 12
+set key top left opaque
+sel(v) = column(5) == v ? column(2) : NaN
+plot data using 1:2:xtic(6) with points ps 0 notitle, \
+     1 with lines lc rgb "gray50" notitle, \
+     1 + delta with lines dt 2 lc rgb "#d62728" title sprintf("floor: 1 +/- %.1f%%", 100 * delta), \
+     1 / (1 + delta) with lines dt 2 lc rgb "#d62728" notitle, \
+     data using 1:(sel(0)):3:4 with yerrorbars pt 7 ps 0.9 lc rgb "#2ca02c" title "SAME", \
+     data using 1:(sel(1)):3:4 with yerrorbars pt 9 ps 1.1 lc rgb "#1f77b4" title "FASTER", \
+     data using 1:(sel(2)):3:4 with yerrorbars pt 11 ps 1.1 lc rgb "#d62728" title "SLOWER", \
+     data using 1:(sel(3)):3:4 with yerrorbars pt 6 ps 0.9 lc rgb "#7f7f7f" title "INCONCLUSIVE"

@@ -1,0 +1,265 @@
+/* unit_compare.c — unit tests of the regression gate (harness/compare.c), included by unit.c so its
+ * groups share the CHECK macros and the runner table. Expected values are worked out in the comments. */
+#include <sys/stat.h>
+
+#include "compare.h"
+
+/* A side from n samples x[i] = base * (1 + spread * ((i * 37) % n) / n): a deterministic spread of
+ * `spread` around base, in k clusters of n / k. */
+static void fill_side(vkb_cmp_side *s, size_t n, int k, double base, double spread)
+{
+    double x[1000];
+    for (size_t i = 0; i < n; i++) x[i] = base * (1 + spread * (double)((i * 37) % n) / (double)n);
+    for (int c = 0; c < k; c++) vkb_cmp_side_add(s, x + (size_t)c * n / (size_t)k, n / (size_t)k);
+}
+
+static void test_cmp_min_p(void)
+{
+    CHECK_NEAR(vkb_cmp_min_p(5, 5), 2.0 / 252, 1e-15);   /* C(10,5) = 252 */
+    CHECK_NEAR(vkb_cmp_min_p(6, 6), 2.0 / 924, 1e-15);   /* C(12,6) = 924 */
+    CHECK_NEAR(vkb_cmp_min_p(3, 3), 0.1, 1e-15);         /* 2/20 */
+    CHECK(vkb_cmp_min_p(0, 7) == 1.0 && vkb_cmp_min_p(1, 1) == 1.0);   /* 2/2 */
+}
+
+static void test_cmp_bh(void)
+{
+    double padj[5];
+    int rej[5];
+    /* m = 5, q = .05: sorted .004 .01 .028 .039 .2 vs k q / m = .01 .02 .03 .04 .05 -> the first four.
+     * q-values, from the top: .2; .039*5/4 = .04875; min(.04875, .028*5/3 = .046667); .01*5/2 = .025;
+     * min(.025, .004*5 = .02) = .02. */
+    const double p[5] = {0.01, 0.039, 0.028, 0.004, 0.20};
+    CHECK(vkb_cmp_bh(p, 5, 0.05, padj, rej) == 4);
+    CHECK(rej[0] && rej[1] && rej[2] && rej[3] && !rej[4]);
+    CHECK_NEAR(padj[0], 0.025, 1e-15);
+    CHECK_NEAR(padj[1], 0.04875, 1e-15);
+    CHECK_NEAR(padj[2], 0.028 * 5 / 3, 1e-15);
+    CHECK_NEAR(padj[3], 0.02, 1e-15);
+    CHECK_NEAR(padj[4], 0.2, 1e-15);
+    /* Step-up: .045 .046 .047 .048 (m = 4); only p(4) = .048 <= 4 q / 4, which rejects all four, though
+     * p(1) = .045 > q / 4 = .0125 (Bonferroni would reject none). Every q-value is .048. */
+    const double s[4] = {0.047, 0.045, 0.048, 0.046};
+    CHECK(vkb_cmp_bh(s, 4, 0.05, padj, rej) == 4);
+    CHECK_NEAR(padj[1], 0.048, 1e-15);
+    /* NaN is outside the family: m = 1 and p = .01 stays .01. */
+    const double w[2] = {NAN, 0.01};
+    CHECK(vkb_cmp_bh(w, 2, 0.05, padj, rej) == 1);
+    CHECK(isnan(padj[0]) && !rej[0] && rej[1]);
+    CHECK_NEAR(padj[1], 0.01, 1e-15);
+}
+
+static void test_cmp_bootstrap(void)
+{
+    /* b = 1.1 a exactly in distribution: the true ratio of medians is 1.1 (a's median is
+     * 1 + .02 * 24.5 / 50 = 1.0098, b's 1.1 times that). */
+    vkb_cmp_side a = {0}, b = {0}, a5 = {0}, b5 = {0};
+    double lo, hi, lo2, hi2;
+    fill_side(&a, 50, 1, 1.0, 0.02);
+    fill_side(&b, 50, 1, 1.1, 0.02);
+    double r = vkb_cmp_ratio_ci(&a, &b, 2000, 7, 0.95, &lo, &hi);
+    CHECK_NEAR(r, 1.1, 1e-12);
+    CHECK(lo < 1.1 && 1.1 < hi && lo > 1.08 && hi < 1.12);
+    CHECK(vkb_cmp_ratio_ci(&a, &b, 2000, 7, 0.95, &lo2, &hi2) == r && lo2 == lo && hi2 == hi);  /* seeded */
+    /* Five launches per side (clusters): still covers 1.1, and no narrower than one pooled launch. */
+    fill_side(&a5, 50, 5, 1.0, 0.02);
+    fill_side(&b5, 50, 5, 1.1, 0.02);
+    CHECK(a5.k == 5 && a5.n == 50 && a5.end[4] == 50);
+    r = vkb_cmp_ratio_ci(&a5, &b5, 2000, 7, 0.95, &lo2, &hi2);
+    CHECK(lo2 < 1.1 && 1.1 < hi2);
+    vkb_cmp_side e = {0};
+    CHECK(isnan(vkb_cmp_ratio_ci(&e, &b, 100, 1, 0.95, &lo, &hi)) && isnan(lo));
+    vkb_cmp_side_free(&a);
+    vkb_cmp_side_free(&b);
+    vkb_cmp_side_free(&a5);
+    vkb_cmp_side_free(&b5);
+}
+
+/* One testable row from two synthetic sides. */
+static void make_row(vkb_cmp_row *r, const char *kernel, size_t na, size_t nb, double base, double cand, double spread)
+{
+    memset(r, 0, sizeof(*r));
+    snprintf(r->kernel, sizeof(r->kernel), "%s", kernel);
+    snprintf(r->correctness, sizeof(r->correctness), "ok");
+    r->delta = 0.03;
+    r->testable = 1;
+    fill_side(&r->base, na, 1, base, spread);
+    fill_side(&r->cand, nb, 1, cand, spread);
+}
+
+static void test_cmp_verdicts(void)
+{
+    vkb_cmp_opts o;
+    vkb_cmp_opts_init(&o);
+    o.resamples = 2000;
+    vkb_cmp_row r[7];
+    make_row(&r[0], "same", 200, 200, 1e-3, 1e-3, 0.01);        /* identical: CI around 1, well inside 3% */
+    make_row(&r[1], "slower", 200, 200, 1e-3, 1.10e-3, 0.01);   /* +10%: p ~ 0, CI near 1.10 */
+    make_row(&r[2], "faster", 200, 200, 1e-3, 0.90e-3, 0.01);   /* -10% */
+    make_row(&r[3], "noisy", 30, 30, 1e-3, 1.05e-3, 1.0);       /* spread 100%: CI spans the floor */
+    make_row(&r[4], "few", 3, 3, 1e-3, 2e-3, 0.01);             /* 3 vs 3: below min_samples 5 */
+    make_row(&r[5], "small", 200, 200, 1e-3, 1.01e-3, 0.01);    /* +1%: significant but inside the floor */
+    make_row(&r[6], "minp", 5, 5, 1e-3, 1.5e-3, 0.01);          /* 5 vs 5: min p 2/252 < q, testable */
+    for (int i = 0; i < 7; i++) vkb_cmp_measure(&r[i], &o);
+    CHECK(vkb_cmp_decide(r, 7, &o) == 6);                      /* "few" is kept out of the family */
+    CHECK_STR(r[0].verdict, "SAME");
+    CHECK_STR(r[1].verdict, "SLOWER");
+    CHECK(r[1].significant && r[1].ci_lo > 1.03 && r[1].mde80 > 0.03);
+    CHECK_STR(r[2].verdict, "FASTER");
+    CHECK_STR(r[3].verdict, "INCONCLUSIVE");
+    CHECK_HAS(r[3].reason, "too noisy");
+    CHECK_STR(r[4].verdict, "INCONCLUSIVE");
+    CHECK_HAS(r[4].reason, "too few samples (3 baseline, 3 candidate");
+    CHECK_STR(r[5].verdict, "SAME");
+    CHECK_STR(r[6].verdict, "SLOWER");                        /* exact p = 2/252 = .0079 */
+    CHECK_NEAR(r[6].p, 2.0 / 252, 1e-12);
+    CHECK(vkb_cmp_exit_code(r, 7) == VKB_GATE_PERF);
+    CHECK(vkb_cmp_exit_code(r, 1) == VKB_GATE_OK);
+    snprintf(r[0].correctness, sizeof(r[0].correctness), "REGRESSION");
+    CHECK(vkb_cmp_exit_code(r, 7) == VKB_GATE_CORRECTNESS);    /* correctness wins over SLOWER */
+    /* 3 vs 3 with min_samples 2: testable, but min p = .1 > q: never significant. */
+    vkb_cmp_row t;
+    make_row(&t, "tiny", 3, 3, 1e-3, 2e-3, 0.01);
+    o.min_samples = 2;
+    vkb_cmp_measure(&t, &o);
+    CHECK(vkb_cmp_decide(&t, 1, &o) == 0);
+    CHECK_STR(t.verdict, "INCONCLUSIVE");
+    CHECK_HAS(t.reason, "can reach p >= 0.1 > q = 0.05");
+    vkb_cmp_rows_free(NULL, 0);
+    for (int i = 0; i < 7; i++) vkb_cmp_side_free(&r[i].base), vkb_cmp_side_free(&r[i].cand);
+    vkb_cmp_side_free(&t.base);
+    vkb_cmp_side_free(&t.cand);
+}
+
+/* A run directory with two cases (add PASS with n samples at `scale`, sum with `sum_status`). */
+static void write_run(const char *dir, const char *device, double scale, const char *sum_status, int below)
+{
+    char path[600];
+    mkdir(dir, 0777);
+    snprintf(path, sizeof(path), "%s/results.csv", dir);
+    FILE *f = fopen(path, "w"), *s;
+    snprintf(path, sizeof(path), "%s/samples.csv", dir);
+    s = fopen(path, "w");
+    if (!f || !s) { CHECK(0); if (f) fclose(f); if (s) fclose(s); return; }
+    vkb_result_write_header(f);
+    vkb_samples_write_header(s);
+    for (int c = 0; c < 2; c++) {
+        vkb_result r;
+        double t[40];
+        vkb_result_init(&r);
+        snprintf(r.device, sizeof(r.device), "%s", device);
+        snprintf(r.driver, sizeof(r.driver), "drv 1");
+        snprintf(r.kernel, sizeof(r.kernel), c ? "sum" : "add");
+        snprintf(r.variant, sizeof(r.variant), "default");
+        snprintf(r.params, sizeof(r.params), "n=1000");
+        snprintf(r.dtype, sizeof(r.dtype), "f32");
+        snprintf(r.mode, sizeof(r.mode), "hot");
+        snprintf(r.status, sizeof(r.status), "%s", c ? sum_status : "PASS");
+        r.case_id = c;
+        r.below_floor = c == 0 && below;
+        if (!strcmp(r.status, "PASS")) {
+            for (int i = 0; i < 40; i++) t[i] = scale * 1e-3 * (1 + 0.01 * (double)((i * 7) % 40) / 40);
+            r.samples = 40;
+            vkb_samples_write(s, r.case_id, t, 40, 1);
+        }
+        vkb_result_write_row(f, &r);
+    }
+    fclose(f);
+    fclose(s);
+}
+
+/* vkb_compare_cmd on writable copies of args (getopt may permute argv); stdout and stderr muted. */
+static int compare_run(int argc, const char *const *args)
+{
+    char buf[10][600], *argv[11];
+    for (int i = 0; i < argc && i < 10; i++) snprintf(buf[i], sizeof(buf[i]), "%s", args[i]), argv[i] = buf[i];
+    argv[argc] = NULL;
+    FILE *o = stdout, *e = stderr;
+    stdout = fopen("/dev/null", "w");   /* the markdown table is not what this test reads */
+    stderr = fopen("/dev/null", "w");
+    int rc = vkb_compare_cmd(argc, argv);
+    fclose(stdout);
+    fclose(stderr);
+    stdout = o;
+    stderr = e;
+    return rc;
+}
+
+static int compare_exit(const char *a, const char *b, const char *out)
+{
+    const char *args[] = {"compare", a, b, "--out", out, "--no-plot", "--resamples", "500"};
+    return compare_run(8, args);
+}
+
+static void test_cmp_files(void)
+{
+    char base[400], same[400], slow[400], broken[400], other[400], out[400], path[600], err[600], note[400];
+    snprintf(base, sizeof(base), "%s/vkb_unit_%d_base", g_tmpdir, (int)getpid());
+    snprintf(same, sizeof(same), "%s/vkb_unit_%d_same", g_tmpdir, (int)getpid());
+    snprintf(slow, sizeof(slow), "%s/vkb_unit_%d_slow", g_tmpdir, (int)getpid());
+    snprintf(broken, sizeof(broken), "%s/vkb_unit_%d_broken", g_tmpdir, (int)getpid());
+    snprintf(other, sizeof(other), "%s/vkb_unit_%d_other", g_tmpdir, (int)getpid());
+    snprintf(out, sizeof(out), "%s/vkb_unit_%d_cmpout", g_tmpdir, (int)getpid());
+    write_run(base, "gpu0", 1.0, "PASS", 0);
+    write_run(same, "gpu0", 1.0, "PASS", 0);
+    write_run(slow, "gpu0", 1.2, "PASS", 0);
+    write_run(broken, "gpu0", 1.0, "FAIL", 0);
+    write_run(other, "gpu1", 1.0, "PASS", 0);
+    CHECK(compare_exit(base, same, out) == VKB_GATE_OK);
+    CHECK(compare_exit(base, slow, out) == VKB_GATE_PERF);        /* +20% on both cases */
+    CHECK(compare_exit(base, broken, out) == VKB_GATE_CORRECTNESS);
+    CHECK(compare_exit(base, other, out) == VKB_GATE_INPUT);      /* device mismatch: timings refused */
+    CHECK(compare_exit(base, "/no/such/dir", out) == VKB_GATE_INPUT);
+    const char *bad[] = {"compare", "--threshold", "x", base, same};
+    CHECK(compare_run(5, bad) == VKB_GATE_INPUT);
+    const char *one[] = {"compare", base};
+    CHECK(compare_run(2, one) == VKB_GATE_INPUT);
+    /* The loaded rows: correctness classes, mismatch note, verdicts file. */
+    vkb_cmp_opts o;
+    vkb_cmp_opts_init(&o);
+    vkb_cmp_row *rows;
+    int mismatch;
+    long n = vkb_cmp_load(base, broken, &o, 0, &rows, &mismatch, note, sizeof(note), err, sizeof(err));
+    CHECK(n == 2 && !mismatch);
+    if (n == 2) {
+        CHECK_STR(rows[1].correctness, "REGRESSION");
+        CHECK(!rows[1].testable && rows[0].testable);
+    }
+    vkb_cmp_rows_free(rows, n > 0 ? (size_t)n : 0);
+    n = vkb_cmp_load(base, other, &o, 0, &rows, &mismatch, note, sizeof(note), err, sizeof(err));
+    CHECK(n == 2 && mismatch);
+    CHECK_HAS(note, "device mismatch: baseline 'gpu0' (driver drv 1) vs candidate 'gpu1'");
+    CHECK(n == 2 && !rows[0].testable && !strcmp(rows[0].correctness, "ok"));
+    vkb_cmp_rows_free(rows, n > 0 ? (size_t)n : 0);
+    /* Truncated samples: results.csv says 40, samples.csv was cut -> refused with the file named. */
+    snprintf(path, sizeof(path), "%s/samples.csv", same);
+    CHECK(truncate(path, 200) == 0);
+    CHECK(vkb_cmp_load(base, same, &o, 0, &rows, &mismatch, note, sizeof(note), err, sizeof(err)) == -1);
+    CHECK_HAS(err, "samples.csv");
+    CHECK(strstr(err, "samples, but") || strstr(err, ":"));
+    /* Truncated results.csv (a row cut mid-line): the reader's file:line message. */
+    snprintf(path, sizeof(path), "%s/results.csv", slow);
+    FILE *f = fopen(path, "a");
+    if (f) { fputs("2023,abc", f); fclose(f); }
+    CHECK(vkb_cmp_load(slow, base, &o, 0, &rows, &mismatch, note, sizeof(note), err, sizeof(err)) == -1);
+    CHECK_HAS(err, "results.csv:4: expected");
+    CHECK(compare_exit(slow, base, out) == VKB_GATE_INPUT);
+    /* Below the timer floor: INCONCLUSIVE with that reason. */
+    write_run(same, "gpu0", 1.0, "PASS", 1);
+    CHECK(compare_exit(base, same, out) == VKB_GATE_OK);
+    snprintf(path, sizeof(path), "%s/verdicts.csv", out);
+    f = fopen(path, "r");
+    char line[1024] = "", all[4096] = "";
+    while (f && fgets(line, sizeof(line), f)) strncat(all, line, sizeof(all) - strlen(all) - 1);
+    if (f) fclose(f);
+    CHECK_HAS(all, "INCONCLUSIVE,below the timer floor");
+    CHECK_HAS(all, "kernel,variant,params,dtype,mode,base_status,cand_status,correctness,verdict,reason");
+    const char *dirs[] = {base, same, slow, broken, other, out};
+    const char *files[] = {"results.csv", "samples.csv", "verdicts.csv", "compare.md", "ratios.tsv"};
+    for (size_t d = 0; d < 6; d++) {
+        for (size_t i = 0; i < 5; i++) {
+            snprintf(path, sizeof(path), "%s/%s", dirs[d], files[i]);
+            remove(path);
+        }
+        rmdir(dirs[d]);
+    }
+}
