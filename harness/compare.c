@@ -534,8 +534,8 @@ size_t vkb_cmp_write_plotdata(FILE *f, const vkb_cmp_row *rows, size_t n)
         if (isnan(r->ratio) || isnan(r->ci_lo)) continue;
         for (int v = 0; v < 4; v++)
             if (!strcmp(r->verdict, names[v])) code = v;
-        fprintf(f, "%zu\t%.10g\t%.10g\t%.10g\t%d\t%s %s %s\n", k++, r->ratio, r->ci_lo, r->ci_hi, code, r->kernel,
-                r->params, r->mode);
+        fprintf(f, "%zu\t%.10g\t%.10g\t%.10g\t%d\t%s %s %s\t%.6g\n", k++, r->ratio, r->ci_lo, r->ci_hi, code,
+                r->kernel, r->params, r->mode, r->delta);
     }
     return k;
 }

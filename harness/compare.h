@@ -78,7 +78,8 @@ long vkb_cmp_load(const char *base, const char *cand, const vkb_cmp_opts *o, int
                   vkb_cmp_row **rows, int *mismatch, char *note, size_t notelen, char *err, size_t errlen);
 void vkb_cmp_rows_free(vkb_cmp_row *rows, size_t n);
 
-/* Writers: a markdown table, the verdicts CSV, and the plot data (one line per row with a ratio). */
+/* Writers: a markdown table, the verdicts CSV, and the plot data (one line per row with a ratio:
+ * index ratio ci_lo ci_hi verdict-code label delta, tab-separated). */
 void vkb_cmp_write_markdown(FILE *f, const vkb_cmp_row *rows, size_t n, const vkb_cmp_opts *o, size_t tested);
 void vkb_cmp_write_csv(FILE *f, const vkb_cmp_row *rows, size_t n);
 /* Returns the number of plot lines written. */
