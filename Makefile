@@ -15,7 +15,11 @@ WARN    := -Wall -Wextra -Wshadow -Wconversion -Wno-sign-conversion -Wstrict-pro
 CFLAGS  ?= -O2 -g
 ALL_CFLAGS := -std=c11 -D_GNU_SOURCE $(WARN) $(CFLAGS) -Iharness -Ikernels -I$(BUILD)/gen -MMD -MP \
            $(if $(SANITIZE),-fsanitize=$(SANITIZE) -fno-omit-frame-pointer -fno-sanitize-recover=all)
-LDLIBS  := -lvulkan -lgsl -lgslcblas -lhwloc -lm -lpthread
+# GSL's CBLAS calls go to OpenBLAS (the optimized CPU baselines use it too, with its LAPACK).
+LDLIBS  := -lvulkan -lgsl -lopenblas -lhwloc -lm -lpthread
+# cpu/: the optimized CPU baselines, OpenMP on all cores, built for this host's CPU.
+CPU_ARCH ?= -march=native
+CPU_CFLAGS := -fopenmp $(CPU_ARCH) -O3 -ffp-contract=off -fno-math-errno -Icpu
 ALL_LDFLAGS := $(LDFLAGS) $(if $(SANITIZE),-fsanitize=$(SANITIZE))
 
 ifeq ($(V),1)
@@ -31,6 +35,8 @@ PURE_SRC := harness/stats.c harness/suite.c harness/check.c harness/result.c har
 PURE_SRC += harness/telemetry.c harness/topo.c
 HARN_SRC := $(filter-out harness/main.c $(PURE_SRC),$(wildcard harness/*.c))
 REF_SRC  := $(wildcard reference/*.c)
+CPU_SRC  := $(wildcard cpu/*.c)
+BASELINES := $(BUILD)/gen/baselines.c
 COMP     := $(wildcard kernels/*.comp) $(wildcard tests/kernels/*.comp)
 SPVS     := $(patsubst %.comp,$(SPV)/%.spv,$(notdir $(COMP)))
 REGISTRY := $(BUILD)/gen/registry.c
@@ -40,6 +46,7 @@ PURE_OBJ := $(call obj,$(PURE_SRC))
 HARN_OBJ := $(call obj,$(HARN_SRC))
 REF_OBJ  := $(call obj,$(REF_SRC))
 REG_OBJ  := $(BUILD)/obj/registry.o
+CPU_OBJ  := $(call obj,$(CPU_SRC)) $(BUILD)/obj/baselines.o
 
 COMMIT := $(shell git describe --always --dirty --abbrev=10 2>/dev/null || echo unknown)
 
@@ -63,16 +70,27 @@ $(BUILD)/obj/%.o: %.c $(BUILD)/.flags
 	@$(if $(Q),echo '  CC      $<')
 	$(Q)$(CC) $(ALL_CFLAGS) -c $< -o $@
 
+# The baseline registry, likewise, from the VKB_BASELINE(name) markers in cpu/*.c.
+$(BASELINES): $(CPU_SRC) cpu/registry.sh
+	@mkdir -p $(@D)
+	$(Q)sh cpu/registry.sh $(CPU_SRC) > $@.tmp && mv $@.tmp $@
+
+$(call obj,$(CPU_SRC)) $(BUILD)/obj/baselines.o: ALL_CFLAGS += $(CPU_CFLAGS)
+$(BUILD)/obj/baselines.o: $(BASELINES) $(BUILD)/.flags
+	@mkdir -p $(@D)
+	$(Q)$(CC) $(ALL_CFLAGS) -c $< -o $@
+
 $(REG_OBJ): $(REGISTRY) $(BUILD)/.flags
 	@mkdir -p $(@D)
 	$(Q)$(CC) $(ALL_CFLAGS) -c $< -o $@
 
+$(BUILD)/obj/harness/run.o: ALL_CFLAGS += -Icpu
 $(BUILD)/obj/harness/version.o: ALL_CFLAGS += -DVKB_COMMIT='"$(COMMIT)"'
 $(BUILD)/obj/harness/version.o: FORCE
 
-$(BUILD)/vkbench: $(call obj,harness/main.c) $(HARN_OBJ) $(PURE_OBJ) $(REF_OBJ) $(REG_OBJ)
+$(BUILD)/vkbench: $(call obj,harness/main.c) $(HARN_OBJ) $(PURE_OBJ) $(REF_OBJ) $(REG_OBJ) $(CPU_OBJ)
 	@$(if $(Q),echo '  LD      $@')
-	$(Q)$(CC) $(ALL_LDFLAGS) $^ -o $@ $(LDLIBS)
+	$(Q)$(CC) $(ALL_LDFLAGS) -fopenmp $^ -o $@ $(LDLIBS)
 
 $(BUILD)/test_unit: $(call obj,tests/unit.c) $(PURE_OBJ)
 	@$(if $(Q),echo '  LD      $@')

@@ -27,6 +27,8 @@
     X(D, timer_floor_s) X(I, below_floor) \
     X(D, e2e_time_s)    X(D, gate_delta) \
     X(D, ref_time_s)    X(D, ref_fraction) \
+    X(D, cpu_fast_time_s) X(D, cpu_fast_ci_lo_s) X(D, cpu_fast_ci_hi_s) X(I, cpu_fast_runs) \
+    X(I, cpu_fast_threads) X(S, cpu_fast_impl) X(S, cpu_fast_status) X(S, cpu_fast_why) X(D, cpu_fast_metric) \
     X(D, read_Bps)      X(D, write_Bps)    X(D, bw_frac_read)  X(D, bw_frac_write) \
     X(D, fma_flop_per_s) X(D, coopmat_flop_per_s) X(D, flop_frac_fma) X(D, flop_frac_coopmat) \
     X(D, theoretical_Bps) X(D, bw_frac_theoretical) X(D, dispatch_s) X(S, util_why) \

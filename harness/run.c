@@ -14,6 +14,7 @@
 
 #include "calibrate.h"
 #include "check.h"
+#include "cpu.h"
 #include "registry.h"
 #include "result.h"
 #include "run.h"
@@ -358,6 +359,7 @@ static int run_case(ctx *x, const vkb_line *l, const int *pick)
     vkb_telrow_ref_end(&x->tr, tref, frac, &r);
     r.ref_fraction = frac;
     r.ref_time_s = frac > 0 ? tref / frac : NAN;  /* a sampled reference is extrapolated: see ref_fraction */
+    vkb_cpu_baseline(&c, &r);  /* optimized CPU baseline: timed, checked, cpu_fast_* columns */
 
     g = vkb_gpu_prepare(x->v, &c);
     if (!g) {

@@ -1,0 +1,119 @@
+/* rows.c — whole-vector sum/max and the row kernels (rowsum, rowmax, softmax, rmsnorm, transpose):
+ * OpenMP over rows (or chunks of the vector), SIMD inside. Sums accumulate in double, as a careful CPU
+ * implementation of an fp32 reduction would (numpy uses pairwise fp32; double is at least as accurate),
+ * so the GPU's tolerance (derived for its own summation tree) is met with room. Buffer order as
+ * reference/reduce.c (x, partial, out) and reference/rows.c (x, y, out, g). */
+#include <math.h>
+#include <string.h>
+
+#include "cpu.h"
+
+#define LOADF(t, p, i) ((t) == VKB_F16 ? vkb_cpu_h2f(((const uint16_t *)(p))[i]) : ((const float *)(p))[i])
+
+static const char *reduce_run(vkb_case *c, void *st)
+{
+    (void)st;
+    const void *x = c->buf[0].host;
+    size_t n = c->buf[0].count;
+    vkb_dtype t = c->buf[0].type;
+    float *out = c->buf[2].host;
+    if (!strcmp(c->k->name, "max")) {
+        float m = -INFINITY;
+        if (t == VKB_F32) {
+            const float *xf = x;
+#pragma omp parallel for simd reduction(max : m) schedule(static)
+            for (size_t i = 0; i < n; i++) m = xf[i] > m ? xf[i] : m;
+        } else {
+#pragma omp parallel for simd reduction(max : m) schedule(static)
+            for (size_t i = 0; i < n; i++) m = fmaxf(m, LOADF(VKB_F16, x, i));
+        }
+        out[0] = m;
+        return NULL;
+    }
+    double s = 0;
+    if (t == VKB_F32) {
+        const float *xf = x;
+#pragma omp parallel for simd reduction(+ : s) schedule(static)
+        for (size_t i = 0; i < n; i++) s += xf[i];
+    } else {
+#pragma omp parallel for simd reduction(+ : s) schedule(static)
+        for (size_t i = 0; i < n; i++) s += LOADF(VKB_F16, x, i);
+    }
+    out[0] = (float)s;
+    return NULL;
+}
+
+VKB_BASELINE(sum) = {"sum", "openmp simd, double accumulation", reduce_run, NULL, NULL, 0};
+VKB_BASELINE(max) = {"max", "openmp simd", reduce_run, NULL, NULL, 0};
+
+static void store(vkb_dtype t, void *p, size_t i, float v)
+{
+    if (t == VKB_F16) ((uint16_t *)p)[i] = vkb_cpu_f2h(v);
+    else ((float *)p)[i] = v;
+}
+
+static const char *rows_run(vkb_case *c, void *st)
+{
+    (void)st;
+    const char *k = c->k->name;
+    size_t rows = c->disp[0].push.n, cols = c->disp[0].push.m;
+    const void *x = c->buf[0].host;
+    void *y = c->buf[1].host;
+    vkb_dtype t = c->buf[0].type;
+    float eps = c->disp[0].push.eps;
+    if (!strcmp(k, "transpose")) {
+        size_t es = vkb_dtype_size(t), B = 32;
+#pragma omp parallel for collapse(2) schedule(static)
+        for (size_t i0 = 0; i0 < rows; i0 += B)
+            for (size_t j0 = 0; j0 < cols; j0 += B)
+                for (size_t i = i0; i < i0 + B && i < rows; i++)
+                    for (size_t j = j0; j < j0 + B && j < cols; j++)
+                        if (es == 4) ((uint32_t *)y)[j * rows + i] = ((const uint32_t *)x)[i * cols + j];
+                        else ((uint16_t *)y)[j * rows + i] = ((const uint16_t *)x)[i * cols + j];
+        return NULL;
+    }
+    int op = !strcmp(k, "rowsum") ? 0 : !strcmp(k, "rowmax") ? 1 : !strcmp(k, "softmax") ? 2 : 3;
+    float *out = c->buf[2].host;
+    const void *g = c->nbuf > 3 ? c->buf[3].host : NULL;
+#pragma omp parallel for schedule(static)
+    for (size_t i = 0; i < rows; i++) {
+        size_t o = i * cols;
+        double s = 0;
+        float m = -INFINITY;
+        if (op == 0 || op == 3) {
+#pragma omp simd reduction(+ : s)
+            for (size_t j = 0; j < cols; j++) {
+                double v = LOADF(t, x, o + j);
+                s += op == 3 ? v * v : v;
+            }
+        }
+        if (op == 1 || op == 2) {
+#pragma omp simd reduction(max : m)
+            for (size_t j = 0; j < cols; j++) m = fmaxf(m, LOADF(t, x, o + j));
+        }
+        if (op <= 1) {
+            out[i] = op == 0 ? (float)s : m;
+        } else if (op == 2) {
+            for (size_t j = 0; j < cols; j++) {  /* y holds e^(x - m) until the sum is known */
+                float e = expf(LOADF(t, x, o + j) - m);
+                s += e;
+                if (t == VKB_F32) ((float *)y)[o + j] = e;
+            }
+            double inv = 1.0 / s;
+            for (size_t j = 0; j < cols; j++)
+                store(t, y, o + j, (float)((t == VKB_F32 ? ((float *)y)[o + j] : expf(LOADF(t, x, o + j) - m)) * inv));
+        } else {
+            double r = 1.0 / sqrt(s / (double)cols + (double)eps);
+#pragma omp simd
+            for (size_t j = 0; j < cols; j++) store(t, y, o + j, (float)(LOADF(t, x, o + j) * LOADF(t, g, j) * r));
+        }
+    }
+    return NULL;
+}
+
+#define ROWS(name, impl) {name, impl, rows_run, NULL, NULL, 0}
+VKB_BASELINE(rowsum) = ROWS("rowsum", "openmp rows, simd, double accumulation");
+VKB_BASELINE(rowmax) = ROWS("rowmax", "openmp rows, simd");
+VKB_BASELINE(softmax) = ROWS("softmax", "openmp rows, libm expf, double sum");
+VKB_BASELINE(rmsnorm) = ROWS("rmsnorm", "openmp rows, simd, double sum of squares");
+VKB_BASELINE(transpose) = ROWS("transpose", "openmp 32x32 blocks");
