@@ -239,7 +239,7 @@ int vkb_calib_get(vkb_vk *v, const char *root, int force, int skip, const vkb_nv
     c->timer_floor_s = timer_floor;
     c->theo_Bps = NAN;
     if (nv) c->theo_Bps = vkb_nvml_peak_Bps(nv, c->theo_why, sizeof(c->theo_why));
-    else snprintf(c->theo_why, sizeof(c->theo_why), "theoretical: no NVML device (memory clock and bus width unknown)");
+    else snprintf(c->theo_why, sizeof(c->theo_why), "no NVML device (memory clock and bus width unknown)");
     if (!root) root = "results";
     cache_path(vkb_vk_info(v), root, path, sizeof(path), key, sizeof(key));
     if (skip) {

@@ -368,7 +368,7 @@ void vkb_nvml_print(FILE *f, const vkb_nvml *n)
 double vkb_nvml_peak_Bps(const vkb_nvml *n, char *why, size_t len)
 {
     if (!n->max_mem_MHz || !n->bus_width) {
-        snprintf(why, len, "theoretical: NVML gave no %s", !n->max_mem_MHz ? "max memory clock" : "memory bus width");
+        snprintf(why, len, "NVML gave no %s", !n->max_mem_MHz ? "max memory clock" : "memory bus width");
         return NAN;
     }
     why[0] = 0;

@@ -82,6 +82,36 @@ grep_out "no Vulkan device: says how to install lavapipe" "mesa-vulkan-drivers"
 expect_exit 3 "unknown device: exit 3" "$VKB" run -e "add n=10" --device nosuchgpu
 grep_out "unknown device: message" "no device name contains it"
 
+echo "== telemetry and utilization (issue 6)"
+# The smoke run above measured the ceilings into $T/res/.calibration; its rows use them.
+grep_smoke() { grep -Eq "$2" "$d/run.txt" && ok "$1" || bad "$1 (no match for: $2)" "$d/run.txt"; }
+grep_smoke "run.txt: copy/read/write ceilings and per-dispatch overhead measured" '^ceiling_read_Bps: [0-9]'
+grep_smoke "run.txt: topology (CPU model, cores, caches, NUMA, MemTotal) and pinning" '^mem_total_bytes: [0-9]+'
+grep_smoke "run.txt: every sensor is named, found or NA with a reason" '^cpu_energy: (powercap:|not_present|no_permission|error)'
+# Every timed row: utilization against each bandwidth ceiling (bytes > 0) and the FMA peak (flops > 0, when
+# it was calibrated), NA only with util_why; the power/thermal columns numeric, or NA with telemetry_why.
+csv_col "$d/results.csv" status device_type bytes flops bw_frac_copy bw_frac_read bw_frac_write flop_frac_fma \
+    fma_flop_per_s flop_frac_coopmat util_why power_mean_W power_max_W gpu_temp_max_C energy_per_call_J \
+    sm_clock_mean_MHz throttled telemetry_why ref_energy_J cpu_sensor_why > "$T/tel.tsv"
+awk -F'\t' '$1 == "PASS" && (($3 > 0 && ($5 == "NA" || $6 == "NA" || $7 == "NA")) ||
+    ($4 > 0 && $9 != "NA" && $8 == "NA") || ($10 == "NA" && $4 > 0 && $11 == "")) { print "row " NR ": " $0; n++ }
+    END { exit n > 0 }' "$T/tel.tsv" > "$T/out" && ok "every PASS row: bandwidth and FLOP utilization against the calibrated ceilings (NA only with util_why)" \
+    || bad "rows without utilization" "$T/out"
+awk -F'\t' '$1 == "PASS" && ((($12 == "NA" || $14 == "NA" || $15 == "NA" || $16 == "NA") && $18 == "") ||
+    ($19 == "NA" && $20 == "")) { print "row " NR ": " $0; n++ } $1 == "PASS" && $2 == "cpu" &&
+    ($12 != "NA" || $13 != "NA" || $14 != "NA" || $15 != "NA" || $16 != "NA" || $17 != "NA") { print "CPU device with GPU sensors: " $0; n++ }
+    END { exit n > 0 }' "$T/tel.tsv" > "$T/out" && ok "every PASS row: power/thermal/energy measured or NA with a reason (all NA on a CPU device)" \
+    || bad "sensor columns NA without a reason" "$T/out"
+expect "calibrate: measures, prints and caches the ceilings" "$VKB" calibrate --out "$T/cal"
+grep_out "calibrate: fp16 matrix-unit peak measured or NA with the reason" '^ceiling_coopmat_flop_per_s: ([0-9]|NA \(.+\))'
+if ls "$T"/cal/.calibration/*.txt > /dev/null 2>&1 && grep -q '^ceiling_dispatch_s: [0-9]' "$T/out"; then ok "calibrate: cache file written, dispatch overhead measured"; else bad "calibration cache" "$T/out"; fi
+run -e "add n=2^16" --min-time 0.02 --no-telemetry > "$T/out" 2>&1
+if grep -q '^calibration: cache ' "$(lastdir)/run.txt" && csv_col "$(lastdir)/results.csv" telemetry_why | grep -q 'telemetry off (--no-telemetry)'; then
+    ok "a second run reads the cached ceilings; --no-telemetry says so in every row"; else bad "cache reuse / --no-telemetry" "$(lastdir)/run.txt"; fi
+run -e "add n=2^16" --min-time 0.02 --no-calibrate > "$T/out" 2>&1
+if csv_col "$(lastdir)/results.csv" bw_frac_read util_why | grep -q "^NA$(printf '\t')copy_Bps: calibration skipped (--no-calibrate); read_Bps: calibration skipped"; then
+    ok "--no-calibrate: utilization NA with the reason, never 0"; else bad "--no-calibrate row" "$(lastdir)/results.csv"; fi
+
 echo "== seeds, modes, interruption"
 run -e "sum n=100000" --seed 42 --min-time 0.01 > /dev/null 2>&1; e1=$(csv_col "$(lastdir)/results.csv" max_abs_err)
 run -e "sum n=100000" --seed 42 --min-time 0.01 > /dev/null 2>&1; e2=$(csv_col "$(lastdir)/results.csv" max_abs_err)
