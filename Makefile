@@ -125,11 +125,11 @@ bench: deps
 	$(Q)./build/vkbench run suites/default.suite $(ARGS)
 
 # The regression gate (harness/gate.sh; exit codes in `vkbench compare --help`): run suites/gate.suite on
-# this device and compare with BASELINE (a run directory, or a directory of runs). Outputs in build/gate.
+# this device ROUNDS times (default 3) and compare with BASELINE (a run directory, or a directory of runs).
 gate: deps
 	$(Q)$(MAKE) --no-print-directory all
 	$(Q)test -n "$(BASELINE)" || { echo 'usage: make gate BASELINE=results/<run>'; exit 3; }
-	$(Q)VKB=$(BUILD)/vkbench sh harness/gate.sh run '$(BASELINE)' $(BUILD)/gate
+	$(Q)VKB=$(BUILD)/vkbench ROUNDS='$(ROUNDS)' sh harness/gate.sh run '$(BASELINE)' $(BUILD)/gate
 
 # The gate measuring itself: K A/A and K injected-slowdown comparisons of ROUNDS launches per side
 # (defaults K=20 ROUNDS=3 SLOW=add=0.05,relu=0.05 SUITE=suites/gate.suite); summary in build/gate-selftest.

@@ -2,7 +2,8 @@
 # gate.sh — the regression gate around `vkbench compare`. Exit status as compare's: 0 no regression,
 # 1 performance regression, 2 correctness regression (or the candidate crashed), 3 usage or input error.
 #
-#   gate.sh run BASELINE [OUT]                  run $SUITE once with $VKB into OUT/candidate, compare with BASELINE
+#   gate.sh run BASELINE [OUT]                  run $SUITE $ROUNDS times with $VKB into OUT/candidate, compare
+#                                               with BASELINE (a run directory or a directory of runs)
 #   gate.sh interleave BASE_VKB CAND_VKB [OUT]  launch two builds alternately (A B A B ..., $ROUNDS per side, >= 3)
 #                                               on one device, then compare the pooled launches (clusters)
 #   gate.sh selftest [OUT]                      the gate measuring itself: K A/A and K injected-slowdown comparisons
@@ -24,7 +25,7 @@ K=${K:-20}
 SLOW=${SLOW:-add=0.05,relu=0.05}
 MIN_US=${MIN_US:-50}
 
-usage() { sed -n '2,18p' "$0" | sed 's/^# \{0,1\}//' >&2; exit 3; }
+usage() { sed -n '2,19p' "$0" | sed 's/^# \{0,1\}//' >&2; exit 3; }
 now() { date +%s.%N; }
 
 # launch BIN DIR [ARGS...]: one `vkbench run` of the suite into DIR. Returns 0 when the run completed
@@ -54,7 +55,10 @@ run)
     [ $# -ge 1 ] || usage
     out=${2:-build/gate}
     rm -rf "$out/candidate"
-    launch "$VKB" "$out/candidate" || exit $?
+    # ROUNDS launches: between-launch variance enters the candidate's CI (a baseline made the same way,
+    # a directory of runs, brings its own; one launch per side understates the noise).
+    r=1
+    while [ "$r" -le "$ROUNDS" ]; do launch "$VKB" "$out/candidate/run$r" || exit $?; r=$((r + 1)); done
     compare "$1" "$out/candidate" "$out"
     ;;
 interleave)
