@@ -286,10 +286,10 @@ int main(int argc, char **argv)
     if (!strcmp(cmd, "list")) return cmd_list();
     if (!strcmp(cmd, "devices")) return cmd_devices();
     if (!strcmp(cmd, "csv")) return cmd_csv(argc - 1, argv + 1);
+    if (!strcmp(cmd, "calibrate")) return cmd_calibrate(argc - 1, argv + 1);
     if (!strcmp(cmd, "compare")) return vkb_compare_cmd(argc - 1, argv + 1);
     if (!strcmp(cmd, "export")) return vkb_export_cmd(argc - 1, argv + 1);
     if (!strcmp(cmd, "gate-summary")) return vkb_gate_summary_cmd(argc - 1, argv + 1);
-    if (!strcmp(cmd, "calibrate")) return cmd_calibrate(argc - 1, argv + 1);
     if (!strcmp(cmd, "version")) return printf("vkbench %s\n", vkb_version_commit()) < 0;
     if (!strcmp(cmd, "-h") || !strcmp(cmd, "--help") || !strcmp(cmd, "help")) {
         usage(stdout);

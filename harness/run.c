@@ -409,13 +409,13 @@ static int run_case(ctx *x, const vkb_line *l, const int *pick)
                      chk.metric, chk.threshold, chk.nbad, chk.nchecked);
         goto done;
     }
-    vkb_telrow_case_begin(&x->tr);
     if (vkb_slowdown_apply(x->v, g, &c, x->o->slowdown, !strcmp(mode, "cold"), r.note, sizeof(r.note), why,
                            sizeof(why))) {
         snprintf(r.status, sizeof(r.status), "ERROR");
         snprintf(r.reason, sizeof(r.reason), "%s", why);
         goto done;
     }
+    vkb_telrow_case_begin(&x->tr);
     if (measure(x, g, l, !strcmp(mode, "cold"), &r, &samples, &nsamples)) {
         snprintf(r.status, sizeof(r.status), "ERROR");
         snprintf(r.reason, sizeof(r.reason), "timing: %s", vkb_vk_error(x->v));
