@@ -120,9 +120,17 @@ test: deps
 	$(Q)$(MAKE) --no-print-directory all
 	$(Q)sh tests/run.sh
 
+# bench ends with the report of the run it just made (its directory is the run's last "results in" line).
 bench: deps
 	$(Q)$(MAKE) --no-print-directory all
-	$(Q)./build/vkbench run suites/default.suite $(ARGS)
+	$(Q){ ./build/vkbench run suites/default.suite $(ARGS); echo "vkbench-rc=$$?"; } | tee build/bench.log
+	$(Q)./build/vkbench report "$$(sed -n 's/.*results in //p' build/bench.log | tail -n 1)"
+	$(Q)exit "$$(sed -n 's/^vkbench-rc=//p' build/bench.log)"
+
+# report: RUN=dir (default: the newest results/ directory); several with RUN="dirA dirB".
+report:
+	$(Q)$(MAKE) --no-print-directory $(BUILD)/vkbench
+	$(Q)$(BUILD)/vkbench report $(or $(RUN),$$(ls -td results/*/ | head -n 1))
 
 # The regression gate (harness/gate.sh; exit codes in `vkbench compare --help`): run suites/gate.suite on
 # this device ROUNDS times (default 3) and compare with BASELINE (a run directory, or a directory of runs).

@@ -9,6 +9,7 @@
 
 #include "calibrate.h"
 #include "registry.h"
+#include "report.h"
 #include "result.h"
 #include "run.h"
 #include "suite.h"
@@ -41,6 +42,7 @@ static void usage(FILE *f)
             "  calibrate [--device D] [--out DIR] [--spv-dir DIR]   measure the ceilings, rewrite the cache\n"
             "  list                      kernels and their axes\n"
             "  devices                   Vulkan devices and what they offer\n"
+            "  report [--verify] [--compare F.csv] [--no-plots] RUN_DIR...  report.md + report.html + plots\n"
             "  csv FILE [COLUMN...]      read a results.csv back (validating it) and print columns, tab-separated\n"
             "      --slowdown K=F[,..]   make kernel K (1+F)x slower: pc.slow calibrated, achieved factor in the note\n"
             "  compare BASE CAND         the regression gate (see `vkbench compare --help`; exit 0 ok, 1 slower,\n"
@@ -286,6 +288,7 @@ int main(int argc, char **argv)
     if (!strcmp(cmd, "list")) return cmd_list();
     if (!strcmp(cmd, "devices")) return cmd_devices();
     if (!strcmp(cmd, "csv")) return cmd_csv(argc - 1, argv + 1);
+    if (!strcmp(cmd, "report")) return vkb_report_cli(argc - 1, argv + 1);
     if (!strcmp(cmd, "calibrate")) return cmd_calibrate(argc - 1, argv + 1);
     if (!strcmp(cmd, "compare")) return vkb_compare_cmd(argc - 1, argv + 1);
     if (!strcmp(cmd, "export")) return vkb_export_cmd(argc - 1, argv + 1);
