@@ -30,7 +30,7 @@ static void usage(FILE *f)
             "      --seed S              run seed (default: from the clock; recorded in every row)\n"
             "      --out DIR             results root (default results/); --dir DIR: exact run directory\n"
             "      --filter NAME         only kernels whose name contains NAME\n"
-            "      --mode hot|cold       override the suites' cache mode\n"
+            "      --mode hot|cold|rotate  override the suites' cache mode\n"
             "      --min-time S --max-noise F --timeout S --min-samples N   stop-rule overrides\n"
             "      --validate            enable the Khronos validation layer; any message makes the case ERROR\n"
             "      --shader A=B          use SPIR-V module B wherever a kernel asks for A\n"
@@ -181,8 +181,8 @@ static int cmd_run(int argc, char **argv)
         case 'D': o.out_dir = optarg; break;
         case 'f': o.filter = optarg; break;
         case 'm':
-            if (strcmp(optarg, "hot") && strcmp(optarg, "cold")) {
-                fprintf(stderr, "vkbench: --mode %s: expected hot or cold\n", optarg);
+            if (strcmp(optarg, "hot") && strcmp(optarg, "cold") && strcmp(optarg, "rotate")) {
+                fprintf(stderr, "vkbench: --mode %s: expected hot, cold or rotate\n", optarg);
                 return EXIT_USAGE;
             }
             o.mode = optarg;

@@ -149,7 +149,7 @@ static int parse_set(char **tok, int ntok, vkb_options *opt, const char *file, i
         } else if (!strcmp(k, "gate_delta")) {
             ok = !parse_real(v, &o.gate_delta) && o.gate_delta > 0 && o.gate_delta < 1;
         } else if (!strcmp(k, "mode")) {
-            ok = !strcmp(v, "hot") || !strcmp(v, "cold");
+            ok = !strcmp(v, "hot") || !strcmp(v, "cold") || !strcmp(v, "rotate");
             if (ok) snprintf(o.mode, sizeof(o.mode), "%s", v);
         } else
             return seterr(err, errlen, file, lineno, "unknown set key '%s' (min_time, max_noise, "

@@ -59,6 +59,12 @@ struct vkb_gpu {
     VkDescriptorPool dpool;
     VkDescriptorSet set;
     VkPipeline pipe[VKB_MAX_PIPES];
+    /* rotate mode: ncopies copies of every input buffer, one descriptor set per copy */
+    uint32_t ncopies;
+    VkBuffer *copy;            /* [ncopies - 1][VKB_MAX_BUFS]; copy 0 is b[i].buf */
+    VkDeviceMemory *copy_mem;
+    VkDescriptorPool rpool;
+    VkDescriptorSet *rset;     /* [ncopies] */
 };
 
 static const char *vk_result_name(VkResult r)
@@ -717,6 +723,14 @@ void vkb_gpu_release(vkb_gpu *g)
     for (int p = 0; p < VKB_MAX_PIPES; p++)
         if (g->pipe[p]) vkDestroyPipeline(d, g->pipe[p], NULL);
     if (g->dpool) vkDestroyDescriptorPool(d, g->dpool, NULL);
+    if (g->rpool) vkDestroyDescriptorPool(d, g->rpool, NULL);
+    for (size_t k = 0; g->copy && k < (size_t)(g->ncopies - 1) * VKB_MAX_BUFS; k++) {
+        if (g->copy[k]) vkDestroyBuffer(d, g->copy[k], NULL);
+        if (g->copy_mem[k]) vkFreeMemory(d, g->copy_mem[k], NULL);
+    }
+    free(g->copy);
+    free(g->copy_mem);
+    free(g->rset);
     if (g->layout) vkDestroyPipelineLayout(d, g->layout, NULL);
     if (g->dsl) vkDestroyDescriptorSetLayout(d, g->dsl, NULL);
     for (int i = 0; i < VKB_MAX_BUFS; i++) {
@@ -775,6 +789,9 @@ static void record_dispatches(vkb_gpu *g, uint32_t batch)
         vkCmdBindDescriptorSets(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, g->layout, 0, 1, &g->set, 0, NULL);
     for (uint32_t r = 0; r < batch; r++)
         for (int i = 0; i < c->ndisp; i++) {
+            if (i == 0 && g->ncopies > 1)  /* each repetition reads the next copy of the inputs */
+                vkCmdBindDescriptorSets(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, g->layout, 0, 1,
+                                        &g->rset[r % g->ncopies], 0, NULL);
             const vkb_dispatch *d = &c->disp[i];
             if (d->pipe != bound) {
                 vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, g->pipe[d->pipe]);
@@ -949,3 +966,73 @@ int vkb_gpu_e2e(vkb_gpu *g, double *seconds)
     *seconds = now_s() - t0;
     return 0;
 }
+
+int vkb_gpu_rotate(vkb_gpu *g, uint64_t target_bytes, uint32_t max_copies)
+{
+    vkb_vk *v = g->v;
+    const vkb_case *c = g->c;
+    uint64_t in = 0;
+    for (int i = 0; i < c->nbuf; i++)
+        if (c->buf[i].role == VKB_IN) in += g->b[i].total;
+    if (in == 0) {
+        set_err(v->err, sizeof(v->err), "rotate mode needs input buffers to rotate");
+        return -1;
+    }
+    uint64_t n = (target_bytes + in - 1) / in;
+    if (n < 2) n = 2;
+    if (n > max_copies) n = max_copies;
+    if ((double)n * (double)in > 0.5 * (double)v->caps.device_mem) n = (uint64_t)(0.5 * (double)v->caps.device_mem / (double)in);
+    if (n < 2) {
+        set_err(v->err, sizeof(v->err), "rotate mode: two copies of the inputs do not fit in device memory");
+        return -1;
+    }
+    g->ncopies = (uint32_t)n;
+    g->copy = calloc((n - 1) * VKB_MAX_BUFS, sizeof(*g->copy));
+    g->copy_mem = calloc((n - 1) * VKB_MAX_BUFS, sizeof(*g->copy_mem));
+    g->rset = calloc(n, sizeof(*g->rset));
+    if (!g->copy || !g->copy_mem || !g->rset) goto oom;
+    for (uint32_t k = 1; k < n; k++)
+        for (int i = 0; i < c->nbuf; i++)
+            if (c->buf[i].role == VKB_IN &&
+                make_buffer(v, g->b[i].total, 0, &g->copy[(k - 1) * VKB_MAX_BUFS + (uint32_t)i],
+                            &g->copy_mem[(k - 1) * VKB_MAX_BUFS + (uint32_t)i], NULL))
+                return -1;
+    VkDescriptorPoolSize ps = {.type = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, .descriptorCount = (uint32_t)(n * (uint64_t)c->nbuf)};
+    VkDescriptorPoolCreateInfo dpi = {.sType = VK_STRUCTURE_TYPE_DESCRIPTOR_POOL_CREATE_INFO, .maxSets = (uint32_t)n,
+                                      .poolSizeCount = 1, .pPoolSizes = &ps};
+    VKB_CHECK(v, vkCreateDescriptorPool(v->dev, &dpi, NULL, &g->rpool));
+    for (uint32_t k = 0; k < n; k++) {
+        VkDescriptorSetAllocateInfo dai = {.sType = VK_STRUCTURE_TYPE_DESCRIPTOR_SET_ALLOCATE_INFO,
+                                           .descriptorPool = g->rpool, .descriptorSetCount = 1, .pSetLayouts = &g->dsl};
+        VKB_CHECK(v, vkAllocateDescriptorSets(v->dev, &dai, &g->rset[k]));
+        VkDescriptorBufferInfo dbi[VKB_MAX_BUFS];
+        VkWriteDescriptorSet w[VKB_MAX_BUFS];
+        for (int i = 0; i < c->nbuf; i++) {
+            VkBuffer b = k && c->buf[i].role == VKB_IN ? g->copy[(k - 1) * VKB_MAX_BUFS + (uint32_t)i] : g->b[i].buf;
+            dbi[i] = (VkDescriptorBufferInfo){.buffer = b, .offset = VKB_GUARD_BYTES, .range = g->b[i].payload + VKB_GUARD_BYTES};
+            w[i] = (VkWriteDescriptorSet){.sType = VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET, .dstSet = g->rset[k],
+                                          .dstBinding = (uint32_t)i, .descriptorCount = 1,
+                                          .descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, .pBufferInfo = &dbi[i]};
+        }
+        vkUpdateDescriptorSets(v->dev, (uint32_t)c->nbuf, w, 0, NULL);
+    }
+    /* Fill the copies from copy 0, which holds the uploaded inputs. */
+    if (begin(v)) return -1;
+    barrier(v->cmd, ST_COMPUTE | ST_COPY, AC_RW, ST_COPY, AC_RW);
+    for (uint32_t k = 1; k < n; k++)
+        for (int i = 0; i < c->nbuf; i++)
+            if (c->buf[i].role == VKB_IN) {
+                VkBufferCopy bc = {.size = g->b[i].total};
+                vkCmdCopyBuffer(v->cmd, g->b[i].buf, g->copy[(k - 1) * VKB_MAX_BUFS + (uint32_t)i], 1, &bc);
+            }
+    barrier(v->cmd, ST_COPY, VK_ACCESS_2_TRANSFER_WRITE_BIT, ST_COMPUTE, AC_RW);
+    if (submit_wait(v)) return -1;
+    return (int)n;
+oom:
+    set_err(v->err, sizeof(v->err), "out of host memory");
+    return -1;
+error:
+    return -1;
+}
+
+uint32_t vkb_gpu_copies(const vkb_gpu *g) { return g->ncopies > 1 ? g->ncopies : 1; }

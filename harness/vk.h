@@ -53,6 +53,13 @@ int vkb_gpu_run(vkb_gpu *g, uint32_t batch, int cold, double *seconds);
 int vkb_gpu_download(vkb_gpu *g, char *guard_msg, size_t len);
 /* End to end, host-timed: upload inputs, run once, download outputs. */
 int vkb_gpu_e2e(vkb_gpu *g, double *seconds);
+/* Rotate mode (a cold-cache measurement without flushes): make copies of every input buffer until
+ * the copies hold >= target_bytes (2 <= copies <= max_copies, half of device memory at most); from
+ * then on repetition r of a batch reads copy r % copies. Call after vkb_gpu_upload. Returns the
+ * number of copies or -1. */
+int vkb_gpu_rotate(vkb_gpu *g, uint64_t target_bytes, uint32_t max_copies);
+/* Copies of the inputs in use (1 unless rotating). */
+uint32_t vkb_gpu_copies(const vkb_gpu *g);
 void vkb_gpu_release(vkb_gpu *g);
 
 /* Timer floor: median GPU time of an empty batch (timestamps around nothing) in seconds. */
