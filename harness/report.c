@@ -101,7 +101,40 @@ static int cmp_d(const void *a, const void *b)
     return x < y ? -1 : x > y;
 }
 
-static double median_sorted(const double *x, size_t n) { return n % 2 ? x[n / 2] : 0.5 * (x[n / 2 - 1] + x[n / 2]); }
+/* k-th smallest of x[0..n) (Hoare's selection; reorders x). */
+static double select_k(double *x, size_t n, size_t k)
+{
+    size_t lo = 0, hi = n - 1;
+    while (lo < hi) {
+        double p = x[lo + (hi - lo) / 2];
+        size_t i = lo, j = hi;
+        while (i <= j) {
+            while (x[i] < p) i++;
+            while (x[j] > p) j--;
+            if (i <= j) {
+                double t = x[i];
+                x[i] = x[j], x[j] = t;
+                i++;
+                if (j == 0) break;
+                j--;
+            }
+        }
+        if (k <= j) hi = j;
+        else if (k >= i) lo = i;
+        else return x[k];
+    }
+    return x[k];
+}
+
+/* Median of x[0..n) (reorders x): the mean of the two middle values when n is even. */
+static double median_select(double *x, size_t n)
+{
+    double hi = select_k(x, n, n / 2);
+    if (n % 2) return hi;
+    double lo = x[0];
+    for (size_t i = 1; i < n / 2; i++) lo = x[i] > lo ? x[i] : lo;  /* after selection, x[0..n/2) <= hi */
+    return 0.5 * (lo + hi);
+}
 
 int vkb_report_boot_ratio(double num, const double *x, size_t n, int B, double conf, uint64_t seed, double *lo,
                           double *hi)
@@ -116,8 +149,7 @@ int vkb_report_boot_ratio(double num, const double *x, size_t n, int B, double c
     uint64_t s = seed;
     for (int b = 0; b < B; b++) {
         for (size_t i = 0; i < n; i++) res[i] = x[splitmix(&s) % n];
-        qsort(res, n, sizeof(*res), cmp_d);
-        stat[b] = num / median_sorted(res, n);
+        stat[b] = num / median_select(res, n);
     }
     qsort(stat, (size_t)B, sizeof(*stat), cmp_d);
     double a = (1 - conf) / 2 * (B - 1), c = (1 + conf) / 2 * (B - 1);  /* linear interpolation (type 7) */
@@ -162,12 +194,22 @@ static double eval(const rrun *runs, int nruns, const src *s)
     if (!strcmp(s->kind, "cell")) return col(r, s->a) * s->scale;
     if (!strcmp(s->kind, "ratio")) return col(r, s->a) / col(r, s->b) * s->scale;
     if (!strncmp(s->kind, "boot_", 5)) {
-        const double *t;
-        size_t n = case_samples(R, s->case_id, &t);
-        double lo, hi;
-        if (vkb_report_boot_ratio(col(r, s->a), t, n, BOOT_B, CONF, (uint64_t)s->case_id * 7919u + (uint64_t)s->run,
-                                  &lo, &hi))
-            return NAN;
+        /* Each interval is asked for several times (low and high end, table and plot): keep the last ones. */
+        static struct { const rrun *r; int64_t id; char a[32]; double num, lo, hi; } cache[64];
+        static unsigned next;
+        double num = col(r, s->a), lo = NAN, hi = NAN;
+        int hit = 0;
+        for (unsigned c = 0; c < 64 && !hit; c++)
+            if (cache[c].r == R && cache[c].id == s->case_id && !strcmp(cache[c].a, s->a) && cache[c].num == num)
+                lo = cache[c].lo, hi = cache[c].hi, hit = 1;
+        if (!hit) {
+            const double *t;
+            size_t n = case_samples(R, s->case_id, &t);
+            vkb_report_boot_ratio(num, t, n, BOOT_B, CONF, (uint64_t)s->case_id * 7919u + (uint64_t)s->run, &lo, &hi);
+            unsigned c = next++ % 64;
+            cache[c].r = R, cache[c].id = s->case_id, cache[c].num = num, cache[c].lo = lo, cache[c].hi = hi;
+            snprintf(cache[c].a, sizeof(cache[c].a), "%s", s->a);
+        }
         return (!strcmp(s->kind, "boot_lo") ? lo : hi) * s->scale;
     }
     return NAN;
@@ -627,12 +669,12 @@ static void claims(rep *R, int i)
     for (long j = 0; j < u->n; j++) {
         const vkb_result *r = &u->rows[j];
         if (is_pass(r) && want_elem(r) && strcmp(r->kernel, "copy") && !isnan(r->bw_frac_copy) &&
-            (!bw || r->bw_frac_copy > bw->bw_frac_copy))
+            (!bw || r->bytes > bw->bytes || (r->bytes == bw->bytes && r->bw_frac_copy > bw->bw_frac_copy)))
             bw = r;
     }
     snprintf(cl[3], 96, "%s%%+ bandwidth utilization", cst(R, "claim_bw_pct", 3));
     if (bw)
-        para(R, "**%s**: the best elementwise row (%s %s) reaches %s%% of the copy bandwidth measured in the same run "
+        para(R, "**%s**: the elementwise row that moves the most bytes (%s %s; smaller ones can sit in a cache) reaches %s%% of the copy bandwidth measured in the same run "
                 "(%s GB/s, copy_Bps) and %s%% of the device's theoretical bandwidth (%s).",
              cl[3], str(R, i, bw, "kernel"), str(R, i, bw, "params"), cell(R, i, bw, "bw_frac_copy", 100, 3),
              cell(R, i, bw, "copy_Bps", 1e-9, 4), cell(R, i, bw, "bw_frac_theoretical", 100, 3),
@@ -931,6 +973,12 @@ out:
 
 /* ---------------- verification ---------------- */
 
+static int cmp_len(const void *a, const void *b)
+{
+    size_t x = strlen(*(char *const *)a), y = strlen(*(char *const *)b);
+    return x < y ? 1 : x > y ? -1 : 0;
+}
+
 static int numch(char c) { return (c >= '0' && c <= '9') || c == '.' || c == 'e' || c == '+' || c == '-'; }
 
 /* First occurrence of t in md not glued to other number characters (so "1" does not match inside "21"). */
@@ -960,7 +1008,9 @@ int vkb_report_verify(const char *dir, FILE *out, char *err, size_t errlen)
     while (fgets(line, sizeof(line), f) && !strncmp(line, "# run ", 6) && nr < MAX_RUNS) {
         int idx;
         char d[512];
-        if (sscanf(line, "# run %d %511[^\n]", &idx, d) == 2) snprintf(dirbuf[nr], 512, "%s", d), dirs[nr] = dirbuf[nr], nr++;
+        /* run 0 is the directory the report is in (it may have been copied since); others as recorded */
+        if (sscanf(line, "# run %d %511[^\n]", &idx, d) == 2)
+            snprintf(dirbuf[nr], 512, "%s", nr ? d : dir), dirs[nr] = dirbuf[nr], nr++;
     }
     if (read_runs(runs, dirs, nr, err, errlen)) {
         fclose(f);
@@ -979,7 +1029,8 @@ int vkb_report_verify(const char *dir, FILE *out, char *err, size_t errlen)
         free_runs(runs, nr);
         return -1;
     }
-    long entries = 0;
+    long entries = 0, ntexts = 0;
+    char **texts = NULL;
     while (fgets(line, sizeof(line), f)) {
         line[strcspn(line, "\r\n")] = 0;
         if (vkb_csv_split(line, fl, 12) != 9) continue;
@@ -998,14 +1049,28 @@ int vkb_report_verify(const char *dir, FILE *out, char *err, size_t errlen)
             problems++;
         }
         if (!strpbrk(fl[8], "0123456789")) continue;  /* nothing to account for */
-        char *at = find_token(md, fl[8]);
-        if (!at) {
-            fprintf(out, "number %s '%s' does not appear in report.md\n", fl[0], fl[8]);
+        char **nt = realloc(texts, (size_t)(ntexts + 1) * sizeof(*texts));
+        if (!nt || !(nt[ntexts] = strdup(fl[8]))) {
+            texts = nt ? nt : texts;
+            fprintf(out, "out of memory\n");
             problems++;
-            continue;
+            break;
         }
-        memset(at, '_', strlen(fl[8]));  /* accounted for */
+        texts = nt, ntexts++;
     }
+    /* Longest texts first, so a short number never takes its digits from inside a longer entry. */
+    qsort(texts, (size_t)ntexts, sizeof(*texts), cmp_len);
+    for (long t = 0; t < ntexts; t++) {
+        char *at = find_token(md, texts[t]);
+        if (!at) {
+            fprintf(out, "'%s' (from report-numbers.csv) does not appear in report.md\n", texts[t]);
+            problems++;
+        } else {
+            memset(at, '_', strlen(texts[t]));  /* accounted for */
+        }
+        free(texts[t]);
+    }
+    free(texts);
     fclose(f);
     for (char *p = md; *p; p++) {
         if (p[0] == ']' && p[1] == '(') {  /* link targets: file names */

@@ -51,6 +51,66 @@ if [ "$skips" = 0 ]; then ok "every SKIP row has a reason"; else bad "$skips SKI
 if [ "$(wc -l < "$d/samples.csv")" -gt "$n_rows" ] && grep -q '^seed: 1$' "$d/run.txt" && grep -q '^finished: complete' "$d/run.txt"; then
     ok "samples.csv holds raw samples; run.txt records seed and completion"; else bad "samples.csv / run.txt" "$d/run.txt"; fi
 
+echo "== optimized CPU baselines and the speedup report (on the smoke run)"
+nfast=$(csv_col "$d/results.csv" cpu_fast_status | grep -c '^PASS$')
+nfastbad=$(csv_col "$d/results.csv" cpu_fast_status | grep -c '^FAIL$')
+if [ "$nfast" -gt 50 ] && [ "$nfastbad" = 0 ]; then ok "optimized CPU baselines: $nfast validated PASS, none FAIL"
+else bad "optimized CPU baselines ($nfast PASS, $nfastbad FAIL)" "$d/results.csv"; fi
+nona=$(csv_col "$d/results.csv" status cpu_fast_status cpu_fast_why | grep -c "$(printf '^PASS\tNA\t$')")
+if [ "$nona" = 0 ]; then ok "every NA baseline on a PASS row says why"; else bad "$nona NA baselines without a reason"; fi
+expect "report: writes report.md, report.html, report-numbers.csv" "$VKB" report "$d"
+nplots=0; badplots=""
+for p in "$d"/plots/*.svg "$d"/plots/*.png; do
+    [ -s "$p" ] && [ "$(wc -c < "$p")" -gt 1000 ] && nplots=$((nplots + 1)) || badplots="$badplots $p"
+done
+if [ -s "$d/report.md" ] && [ -s "$d/report.html" ] && [ "$nplots" -ge 10 ] && [ -z "$badplots" ] &&
+   [ "$(grep -c '<svg' "$d/report.html")" -ge 5 ]; then ok "report: $nplots plots rendered non-empty, SVGs inlined in report.html"
+else bad "report plots ($nplots rendered; empty:$badplots)" "$d/plots/gnuplot.log"; fi
+expect "report --verify: every number in report.md comes from the run's CSVs" "$VKB" report --verify "$d"
+grep_out "report --verify: zero problems" ': 0 problems$'
+# Independent recomputation of the cell and ratio entries through `vkbench csv` and awk.
+cols=$(awk -F, '!/^#/ && ($2 == "cell" || $2 == "ratio") { print $5; if ($6 != "") print $6 }' "$d/report-numbers.csv" | sort -u)
+# shellcheck disable=SC2086
+csv_col "$d/results.csv" case_id $cols > "$T/cols.tsv"
+printf '%s\n' $cols > "$T/colnames"
+nchk=$(awk -F'\t' -v names="$T/colnames" -v nums="$d/report-numbers.csv" '
+    BEGIN { while ((getline n < names) > 0) idx[n] = ++k }
+    { for (i = 2; i <= NF; i++) v[$1, i - 1] = $i }
+    END {
+        FS = ","; checked = 0; wrong = 0
+        while ((getline line < nums) > 0) {
+            if (line ~ /^#/ || line ~ /^id,/) continue
+            split(line, f, ",")
+            if (f[2] != "cell" && f[2] != "ratio") continue
+            a = v[f[4], idx[f[5]]]; b = f[2] == "ratio" ? v[f[4], idx[f[6]]] : 1
+            if (a == "NA" || b == "NA" || b == 0) want = "NA"
+            else want = sprintf("%." f[8] "g", (f[2] == "ratio" ? a / b : a) * f[7])
+            checked++
+            # csv prints 10 digits: allow one unit in the last printed place
+            if (want != f[9] && !(want != "NA" && f[9] != "NA" && (want - f[9]) ^ 2 <= (f[9] * 10 ^ (1 - f[8])) ^ 2)) {
+                wrong++; print "mismatch: " line " want " want > "/dev/stderr" }
+        }
+        print (wrong ? -wrong : checked)
+    }' "$T/cols.tsv")
+if [ "$nchk" -gt 100 ]; then ok "report: $nchk cell/ratio numbers recomputed independently (vkbench csv + awk)"
+else bad "report: independent recomputation ($nchk)"; fi
+rm -rf "$T/tamper" && cp -r "$d" "$T/tamper"
+txt=$(awk -F, '$2 == "ratio" && $9 != "NA" { print $9; exit }' "$T/tamper/report-numbers.csv")
+awk -v t="$txt" '!done && (i = index($0, t)) { $0 = substr($0, 1, i - 1) "9999" substr($0, i + length(t)); done = 1 } 1' \
+    "$d/report.md" > "$T/tamper/report.md"
+expect_exit 1 "report --verify: a number edited in report.md is caught" "$VKB" report --verify "$T/tamper"
+cp "$d/report.md" "$T/tamper/report.md"
+awk -F, 'BEGIN { OFS = "," } NR > 1 { $3 = $3 * 3 } 1' "$d/samples.csv" > "$T/tamper/samples.csv"
+expect_exit 1 "report --verify: samples changed after the report are caught" "$VKB" report --verify "$T/tamper"
+rm -rf "$T/noplot" && mkdir -p "$T/noplot" && cp "$d"/results.csv "$d"/samples.csv "$d"/run.txt "$T/noplot/"
+expect "report --no-plots (a host without gnuplot): the report from the CSVs alone" "$VKB" report --no-plots "$T/noplot"
+if grep -q 'not rendered here' "$T/noplot/report.md" && [ -s "$T/noplot/plots/speedup-a.dat" ] &&
+   ! ls "$T/noplot"/plots/*.svg > /dev/null 2>&1; then ok "report --no-plots: data files written, plots marked not rendered"
+else bad "report --no-plots" "$T/noplot/report.md"; fi
+expect "report on the copied-back run renders the plots afterwards" "$VKB" report "$T/noplot"
+if [ -s "$T/noplot/plots/speedup-a.svg" ] && ! grep -q 'not rendered here' "$T/noplot/report.md"; then ok "plots rendered on rerun"
+else bad "plots on rerun" "$T/noplot/report.md"; fi
+
 echo "== deliberately broken kernels are reported FAIL"
 expect_exit 1 "one corrupted element: exit 1" run -e "add n=1000,4097" --shader binary=add_corrupt --min-time 0.01
 grep_out "one corrupted element: FAIL with its index" 'FAIL +add .*1 bad of 1000|i=500 got='

@@ -14,6 +14,7 @@
 #include "stats.h"
 #include "suite.h"
 #include "telemetry.h"
+#include "report.h"
 
 static int g_fail, g_checks;
 static const char *g_tmpdir = "/tmp";
@@ -781,6 +782,37 @@ static void test_check_bound(void)
     CHECK(vkb_guard_first_change(g, 8, 0x5a) == 3 && vkb_guard_first_change(g, 3, 0x5a) == -1);
 }
 
+/* report.c's bootstrap of a speedup: exact on constant samples, brackets the point estimate, reproducible
+ * from its seed, narrower with more samples, refuses fewer than two samples. */
+static void test_report_bootstrap(void)
+{
+    double c[8] = {2, 2, 2, 2, 2, 2, 2, 2}, lo, hi, lo2, hi2;
+    CHECK(vkb_report_boot_ratio(10, c, 8, 1000, 0.95, 1, &lo, &hi) == 0);
+    CHECK(lo == 5 && hi == 5);
+    double x[41], y[401];
+    uint64_t s = 12345;
+    for (int i = 0; i < 401; i++) {  /* skewed times: 1 + exponential(0.1) */
+        s = s * 6364136223846793005ull + 1442695040888963407ull;
+        double u = ((double)(s >> 11) + 0.5) / 9007199254740992.0;
+        y[i] = 1 - 0.1 * log(u);
+        if (i < 41) x[i] = y[i];
+    }
+    double sorted[41];
+    memcpy(sorted, x, sizeof(sorted));
+    for (int i = 0; i < 41; i++)  /* insertion sort: the median is sorted[20] */
+        for (int j = i; j > 0 && sorted[j] < sorted[j - 1]; j--) {
+            double t = sorted[j];
+            sorted[j] = sorted[j - 1], sorted[j - 1] = t;
+        }
+    CHECK(vkb_report_boot_ratio(3, x, 41, 2000, 0.95, 7, &lo, &hi) == 0);
+    CHECK(lo < 3 / sorted[20] && 3 / sorted[20] < hi);
+    CHECK(lo > 3 / sorted[40] && hi < 3 / sorted[0]);
+    CHECK(vkb_report_boot_ratio(3, x, 41, 2000, 0.95, 7, &lo2, &hi2) == 0 && lo2 == lo && hi2 == hi);
+    CHECK(vkb_report_boot_ratio(3, y, 401, 2000, 0.95, 7, &lo2, &hi2) == 0 && hi2 - lo2 < hi - lo);
+    CHECK(vkb_report_boot_ratio(3, x, 1, 1000, 0.95, 7, &lo, &hi) == -1 && isnan(lo) && isnan(hi));
+    CHECK(vkb_report_boot_ratio(NAN, x, 41, 1000, 0.95, 7, &lo, &hi) == -1);
+}
+
 static const struct { const char *name; void (*fn)(void); } tests[] = {
     {"summary_1_to_10", test_summary_1_to_10},
     {"summary_outliers", test_summary_outliers},
@@ -809,6 +841,7 @@ static const struct { const char *name; void (*fn)(void); } tests[] = {
     {"check_ulp", test_check_ulp},
     {"check_order", test_check_order},
     {"check_bound", test_check_bound},
+    {"report_bootstrap", test_report_bootstrap},
 };
 
 int main(int argc, char **argv)
