@@ -6,8 +6,13 @@
 // the next tile's global loads are issued before the math (register prefetch), one barrier per BK step.
 // Spec constants: 0 workgroup size = subgroup size * SM * SN, 1 BM, 2 BN, 3 BK (multiple of 16),
 // 4 SM, 5 SN, 6 VEC (1 when K % 8 == 0 and N % 8 == 0: 16-byte global loads, direct C stores for full
-// blocks; otherwise scalar loads with bounds checks). Push: pc.m, pc.n, pc.k. Grid (ceil(N/BN), ceil(M/BM)).
+// blocks; otherwise scalar loads with bounds checks), 7 FULL (1 when moreover M % BM, N % BN and K % BK
+// are 0: no bounds arithmetic and no edge path at all, so after specialization the accumulators are only
+// ever indexed by unrolled constants). Push: pc.m, pc.n, pc.k. Grid (ceil(N/BN), ceil(M/BM)).
 // Edge blocks go through shared memory and are written element by element with bounds checks.
+// Stubs matmul_coopmat_wIxJ.comp define MM_WM = I, MM_WN = J: the per-subgroup accumulator grid (and so
+// every coopmat array and loop bound) is then a compile-time constant instead of a spec-constant
+// expression, as in the peak probe; the host picks the stub whose I x J matches BM/SM/16 x BN/SN/16.
 // The matrix operations are macros: matmul_coopmat.comp maps them to GL_NV_cooperative_matrix,
 // matmul_coopmat_emu.comp to per-invocation loops with the same semantics, so that this file's tiling
 // can be validated on devices without matrix units (lavapipe).
@@ -22,6 +27,7 @@ layout(constant_id = 3) const uint BK = 32u;
 layout(constant_id = 4) const uint SM = 2u;
 layout(constant_id = 5) const uint SN = 4u;
 layout(constant_id = 6) const uint VEC = 1u;
+layout(constant_id = 7) const uint FULL = 0u;
 
 layout(binding = 0) readonly buffer A8 { uvec4 a8[]; };
 layout(binding = 0) readonly buffer A1 { float16_t a1[]; };
@@ -30,7 +36,11 @@ layout(binding = 1) readonly buffer B1 { float16_t b1[]; };
 layout(binding = 2) writeonly buffer C1 { float c1[]; };
 
 const uint WG = gl_WorkGroupSize.x;
+#ifdef MM_WM
+const uint WM = MM_WM, WN = MM_WN;
+#else
 const uint WM = BM / SM / 16u, WN = BN / SN / 16u;
+#endif
 const uint ASTR = BK / 8u + 1u, BSTR = BN / 8u + 1u;  // uvec4 (8 halfs) per padded tile row
 const uint ASZ = BM * ASTR, BSZ = BK * BSTR, BUF = ASZ + BSZ;
 const uint NA = BM * BK / 8u / WG, NB = BK * BN / 8u / WG;
@@ -62,12 +72,12 @@ void fetch(uint m0, uint n0, uint k0) {
     uint t = gl_LocalInvocationID.x;
     [[unroll]] for (uint s = 0u; s < NA; ++s) {
         uint v = t + s * WG, row = m0 + v / (BK / 8u), col = k0 + 8u * (v % (BK / 8u));
-        uint avail = row < pc.m && col < pc.k ? min(pc.k - col, 8u) : 0u;
+        uint avail = FULL == 1u ? 8u : row < pc.m && col < pc.k ? min(pc.k - col, 8u) : 0u;
         ra[s] = load8(VEC == 1u, (row * pc.k + col) / 8u, row * pc.k + col, avail, true);
     }
     [[unroll]] for (uint s = 0u; s < NB; ++s) {
         uint v = t + s * WG, row = k0 + v / (BN / 8u), col = n0 + 8u * (v % (BN / 8u));
-        uint avail = row < pc.k && col < pc.n ? min(pc.n - col, 8u) : 0u;
+        uint avail = FULL == 1u ? 8u : row < pc.k && col < pc.n ? min(pc.n - col, 8u) : 0u;
         rb[s] = load8(VEC == 1u, (row * pc.n + col) / 8u, row * pc.n + col, avail, false);
     }
 }
@@ -109,7 +119,7 @@ void main() {
         if (kt + 1u < nk) stash((kt & 1u) ^ 1u);
         barrier();
     }
-    if (VEC == 1u && m0 + BM <= pc.m && n0 + BN <= pc.n) {  // whole block inside: rows 32-byte aligned
+    if (FULL == 1u || (VEC == 1u && m0 + BM <= pc.m && n0 + BN <= pc.n)) {  // whole block inside: rows 32-byte aligned
         [[unroll]] for (uint i = 0u; i < WM; ++i)
             [[unroll]] for (uint j = 0u; j < WN; ++j)
                 STORE_C(acc[i][j], (m0 + sr + 16u * i) * pc.n + n0 + sc + 16u * j, pc.n);

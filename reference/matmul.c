@@ -51,19 +51,28 @@ typedef struct mm_variant {
     const char *name, *shader;  /* shader base name; dtype=f16 appends _f16 (except coopmat: f16 only) */
     int kind;
     uint32_t bm, bn, bk, tm, tn; /* tiled: block tile and register tile; coop: tm × tn subgroups */
+    int fixed;                   /* coop: stub SHADER_wIxJ with I × J accumulators per subgroup compiled in,
+                                  * and FULL (no bounds code) when the sizes are multiples of the tile */
 } mm_variant;
 
 static const mm_variant variants[] = {
-    {"naive", "matmul_naive", K_NAIVE, 16, 16, 1, 1, 1},
-    {"tiled", "matmul_tiled", K_TILED, 128, 128, 8, 8, 8},
-    {"tiled_bk16", "matmul_tiled", K_TILED, 128, 128, 16, 8, 8},
-    {"tiled_128x64", "matmul_tiled", K_TILED, 128, 64, 16, 8, 4},
-    {"tiled_64", "matmul_tiled", K_TILED, 64, 64, 16, 4, 4},
-    {"coopmat", "matmul_coopmat", K_COOP, 128, 128, 32, 2, 4},
-    {"coopmat_64", "matmul_coopmat", K_COOP, 64, 64, 32, 2, 2},
-    {"coopmat_128x64", "matmul_coopmat", K_COOP, 128, 64, 32, 4, 2},
-    {"coopmat_w64", "matmul_coopmat", K_COOP, 128, 128, 32, 2, 2},  /* 64x64 per subgroup: fewer shared reads */
-    {"coopmat_emu", "matmul_coopmat_emu", K_EMU, 64, 64, 32, 2, 2},  /* validation only, any device */
+    {"naive", "matmul_naive", K_NAIVE, 16, 16, 1, 1, 1, 0},
+    {"tiled", "matmul_tiled", K_TILED, 128, 128, 8, 8, 8, 0},
+    {"tiled_bk16", "matmul_tiled", K_TILED, 128, 128, 16, 8, 8, 0},
+    {"tiled_128x64", "matmul_tiled", K_TILED, 128, 64, 16, 8, 4, 0},
+    {"tiled_64", "matmul_tiled", K_TILED, 64, 64, 16, 4, 4, 0},
+    {"coopmat", "matmul_coopmat", K_COOP, 128, 128, 32, 2, 4, 0},
+    {"coopmat_64", "matmul_coopmat", K_COOP, 64, 64, 32, 2, 2, 0},
+    {"coopmat_128x64", "matmul_coopmat", K_COOP, 128, 64, 32, 4, 2, 0},
+    {"coopmat_w64", "matmul_coopmat", K_COOP, 128, 128, 32, 2, 2, 0},  /* 64x64 per subgroup: fewer shared reads */
+    /* Compile-time accumulator grids (the peak probe's form) and no bounds code on whole tiles. */
+    {"coopmat_f", "matmul_coopmat", K_COOP, 128, 128, 32, 2, 4, 1},      /* coopmat's tiling */
+    {"coopmat_f64", "matmul_coopmat", K_COOP, 128, 128, 32, 2, 2, 1},    /* 64x64 per subgroup, 4 subgroups */
+    {"coopmat_f256", "matmul_coopmat", K_COOP, 128, 256, 16, 2, 4, 1},   /* 64x64 per subgroup, 8 subgroups */
+    {"coopmat_emu", "matmul_coopmat_emu", K_EMU, 64, 64, 32, 2, 2, 0},  /* validation only, any device */
+    {"coopmat_f_emu", "matmul_coopmat_emu", K_EMU, 128, 128, 16, 2, 4, 1},  /* BK 16: lavapipe has 32 KiB */
+    {"coopmat_f64_emu", "matmul_coopmat_emu", K_EMU, 128, 128, 16, 2, 2, 1},
+    {"coopmat_f256_emu", "matmul_coopmat_emu", K_EMU, 128, 256, 16, 2, 4, 1},
 };
 
 typedef struct priv {
@@ -93,7 +102,8 @@ static int mm_plan(vkb_case *c)
     if (!c->variant[0]) snprintf(c->variant, sizeof(c->variant), "tiled");
     const mm_variant *v = find_variant(c->variant);
     if (!v) return vkb_error(c, "variant=%s: expected naive, tiled, tiled_bk16, tiled_128x64, tiled_64, coopmat, "
-                                "coopmat_64, coopmat_128x64, coopmat_w64 or coopmat_emu", c->variant) < 0;
+                                "coopmat_64, coopmat_128x64, coopmat_w64, coopmat_f, coopmat_f64, coopmat_f256 or "
+                                "coopmat_emu, coopmat_f_emu, coopmat_f64_emu, coopmat_f256_emu", c->variant) < 0;
     int64_t n = vkb_param_int(c, "n", -1), m = vkb_param_int(c, "m", n), k = vkb_param_int(c, "k", n);
     if (n <= 0 || m <= 0 || k <= 0)
         return vkb_error(c, "m=%lld n=%lld k=%lld: expected positive sizes", (long long)m, (long long)n,
@@ -114,7 +124,7 @@ static int mm_plan(vkb_case *c)
     if (v->kind == K_COOP && !c->caps.coopmat_nv)
         return vkb_skip(c, "device lacks VK_NV_cooperative_matrix (fp16 matrix units)");
 
-    uint32_t spec[7], nspec = 1, wg;
+    uint32_t spec[8], nspec = 1, wg;
     double shared = 0;
     int vec;
     if (v->kind == K_NAIVE) {
@@ -140,7 +150,8 @@ static int mm_plan(vkb_case *c)
             v->bn % (16 * v->tn) || 64 * v->tm * v->tn > 2 * buf)
             return vkb_error(c, "variant %s: tiles do not split over %u invocations", v->name, wg) < 0;
         spec[1] = v->bm, spec[2] = v->bn, spec[3] = v->bk, spec[4] = v->tm, spec[5] = v->tn, spec[6] = (uint32_t)vec;
-        nspec = 7;
+        spec[7] = (uint32_t)(v->fixed && vec && m % v->bm == 0 && n % v->bn == 0 && k % v->bk == 0);
+        nspec = 8;
     }
     if (shared > c->caps.max_shared)
         return vkb_skip(c, "variant %s needs %.0f B shared memory > maxComputeSharedMemorySize %u", v->name, shared,
@@ -150,6 +161,8 @@ static int mm_plan(vkb_case *c)
     spec[0] = wg;
     char shader[48];
     snprintf(shader, sizeof(shader), "%s%s", v->shader, t == VKB_F16 && v->kind < K_COOP ? "_f16" : "");
+    if (v->fixed)  /* the stub compiled with this I x J accumulator grid (kernels/matmul_coopmat*_wIxJ.comp) */
+        snprintf(shader, sizeof(shader), "%s_w%ux%u", v->shader, v->bm / (16 * v->tm), v->bn / (16 * v->tn));
     vkb_add_buf(c, "a", t, (size_t)(m * k), VKB_IN);
     vkb_add_buf(c, "b", t, (size_t)(k * n), VKB_IN);
     vkb_add_buf(c, "c", VKB_F32, (size_t)(m * n), VKB_OUT);

@@ -1,0 +1,7 @@
+#version 450
+// matmul_coopmat_w4x4.comp with the matrix operations emulated (validation of its tiling without matrix units)
+#extension GL_GOOGLE_include_directive : require
+#define VKB_COOP_EMU
+#define MM_WM 4u
+#define MM_WN 4u
+#include "matmul_coopmat.glsl"
