@@ -18,7 +18,7 @@ int openblas_setaffinity(int thread_idx, size_t cpusetsize, cpu_set_t *cpu_set);
 
 #define MIN_RUNS 5
 #define MAX_RUNS 50
-#define MIN_TIME 0.2   /* seconds of timed runs to aim for */
+#define MIN_TIME 0.1   /* seconds of timed runs to aim for (every case runs one: keep suites fast) */
 #define SLOW_RUN 0.5   /* a first run longer than this: only 3 timed runs */
 
 static hwloc_topology_t topo;
