@@ -8,7 +8,8 @@
 // 4 SM, 5 SN, 6 VEC (1 when K % 8 == 0 and N % 8 == 0: 16-byte global loads, direct C stores for full
 // blocks; otherwise scalar loads with bounds checks), 7 FULL (1 when moreover M % BM, N % BN and K % BK
 // are 0: no bounds arithmetic and no edge path at all, so after specialization the accumulators are only
-// ever indexed by unrolled constants). Push: pc.m, pc.n, pc.k. Grid (ceil(N/BN), ceil(M/BM)).
+// ever indexed by unrolled constants; 2: the same, with every fragment loaded by coopMatLoadNV straight
+// from A and B in global memory, rows 16-byte aligned, no shared memory and no barriers). Push: pc.m, pc.n, pc.k. Grid (ceil(N/BN), ceil(M/BM)).
 // Edge blocks go through shared memory and are written element by element with bounds checks.
 // Stubs matmul_coopmat_wIxJ.comp define MM_WM = I, MM_WN = J: the per-subgroup accumulator grid (and so
 // every coopmat array and loop bound) is then a compile-time constant instead of a spec-constant
@@ -55,6 +56,8 @@ uvec4 ra[NA], rb[NB];
 #define ACC fcoopmatNV<32, gl_ScopeSubgroup, 16, 16>
 #define ACC_ZERO ACC(0.0)
 #define LOAD_SM(f, elem, stride) coopMatLoadNV(f, sm, elem, stride, false)
+#define LOAD_GA(f, elem, stride) coopMatLoadNV(f, a8, elem, stride, false)
+#define LOAD_GB(f, elem, stride) coopMatLoadNV(f, b8, elem, stride, false)
 #define MMA(a, b, c) coopMatMulAddNV(a, b, c)
 #define STORE_C(acc, elem, stride) coopMatStoreNV(acc, c1, elem, stride, false)
 #define STORE_SM(acc, elem, stride) coopMatStoreNV(acc, sm, elem, stride, false)
@@ -72,12 +75,12 @@ void fetch(uint m0, uint n0, uint k0) {
     uint t = gl_LocalInvocationID.x;
     [[unroll]] for (uint s = 0u; s < NA; ++s) {
         uint v = t + s * WG, row = m0 + v / (BK / 8u), col = k0 + 8u * (v % (BK / 8u));
-        uint avail = FULL == 1u ? 8u : row < pc.m && col < pc.k ? min(pc.k - col, 8u) : 0u;
+        uint avail = FULL != 0u ? 8u : row < pc.m && col < pc.k ? min(pc.k - col, 8u) : 0u;
         ra[s] = load8(VEC == 1u, (row * pc.k + col) / 8u, row * pc.k + col, avail, true);
     }
     [[unroll]] for (uint s = 0u; s < NB; ++s) {
         uint v = t + s * WG, row = k0 + v / (BN / 8u), col = n0 + 8u * (v % (BN / 8u));
-        uint avail = FULL == 1u ? 8u : row < pc.k && col < pc.n ? min(pc.n - col, 8u) : 0u;
+        uint avail = FULL != 0u ? 8u : row < pc.k && col < pc.n ? min(pc.n - col, 8u) : 0u;
         rb[s] = load8(VEC == 1u, (row * pc.n + col) / 8u, row * pc.n + col, avail, false);
     }
 }
@@ -94,32 +97,43 @@ void stash(uint buf) {
     }
 }
 
+// One 16-deep step: the subgroup's WM A fragments, then its WN B fragments one at a time, each used WM
+// times. LA loads fa[i], LB loads fb (for the i, j of the loops).
+#define K_STEP(LA, LB) {                                                                         \
+        FRAG fa[WM], fb;                                                                         \
+        [[unroll]] for (uint i = 0u; i < WM; ++i) LA;                                            \
+        [[unroll]] for (uint j = 0u; j < WN; ++j) {                                              \
+            LB;                                                                                  \
+            [[unroll]] for (uint i = 0u; i < WM; ++i) acc[i][j] = MMA(fa[i], fb, acc[i][j]);     \
+        }                                                                                        \
+    }
+
 void main() {
     uint m0 = gl_WorkGroupID.y * BM, n0 = gl_WorkGroupID.x * BN;
     uint sg = gl_SubgroupID, sr = (sg / SN) * WM * 16u, sc = (sg % SN) * WN * 16u;  // subgroup's corner
     ACC acc[WM][WN];
     [[unroll]] for (uint i = 0u; i < WM; ++i)
         [[unroll]] for (uint j = 0u; j < WN; ++j) acc[i][j] = ACC_ZERO;
-    uint nk = (pc.k + BK - 1u) / BK;
-    fetch(m0, n0, 0u);
-    stash(0u);
-    barrier();
-    for (uint kt = 0u; kt < nk; ++kt) {
-        uint base = (kt & 1u) * BUF;
-        if (kt + 1u < nk) fetch(m0, n0, (kt + 1u) * BK);
-        [[unroll]] for (uint kk = 0u; kk < BK / 16u; ++kk) {
-            FRAG fa[WM], fb;
-            [[unroll]] for (uint i = 0u; i < WM; ++i)
-                LOAD_SM(fa[i], base + (sr + 16u * i) * ASTR + 2u * kk, ASTR);
-            [[unroll]] for (uint j = 0u; j < WN; ++j) {
-                LOAD_SM(fb, base + ASZ + 16u * kk * BSTR + (sc + 16u * j) / 8u, BSTR);
-                [[unroll]] for (uint i = 0u; i < WM; ++i) acc[i][j] = MMA(fa[i], fb, acc[i][j]);
-            }
-        }
-        if (kt + 1u < nk) stash((kt & 1u) ^ 1u);
+    if (FULL == 2u) {  // fragments straight from global memory (L1/L2), no staging, no barriers
+        for (uint k0 = 0u; k0 < pc.k; k0 += 16u)
+            K_STEP(LOAD_GA(fa[i], ((m0 + sr + 16u * i) * pc.k + k0) / 8u, pc.k / 8u),
+                   LOAD_GB(fb, (k0 * pc.n + n0 + sc + 16u * j) / 8u, pc.n / 8u))
+    } else {
+        uint nk = (pc.k + BK - 1u) / BK;
+        fetch(m0, n0, 0u);
+        stash(0u);
         barrier();
+        for (uint kt = 0u; kt < nk; ++kt) {
+            uint base = (kt & 1u) * BUF;
+            if (kt + 1u < nk) fetch(m0, n0, (kt + 1u) * BK);
+            [[unroll]] for (uint kk = 0u; kk < BK / 16u; ++kk)
+                K_STEP(LOAD_SM(fa[i], base + (sr + 16u * i) * ASTR + 2u * kk, ASTR),
+                       LOAD_SM(fb, base + ASZ + 16u * kk * BSTR + (sc + 16u * j) / 8u, BSTR))
+            if (kt + 1u < nk) stash((kt & 1u) ^ 1u);
+            barrier();
+        }
     }
-    if (FULL == 1u || (VEC == 1u && m0 + BM <= pc.m && n0 + BN <= pc.n)) {  // whole block inside: rows 32-byte aligned
+    if (FULL != 0u || (VEC == 1u && m0 + BM <= pc.m && n0 + BN <= pc.n)) {  // whole block inside: rows 32-byte aligned
         [[unroll]] for (uint i = 0u; i < WM; ++i)
             [[unroll]] for (uint j = 0u; j < WN; ++j)
                 STORE_C(acc[i][j], (m0 + sr + 16u * i) * pc.n + n0 + sc + 16u * j, pc.n);

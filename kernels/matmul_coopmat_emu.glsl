@@ -12,14 +12,19 @@ FragEmu emu_zero() {
     return f;
 }
 
-void emu_load(out FragEmu f, uint elem, uint stride) {  // fp16 matrix from the uvec4 array sm
-    for (uint r = 0u; r < 16u; ++r)
-        for (uint c = 0u; c < 16u; c += 2u) {
-            vec2 h = vec2(unpackFloat2x16(sm[elem + r * stride + c / 8u][(c % 8u) / 2u]));
-            f.x[16u * r + c] = h.x;
-            f.x[16u * r + c + 1u] = h.y;
-        }
-}
+// fp16 matrix from a uvec4 array (8 halfs each): shared sm, or A and B in global memory
+#define EMU_LOAD(NAME, ARR)                                                                     \
+    void NAME(out FragEmu f, uint elem, uint stride) {                                          \
+        for (uint r = 0u; r < 16u; ++r)                                                         \
+            for (uint c = 0u; c < 16u; c += 2u) {                                               \
+                vec2 h = vec2(unpackFloat2x16(ARR[elem + r * stride + c / 8u][(c % 8u) / 2u])); \
+                f.x[16u * r + c] = h.x;                                                         \
+                f.x[16u * r + c + 1u] = h.y;                                                    \
+            }                                                                                   \
+    }
+EMU_LOAD(emu_load, sm)
+EMU_LOAD(emu_load_a, a8)
+EMU_LOAD(emu_load_b, b8)
 
 FragEmu emu_mma(FragEmu a, FragEmu b, FragEmu c) {  // c + a*b, fp32 accumulation
     for (uint r = 0u; r < 16u; ++r)
@@ -40,6 +45,8 @@ void emu_store_sm(FragEmu f, uint elem, uint stride) {  // fp32 matrix into the 
 
 #define ACC_ZERO emu_zero()
 #define LOAD_SM(f, elem, stride) emu_load(f, elem, stride)
+#define LOAD_GA(f, elem, stride) emu_load_a(f, elem, stride)
+#define LOAD_GB(f, elem, stride) emu_load_b(f, elem, stride)
 #define MMA(a, b, c) emu_mma(a, b, c)
 #define STORE_C(acc, elem, stride) emu_store_c(acc, elem, stride)
 #define STORE_SM(acc, elem, stride) emu_store_sm(acc, elem, stride)

@@ -52,7 +52,8 @@ typedef struct mm_variant {
     int kind;
     uint32_t bm, bn, bk, tm, tn; /* tiled: block tile and register tile; coop: tm × tn subgroups */
     int fixed;                   /* coop: stub SHADER_wIxJ with I × J accumulators per subgroup compiled in,
-                                  * and FULL (no bounds code) when the sizes are multiples of the tile */
+                                  * and when the sizes are multiples of the tile spec FULL = fixed: 1 shared
+                                  * staging without bounds code, 2 fragments straight from global memory */
 } mm_variant;
 
 static const mm_variant variants[] = {
@@ -69,10 +70,14 @@ static const mm_variant variants[] = {
     {"coopmat_f", "matmul_coopmat", K_COOP, 128, 128, 32, 2, 4, 1},      /* coopmat's tiling */
     {"coopmat_f64", "matmul_coopmat", K_COOP, 128, 128, 32, 2, 2, 1},    /* 64x64 per subgroup, 4 subgroups */
     {"coopmat_f256", "matmul_coopmat", K_COOP, 128, 256, 16, 2, 4, 1},   /* 64x64 per subgroup, 8 subgroups */
+    {"coopmat_g", "matmul_coopmat", K_COOP, 128, 128, 32, 2, 4, 2},      /* coopmat_f, no shared staging */
+    {"coopmat_g64", "matmul_coopmat", K_COOP, 128, 128, 32, 2, 2, 2},    /* coopmat_f64, no shared staging */
     {"coopmat_emu", "matmul_coopmat_emu", K_EMU, 64, 64, 32, 2, 2, 0},  /* validation only, any device */
     {"coopmat_f_emu", "matmul_coopmat_emu", K_EMU, 128, 128, 16, 2, 4, 1},  /* BK 16: lavapipe has 32 KiB */
     {"coopmat_f64_emu", "matmul_coopmat_emu", K_EMU, 128, 128, 16, 2, 2, 1},
     {"coopmat_f256_emu", "matmul_coopmat_emu", K_EMU, 128, 256, 16, 2, 4, 1},
+    {"coopmat_g_emu", "matmul_coopmat_emu", K_EMU, 128, 128, 16, 2, 4, 2},
+    {"coopmat_g64_emu", "matmul_coopmat_emu", K_EMU, 128, 128, 16, 2, 2, 2},
 };
 
 typedef struct priv {
@@ -102,8 +107,9 @@ static int mm_plan(vkb_case *c)
     if (!c->variant[0]) snprintf(c->variant, sizeof(c->variant), "tiled");
     const mm_variant *v = find_variant(c->variant);
     if (!v) return vkb_error(c, "variant=%s: expected naive, tiled, tiled_bk16, tiled_128x64, tiled_64, coopmat, "
-                                "coopmat_64, coopmat_128x64, coopmat_w64, coopmat_f, coopmat_f64, coopmat_f256 or "
-                                "coopmat_emu, coopmat_f_emu, coopmat_f64_emu, coopmat_f256_emu", c->variant) < 0;
+                                "coopmat_64, coopmat_128x64, coopmat_w64, coopmat_f, coopmat_f64, coopmat_f256, "
+                                "coopmat_g, coopmat_g64 or coopmat_emu, coopmat_f_emu, coopmat_f64_emu, coopmat_f256_emu, "
+                                "coopmat_g_emu, coopmat_g64_emu", c->variant) < 0;
     int64_t n = vkb_param_int(c, "n", -1), m = vkb_param_int(c, "m", n), k = vkb_param_int(c, "k", n);
     if (n <= 0 || m <= 0 || k <= 0)
         return vkb_error(c, "m=%lld n=%lld k=%lld: expected positive sizes", (long long)m, (long long)n,
@@ -150,7 +156,7 @@ static int mm_plan(vkb_case *c)
             v->bn % (16 * v->tn) || 64 * v->tm * v->tn > 2 * buf)
             return vkb_error(c, "variant %s: tiles do not split over %u invocations", v->name, wg) < 0;
         spec[1] = v->bm, spec[2] = v->bn, spec[3] = v->bk, spec[4] = v->tm, spec[5] = v->tn, spec[6] = (uint32_t)vec;
-        spec[7] = (uint32_t)(v->fixed && vec && m % v->bm == 0 && n % v->bn == 0 && k % v->bk == 0);
+        spec[7] = vec && m % v->bm == 0 && n % v->bn == 0 && k % v->bk == 0 ? (uint32_t)v->fixed : 0;
         nspec = 8;
     }
     if (shared > c->caps.max_shared)
