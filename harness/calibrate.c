@@ -8,6 +8,7 @@
 #include <sys/stat.h>
 #include <time.h>
 
+#include "fsutil.h"
 #include "calibrate.h"
 #include "check.h"
 #include "registry.h"
@@ -148,23 +149,11 @@ done:
     return best;
 }
 
-static void slug(const char *in, char *out, size_t len)
-{
-    size_t j = 0;
-    for (size_t i = 0; in[i] && j + 1 < len; i++) {
-        char ch = in[i];
-        if ((ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') || (ch >= '0' && ch <= '9') || ch == '.') out[j++] = ch;
-        else if (j && out[j - 1] != '-') out[j++] = '-';
-    }
-    while (j && out[j - 1] == '-') j--;
-    out[j] = 0;
-}
-
 static void cache_path(const vkb_devinfo *d, const char *root, char *path, size_t len, char *key, size_t klen)
 {
     char dev[64], drv[64];
-    slug(d->name, dev, sizeof(dev));
-    slug(d->driver, drv, sizeof(drv));
+    vkb_slug(d->name, dev, sizeof(dev));
+    vkb_slug(d->driver, drv, sizeof(drv));
     snprintf(path, len, "%s/.calibration/%s-%s-%.8s.txt", root, dev, drv, d->uuid);
     snprintf(key, klen, "%s | %s | %s | %s", CAL_FORMAT, d->name, d->driver, d->uuid);
 }

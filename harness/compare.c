@@ -1,4 +1,5 @@
 /* compare.c — the regression gate (see compare.h; method in shared/notes/statistics.md §6). */
+#include "fsutil.h"
 #include "compare.h"
 
 #include <dirent.h>
@@ -564,19 +565,6 @@ static void cmp_usage(FILE *f)
             "  missing from the candidate, or a device/driver mismatch (timings refused; 2 still wins)\n");
 }
 
-static int mkdir_p(const char *dir)
-{
-    char tmp[1200];
-    snprintf(tmp, sizeof(tmp), "%s", dir);
-    for (char *p = tmp + 1; *p; p++)
-        if (*p == '/') {
-            *p = 0;
-            if (mkdir(tmp, 0777) && errno != EEXIST) return -1;
-            *p = '/';
-        }
-    return mkdir(tmp, 0777) && errno != EEXIST ? -1 : 0;
-}
-
 static const char *find_template(const char *given, char *buf, size_t len)
 {
     if (given) return given;
@@ -627,7 +615,7 @@ static int write_outputs(const char *dir, const vkb_cmp_row *rows, size_t n, con
 {
     char path[1300], data[1300], tb[1200];
     FILE *f;
-    if (mkdir_p(dir)) {
+    if (vkb_mkdirs(dir)) {
         fprintf(stderr, "vkbench compare: cannot create %s: %s\n", dir, strerror(errno));
         return -1;
     }

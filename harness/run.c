@@ -14,6 +14,7 @@
 
 #include "calibrate.h"
 #include "check.h"
+#include "fsutil.h"
 #include "cpu.h"
 #include "registry.h"
 #include "result.h"
@@ -478,32 +479,6 @@ done:
     return 0;
 }
 
-static void slug(const char *in, char *out, size_t len)
-{
-    size_t j = 0;
-    for (size_t i = 0; in[i] && j + 1 < len; i++) {
-        char ch = in[i];
-        int ok = (ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') || (ch >= '0' && ch <= '9') || ch == '.';
-        if (ok) out[j++] = ch;
-        else if (j && out[j - 1] != '-') out[j++] = '-';
-    }
-    while (j && out[j - 1] == '-') j--;
-    out[j] = 0;
-}
-
-static int mkdirs(const char *path)
-{
-    char tmp[600];
-    snprintf(tmp, sizeof(tmp), "%s", path);
-    for (char *p = tmp + 1; *p; p++)
-        if (*p == '/') {
-            *p = 0;
-            if (mkdir(tmp, 0777) && errno != EEXIST) return -1;
-            *p = '/';
-        }
-    return mkdir(tmp, 0777) && errno != EEXIST ? -1 : 0;
-}
-
 static void write_runinfo(const ctx *x, const vkb_suite *s, FILE *f)
 {
     const vkb_devinfo *d = x->info;
@@ -555,11 +530,11 @@ int vkb_run(vkb_vk *v, const vkb_suite *s, const vkb_run_opts *o, vkb_run_totals
     strftime(x.date, sizeof(x.date), "%Y-%m-%dT%H:%M:%SZ", &tm);
     char stamp[32];
     strftime(stamp, sizeof(stamp), "%Y%m%dT%H%M%SZ", &tm);
-    slug(x.info->name, devslug, sizeof(devslug));
+    vkb_slug(x.info->name, devslug, sizeof(devslug));
     if (o->out_dir) snprintf(dir, sizeof(dir), "%s", o->out_dir);
     else snprintf(dir, sizeof(dir), "%s/%s-%s-%s", o->out_root ? o->out_root : "results", stamp, vkb_version_commit(),
                   devslug);
-    if (mkdirs(dir)) {
+    if (vkb_mkdirs(dir)) {
         snprintf(err, errlen, "cannot create results directory %s: %s", dir, strerror(errno));
         return -1;
     }

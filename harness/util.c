@@ -6,6 +6,10 @@
 #include <string.h>
 #include <gsl/gsl_randist.h>
 
+#include <errno.h>
+#include <sys/stat.h>
+
+#include "fsutil.h"
 #include "vkb.h"
 
 size_t vkb_dtype_size(vkb_dtype t)
@@ -185,3 +189,31 @@ void vkb_f32_to_f16_array(const float *x, uint16_t *h, size_t n)
 {
     for (size_t i = 0; i < n; i++) h[i] = vkb_f32_to_f16(x[i]);
 }
+
+void vkb_slug(const char *in, char *out, size_t len)
+{
+    size_t j = 0;
+    for (size_t i = 0; in[i] && j + 1 < len; i++) {
+        char ch = in[i];
+        int ok = (ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') || (ch >= '0' && ch <= '9') || ch == '.';
+        if (ok) out[j++] = ch;
+        else if (j && out[j - 1] != '-') out[j++] = '-';
+    }
+    while (j && out[j - 1] == '-') j--;
+    out[j] = 0;
+}
+
+
+int vkb_mkdirs(const char *path)
+{
+    char tmp[600];
+    snprintf(tmp, sizeof(tmp), "%s", path);
+    for (char *p = tmp + 1; *p; p++)
+        if (*p == '/') {
+            *p = 0;
+            if (mkdir(tmp, 0777) && errno != EEXIST) return -1;
+            *p = '/';
+        }
+    return mkdir(tmp, 0777) && errno != EEXIST ? -1 : 0;
+}
+

@@ -1,0 +1,11 @@
+/* fsutil.h — small file-system and naming helpers shared by run, calibrate and compare (pure). */
+#ifndef VKB_FSUTIL_H
+#define VKB_FSUTIL_H
+#include <stddef.h>
+
+/* mkdir -p: create path and its parents (0777 & umask). Returns 0, or -1 with errno set. */
+int vkb_mkdirs(const char *path);
+/* A name made safe for a file name: letters, digits and '.', other runs folded to one '-'. */
+void vkb_slug(const char *in, char *out, size_t len);
+
+#endif
