@@ -64,7 +64,7 @@ FORCE:
 # The kernel registry is generated from the VKB_KERNEL(name) markers in reference/*.c.
 $(REGISTRY): $(REF_SRC) harness/registry.sh
 	@mkdir -p $(@D)
-	$(Q)sh harness/registry.sh $(REF_SRC) > $@.tmp && mv $@.tmp $@
+	$(Q)sh harness/registry.sh VKB_KERNEL vkb_kernel vkb_registry registry.h $(REF_SRC) > $@.tmp && mv $@.tmp $@
 
 $(BUILD)/obj/%.o: %.c $(BUILD)/.flags
 	@mkdir -p $(@D)
@@ -72,9 +72,9 @@ $(BUILD)/obj/%.o: %.c $(BUILD)/.flags
 	$(Q)$(CC) $(ALL_CFLAGS) -c $< -o $@
 
 # The baseline registry, likewise, from the VKB_BASELINE(name) markers in cpu/*.c.
-$(BASELINES): $(CPU_SRC) cpu/registry.sh
+$(BASELINES): $(CPU_SRC) harness/registry.sh
 	@mkdir -p $(@D)
-	$(Q)sh cpu/registry.sh $(CPU_SRC) > $@.tmp && mv $@.tmp $@
+	$(Q)sh harness/registry.sh VKB_BASELINE vkb_baseline vkb_baselines cpu.h $(CPU_SRC) > $@.tmp && mv $@.tmp $@
 
 $(call obj,$(CPU_SRC)) $(BUILD)/obj/baselines.o: ALL_CFLAGS += $(CPU_CFLAGS)
 $(BUILD)/obj/baselines.o: $(BASELINES) $(BUILD)/.flags

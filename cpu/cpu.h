@@ -1,7 +1,7 @@
 /* cpu.h — optimized CPU baselines: what a CPU user would actually run for the same case, on all cores.
  *
  * A baseline is one `vkb_baseline` value in cpu/FAMILY.c, marked VKB_BASELINE(kernel) so `make` finds it
- * (cpu/registry.sh, as the kernel registry). For each case that PASSes planning, the driver (cpu/driver.c)
+ * (harness/registry.sh, as the kernel registry). For each case that PASSes planning, the driver (cpu/driver.c)
  * calls, after the scalar reference and before the GPU:
  *   prep(c)       optional, untimed: what a CPU user keeps between calls (e.g. fp16 weights as fp32 for BLAS)
  *   run(c, st)    compute the case's outputs into c->buf[i].host (role VKB_OUT) from its inputs;

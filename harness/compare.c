@@ -469,15 +469,6 @@ long vkb_cmp_load(const char *base, const char *cand, const vkb_cmp_opts *o, int
 
 /* ---- output --------------------------------------------------------------------------------- */
 
-static const char *fmt_t(double s, char *buf, size_t len)
-{
-    if (isnan(s)) snprintf(buf, len, "NA");
-    else if (s < 1e-3) snprintf(buf, len, "%.2f us", s * 1e6);
-    else if (s < 1) snprintf(buf, len, "%.3f ms", s * 1e3);
-    else snprintf(buf, len, "%.3f s", s);
-    return buf;
-}
-
 void vkb_cmp_write_markdown(FILE *f, const vkb_cmp_row *rows, size_t n, const vkb_cmp_opts *o, size_t tested)
 {
     int cnt[4] = {0}, regress = 0;
@@ -493,8 +484,8 @@ void vkb_cmp_write_markdown(FILE *f, const vkb_cmp_row *rows, size_t n, const vk
         if (!isnan(r->ci_lo)) snprintf(ci, sizeof(ci), "[%.4f, %.4f]", r->ci_lo, r->ci_hi);
         if (!isnan(r->p)) snprintf(p, sizeof(p), "%.2g (%.2g)", r->p, r->p_bh);
         fprintf(f, "| %s | %s | %s | %s | %s | %s | %s | %s | %s | %.1f%% | %zu (%d) / %zu (%d) | %s | %s |\n",
-                r->verdict, r->kernel, r->params, r->mode, fmt_t(r->med_base, a, sizeof(a)),
-                fmt_t(r->med_cand, b, sizeof(b)), ratio, ci, p, 100 * r->delta, r->base.n, r->base.k, r->cand.n,
+                r->verdict, r->kernel, r->params, r->mode, vkb_fmt_time(r->med_base, a, sizeof(a)),
+                vkb_fmt_time(r->med_cand, b, sizeof(b)), ratio, ci, p, 100 * r->delta, r->base.n, r->base.k, r->cand.n,
                 r->cand.k, r->correctness, r->reason);
     }
     fprintf(f, "\n%d SAME, %d FASTER, %d SLOWER, %d INCONCLUSIVE; %d correctness regressions. "

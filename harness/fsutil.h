@@ -8,4 +8,7 @@ int vkb_mkdirs(const char *path);
 /* A name made safe for a file name: letters, digits and '.', other runs folded to one '-'. */
 void vkb_slug(const char *in, char *out, size_t len);
 
+/* A duration for people: "12.34 us", "1.234 ms", "1.234 s", or "NA" for NAN. Returns buf. */
+const char *vkb_fmt_time(double s, char *buf, size_t len);
+
 #endif

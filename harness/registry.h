@@ -3,7 +3,6 @@
 #define VKB_REGISTRY_H
 #include "vkb.h"
 extern const vkb_kernel *const vkb_registry[];   /* NULL-terminated, sorted by name */
-extern const int vkb_registry_count;
 /* Lookup by name; NULL when unknown. */
 const vkb_kernel *vkb_registry_find(const char *name);
 #endif

@@ -65,15 +65,6 @@ static uint64_t hash_str(uint64_t h, const char *s)
     return h;
 }
 
-static const char *fmt_time(double s, char *buf, size_t len)
-{
-    if (isnan(s)) snprintf(buf, len, "NA");
-    else if (s < 1e-3) snprintf(buf, len, "%.2f us", s * 1e6);
-    else if (s < 1) snprintf(buf, len, "%.3f ms", s * 1e3);
-    else snprintf(buf, len, "%.3f s", s);
-    return buf;
-}
-
 static const char *fmt_bytes(double b, char *buf, size_t len)
 {
     if (b >= 1073741824.0) snprintf(buf, len, "%.1f GiB", b / 1073741824.0);
@@ -209,7 +200,7 @@ static void print_row(const vkb_result *r, const vkb_check *chk)
     if (!isnan(r->bw_Bps)) snprintf(gbs, sizeof(gbs), "%.2f", r->bw_Bps / 1e9);
     if (!isnan(r->bw_frac_copy)) snprintf(pct, sizeof(pct), "%.1f%%", 100 * r->bw_frac_copy);
     printf("%-6s %-14s %-34s %-4s %11s %9s %7s  %s", r->status, r->kernel, r->params, r->mode,
-           fmt_time(r->time_median_s, t, sizeof(t)), gbs, pct, r->check);
+           vkb_fmt_time(r->time_median_s, t, sizeof(t)), gbs, pct, r->check);
     if (!isnan(r->metric)) printf(" %.3g/%.3g", r->metric, r->threshold);
     if (r->reason[0]) printf("  (%s)", r->reason);
     printf("\n");

@@ -217,3 +217,12 @@ int vkb_mkdirs(const char *path)
     return mkdir(tmp, 0777) && errno != EEXIST ? -1 : 0;
 }
 
+
+const char *vkb_fmt_time(double s, char *buf, size_t len)
+{
+    if (isnan(s)) snprintf(buf, len, "NA");
+    else if (s < 1e-3) snprintf(buf, len, "%.2f us", s * 1e6);
+    else if (s < 1) snprintf(buf, len, "%.3f ms", s * 1e3);
+    else snprintf(buf, len, "%.3f s", s);
+    return buf;
+}
