@@ -9,7 +9,7 @@
 #include <gsl/gsl_statistics_double.h>
 
 #define REPS 9            /* timed batches per side of one ratio estimate (interleaved) */
-#define MAX_SLOW (1u << 24)
+#define MAX_SLOW 0xFFFFFFu   /* the count's 24 bits; vkb_slow() reads the top byte as a mask the host keeps 0 */
 
 int vkb_slowdown_find(const char *spec, const char *kernel, double *f, char *err, size_t errlen)
 {
@@ -68,7 +68,7 @@ int vkb_slowdown_apply(vkb_vk *v, vkb_gpu *g, vkb_case *c, const char *spec, int
     /* ~1 ms batches: long enough for the timer, short enough that the search stays around a second. */
     if (vkb_gpu_run(g, 1, cold, &t1)) goto vk_error;
     uint32_t batch = cold ? 1 : (uint32_t)fmin(fmax(ceil(1e-3 / fmax(t1, 1e-9)), 1), 1000), lo = 0, hi = 1;
-    for (;; hi *= 2) {
+    for (;; hi = hi >= MAX_SLOW / 2 ? MAX_SLOW : 2 * hi) {
         if (ratio_at(g, c, hi, batch, cold, REPS, &r)) goto vk_error;
         if (r >= target) break;
         /* 64Ki dependent iterations per invocation dwarf any kernel that really runs them. */

@@ -12,12 +12,14 @@ uint vkb_group_id() { return gl_WorkGroupID.y * gl_NumWorkGroups.x + gl_WorkGrou
 uint vkb_global_id() { return vkb_group_id() * gl_WorkGroupSize.x + gl_LocalInvocationID.x; }
 
 // Gate self-test knob: burn pc.slow dependent iterations so a kernel becomes slower by a known amount.
-// The result must depend on y in a way no compiler can fold: lavapipe's NIR/LLVM folded the former
-// `y - y + x` to x and dropped the loop (no slowdown at any count). An all-ones bit pattern is a NaN that
-// only a NaN input can reach, and then the output is NaN either way: the result is x for every input.
+// No compiler may prove the loop dead: lavapipe's NIR/LLVM folded the former `y - y + x` to x, and a test
+// on y's bit pattern that only a NaN could pass is foldable by a compiler that knows its FMA returns a
+// canonical NaN. So y reaches the result through a mask from the push constants: the top byte of
+// pc.slow, which the host always leaves 0 (counts stop at 2^24 - 1). x ^ (y & 0) is x, bit for bit.
 float vkb_slow(float x) {
     float y = x;
-    for (uint i = 0u; i < pc.slow; ++i) y = y * 0.9999999f + 1e-30f;
-    return floatBitsToUint(y) == 0xFFFFFFFFu ? y : x;
+    uint count = pc.slow & 0xFFFFFFu, mask = pc.slow >> 24;
+    for (uint i = 0u; i < count; ++i) y = y * 0.9999999f + 1e-30f;
+    return uintBitsToFloat(floatBitsToUint(x) ^ (floatBitsToUint(y) & mask));
 }
 #endif
