@@ -13,6 +13,7 @@
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
+#include <gsl/gsl_cdf.h>
 #include <gsl/gsl_rng.h>
 #include <gsl/gsl_sort.h>
 #include <gsl/gsl_statistics_double.h>
@@ -165,12 +166,57 @@ static void medians(vkb_cmp_row *r)
     free(w);
 }
 
+/* Mean and variance (n - 1) of the logs of a side's launch medians. */
+static void launch_logs(const vkb_cmp_side *s, double *work, double *mean, double *var)
+{
+    double sum = 0, ss = 0, x[256];
+    int k = s->k < 256 ? s->k : 256;
+    for (int c = 0; c < k; c++) {
+        size_t b = c ? s->end[c - 1] : 0;
+        x[c] = log(median_copy(s->t + b, s->end[c] - b, work));
+        sum += x[c];
+    }
+    *mean = sum / k;
+    for (int c = 0; c < k; c++) ss += (x[c] - *mean) * (x[c] - *mean);
+    *var = ss / (k - 1);
+}
+
+double vkb_cmp_launch_t(const vkb_cmp_side *a, const vkb_cmp_side *b, double level, double *lo, double *hi)
+{
+    *lo = *hi = NAN;
+    if (a->k < 2 || b->k < 2 || a->k > 256 || b->k > 256) return NAN;
+    double ma, va, mb, vb, *w = malloc((a->n > b->n ? a->n : b->n) * sizeof(*w) + 1);
+    if (!w) return NAN;
+    launch_logs(a, w, &ma, &va);
+    launch_logs(b, w, &mb, &vb);
+    free(w);
+    double ka = a->k, kb = b->k, d = mb - ma, ea = va / ka, eb = vb / kb, se = sqrt(ea + eb);
+    if (!(se > 0)) {   /* every launch median equal on both sides: no spread to test against */
+        *lo = *hi = exp(d);
+        return d == 0 ? 1.0 : 0.0;
+    }
+    double df = (ea + eb) * (ea + eb) / (ea * ea / (ka - 1) + eb * eb / (kb - 1));   /* Welch-Satterthwaite */
+    double tq = gsl_cdf_tdist_Qinv((1 - level) / 2, df);
+    *lo = exp(d - tq * se);
+    *hi = exp(d + tq * se);
+    return fmin(1.0, 2 * gsl_cdf_tdist_Q(fabs(d) / se, df));
+}
+
 void vkb_cmp_measure(vkb_cmp_row *r, const vkb_cmp_opts *o)
 {
+    double tlo, thi;
     medians(r);
     r->ratio = vkb_cmp_ratio_ci(&r->base, &r->cand, o->resamples, o->seed, 0.95, &r->ci_lo, &r->ci_hi);
-    r->p = vkb_mann_whitney_p(r->base.t, r->base.n, r->cand.t, r->cand.n, NULL);
+    r->p = r->p_samples = vkb_mann_whitney_p(r->base.t, r->base.n, r->cand.t, r->cand.n, NULL);
     r->min_p = vkb_cmp_min_p(r->base.n, r->cand.n);
+    r->p_launches = vkb_cmp_launch_t(&r->base, &r->cand, 0.95, &tlo, &thi);
+    if (!isnan(r->p_launches)) {
+        /* Samples of one launch are not independent of each other: between-launch drift would make a
+         * pooled-sample p and a within-launch CI far too confident (an A/A false SLOWER on a busy CI host). */
+        r->p = fmax(r->p_samples, r->p_launches);
+        r->ci_lo = fmin(r->ci_lo, tlo);
+        r->ci_hi = fmax(r->ci_hi, thi);
+    }
     /* 80% power for "CI lower bound > 1 + delta": log r = log(1 + delta) + (z.975 + z.80) se. */
     double se = (log(r->ci_hi) - log(r->ci_lo)) / (2 * Z975);
     r->mde80 = (1 + r->delta) * exp((Z975 + Z80) * se) - 1;
@@ -426,6 +472,7 @@ static void classify(vkb_cmp_row *r, int mismatch, const vkb_cmp_opts *o)
     const char *b = r->base_status, *c = r->cand_status;
     if (isnan(r->delta)) r->delta = o->delta;
     r->med_base = r->med_cand = r->ratio = r->ci_lo = r->ci_hi = r->p = r->p_bh = r->min_p = r->mde80 = NAN;
+    r->p_samples = r->p_launches = NAN;
     if (!strcmp(b, "PASS") && failing(c)) snprintf(r->correctness, sizeof(r->correctness), "REGRESSION");
     else if (failing(b) && failing(c)) snprintf(r->correctness, sizeof(r->correctness), "still-failing");
     else if (failing(b) && !strcmp(c, "PASS")) snprintf(r->correctness, sizeof(r->correctness), "fixed");
@@ -490,7 +537,9 @@ void vkb_cmp_write_markdown(FILE *f, const vkb_cmp_row *rows, size_t n, const vk
     }
     fprintf(f, "\n%d SAME, %d FASTER, %d SLOWER, %d INCONCLUSIVE; %d correctness regressions. "
                "ratio = median(candidate)/median(baseline); 95%% percentile bootstrap CI (%d resamples, launches "
-               "resampled as clusters); two-sided Mann-Whitney U; Benjamini-Hochberg at q = %.3g over %zu tested cases.\n",
+               "resampled as clusters); two-sided Mann-Whitney U over the samples; with >= 2 launches a side also a Welch t "
+               "over log launch medians (p = the larger of the two, CI = the union with the t interval); "
+               "Benjamini-Hochberg at q = %.3g over %zu tested cases.\n",
             cnt[0], cnt[1], cnt[2], cnt[3], regress, o->resamples, o->q, tested);
 }
 
@@ -498,7 +547,7 @@ void vkb_cmp_write_csv(FILE *f, const vkb_cmp_row *rows, size_t n)
 {
     fprintf(f, "kernel,variant,params,dtype,mode,base_status,cand_status,correctness,verdict,reason,n_base,n_cand,"
                "launches_base,launches_cand,median_base_s,median_cand_s,ratio,ci_lo,ci_hi,p,p_bh,min_p,delta,"
-               "significant,below_floor,mde80\n");
+               "significant,below_floor,mde80,p_samples,p_launches\n");
     for (size_t i = 0; i < n; i++) {
         const vkb_cmp_row *r = &rows[i];
         const char *s[] = {r->kernel, r->variant, r->params, r->dtype, r->mode, r->base_status, r->cand_status,
@@ -512,7 +561,9 @@ void vkb_cmp_write_csv(FILE *f, const vkb_cmp_row *rows, size_t n)
         for (size_t j = 0; j < sizeof(d) / sizeof(d[0]); j++)
             isnan(d[j]) ? fputs(",NA", f) : fprintf(f, ",%.10g", d[j]);
         fprintf(f, ",%d,%d,", r->significant, r->below_floor);
-        isnan(r->mde80) ? fputs("NA\n", f) : fprintf(f, "%.6g\n", r->mde80);
+        isnan(r->mde80) ? fputs("NA", f) : fprintf(f, "%.6g", r->mde80);
+        isnan(r->p_samples) ? fputs(",NA", f) : fprintf(f, ",%.10g", r->p_samples);
+        isnan(r->p_launches) ? fputs(",NA\n", f) : fprintf(f, ",%.10g\n", r->p_launches);
     }
 }
 

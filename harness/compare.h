@@ -37,7 +37,9 @@ typedef struct vkb_cmp_row {
     vkb_cmp_side base, cand;
     double delta;            /* floor used for this case */
     double med_base, med_cand, ratio, ci_lo, ci_hi;   /* NAN when not computed */
-    double p, p_bh;          /* Mann-Whitney two-sided p; BH-adjusted p (q-value) */
+    double p, p_bh;          /* the p that enters BH (see vkb_cmp_measure); BH-adjusted p (q-value) */
+    double p_samples;        /* two-sided Mann-Whitney U over the pooled samples */
+    double p_launches;       /* two-sided Welch t over log launch medians (NAN with < 2 launches a side) */
     double min_p;            /* smallest p the test can reach with these sample sizes */
     double mde80;            /* minimum detectable slowdown at 80% power under this rule, fraction */
     int significant;         /* p_bh <= q */
@@ -58,11 +60,20 @@ double vkb_cmp_min_p(size_t n, size_t m);
 double vkb_cmp_ratio_ci(const vkb_cmp_side *a, const vkb_cmp_side *b, int resamples, uint64_t seed, double level,
                         double *lo, double *hi);
 
+/* Welch t test between the log launch medians of a and b (each side >= 2 launches, else NAN): two-sided
+ * p, and the level CI of exp(mean log median(b) - mean log median(a)) in lo/hi. With no spread at all
+ * the CI is that one point and p is 1 (equal) or 0. */
+double vkb_cmp_launch_t(const vkb_cmp_side *a, const vkb_cmp_side *b, double level, double *lo, double *hi);
+
 /* Benjamini-Hochberg: adjusted p-values (q-values) of p[0..k) into padj; reject[i] = padj[i] <= q.
  * NAN p-values are left out of the family (padj NAN, reject 0). Returns the number rejected. */
 size_t vkb_cmp_bh(const double *p, size_t k, double q, double *padj, int *reject);
 
-/* Statistics of one testable row (medians, ratio, CI, p, min_p); the verdict comes later. */
+/* Statistics of one testable row (medians, ratio, CI, p, min_p); the verdict comes later.
+ * One launch a side: p = p_samples and the CI is the bootstrap one; both hold only within-launch noise.
+ * Two or more launches on both sides: the launch is the unit of replication (samples of one launch share
+ * its clocks, placement and neighbours), so p = max(p_samples, p_launches) and the CI is the union of
+ * the cluster bootstrap CI and the Welch t interval of exp(mean log launch median difference). */
 void vkb_cmp_measure(vkb_cmp_row *r, const vkb_cmp_opts *o);
 /* BH over the testable rows, then every row's verdict and reason (rows not testable keep their
  * reason and become INCONCLUSIVE). Returns the number of tested rows. */

@@ -829,6 +829,8 @@ static const struct { const char *name; void (*fn)(void); } tests[] = {
     {"samples", test_samples},
     {"cmp_min_p", test_cmp_min_p},
     {"cmp_bh", test_cmp_bh},
+    {"cmp_launch_t", test_cmp_launch_t},
+    {"cmp_launch_drift", test_cmp_launch_drift},
     {"cmp_bootstrap", test_cmp_bootstrap},
     {"cmp_verdicts", test_cmp_verdicts},
     {"cmp_files", test_cmp_files},

@@ -74,6 +74,84 @@ static void test_cmp_bootstrap(void)
     vkb_cmp_side_free(&b5);
 }
 
+/* A side of k launches of n samples each; launch c's samples sit within 0.1% above med[c]. */
+static void fill_launches(vkb_cmp_side *s, int k, size_t n, const double *med)
+{
+    double x[200];
+    for (int c = 0; c < k; c++) {
+        for (size_t i = 0; i < n; i++) x[i] = med[c] * (1 + 0.001 * (double)((i * 37) % n) / (double)n);
+        vkb_cmp_side_add(s, x, n);
+    }
+}
+
+static void test_cmp_launch_t(void)
+{
+    /* Launch medians e^{0, .02, -.02} vs e^{.1, .12, .08}: log means 0 and .1, variances .0004 each, so
+     * se = sqrt(2 * .0004 / 3), t = .1 / se = sqrt(37.5), Welch df = 4. For 4 df the two-sided p is
+     * 1 - x (3 - x^2) / 2 with x = t / sqrt(t^2 + 4) (= .0036022); the 95% CI is exp(.1 +- 2.776445105 se).
+     * Samples are 1.0 .. 1.001 x the launch's value, so each launch median is med * (1 + .001 * 24.5/50):
+     * a common factor, which cancels in the differences. */
+    const double ma[3] = {1, exp(0.02), exp(-0.02)}, mb[3] = {exp(0.1), exp(0.12), exp(0.08)};
+    vkb_cmp_side a = {0}, b = {0}, one = {0};
+    double lo, hi, t = sqrt(37.5), x = t / sqrt(t * t + 4), se = sqrt(0.0008 / 3);
+    fill_launches(&a, 3, 50, ma);
+    fill_launches(&b, 3, 50, mb);
+    CHECK_NEAR(vkb_cmp_launch_t(&a, &b, 0.95, &lo, &hi), 1 - x * (3 - x * x) / 2, 1e-9);
+    CHECK_NEAR(lo, exp(0.1 - 2.776445105 * se), 1e-8);
+    CHECK_NEAR(hi, exp(0.1 + 2.776445105 * se), 1e-8);
+    CHECK_NEAR(vkb_cmp_launch_t(&b, &a, 0.95, &lo, &hi), 1 - x * (3 - x * x) / 2, 1e-9);   /* symmetric */
+    CHECK_NEAR(lo * hi, exp(-0.2), 1e-9);
+    fill_launches(&one, 1, 50, ma);   /* one launch: no between-launch variance to test against */
+    CHECK(isnan(vkb_cmp_launch_t(&a, &one, 0.95, &lo, &hi)) && isnan(lo) && isnan(hi));
+    CHECK(vkb_cmp_launch_t(&a, &a, 0.95, &lo, &hi) == 1.0 && lo < 1 && hi > 1);
+    CHECK_NEAR(lo * hi, 1, 1e-12);
+    /* No spread at all (every launch median equal): the point itself, p 1 when equal, 0 when not. */
+    const double c1[2] = {1e-3, 1e-3}, c2[2] = {2e-3, 2e-3};
+    vkb_cmp_side f1 = {0}, f2 = {0};
+    fill_launches(&f1, 2, 10, c1);
+    fill_launches(&f2, 2, 10, c2);
+    CHECK(vkb_cmp_launch_t(&f1, &f1, 0.95, &lo, &hi) == 1.0 && lo == 1 && hi == 1);
+    CHECK(vkb_cmp_launch_t(&f1, &f2, 0.95, &lo, &hi) == 0.0);
+    CHECK_NEAR(lo, 2, 1e-12);
+    vkb_cmp_side_free(&f1);
+    vkb_cmp_side_free(&f2);
+    vkb_cmp_side_free(&a);
+    vkb_cmp_side_free(&b);
+    vkb_cmp_side_free(&one);
+}
+
+/* The CI failure this guards against (lavapipe on a busy 2-core host): launches drift by 10-20% while each
+ * launch is tight, so the pooled samples separate completely (Mann-Whitney p ~ 1e-30) and the cluster
+ * bootstrap over 3 launches cannot see the drift. An A/A pair like this must not be SLOWER at a 15% floor;
+ * a 3x slowdown under the same drift still is. */
+static void test_cmp_launch_drift(void)
+{
+    vkb_cmp_opts o;
+    vkb_cmp_opts_init(&o);
+    o.resamples = 2000;
+    const double a[3] = {1.00e-3, 1.12e-3, 0.95e-3}, aa[3] = {1.25e-3, 1.10e-3, 1.31e-3};
+    const double s3[3] = {3.0e-3, 3.4e-3, 2.9e-3};
+    vkb_cmp_row r[2];
+    for (int i = 0; i < 2; i++) {
+        memset(&r[i], 0, sizeof(r[i]));
+        snprintf(r[i].kernel, sizeof(r[i].kernel), "%s", i ? "slowed" : "aa");
+        snprintf(r[i].correctness, sizeof(r[i].correctness), "ok");
+        r[i].delta = 0.15;
+        r[i].testable = 1;
+        fill_launches(&r[i].base, 3, 40, a);
+        fill_launches(&r[i].cand, 3, 40, i ? s3 : aa);
+        vkb_cmp_measure(&r[i], &o);
+    }
+    CHECK(r[0].p_samples < 1e-6);                  /* the pooled test alone would call it */
+    CHECK(r[0].p_launches > 0.01 && r[0].p == r[0].p_launches);
+    CHECK(vkb_cmp_decide(r, 2, &o) == 2);
+    CHECK(strcmp(r[0].verdict, "SLOWER") != 0);
+    CHECK(r[0].ci_lo < 1.15);                      /* the t interval widened the bootstrap one */
+    CHECK_STR(r[1].verdict, "SLOWER");
+    CHECK(r[1].ci_lo > 2 && r[1].significant);
+    for (int i = 0; i < 2; i++) vkb_cmp_side_free(&r[i].base), vkb_cmp_side_free(&r[i].cand);
+}
+
 /* One testable row from two synthetic sides. */
 static void make_row(vkb_cmp_row *r, const char *kernel, size_t na, size_t nb, double base, double cand, double spread)
 {
