@@ -14,8 +14,22 @@
  */
 #ifndef VKB_CPU_H
 #define VKB_CPU_H
+#include <math.h>
+#include <stddef.h>
+#include <stdint.h>
+#ifdef __F16C__
+#include <immintrin.h>
+#endif
+
 #include "result.h"
 #include "vkb.h"
+
+/* Vector transcendental functions: glibc's libmvec (linked through libm) has SSE/AVX2/AVX-512 variants of
+ * these (documented error <= 4 ulp), which `omp simd` loops call once the functions are declared simd
+ * (math.h does so only under -ffast-math, which would also license reassociation the checks forbid).
+ * A baseline calling scalar libm here would run ~10x slower than what a CPU user would compile. */
+float expf(float) __attribute__((simd("notinbranch")));
+float tanhf(float) __attribute__((simd("notinbranch")));
 
 typedef struct vkb_baseline {
     const char *name;   /* the kernel it stands beside */
@@ -53,6 +67,26 @@ static inline uint16_t vkb_cpu_f2h(float f)
     uint16_t h;
     __builtin_memcpy(&h, &x, 2);
     return h;
+}
+
+/* n values at a time, the same roundings: F16C converts 8 per instruction where the CPU has it (GCC 12
+ * cannot vectorize _Float16 conversions without AVX512-FP16, so a loop of the scalar ones stays scalar). */
+static inline void vkb_cpu_h2f_n(const uint16_t *h, float *f, size_t n)
+{
+    size_t i = 0;
+#ifdef __F16C__
+    for (; i + 8 <= n; i += 8) _mm256_storeu_ps(f + i, _mm256_cvtph_ps(_mm_loadu_si128((const __m128i *)(h + i))));
+#endif
+    for (; i < n; i++) f[i] = vkb_cpu_h2f(h[i]);
+}
+static inline void vkb_cpu_f2h_n(const float *f, uint16_t *h, size_t n)
+{
+    size_t i = 0;
+#ifdef __F16C__
+    for (; i + 8 <= n; i += 8)
+        _mm_storeu_si128((__m128i *)(h + i), _mm256_cvtps_ph(_mm256_loadu_ps(f + i), _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC));
+#endif
+    for (; i < n; i++) h[i] = vkb_cpu_f2h(f[i]);
 }
 
 #endif
