@@ -229,6 +229,19 @@ static void render(const rrun *runs, int nruns, const src *s, char *out, size_t 
         snprintf(out, len, "%s", v && *v ? v : "NA");
         return;
     }
+    if (!strcmp(s->kind, "why")) {   /* item b's reason within a "k1: why1; k2: why2" column a */
+        const vkb_result *r = s->run >= 0 && s->run < nruns ? find_case(&runs[s->run], s->case_id) : NULL;
+        const char *v = r ? col_str(r, s->a) : NULL, *p = v;
+        size_t kl = strlen(s->b);
+        while (p && *p && !(!strncmp(p, s->b, kl) && p[kl] == ':' && p[kl + 1] == ' '))
+            if ((p = strstr(p, "; "))) p += 2;
+        if (!p || !*p) snprintf(out, len, "NA");
+        else {
+            const char *e = strstr(p + kl + 2, "; ");
+            snprintf(out, len, "%.*s", (int)(e ? (size_t)(e - p) - kl - 2 : strlen(p + kl + 2)), p + kl + 2);
+        }
+        return;
+    }
     double v = eval(runs, nruns, s);
     if (isnan(v) || isinf(v)) snprintf(out, len, "NA");
     else snprintf(out, len, "%.*g", s->sig, v);
@@ -285,6 +298,10 @@ static const char *ratio(rep *R, int run, const vkb_result *r, const char *a, co
     return num(R, "ratio", run, r->case_id, a, b, 1, 3);
 }
 static const char *str(rep *R, int run, const vkb_result *r, const char *c) { return num(R, "str", run, r->case_id, c, NULL, 1, 0); }
+static const char *why(rep *R, int run, const vkb_result *r, const char *c, const char *item)
+{
+    return num(R, "why", run, r->case_id, c, item, 1, 0);
+}
 
 /* Text to both outputs: md as given; html with **x** -> <b>, escaped, paragraphs per call. */
 static void para(rep *R, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
@@ -673,14 +690,19 @@ static void claims(rep *R, int i)
             bw = r;
     }
     snprintf(cl[3], 96, "%s%%+ bandwidth utilization", cst(R, "claim_bw_pct", 3));
-    if (bw)
+    if (bw) {
+        char theo[400];
+        if (isnan(bw->bw_frac_theoretical))
+            snprintf(theo, sizeof(theo), "the device's theoretical bandwidth is NA (%s)", why(R, i, bw, "util_why", "theoretical_Bps"));
+        else
+            snprintf(theo, sizeof(theo), "%s%% of the device's theoretical bandwidth (theoretical_Bps)",
+                     cell(R, i, bw, "bw_frac_theoretical", 100, 3));
         para(R, "**%s**: the elementwise row that moves the most bytes (%s %s; smaller ones can sit in a cache) reaches %s%% of the copy bandwidth measured in the same run "
-                "(%s GB/s, copy_Bps) and %s%% of the device's theoretical bandwidth (%s).",
+                "(%s GB/s, copy_Bps); %s.",
              cl[3], str(R, i, bw, "kernel"), str(R, i, bw, "params"), cell(R, i, bw, "bw_frac_copy", 100, 3),
-             cell(R, i, bw, "copy_Bps", 1e-9, 4), cell(R, i, bw, "bw_frac_theoretical", 100, 3),
-             isnan(bw->bw_frac_theoretical) ? (bw->util_why[0] ? str(R, i, bw, "util_why") : "not known for this device")
-                                            : "theoretical_Bps");
-    else para(R, "**%s**: NA: no PASS elementwise row with a bandwidth figure in this run.", cl[3]);
+             cell(R, i, bw, "copy_Bps", 1e-9, 4), theo);
+    } else
+        para(R, "**%s**: NA: no PASS elementwise row with a bandwidth figure in this run.", cl[3]);
     snprintf(cl[4], 96, "%s%%+ power-efficiency improvement over CPU", cst(R, "claim_power_pct", 3));
     const vkb_result *pe = best(u, "ref_time_s", "time_median_s", want_mm);
     if (!pe) pe = best(u, "ref_time_s", "time_median_s", want_elem);

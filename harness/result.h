@@ -39,7 +39,7 @@
     X(D, ref_energy_J)  X(D, cpu_temp_max_C) X(S, cpu_sensor_why) \
     X(S, note)
 
-#define VKB_STR_LEN 160
+#define VKB_STR_LEN 512   /* util_why and telemetry_why gather several reasons: keep them whole */
 
 typedef struct vkb_result {
 #define VKB_X_FIELD_S(name) char name[VKB_STR_LEN];
