@@ -4,6 +4,7 @@
  * so the GPU's tolerance (derived for its own summation tree) is met with room. Buffer order as
  * reference/reduce.c (x, partial, out) and reference/rows.c (x, y, out, g). */
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "cpu.h"
@@ -46,12 +47,6 @@ static const char *reduce_run(vkb_case *c, void *st)
 VKB_BASELINE(sum) = {"sum", "openmp simd, double accumulation", reduce_run, NULL, NULL, 0};
 VKB_BASELINE(max) = {"max", "openmp simd", reduce_run, NULL, NULL, 0};
 
-static void store(vkb_dtype t, void *p, size_t i, float v)
-{
-    if (t == VKB_F16) ((uint16_t *)p)[i] = vkb_cpu_f2h(v);
-    else ((float *)p)[i] = v;
-}
-
 static const char *rows_run(vkb_case *c, void *st)
 {
     (void)st;
@@ -74,51 +69,67 @@ static const char *rows_run(vkb_case *c, void *st)
     }
     int op = !strcmp(k, "rowsum") ? 0 : !strcmp(k, "rowmax") ? 1 : !strcmp(k, "softmax") ? 2 : 3;
     float *out = c->buf[2].host;
-    const void *g = c->nbuf > 3 ? c->buf[3].host : NULL;
-#pragma omp parallel for schedule(static)
-    for (size_t i = 0; i < rows; i++) {
-        size_t o = i * cols;
-        double s = 0;
-        float m = -INFINITY;
-        if (op == 0 || op == 3) {
-#pragma omp simd reduction(+ : s)
-            for (size_t j = 0; j < cols; j++) {
-                double v = LOADF(t, x, o + j);
-                s += op == 3 ? v * v : v;
-            }
+    const int f16 = t == VKB_F16;
+    /* fp16 rows are converted to fp32 (F16C) into per-thread buffers, computed as fp32 rows, and the
+     * outputs rounded once on the way back; the rmsnorm gain is converted once. */
+    float *gf = NULL;
+    if (op == 3 && f16) {
+        if (!(gf = malloc(cols * sizeof(*gf)))) return "out of memory";
+        vkb_cpu_h2f_n(c->buf[3].host, gf, cols);
+    }
+    const float *gr = op != 3 ? NULL : f16 ? gf : c->buf[3].host;
+    int oom = 0;
+#pragma omp parallel
+    {
+        float *xb = f16 ? malloc(2 * cols * sizeof(*xb)) : NULL;
+        if (f16 && !xb) {
+#pragma omp atomic write
+            oom = 1;
         }
-        if (op == 1 || op == 2) {
-#pragma omp simd reduction(max : m)
-            for (size_t j = 0; j < cols; j++) m = fmaxf(m, LOADF(t, x, o + j));
-        }
-        if (op <= 1) {
-            out[i] = op == 0 ? (float)s : m;
-        } else if (op == 2) {
-            if (t == VKB_F32) {   /* y holds e^(x - m) until the sum is known */
-                float *yf = (float *)y + o;
+#pragma omp for schedule(static)
+        for (size_t i = 0; i < rows; i++) {
+            if (f16 && !xb) continue;
+            const float *xr = f16 ? xb : (const float *)x + i * cols;
+            float *yr = f16 ? xb + cols : (float *)y + i * cols;
+            if (f16) vkb_cpu_h2f_n((const uint16_t *)x + i * cols, xb, cols);
+            double s = 0;
+            float m = -INFINITY;
+            if (op == 0 || op == 3) {
 #pragma omp simd reduction(+ : s)
                 for (size_t j = 0; j < cols; j++) {
-                    float e = expf(((const float *)x)[o + j] - m);
+                    double v = xr[j];
+                    s += op == 3 ? v * v : v;
+                }
+            }
+            if (op == 1 || op == 2) {
+#pragma omp simd reduction(max : m)
+                for (size_t j = 0; j < cols; j++) m = fmaxf(m, xr[j]);
+            }
+            if (op <= 1) {
+                out[i] = op == 0 ? (float)s : m;
+                continue;
+            }
+            if (op == 2) {   /* yr holds e^(x - m) until the sum is known */
+#pragma omp simd reduction(+ : s)
+                for (size_t j = 0; j < cols; j++) {
+                    float e = expf(xr[j] - m);
                     s += e;
-                    yf[j] = e;
+                    yr[j] = e;
                 }
                 double inv = 1.0 / s;
 #pragma omp simd
-                for (size_t j = 0; j < cols; j++) yf[j] = (float)(yf[j] * inv);
-            } else {              /* fp16 out: e^(x - m) again rather than rounded to fp16 twice */
-#pragma omp simd reduction(+ : s)
-                for (size_t j = 0; j < cols; j++) s += expf(LOADF(VKB_F16, x, o + j) - m);
-                double inv = 1.0 / s;
+                for (size_t j = 0; j < cols; j++) yr[j] = (float)(yr[j] * inv);
+            } else {
+                double r = 1.0 / sqrt(s / (double)cols + (double)eps);
 #pragma omp simd
-                for (size_t j = 0; j < cols; j++) store(VKB_F16, y, o + j, (float)(expf(LOADF(VKB_F16, x, o + j) - m) * inv));
+                for (size_t j = 0; j < cols; j++) yr[j] = (float)(xr[j] * gr[j] * r);
             }
-        } else {
-            double r = 1.0 / sqrt(s / (double)cols + (double)eps);
-#pragma omp simd
-            for (size_t j = 0; j < cols; j++) store(t, y, o + j, (float)(LOADF(t, x, o + j) * LOADF(t, g, j) * r));
+            if (f16) vkb_cpu_f2h_n(yr, (uint16_t *)y + i * cols, cols);
         }
+        free(xb);
     }
-    return NULL;
+    free(gf);
+    return oom ? "out of memory" : NULL;
 }
 
 #define ROWS(name, impl) {name, impl, rows_run, NULL, NULL, 0}
