@@ -111,7 +111,10 @@ static const char *aquant_run(vkb_case *c, void *st)
             r = rr[i] = (float)(1.0 / sqrt(ss / (double)k + (double)eps));
         }
 #pragma omp simd reduction(max : amax)
-        for (size_t j = 0; j < k; j++) amax = fmaxf(amax, fabsf(norm ? (xi[j] * r) * g[j] : xi[j]));
+        for (size_t j = 0; j < k; j++) {   /* a compare, not fmaxf: ~3x faster here (GCC 12) */
+            float v = fabsf(norm ? (xi[j] * r) * g[j] : xi[j]);
+            amax = v > amax ? v : amax;
+        }
         const float si = s[i] = 127.0f / fmaxf(amax, (float)BITNET_EPS);
 #pragma omp simd
         for (size_t j = 0; j < kp; j++) {

@@ -27,9 +27,6 @@ VKB_BASELINE(copy) = {"copy", "openmp simd", copy_run, NULL, NULL, 0};
 #define BIN_DIV(a, b, al) ((a) / (b))
 #define BIN_SCALE_ADD(a, b, al) ((al) * (a) + (b))
 
-/* fp16 storage: chunks converted to fp32 (F16C), computed, rounded back to nearest even. */
-#define F16_CHUNK 1024
-
 /* fp32: one loop per op; b is indexed i (none), j within a row of nb (row) or 0 (scalar). */
 #define BINARY_F32(OP)                                                                                    \
     {                                                                                                     \
@@ -57,9 +54,9 @@ VKB_BASELINE(copy) = {"copy", "openmp simd", copy_run, NULL, NULL, 0};
         const uint16_t *a = c->buf[0].host, *b = c->buf[1].host;                                          \
         uint16_t *y = c->buf[2].host;                                                                     \
         const float b0 = vkb_cpu_h2f(b[0]);                                                               \
-        _Pragma("omp parallel for schedule(static)") for (size_t s = 0; s < n; s += F16_CHUNK) {          \
-            float va[F16_CHUNK], vb[F16_CHUNK];                                                           \
-            size_t e = n - s < F16_CHUNK ? n - s : F16_CHUNK;                                             \
+        _Pragma("omp parallel for schedule(static)") for (size_t s = 0; s < n; s += VKB_F16_CHUNK) {          \
+            float va[VKB_F16_CHUNK], vb[VKB_F16_CHUNK];                                                           \
+            size_t e = n - s < VKB_F16_CHUNK ? n - s : VKB_F16_CHUNK;                                             \
             vkb_cpu_h2f_n(a + s, va, e);                                                                  \
             if (nb == n) vkb_cpu_h2f_n(b + s, vb, e);                                                     \
             else if (nb == 1) for (size_t j = 0; j < e; j++) vb[j] = b0;                                  \
@@ -114,9 +111,9 @@ VKB_BASELINE(scale_add) = BINARY("scale_add");
     } else {                                                                                              \
         const uint16_t *x = c->buf[0].host;                                                               \
         uint16_t *y = c->buf[1].host;                                                                     \
-        _Pragma("omp parallel for schedule(static)") for (size_t s = 0; s < n; s += F16_CHUNK) {          \
-            float v[F16_CHUNK];                                                                           \
-            size_t e = n - s < F16_CHUNK ? n - s : F16_CHUNK;                                             \
+        _Pragma("omp parallel for schedule(static)") for (size_t s = 0; s < n; s += VKB_F16_CHUNK) {          \
+            float v[VKB_F16_CHUNK];                                                                           \
+            size_t e = n - s < VKB_F16_CHUNK ? n - s : VKB_F16_CHUNK;                                             \
             vkb_cpu_h2f_n(x + s, v, e);                                                                   \
             _Pragma("omp simd") for (size_t j = 0; j < e; j++) v[j] = OP(v[j]);                           \
             vkb_cpu_f2h_n(v, y + s, e);                                                                   \
