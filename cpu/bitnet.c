@@ -142,13 +142,21 @@ static const char *linear_run(vkb_case *c, void *st)
     int bad = 0;
 #pragma omp parallel reduction(| : bad)
     {
-        int8_t *wr = malloc(kp);
+        int8_t *wr = aligned_alloc(64, (kp + 63) / 64 * 64);   /* read as uint32 words */
         bad = !wr;
 #pragma omp for schedule(static)
         for (size_t i = 0; i < n; i++) {
             if (!wr) continue;
+            /* Weight 16 wd + 4 t + b sits at bit 8 b + 2 t of word wd: (word >> 2 t) & 0x03030303 is the four
+             * codes 16 wd + 4 t .. + 3 as bytes, in memory order (little-endian), so a row unpacks with
+             * one shift and one mask per 4 weights instead of a shift per weight. */
+            const uint32_t *wrow = w + i * kp / BITNET_WORD;
+            uint32_t *w32 = (uint32_t *)(void *)wr;
 #pragma omp simd
-            for (size_t j = 0; j < kp; j++) wr[j] = (int8_t)((int)((w[(i * kp + j) / BITNET_WORD] >> SHIFT(j)) & 3u) - 1);
+            for (size_t wd = 0; wd < kp / BITNET_WORD; wd++)
+                for (unsigned t = 0; t < 4; t++) w32[4 * wd + t] = (wrow[wd] >> (2 * t)) & 0x03030303u;
+#pragma omp simd
+            for (size_t j = 0; j < kp; j++) wr[j] = (int8_t)(wr[j] - 1);
             for (size_t t = 0; t < m; t++) {
                 const int8_t *xt = x + t * kp;
                 int32_t acc = 0;
