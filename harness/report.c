@@ -1,6 +1,7 @@
 /* report.c — `vkbench report` (see report.h). Every number goes through num(): it is computed by eval()
  * from a named source (cell, formula, bootstrap, published constant), printed, and listed in
  * report-numbers.csv; verify re-evaluates the list and scans report.md for digits nobody accounted for. */
+#include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <math.h>
@@ -18,7 +19,7 @@
 #define BOOT_B 1000
 #define CONF 0.95
 #define MAX_RUNS 8
-#define BOX_MAX 24   /* timing-distribution plot: first this many PASS cases of a rrun */
+#define BOX_MAX 24   /* timing-distribution plot: at most this many boxes per run (see box_pick) */
 
 extern char **environ;
 
@@ -39,6 +40,8 @@ static const struct { const char *name; double v; const char *text; } consts[] =
     {"claim_matmul_x", 2915.5, NULL}, {"claim_elementwise_x", 2955.4, NULL}, {"claim_quant_x", 3059, NULL},
     {"claim_bw_pct", 85, NULL},       {"claim_power_pct", 40, NULL},        {"matmul_size", 512, NULL},
     {"conf_pct", 100 * CONF, NULL},   {"boot_B", BOOT_B, NULL},
+    {"floor_factor", 10, NULL},  /* below_floor: median < this x max(timer_floor_s, dispatch_s), calibrate.c */
+    {"box_max", BOX_MAX, NULL},
 };
 
 static int col_num(const vkb_result *r, const char *name, double *v)
@@ -160,9 +163,159 @@ int vkb_report_boot_ratio(double num, const double *x, size_t n, int B, double c
     return 0;
 }
 
+/* ---------------- row selections shared by the report and its verification ---------------- */
+
+static int is_pass(const vkb_result *r) { return !strcmp(r->status, "PASS"); }
+static int fast_ok(const vkb_result *r) { return !strcmp(r->cpu_fast_status, "PASS"); }
+
+/* m, n, k of a matmul row from its params text (m and k default to n). */
+static void mnk(const char *params, long *m, long *n, long *k)
+{
+    *m = *n = *k = -1;
+    for (const char *p = params; p && *p; p++)
+        if ((p == params || p[-1] == ' ') && p[1] == '=') {
+            long v = strtol(p + 2, NULL, 10);
+            if (*p == 'm') *m = v;
+            if (*p == 'n') *n = v;
+            if (*p == 'k') *k = v;
+        }
+    if (*m < 0) *m = *n;
+    if (*k < 0) *k = *n;
+}
+
+static int in_list(const char *k, const char *const *list)
+{
+    for (; *list; list++)
+        if (!strcmp(k, *list)) return 1;
+    return 0;
+}
+
+static const char *const elementwise[] = {"copy", "add", "sub", "mul", "div", "scale_add", "relu", "gelu", "silu", "sigmoid", NULL};
+static int want_elem(const vkb_result *r) { return in_list(r->kernel, elementwise); }
+static int want_elem_nocopy(const vkb_result *r) { return want_elem(r) && strcmp(r->kernel, "copy"); }
+static int want_elem_fast(const vkb_result *r) { return want_elem(r) && fast_ok(r); }
+static int want_quant(const vkb_result *r) { return !strcmp(r->kernel, "bitnet_wquant"); }
+static int want_quant_fast(const vkb_result *r) { return want_quant(r) && fast_ok(r); }
+static int want_mm(const vkb_result *r)
+{
+    long m, n, k;
+    mnk(r->params, &m, &n, &k);
+    return !strcmp(r->kernel, "matmul") && m == 512 && n == 512 && k == 512;
+}
+
+/* The row sets a claim picks from, by name (report-numbers.csv names them so --verify can redo the count);
+ * one_size: the set is one size, so every row of it that did not PASS matters, whatever bytes it declares. */
+typedef struct pickset {
+    const char *name;
+    int (*want)(const vkb_result *);
+    int one_size;
+    const char *what;
+} pickset;
+static const pickset picks[] = {
+    {"elementwise", want_elem, 0, "elementwise rows moving as many bytes or more"},
+    {"elementwise_nocopy", want_elem_nocopy, 0, "elementwise rows other than copy moving as many bytes or more"},
+    {"bitnet_wquant", want_quant, 0, "bitnet_wquant rows moving as many bytes or more"},
+    {"matmul_512", want_mm, 1, "matmul rows at that size"},
+};
+
+static const pickset *pick_set(const char *name)
+{
+    for (size_t i = 0; i < sizeof(picks) / sizeof(picks[0]); i++)
+        if (!strcmp(picks[i].name, name)) return &picks[i];
+    return NULL;
+}
+
+/* The rows of set ps that did not PASS and move at least as many bytes as the picked row r (a claim made
+ * from r says nothing about them; a row whose bytes are unknown counts only in a one-size set); *big gets
+ * the one moving the most bytes (ties: first). */
+static long not_measured(const rrun *u, const vkb_result *r, const pickset *ps, const vkb_result **big)
+{
+    long k = 0;
+    *big = NULL;
+    for (long j = 0; ps && j < u->n; j++) {
+        const vkb_result *o = &u->rows[j];
+        if (is_pass(o) || !ps->want(o) || !(ps->one_size || (o->bytes > 0 && o->bytes >= r->bytes))) continue;
+        k++;
+        if (!*big || o->bytes > (*big)->bytes) *big = o;
+    }
+    return k;
+}
+
+/* A reason with its sizes elided, so that reasons differing only in numbers fall into one group: a number
+ * not glued to a word (fp16 stays), with 2^k, AxB and a byte unit after it, becomes "…"; so does a quoted name. */
+static void mask_reason(const char *in, char *out, size_t len)
+{
+    size_t o = 0;
+    const char *p = in;
+    while (*p && o + 6 < len) {
+        int glued = p > in && (isalnum((unsigned char)p[-1]) || p[-1] == '_');
+        const char *q = p;
+        if (*p == '\'' && (q = strchr(p + 1, '\''))) {
+            memcpy(out + o, "'…'", 5), o += 5, p = q + 1;  /* "…" is three bytes */
+            continue;
+        }
+        if (!isdigit((unsigned char)*p) || glued) {
+            out[o++] = *p++;
+            continue;
+        }
+        while (isdigit((unsigned char)*p) || ((*p == '.' || *p == '^' || *p == 'x') && isdigit((unsigned char)p[1]))) p++;
+        q = p + (*p == ' ');
+        if (q[0] && strchr("KMGT", q[0]) && q[1] == 'i' && q[2] == 'B') p = q + 3;
+        else if (q[0] == 'B' && !isalnum((unsigned char)q[1])) p = q + 1;
+        memcpy(out + o, "…", 3), o += 3;
+    }
+    out[o] = 0;
+}
+
+/* The rows among the first `upto` in r's group: same status, same reason once masked. */
+static long group_count(const rrun *u, const vkb_result *r, long upto)
+{
+    char a[600], b[600];
+    long k = 0;
+    mask_reason(r->reason, a, sizeof(a));
+    for (long q = 0; q < upto; q++) {
+        if (strcmp(u->rows[q].status, r->status)) continue;
+        mask_reason(u->rows[q].reason, b, sizeof(b));
+        k += !strcmp(a, b);
+    }
+    return k;
+}
+
+/* The timing-distribution plot's cases: PASS rows with at least two samples; all of them when they fit
+ * in BOX_MAX boxes, else each kernel's largest (most bytes; ties: first), the first BOX_MAX kernels in
+ * run order. Fills idx (BOX_MAX entries), returns how many; *eligible and *kernels count the candidates. */
+static int box_pick(const rrun *u, long *idx, long *eligible, long *kernels)
+{
+    int n = 0;
+    char *ok = calloc((size_t)u->n + 1, 1);
+    *eligible = *kernels = 0;
+    for (long j = 0; ok && j < u->n; j++) {
+        const double *t;
+        ok[j] = is_pass(&u->rows[j]) && case_samples(u, u->rows[j].case_id, &t) >= 2;
+        long p = 0;
+        while (ok[j] && p < j && !(ok[p] && !strcmp(u->rows[p].kernel, u->rows[j].kernel))) p++;
+        *eligible += ok[j], *kernels += ok[j] && p == j;
+    }
+    int all = *eligible <= BOX_MAX;
+    for (long j = 0; ok && j < u->n; j++) {
+        if (!ok[j]) continue;
+        int q = 0;
+        while (!all && q < n && strcmp(u->rows[idx[q]].kernel, u->rows[j].kernel)) q++;
+        if (all || q == n) {
+            if (n < BOX_MAX) idx[n++] = j;
+        } else if (u->rows[j].bytes > u->rows[idx[q]].bytes) {
+            idx[q] = j;
+        }
+    }
+    free(ok);
+    return n;
+}
+
 /* A number's source. kinds: cell (a * scale), ratio (a / b * scale), boot_lo / boot_hi (bootstrap of
- * a / median(GPU samples) * scale), count (rows of the run whose column a equals b), const (table above),
- * str (the text of string column a: identity, parameters, reasons). */
+ * a / median(GPU samples) * scale), count (rows of the run whose column a equals b), rows (rows of the run),
+ * group (rows in the case's group_count), nomeas (not_measured() of pick set a), boxes (box_pick: a = shown,
+ * eligible or kernels), const (table above), str (the text of string column a: identity, parameters,
+ * reasons), mask (the same through mask_reason). */
 typedef struct src {
     char kind[8];
     int run;
@@ -185,12 +338,23 @@ static double eval(const rrun *runs, int nruns, const src *s)
         double k = 0;
         for (long i = 0; i < R->n; i++) {
             const char *v = col_str(&R->rows[i], s->a);
-            k += v && !strcmp(v, s->b);
+            k += v ? !strcmp(v, s->b) : col(&R->rows[i], s->a) == strtod(s->b, NULL);
         }
         return k;
     }
+    if (!strcmp(s->kind, "rows")) return (double)R->n;
+    if (!strcmp(s->kind, "boxes")) {
+        long idx[BOX_MAX], el, kn;
+        int n = box_pick(R, idx, &el, &kn);
+        return !strcmp(s->a, "shown") ? n : !strcmp(s->a, "eligible") ? (double)el : !strcmp(s->a, "kernels") ? (double)kn : NAN;
+    }
     const vkb_result *r = find_case(R, s->case_id);
     if (!r) return NAN;
+    if (!strcmp(s->kind, "group")) return (double)group_count(R, r, R->n);
+    if (!strcmp(s->kind, "nomeas")) {
+        const vkb_result *big;
+        return (double)not_measured(R, r, pick_set(s->a), &big);
+    }
     if (!strcmp(s->kind, "cell")) return col(r, s->a) * s->scale;
     if (!strcmp(s->kind, "ratio")) return col(r, s->a) / col(r, s->b) * s->scale;
     if (!strncmp(s->kind, "boot_", 5)) {
@@ -223,10 +387,11 @@ static void render(const rrun *runs, int nruns, const src *s, char *out, size_t 
             snprintf(out, len, "%s", consts[i].text);
             return;
         }
-    if (!strcmp(s->kind, "str")) {
+    if (!strcmp(s->kind, "str") || !strcmp(s->kind, "mask")) {
         const vkb_result *r = s->run >= 0 && s->run < nruns ? find_case(&runs[s->run], s->case_id) : NULL;
         const char *v = r ? col_str(r, s->a) : NULL;
-        snprintf(out, len, "%s", v && *v ? v : "NA");
+        if (v && *v && s->kind[0] == 'm') mask_reason(v, out, len);
+        else snprintf(out, len, "%s", v && *v ? v : "NA");
         return;
     }
     if (!strcmp(s->kind, "why")) {   /* item b's reason within a "k1: why1; k2: why2" column a */
@@ -457,16 +622,13 @@ static void dval(FILE *f, double v, const char *sep)
 
 /* ---------------- sections ---------------- */
 
-static int is_pass(const vkb_result *r) { return !strcmp(r->status, "PASS"); }
-static int fast_ok(const vkb_result *r) { return !strcmp(r->cpu_fast_status, "PASS"); }
-
 static void runs_table(rep *R)
 {
     static const char *const h[] = {"run", "device", "driver", "host CPU", "CPU threads (optimized baseline)",
-                                    "commit", "date (UTC)", "PASS rows"};
+                                    "commit", "date (UTC)", "cases", "PASS", "FAIL", "SKIP", "ERROR"};
     heading(R, 2, "Runs");
     table_begin(R);
-    row(R, 1, 8, h);
+    row(R, 1, 12, h);
     for (int i = 0; i < R->nr; i++) {
         const rrun *u = &R->r[i];
         const vkb_result *r0 = u->n ? &u->rows[0] : NULL;
@@ -477,12 +639,89 @@ static void runs_table(rep *R)
                 threads = cell(R, i, &u->rows[j], "cpu_fast_threads", 1, 6);
                 break;
             }
-        const char *c[8] = {letter, r0 ? str(R, i, r0, "device") : "NA", r0 ? str(R, i, r0, "driver") : "NA",
-                            r0 ? str(R, i, r0, "cpu_model") : "NA", threads, r0 ? str(R, i, r0, "commit") : "NA",
-                            r0 ? str(R, i, r0, "date_utc") : "NA", num(R, "count", i, -1, "status", "PASS", 1, 9)};
-        row(R, 0, 8, c);
+        const char *c[12] = {letter, r0 ? str(R, i, r0, "device") : "NA", r0 ? str(R, i, r0, "driver") : "NA",
+                             r0 ? str(R, i, r0, "cpu_model") : "NA", threads, r0 ? str(R, i, r0, "commit") : "NA",
+                             r0 ? str(R, i, r0, "date_utc") : "NA", num(R, "rows", i, -1, NULL, NULL, 1, 9),
+                             num(R, "count", i, -1, "status", "PASS", 1, 9), num(R, "count", i, -1, "status", "FAIL", 1, 9),
+                             num(R, "count", i, -1, "status", "SKIP", 1, 9), num(R, "count", i, -1, "status", "ERROR", 1, 9)};
+        row(R, 0, 12, c);
     }
     table_end(R);
+}
+
+/* One run's cases by status: SKIP reasons grouped with their sizes elided (a suite sized for a large GPU
+ * SKIPs many cases on a small device, for a handful of reasons), every FAIL and ERROR named. */
+static void status_cases(rep *R, int i)
+{
+    const rrun *u = &R->r[i];
+    char title[160], kern[1024], ex[600], a[600], b[600];
+    snprintf(title, sizeof(title), "Case status, run %c", run_letter(i));
+    heading(R, 2, title);
+    para(R, "%s cases: %s PASS, %s FAIL, %s SKIP, %s ERROR. Only PASS cases have times; the tables and plots below "
+            "leave the others out.", num(R, "rows", i, -1, NULL, NULL, 1, 9), num(R, "count", i, -1, "status", "PASS", 1, 9),
+         num(R, "count", i, -1, "status", "FAIL", 1, 9), num(R, "count", i, -1, "status", "SKIP", 1, 9),
+         num(R, "count", i, -1, "status", "ERROR", 1, 9));
+    static const char *const hs[] = {"SKIP cases", "reason (sizes elided: …)", "kernels", "first case"};
+    int any = 0;
+    for (long j = 0; j < u->n; j++) {
+        const vkb_result *r = &u->rows[j];
+        if (strcmp(r->status, "SKIP") || group_count(u, r, j)) continue;  /* one line per group, at its first row */
+        if (!any++) {
+            para(R, "SKIP reasons, grouped where they differ only in sizes or buffer names:");
+            table_begin(R), row(R, 1, 4, hs);
+        }
+        const char *seen[64];
+        int ns = 0;
+        size_t kl = 0;
+        kern[0] = 0;
+        mask_reason(r->reason, a, sizeof(a));
+        for (long q = j; q < u->n; q++) {
+            const vkb_result *o = &u->rows[q];
+            int d = 0;
+            if (strcmp(o->status, r->status)) continue;
+            mask_reason(o->reason, b, sizeof(b));
+            while (d < ns && strcmp(seen[d], o->kernel)) d++;
+            if (strcmp(a, b) || d < ns || ns == 64 || kl >= sizeof(kern)) continue;
+            seen[ns++] = o->kernel;
+            kl += (size_t)snprintf(kern + kl, sizeof(kern) - kl, "%s%s", kl ? ", " : "", str(R, i, o, "kernel"));
+        }
+        snprintf(ex, sizeof(ex), "%s %s: %s", str(R, i, r, "kernel"), str(R, i, r, "params"), str(R, i, r, "reason"));
+        const char *c[4] = {num(R, "group", i, r->case_id, "reason", NULL, 1, 9), num(R, "mask", i, r->case_id, "reason", NULL, 1, 0),
+                            kern, ex};
+        row(R, 0, 4, c);
+    }
+    if (any) table_end(R);
+    static const char *const hf[] = {"status", "kernel", "params", "reason"};
+    any = 0;
+    for (long j = 0; j < u->n; j++) {
+        const vkb_result *r = &u->rows[j];
+        if (strcmp(r->status, "FAIL") && strcmp(r->status, "ERROR")) continue;
+        if (!any++) table_begin(R), row(R, 1, 4, hf);
+        const char *c[4] = {r->status, str(R, i, r, "kernel"), str(R, i, r, "params"), str(R, i, r, "reason")};
+        row(R, 0, 4, c);
+    }
+    if (any) table_end(R);
+}
+
+/* Rows whose median is under floor_factor x the timer floor (or the dispatch overhead) carry FLOOR_MARK
+ * wherever a kernel-only time or speedup of theirs is printed; floor_note explains it under the table. */
+#define FLOOR_SYM "†"
+#define FLOOR_MARK " " FLOOR_SYM
+static const char *floor_mark(const vkb_result *r) { return r->below_floor ? FLOOR_MARK : ""; }
+static void floor_note(rep *R, const vkb_result *const *low)
+{
+    char fl[1024] = "";
+    size_t n = 0;
+    for (int i = 0; i < R->nr; i++)
+        if (low[i] && n < sizeof(fl))
+            n += (size_t)snprintf(fl + n, sizeof(fl) - n, "%srun %c: timer_floor_s %s us, dispatch_s %s us", n ? "; " : "",
+                                  run_letter(i), cell(R, i, low[i], "timer_floor_s", 1e6, 4),
+                                  cell(R, i, low[i], "dispatch_s", 1e6, 4));
+    if (!n) return;
+    para(R, "%s below the timer floor: a marked row's GPU median is under %sx the larger of the timer's resolution and "
+            "one dispatch's overhead (%s), so that time is mostly timer and dispatch, not the kernel, and its kernel-only "
+            "speedups are not speedups of the kernel: do not compare them with the unmarked rows.",
+         FLOOR_SYM, cst(R, "floor_factor", 3), fl);
 }
 
 static void method(rep *R)
@@ -516,18 +755,21 @@ static void speedup_table(rep *R, int i)
     snprintf(title, sizeof(title), "Speedups, run %c", run_letter(i));
     heading(R, 2, title);
     const rrun *u = &R->r[i];
+    const vkb_result *low[MAX_RUNS] = {NULL};
     table_begin(R);
     row(R, 1, 11, h);
     for (long j = 0; j < u->n; j++) {
         const vkb_result *r = &u->rows[j];
         if (!is_pass(r)) continue;
-        char fs[256], fe[64], rs[256], re[64], ft[300];
-        const char *gpu = cell(R, i, r, "time_median_s", 1e6, 4), *e2e = cell(R, i, r, "e2e_time_s", 1e6, 4);
+        char gpu[64], fs[256], fe[64], rs[256], re[64], ft[300];
+        const char *e2e = cell(R, i, r, "e2e_time_s", 1e6, 4), *fm = floor_mark(r);
+        snprintf(gpu, sizeof(gpu), "%s%s", cell(R, i, r, "time_median_s", 1e6, 4), fm);
+        if (r->below_floor && !low[i]) low[i] = r;
         if (fast_ok(r)) {
             snprintf(ft, sizeof(ft), "%s", cell(R, i, r, "cpu_fast_time_s", 1e6, 4));
-            snprintf(fs, sizeof(fs), "%s [%s, %s]", ratio(R, i, r, "cpu_fast_time_s", "time_median_s"),
+            snprintf(fs, sizeof(fs), "%s [%s, %s]%s", ratio(R, i, r, "cpu_fast_time_s", "time_median_s"),
                      num(R, "boot_lo", i, r->case_id, "cpu_fast_time_s", NULL, 1, 3),
-                     num(R, "boot_hi", i, r->case_id, "cpu_fast_time_s", NULL, 1, 3));
+                     num(R, "boot_hi", i, r->case_id, "cpu_fast_time_s", NULL, 1, 3), fm);
             snprintf(fe, sizeof(fe), "%s", ratio(R, i, r, "cpu_fast_time_s", "e2e_time_s"));
         } else {
             snprintf(ft, sizeof(ft), "%s: %s", r->cpu_fast_status[0] ? r->cpu_fast_status : "NA",
@@ -535,15 +777,16 @@ static void speedup_table(rep *R, int i)
             snprintf(fs, sizeof(fs), "NA");
             snprintf(fe, sizeof(fe), "NA");
         }
-        snprintf(rs, sizeof(rs), "%s [%s, %s]", ratio(R, i, r, "ref_time_s", "time_median_s"),
+        snprintf(rs, sizeof(rs), "%s [%s, %s]%s", ratio(R, i, r, "ref_time_s", "time_median_s"),
                  num(R, "boot_lo", i, r->case_id, "ref_time_s", NULL, 1, 3),
-                 num(R, "boot_hi", i, r->case_id, "ref_time_s", NULL, 1, 3));
+                 num(R, "boot_hi", i, r->case_id, "ref_time_s", NULL, 1, 3), fm);
         snprintf(re, sizeof(re), "%s", ratio(R, i, r, "ref_time_s", "e2e_time_s"));
         const char *c[11] = {str(R, i, r, "kernel"), str(R, i, r, "params"), r->mode, gpu, e2e, ft, fs, fe,
                              cell(R, i, r, "ref_time_s", 1e6, 4), rs, re};
         row(R, 0, 11, c);
     }
     table_end(R);
+    floor_note(R, low);
 }
 
 static int same_case(const vkb_result *a, const vkb_result *b)
@@ -565,6 +808,8 @@ static void side_by_side(rep *R)
         h[2 + 2 * i] = hb[2 * i], h[3 + 2 * i] = hb[2 * i + 1];
     }
     int nc = 2 + 2 * R->nr;
+    const vkb_result *low[MAX_RUNS] = {NULL};
+    char cb[2 * MAX_RUNS][96];
     table_begin(R);
     row(R, 1, nc, h);
     for (int i = 0; i < R->nr; i++)
@@ -580,34 +825,16 @@ static void side_by_side(rep *R)
                 const vkb_result *o = NULL;
                 for (long q = 0; q < R->r[p].n && !o; q++)
                     if (is_pass(&R->r[p].rows[q]) && same_case(r, &R->r[p].rows[q])) o = &R->r[p].rows[q];
-                c[2 + 2 * p] = o ? cell(R, p, o, "time_median_s", 1e6, 4) : "not run";
-                c[3 + 2 * p] = o && fast_ok(o) ? ratio(R, p, o, "cpu_fast_time_s", "time_median_s") : "NA";
+                snprintf(cb[2 * p], 96, "%s%s", o ? cell(R, p, o, "time_median_s", 1e6, 4) : "not run", o ? floor_mark(o) : "");
+                snprintf(cb[2 * p + 1], 96, "%s%s", o && fast_ok(o) ? ratio(R, p, o, "cpu_fast_time_s", "time_median_s") : "NA",
+                         o && fast_ok(o) ? floor_mark(o) : "");
+                c[2 + 2 * p] = cb[2 * p], c[3 + 2 * p] = cb[2 * p + 1];
+                if (o && o->below_floor && !low[p]) low[p] = o;
             }
             row(R, 0, nc, c);
         }
     table_end(R);
-}
-
-/* m, n, k of a matmul row from its params text (m and k default to n). */
-static void mnk(const char *params, long *m, long *n, long *k)
-{
-    *m = *n = *k = -1;
-    for (const char *p = params; p && *p; p++)
-        if ((p == params || p[-1] == ' ') && p[1] == '=') {
-            long v = strtol(p + 2, NULL, 10);
-            if (*p == 'm') *m = v;
-            if (*p == 'n') *n = v;
-            if (*p == 'k') *k = v;
-        }
-    if (*m < 0) *m = *n;
-    if (*k < 0) *k = *n;
-}
-
-static int in_list(const char *k, const char *const *list)
-{
-    for (; *list; list++)
-        if (!strcmp(k, *list)) return 1;
-    return 0;
+    floor_note(R, low);
 }
 
 /* The PASS row of run i with the largest a/b among rows accepted by want (ties: first). */
@@ -623,31 +850,37 @@ static const vkb_result *best(const rrun *u, const char *a, const char *b, int (
     return bst;
 }
 
-static const char *const elementwise[] = {"copy", "add", "sub", "mul", "div", "scale_add", "relu", "gelu", "silu", "sigmoid", NULL};
-static int want_elem(const vkb_result *r) { return in_list(r->kernel, elementwise); }
-static int want_elem_fast(const vkb_result *r) { return want_elem(r) && fast_ok(r); }
-static int want_quant(const vkb_result *r) { return !strcmp(r->kernel, "bitnet_wquant"); }
-static int want_quant_fast(const vkb_result *r) { return want_quant(r) && fast_ok(r); }
-static int want_mm(const vkb_result *r)
+/* "PRE N of the ... did not PASS here (the largest: ...)" when rows of pick set `set` at least as large
+ * as the picked row r were not measured (a claim made from r says nothing about them), else "". */
+static void unmeasured(rep *R, int i, const vkb_result *r, const char *set, const char *pre, char *out, size_t len)
 {
-    long m, n, k;
-    mnk(r->params, &m, &n, &k);
-    return !strcmp(r->kernel, "matmul") && m == 512 && n == 512 && k == 512;
+    const vkb_result *big;
+    const pickset *ps = pick_set(set);
+    out[0] = 0;
+    if (!r || !not_measured(&R->r[i], r, ps, &big)) return;
+    snprintf(out, len, "%s%s of the %s did not PASS here (the largest: %s %s, %s: %s)", pre,
+             num(R, "nomeas", i, r->case_id, set, NULL, 1, 9), ps->what, str(R, i, big, "kernel"), str(R, i, big, "params"),
+             big->status, str(R, i, big, "reason"));
 }
 
-/* One claim line: the row's speedups (naive kernel-only, optimized kernel-only and e2e). */
-static void claim_row(rep *R, int i, const char *claim, const char *what, const vkb_result *r, const char *absent)
+/* One claim line: the row's speedups (naive kernel-only, optimized kernel-only and e2e); *low gets r if
+ * its median is below the timer floor. */
+static void claim_row(rep *R, int i, const char *claim, const char *what, const vkb_result *r, const char *absent,
+                      const char *set, const vkb_result **low)
 {
-    char where[300];
+    char where[1024], note[800], sn[64], sf[64];
     if (!r) {
         const char *c[7] = {claim, what, absent, "NA", "NA", "NA", "NA"};
         row(R, 0, 7, c);
         return;
     }
-    snprintf(where, sizeof(where), "%s %s", str(R, i, r, "kernel"), str(R, i, r, "params"));
-    const char *c[7] = {claim, what, where, ratio(R, i, r, "ref_time_s", "time_median_s"),
-                        fast_ok(r) ? ratio(R, i, r, "cpu_fast_time_s", "time_median_s") : "NA (no validated optimized baseline)",
-                        fast_ok(r) ? ratio(R, i, r, "cpu_fast_time_s", "e2e_time_s") : "NA",
+    if (r->below_floor && !*low) *low = r;
+    unmeasured(R, i, r, set, "; ", note, sizeof(note));
+    snprintf(where, sizeof(where), "%s %s%s%s", str(R, i, r, "kernel"), str(R, i, r, "params"), floor_mark(r), note);
+    snprintf(sn, sizeof(sn), "%s%s", ratio(R, i, r, "ref_time_s", "time_median_s"), floor_mark(r));
+    snprintf(sf, sizeof(sf), "%s%s", fast_ok(r) ? ratio(R, i, r, "cpu_fast_time_s", "time_median_s") : "NA (no validated optimized baseline)",
+             fast_ok(r) ? floor_mark(r) : "");
+    const char *c[7] = {claim, what, where, sn, sf, fast_ok(r) ? ratio(R, i, r, "cpu_fast_time_s", "e2e_time_s") : "NA",
                         cell(R, i, r, "bw_frac_copy", 100, 3)};
     row(R, 0, 7, c);
 }
@@ -658,6 +891,7 @@ static void claims(rep *R, int i)
                                     "speedup vs optimized CPU (kernel-only)", "speedup vs optimized CPU (end-to-end)",
                                     "bandwidth, % of measured copy"};
     const rrun *u = &R->r[i];
+    const vkb_result *low[MAX_RUNS] = {NULL};
     char title[160], cl[5][96];
     snprintf(title, sizeof(title), "Claims: bitnet-metal next to vkbench, run %c", run_letter(i));
     heading(R, 2, title);
@@ -667,40 +901,47 @@ static void claims(rep *R, int i)
     row(R, 1, 7, h);
     snprintf(cl[0], 96, "%sx, %sx%s matmul", cst(R, "claim_matmul_x", 6), cst(R, "matmul_size", 4), cst(R, "matmul_size", 4));
     claim_row(R, i, cl[0], "fastest PASS matmul variant, m = n = k at that size", best(u, "ref_time_s", "time_median_s", want_mm),
-              "NA: no PASS matmul row of that size in this run");
+              "NA: no PASS matmul row of that size in this run", "matmul_512", &low[i]);
     snprintf(cl[1], 96, "up to %sx, elementwise", cst(R, "claim_elementwise_x", 6));
     claim_row(R, i, cl[1], "elementwise row with the largest speedup vs the naive reference",
-              best(u, "ref_time_s", "time_median_s", want_elem), "NA: no PASS elementwise row");
+              best(u, "ref_time_s", "time_median_s", want_elem), "NA: no PASS elementwise row", "elementwise", &low[i]);
     snprintf(cl[1], 96, "up to %sx, elementwise", cst(R, "claim_elementwise_x", 6));
     claim_row(R, i, cl[1], "elementwise row with the largest speedup vs the optimized CPU",
-              best(u, "cpu_fast_time_s", "time_median_s", want_elem_fast), "NA: no elementwise row with a validated baseline");
+              best(u, "cpu_fast_time_s", "time_median_s", want_elem_fast), "NA: no elementwise row with a validated baseline",
+              "elementwise", &low[i]);
     snprintf(cl[2], 96, "%sx, BitNet quantization", cst(R, "claim_quant_x", 6));
     claim_row(R, i, cl[2], "absmean ternary weight quantization, largest speedup vs the naive reference",
-              best(u, "ref_time_s", "time_median_s", want_quant), "NA: no PASS bitnet_wquant row");
+              best(u, "ref_time_s", "time_median_s", want_quant), "NA: no PASS bitnet_wquant row", "bitnet_wquant", &low[i]);
     snprintf(cl[2], 96, "%sx, BitNet quantization", cst(R, "claim_quant_x", 6));
     claim_row(R, i, cl[2], "absmean ternary weight quantization, largest speedup vs the optimized CPU",
-              best(u, "cpu_fast_time_s", "time_median_s", want_quant_fast), "NA: no bitnet_wquant row with a validated baseline");
+              best(u, "cpu_fast_time_s", "time_median_s", want_quant_fast), "NA: no bitnet_wquant row with a validated baseline",
+              "bitnet_wquant", &low[i]);
     table_end(R);
     /* Bandwidth and power. */
     const vkb_result *bw = NULL;
     for (long j = 0; j < u->n; j++) {
         const vkb_result *r = &u->rows[j];
-        if (is_pass(r) && want_elem(r) && strcmp(r->kernel, "copy") && !isnan(r->bw_frac_copy) &&
+        if (is_pass(r) && want_elem_nocopy(r) && !isnan(r->bw_frac_copy) &&
             (!bw || r->bytes > bw->bytes || (r->bytes == bw->bytes && r->bw_frac_copy > bw->bw_frac_copy)))
             bw = r;
     }
+    if (bw && bw->below_floor && !low[i]) low[i] = bw;
+    floor_note(R, low);
     snprintf(cl[3], 96, "%s%%+ bandwidth utilization", cst(R, "claim_bw_pct", 3));
     if (bw) {
-        char theo[400];
+        char theo[400], note[800];
+        unmeasured(R, i, bw, "elementwise_nocopy", " Larger sizes are not covered: ", note, sizeof(note));
         if (isnan(bw->bw_frac_theoretical))
             snprintf(theo, sizeof(theo), "the device's theoretical bandwidth is NA (%s)", why(R, i, bw, "util_why", "theoretical_Bps"));
         else
             snprintf(theo, sizeof(theo), "%s%% of the device's theoretical bandwidth (theoretical_Bps)",
                      cell(R, i, bw, "bw_frac_theoretical", 100, 3));
-        para(R, "**%s**: the elementwise row that moves the most bytes (%s %s; smaller ones can sit in a cache) reaches %s%% of the copy bandwidth measured in the same run "
-                "(%s GB/s, copy_Bps); %s.",
-             cl[3], str(R, i, bw, "kernel"), str(R, i, bw, "params"), cell(R, i, bw, "bw_frac_copy", 100, 3),
-             cell(R, i, bw, "copy_Bps", 1e-9, 4), theo);
+        para(R, "**%s**: the elementwise row that moves the most bytes among those that PASS (%s %s%s; smaller ones can sit in a "
+                "cache) reaches %s%% of the copy bandwidth measured in the same run (%s GB/s, copy_Bps); %s.%s%s%s",
+             cl[3], str(R, i, bw, "kernel"), str(R, i, bw, "params"), floor_mark(bw), cell(R, i, bw, "bw_frac_copy", 100, 3),
+             cell(R, i, bw, "copy_Bps", 1e-9, 4), theo, note, note[0] ? "." : "",
+             bw->below_floor ? " Its median is below the timer floor (see the note under the claims table): the bandwidth "
+                               "figure is a lower bound." : "");
     } else
         para(R, "**%s**: NA: no PASS elementwise row with a bandwidth figure in this run.", cl[3]);
     snprintf(cl[4], 96, "%s%%+ power-efficiency improvement over CPU", cst(R, "claim_power_pct", 3));
@@ -754,18 +995,19 @@ static double evalc(rep *R, const char *kind, int i, const vkb_result *r, const 
 static void plots(rep *R)
 {
     heading(R, 2, "Plots");
-    char name[64], alt[200], title[300], arg[4][160];
+    char name[64], alt[400], title[300], arg[4][160];
     for (int i = 0; i < R->nr; i++) {
         const rrun *u = &R->r[i];
         const char *dev = u->n ? u->rows[0].device : "?";
         /* speedup by kernel and size */
         snprintf(name, sizeof(name), "speedup-%c", run_letter(i) + 32);
         FILE *f = data_file(R, name);
-        int k = 0;
+        int k = 0, flagged = 0;
         for (long j = 0; f && j < u->n; j++) {
             const vkb_result *r = &u->rows[j];
             if (!is_pass(r)) continue;
-            fprintf(f, "%d\t%s %s\t", k++, r->kernel, r->params);
+            flagged |= r->below_floor != 0;
+            fprintf(f, "%d\t%s %s%s\t", k++, r->kernel, r->params, floor_mark(r));
             int ok = fast_ok(r);
             dval(f, ok ? evalc(R, "ratio", i, r, "cpu_fast_time_s", "time_median_s") : NAN, "\t");
             dval(f, ok ? evalc(R, "boot_lo", i, r, "cpu_fast_time_s", NULL) : NAN, "\t");
@@ -777,8 +1019,10 @@ static void plots(rep *R)
         if (f) fclose(f);
         snprintf(title, sizeof(title), "run %c: %s", run_letter(i), dev);
         const char *ex[1] = {title};
-        snprintf(alt, sizeof(alt), "Speedup by kernel and size, run %c (log scale)", run_letter(i));
-        plot(R, "speedup.gp", name, alt, ex, 1);
+        snprintf(alt, sizeof(alt), "Speedup by kernel and size, run %c (log scale%s%s)", run_letter(i), flagged ? "; " : "",
+                 flagged ? FLOOR_SYM " median below the timer floor: not a speedup of the kernel" : "");
+        if (k) plot(R, "speedup.gp", name, alt, ex, 1);
+        else para(R, "%s: NA: no PASS case.", alt);
         /* roofline */
         snprintf(name, sizeof(name), "roofline-%c", run_letter(i) + 32);
         f = data_file(R, name);
@@ -803,18 +1047,36 @@ static void plots(rep *R)
         /* timing distributions */
         snprintf(name, sizeof(name), "timing-%c", run_letter(i) + 32);
         f = data_file(R, name);
-        k = 0;
-        for (long j = 0; f && j < u->n && k < BOX_MAX; j++) {
-            const vkb_result *r = &u->rows[j];
+        long idx[BOX_MAX], eligible, kernels;
+        int nbox = box_pick(u, idx, &eligible, &kernels);
+        size_t lab = 0;
+        flagged = 0;
+        for (int b = 0; f && b < nbox; b++) {
+            const vkb_result *r = &u->rows[idx[b]];
             const double *t;
-            size_t n = case_samples(u, r->case_id, &t);
-            if (!is_pass(r) || n < 2) continue;
-            k++;
-            for (size_t q = 0; q < n; q++) fprintf(f, "%s %s\t%.6g\n", r->kernel, r->params, t[q]);
+            size_t n = case_samples(u, r->case_id, &t), l = strlen(r->kernel) + 1 + strlen(r->params) + strlen(floor_mark(r));
+            flagged |= r->below_floor != 0;
+            lab = l > lab ? l : lab;
+            for (size_t q = 0; q < n; q++) fprintf(f, "%s %s%s\t%.6g\n", r->kernel, r->params, floor_mark(r), t[q]);
         }
         if (f) fclose(f);
         snprintf(alt, sizeof(alt), "Timing distributions (raw samples), run %c", run_letter(i));
-        plot(R, "timing.gp", name, alt, ex, 1);
+        size_t al = strlen(alt);
+        if (!eligible)
+            para(R, "%s: NA: no PASS case with raw samples.", alt);
+        else if (eligible <= BOX_MAX)
+            snprintf(alt + al, sizeof(alt) - al, ": all %s PASS cases with samples", num(R, "boxes", i, -1, "eligible", NULL, 1, 9));
+        else if (kernels <= BOX_MAX)
+            snprintf(alt + al, sizeof(alt) - al, ": %s of %s PASS cases with samples, the largest (most bytes) of each kernel",
+                     num(R, "boxes", i, -1, "shown", NULL, 1, 9), num(R, "boxes", i, -1, "eligible", NULL, 1, 9));
+        else
+            snprintf(alt + al, sizeof(alt) - al, ": %s of %s PASS cases with samples, the largest (most bytes) of each of "
+                     "the first %s of %s kernels", num(R, "boxes", i, -1, "shown", NULL, 1, 9),
+                     num(R, "boxes", i, -1, "eligible", NULL, 1, 9), cst(R, "box_max", 9), num(R, "boxes", i, -1, "kernels", NULL, 1, 9));
+        if (flagged) snprintf(alt + strlen(alt), sizeof(alt) - strlen(alt), "; %s below the timer floor", FLOOR_SYM);
+        snprintf(arg[0], 160, "%zu", lab);
+        const char *tx[2] = {title, arg[0]};
+        if (eligible) plot(R, "timing.gp", name, alt, tx, 2);
         /* power and temperature over the rrun */
         snprintf(name, sizeof(name), "power-%c", run_letter(i) + 32);
         f = data_file(R, name);
@@ -976,6 +1238,7 @@ int vkb_report_write(const vkb_report_opts *o, char *err, size_t errlen)
           "</style></head><body>\n", R.html);
     heading(&R, 1, "vkbench report");
     runs_table(&R);
+    for (int i = 0; i < R.nr; i++) status_cases(&R, i);
     method(&R);
     for (int i = 0; i < R.nr; i++) claims(&R, i);
     side_by_side(&R);
