@@ -250,8 +250,7 @@ int vkb_calib_get(vkb_vk *v, const char *root, int force, int skip, const vkb_nv
 void vkb_calib_print(FILE *f, const vkb_calib *c)
 {
     fprintf(f, "calibration: %s\n", c->source);
-    print_items(f, c, "ceiling_");
-    fprintf(f, "timer_floor_s: %.6g\n", c->timer_floor_s);
+    print_items(f, c, "ceiling_");   /* the timer floor is the run's own: run.txt prints it once, with the timer */
     if (isnan(c->theo_Bps)) fprintf(f, "theoretical_Bps: NA (%s)\n", c->theo_why);
     else fprintf(f, "theoretical_Bps: %.6g (2 x NVML max memory clock x bus width / 8)\n", c->theo_Bps);
 }

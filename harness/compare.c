@@ -429,7 +429,7 @@ static int load_side(rowset *set, const char *arg, int cand, side_id *id, char *
             char *st = cand ? r->cand_status : r->base_status;
             if (!st[0] || status_rank(x->status) > status_rank(st)) snprintf(st, sizeof(r->base_status), "%s", x->status);
             if (cand ? !isnan(x->gate_delta) : isnan(r->delta)) r->delta = x->gate_delta;  /* the candidate's suite wins */
-            r->below_floor |= x->below_floor != 0;
+            r->below_floor |= x->below_floor > 0;   /* NA (not timed) is not below it */
             if (failing(x->status) && !r->reason[0])
                 snprintf(r->reason, sizeof(r->reason), "%s %s: %s", cand ? "candidate" : "baseline", x->status, x->reason);
             if (strcmp(x->status, "PASS")) continue;
@@ -703,10 +703,10 @@ int vkb_compare_cmd(int argc, char **argv)
     vkb_cmp_opts o;
     vkb_cmp_opts_init(&o);
     const char *out = NULL, *tmpl = NULL;
-    int plot = 1, allow = 0, c, mismatch;
+    int plot = 1, allow = 0, c, mismatch, li = -1;
     char err[1600], note[800], outbuf[1200];
     optind = 1;
-    while ((c = getopt_long(argc, argv, "ho:", lo, NULL)) != -1) {
+    while ((c = getopt_long(argc, argv, "ho:", lo, &li)) != -1) {
         char *end = NULL;
         int ok = 1;
         switch (c) {
@@ -723,7 +723,7 @@ int vkb_compare_cmd(int argc, char **argv)
         default: cmp_usage(stderr); return VKB_GATE_INPUT;
         }
         if (!ok) {
-            fprintf(stderr, "vkbench compare: %s: '%s' is not a valid value\n", argv[optind - 1], optarg);
+            fprintf(stderr, "vkbench compare: option --%s: '%s' is not a valid value\n", li >= 0 ? lo[li].name : "?", optarg);
             return VKB_GATE_INPUT;
         }
     }

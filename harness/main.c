@@ -39,12 +39,13 @@ static void usage(FILE *f)
             "      --recalibrate         measure the ceilings again instead of reading OUT/.calibration/\n"
             "      --no-telemetry        sensors off (power, energy, clocks NA), to measure their overhead\n"
             "      --discard-throttled   drop samples that saw a power/thermal throttle, cool down, retry\n"
+            "      --slowdown K=F[,..]   make kernel K (1+F)x slower: pc.slow calibrated, achieved factor in the note\n"
             "  calibrate [--device D] [--out DIR] [--spv-dir DIR]   measure the ceilings, rewrite the cache\n"
             "  list                      kernels and their axes\n"
             "  devices                   Vulkan devices and what they offer\n"
-            "  report [--verify] [--compare F.csv] [--no-plots] RUN_DIR...  report.md + report.html + plots\n"
+            "  report [--verify] [--compare F.csv] [--no-plots] [--plots DIR] RUN_DIR...\n"
+            "                            report.md + report.html + plots (several runs: side by side)\n"
             "  csv FILE [COLUMN...]      read a results.csv back (validating it) and print columns, tab-separated\n"
-            "      --slowdown K=F[,..]   make kernel K (1+F)x slower: pc.slow calibrated, achieved factor in the note\n"
             "  compare BASE CAND         the regression gate (see `vkbench compare --help`; exit 0 ok, 1 slower,\n"
             "                            2 correctness regression, 3 usage/input error)\n"
             "  export --format gbench RUN [-o FILE]   a run as Google Benchmark JSON (compare.py, github-action-benchmark)\n"
@@ -85,7 +86,7 @@ static int cmd_csv(int argc, char **argv)
             int found = 0;
             if (a > 2) putchar('\t');
 #define VKB_X_PRINT_S(name) if (!strcmp(argv[a], #name)) { fputs(r->name, stdout); found = 1; }
-#define VKB_X_PRINT_I(name) if (!strcmp(argv[a], #name)) { printf("%lld", (long long)r->name); found = 1; }
+#define VKB_X_PRINT_I(name) if (!strcmp(argv[a], #name)) { if (r->name == VKB_NA_I) fputs("NA", stdout); else printf("%lld", (long long)r->name); found = 1; }
 #define VKB_X_PRINT_D(name) if (!strcmp(argv[a], #name)) { if (isnan(r->name)) fputs("NA", stdout); else printf("%.10g", r->name); found = 1; }
 #define VKB_X_PRINT(t, name) VKB_X_PRINT_##t(name)
             VKB_RESULT_COLUMNS(VKB_X_PRINT)
@@ -142,7 +143,10 @@ static int cmd_calibrate(int argc, char **argv)
     int rc = vkb_vk_timer_floor(v, &floor_s) ||
              vkb_calib_get(v, root, 1, 0, vkb_telrow_nvml(&tr), floor_s, &cal, err, sizeof(err));
     if (rc) fprintf(stderr, "vkbench: %s\n", err[0] ? err : vkb_vk_error(v));
-    else printf("device: %s (%s)\n", vkb_vk_info(v)->name, vkb_vk_info(v)->driver), vkb_calib_print(stdout, &cal);
+    else {
+        printf("device: %s (%s)\ntimer_floor_s: %.6g\n", vkb_vk_info(v)->name, vkb_vk_info(v)->driver, floor_s);
+        vkb_calib_print(stdout, &cal);
+    }
     vkb_telrow_close(&tr);
     vkb_vk_close(v);
     return rc ? EXIT_USAGE : EXIT_OK;
@@ -166,9 +170,9 @@ static int cmd_run(int argc, char **argv)
     vkb_suite s = {0};
     vkb_vk *v = NULL;
     vkb_options opt = {.min_time = 0.5, .max_noise = 0.005, .timeout = 15, .min_samples = 10, .mode = "hot"};
-    int c;
+    int c, li = -1;
     optind = 1;
-    while ((c = getopt_long(argc, argv, "e:h", lo, NULL)) != -1) {
+    while ((c = getopt_long(argc, argv, "e:h", lo, &li)) != -1) {
         char *end = NULL;
         switch (c) {
         case 'd': device = optarg; break;
@@ -215,7 +219,7 @@ static int cmd_run(int argc, char **argv)
         }
         continue;
     bad_number:
-        fprintf(stderr, "vkbench: option --%s: '%s' is not a valid value\n", lo[0].name ? argv[optind - 1] : "", optarg);
+        fprintf(stderr, "vkbench: option --%s: '%s' is not a valid value\n", li >= 0 ? lo[li].name : "?", optarg);
         return EXIT_USAGE;
     }
     if (!seed_set) o.seed = (uint64_t)time(NULL) ^ ((uint64_t)clock() << 32);

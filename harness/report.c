@@ -47,7 +47,7 @@ static const struct { const char *name; double v; const char *text; } consts[] =
 static int col_num(const vkb_result *r, const char *name, double *v)
 {
 #define VKB_X_NUM_S(n)
-#define VKB_X_NUM_I(n) if (!strcmp(name, #n)) { *v = (double)r->n; return 0; }
+#define VKB_X_NUM_I(n) if (!strcmp(name, #n)) { *v = r->n == VKB_NA_I ? NAN : (double)r->n; return 0; }
 #define VKB_X_NUM_D(n) if (!strcmp(name, #n)) { *v = r->n; return 0; }
 #define VKB_X_NUM(t, n) VKB_X_NUM_##t(n)
     VKB_RESULT_COLUMNS(VKB_X_NUM)
@@ -707,7 +707,7 @@ static void status_cases(rep *R, int i)
  * wherever a kernel-only time or speedup of theirs is printed; floor_note explains it under the table. */
 #define FLOOR_SYM "†"
 #define FLOOR_MARK " " FLOOR_SYM
-static const char *floor_mark(const vkb_result *r) { return r->below_floor ? FLOOR_MARK : ""; }
+static const char *floor_mark(const vkb_result *r) { return r->below_floor > 0 ? FLOOR_MARK : ""; }
 static void floor_note(rep *R, const vkb_result *const *low)
 {
     char fl[1024] = "";
@@ -764,7 +764,7 @@ static void speedup_table(rep *R, int i)
         char gpu[64], fs[256], fe[64], rs[256], re[64], ft[300];
         const char *e2e = cell(R, i, r, "e2e_time_s", 1e6, 4), *fm = floor_mark(r);
         snprintf(gpu, sizeof(gpu), "%s%s", cell(R, i, r, "time_median_s", 1e6, 4), fm);
-        if (r->below_floor && !low[i]) low[i] = r;
+        if (r->below_floor > 0 && !low[i]) low[i] = r;
         if (fast_ok(r)) {
             snprintf(ft, sizeof(ft), "%s", cell(R, i, r, "cpu_fast_time_s", 1e6, 4));
             snprintf(fs, sizeof(fs), "%s [%s, %s]%s", ratio(R, i, r, "cpu_fast_time_s", "time_median_s"),
@@ -829,7 +829,7 @@ static void side_by_side(rep *R)
                 snprintf(cb[2 * p + 1], 96, "%s%s", o && fast_ok(o) ? ratio(R, p, o, "cpu_fast_time_s", "time_median_s") : "NA",
                          o && fast_ok(o) ? floor_mark(o) : "");
                 c[2 + 2 * p] = cb[2 * p], c[3 + 2 * p] = cb[2 * p + 1];
-                if (o && o->below_floor && !low[p]) low[p] = o;
+                if (o && o->below_floor > 0 && !low[p]) low[p] = o;
             }
             row(R, 0, nc, c);
         }
@@ -874,7 +874,7 @@ static void claim_row(rep *R, int i, const char *claim, const char *what, const 
         row(R, 0, 7, c);
         return;
     }
-    if (r->below_floor && !*low) *low = r;
+    if (r->below_floor > 0 && !*low) *low = r;
     unmeasured(R, i, r, set, "; ", note, sizeof(note));
     snprintf(where, sizeof(where), "%s %s%s%s", str(R, i, r, "kernel"), str(R, i, r, "params"), floor_mark(r), note);
     snprintf(sn, sizeof(sn), "%s%s", ratio(R, i, r, "ref_time_s", "time_median_s"), floor_mark(r));
@@ -925,7 +925,7 @@ static void claims(rep *R, int i)
             (!bw || r->bytes > bw->bytes || (r->bytes == bw->bytes && r->bw_frac_copy > bw->bw_frac_copy)))
             bw = r;
     }
-    if (bw && bw->below_floor && !low[i]) low[i] = bw;
+    if (bw && bw->below_floor > 0 && !low[i]) low[i] = bw;
     floor_note(R, low);
     snprintf(cl[3], 96, "%s%%+ bandwidth utilization", cst(R, "claim_bw_pct", 3));
     if (bw) {
@@ -940,7 +940,7 @@ static void claims(rep *R, int i)
                 "cache) reaches %s%% of the copy bandwidth measured in the same run (%s GB/s, copy_Bps); %s.%s%s%s",
              cl[3], str(R, i, bw, "kernel"), str(R, i, bw, "params"), floor_mark(bw), cell(R, i, bw, "bw_frac_copy", 100, 3),
              cell(R, i, bw, "copy_Bps", 1e-9, 4), theo, note, note[0] ? "." : "",
-             bw->below_floor ? " Its median is below the timer floor (see the note under the claims table): the bandwidth "
+             bw->below_floor > 0 ? " Its median is below the timer floor (see the note under the claims table): the bandwidth "
                                "figure is a lower bound." : "");
     } else
         para(R, "**%s**: NA: no PASS elementwise row with a bandwidth figure in this run.", cl[3]);
@@ -1006,7 +1006,7 @@ static void plots(rep *R)
         for (long j = 0; f && j < u->n; j++) {
             const vkb_result *r = &u->rows[j];
             if (!is_pass(r)) continue;
-            flagged |= r->below_floor != 0;
+            flagged |= r->below_floor > 0;
             fprintf(f, "%d\t%s %s%s\t", k++, r->kernel, r->params, floor_mark(r));
             int ok = fast_ok(r);
             dval(f, ok ? evalc(R, "ratio", i, r, "cpu_fast_time_s", "time_median_s") : NAN, "\t");
@@ -1055,7 +1055,7 @@ static void plots(rep *R)
             const vkb_result *r = &u->rows[idx[b]];
             const double *t;
             size_t n = case_samples(u, r->case_id, &t), l = strlen(r->kernel) + 1 + strlen(r->params) + strlen(floor_mark(r));
-            flagged |= r->below_floor != 0;
+            flagged |= r->below_floor > 0;
             lab = l > lab ? l : lab;
             for (size_t q = 0; q < n; q++) fprintf(f, "%s %s%s\t%.6g\n", r->kernel, r->params, floor_mark(r), t[q]);
         }
@@ -1386,6 +1386,16 @@ int vkb_report_cli(int argc, char **argv)
     int verify = 0;
     char err[1024];
     for (int i = 1; i < argc; i++) {
+        if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
+            printf("usage: vkbench report [--verify] [--no-plots] [--compare FILE.csv] [--plots DIR] RUN_DIR...\n"
+                   "  writes report.md, report.html (plots inlined) and report-numbers.csv into the first RUN_DIR;\n"
+                   "  several runs (several devices) appear side by side\n"
+                   "  --verify          recompute every number in RUN_DIR/report.md from the CSVs (exit 1 on a mismatch)\n"
+                   "  --no-plots        write the plot data, do not run gnuplot\n"
+                   "  --compare F.csv   add the gate's ratio chart from a `vkbench compare` verdicts.csv\n"
+                   "  --plots DIR       where the gnuplot templates are (default plots/)\n");
+            return 0;
+        }
         if (!strcmp(argv[i], "--verify")) verify = 1;
         else if (!strcmp(argv[i], "--no-plots")) o.no_plots = 1;
         else if (!strcmp(argv[i], "--compare") && i + 1 < argc) o.compare_csv = argv[++i];

@@ -24,6 +24,10 @@ void vkb_result_init(vkb_result *r)
     memset(r, 0, sizeof(*r));
     for (int i = 0; i < NCOLS; i++)
         if (cols[i].type == COL_D) *(double *)(void *)((char *)r + cols[i].off) = NAN;
+    /* Measured counts start NA, so a row that stops early (SKIP, ERROR) never claims a 0 it did not see. */
+    r->n_bad = r->n_nan = r->n_unwritten = r->n_tie = r->n_checked = VKB_NA_I;
+    r->samples = r->batch = r->outliers = r->below_floor = VKB_NA_I;
+    r->cpu_fast_runs = r->cpu_fast_threads = r->throttle_discarded = VKB_NA_I;
 }
 
 void vkb_result_write_header(FILE *f)
@@ -64,7 +68,11 @@ void vkb_result_write_row(FILE *f, const vkb_result *r)
         if (i) fputc(',', f);
         switch (cols[i].type) {
         case COL_S: vkb_csv_field(f, p); break;
-        case COL_I: fprintf(f, "%" PRId64, *(const int64_t *)(const void *)p); break;
+        case COL_I: {
+            int64_t v = *(const int64_t *)(const void *)p;
+            v == VKB_NA_I ? (void)fputs("NA", f) : (void)fprintf(f, "%" PRId64, v);
+            break;
+        }
         default: put_double(f, *(const double *)(const void *)p); break;
         }
     }
@@ -205,6 +213,7 @@ static int parse_i64(const char *s, int64_t *v)
 {
     char *end;
     if (!*s) { *v = 0; return 0; }
+    if (!strcmp(s, "NA")) { *v = VKB_NA_I; return 0; }
     errno = 0;
     long long x = strtoll(s, &end, 10);
     if (errno || *end) return -1;
@@ -253,7 +262,10 @@ long vkb_result_read(const char *path, vkb_result **out, char *err, size_t errle
             const char *v = r.fields[j];
             int bad = 0;
             if (c->type == COL_S) snprintf(p, VKB_STR_LEN, "%s", v);
-            else if (c->type == COL_I) bad = parse_i64(v, (int64_t *)(void *)p);
+            else if (c->type == COL_I)   /* a row's identity is always known: NA only for measured counts */
+                bad = parse_i64(v, (int64_t *)(void *)p) ||
+                      (*(int64_t *)(void *)p == VKB_NA_I &&
+                       (!strcmp(c->name, "line") || !strcmp(c->name, "case_id") || !strcmp(c->name, "seed")));
             else bad = parse_double(v, (double *)(void *)p);
             if (bad) {
                 fail(err, errlen, path, r.start, "bad %s '%s' in column %s",

@@ -39,6 +39,8 @@
     X(D, ref_energy_J)  X(D, cpu_temp_max_C) X(S, cpu_sensor_why) \
     X(S, note)
 
+/* An integer column that was not measured (a SKIP row's check counts, say): written and read back as NA. */
+#define VKB_NA_I INT64_MIN
 #define VKB_STR_LEN 512   /* util_why and telemetry_why gather several reasons: keep them whole */
 
 typedef struct vkb_result {

@@ -145,6 +145,45 @@ static void free_case(vkb_case *c)
     free(c->disp);
 }
 
+/* Every case the run would take, planned before anything runs or is written: a parameter no plan accepts
+ * (n=0, n=2^40, dtype=f64, a missing size) is bad input, reported with file:line and exit 3 at once rather
+ * than as an ERROR row after an hour of other cases. A filter that selects nothing is bad input too. */
+static int preflight(const vkb_suite *s, const vkb_run_opts *o, const vkb_caps *caps, char *err, size_t errlen)
+{
+    size_t selected = 0, bad = 0, used = 0;
+    err[0] = 0;
+    for (int i = 0; i < s->nline; i++) {
+        const vkb_line *l = &s->line[i];
+        const vkb_kernel *k = vkb_registry_find(l->kernel);
+        if (!k || (o->filter && !strstr(k->name, o->filter))) continue;
+        size_t nc = vkb_line_ncases(l);
+        for (size_t j = 0; j < nc; j++) {
+            int pick[VKB_SUITE_MAX_AXES];
+            char mode[8] = "hot", params[VKB_STR_LEN];
+            vkb_case c;
+            memset(&c, 0, sizeof(c));
+            vkb_line_case(l, j, pick);
+            c.k = k;
+            c.caps = *caps;
+            case_params(l, pick, &c, mode, sizeof(mode), params, sizeof(params));
+            snprintf(c.dtype, sizeof(c.dtype), "f32");
+            selected++;
+            int rc = k->plan(&c);
+            if ((c.error[0] || rc < 0) && bad++ < 8 && used < errlen) {
+                int w = snprintf(err + used, errlen - used, "%s%s:%d: %s %s: %s", used ? "\n" : "", l->file, l->lineno,
+                                 k->name, params[0] ? params : "(no parameters)", c.error[0] ? c.error : "plan failed");
+                used += w > 0 ? (size_t)w : 0;
+            }
+            free_case(&c);
+        }
+    }
+    if (bad > 8 && used < errlen) snprintf(err + used, errlen - used, "\n... and %zu more cases with bad parameters", bad - 8);
+    if (!bad && !selected)
+        snprintf(err, errlen, o->filter ? "no case matches --filter '%s'" : "the suite has no cases%s",
+                 o->filter ? o->filter : "");
+    return bad || !selected ? -1 : 0;
+}
+
 /* Reasons a planned case cannot run here: SKIP with the reason (written into why). */
 static int fits(const ctx *x, const vkb_case *c, const vkb_line *l, char *why, size_t len)
 {
@@ -157,8 +196,8 @@ static int fits(const ctx *x, const vkb_case *c, const vkb_line *l, char *why, s
             return 0;
         }
         if (bytes + VKB_GUARD_BYTES > (double)x->caps.max_range) {
-            snprintf(why, len, "buffer '%s' needs %s > maxStorageBufferRange %s", c->buf[i].name,
-                     fmt_bytes(bytes, a, sizeof(a)), fmt_bytes((double)x->caps.max_range, b, sizeof(b)));
+            snprintf(why, len, "buffer '%s' needs %s + %u guard bytes > maxStorageBufferRange %.0f bytes", c->buf[i].name,
+                     fmt_bytes(bytes, a, sizeof(a)), VKB_GUARD_BYTES, (double)x->caps.max_range);
             return 0;
         }
         total += bytes;
@@ -522,6 +561,7 @@ int vkb_run(vkb_vk *v, const vkb_suite *s, const vkb_run_opts *o, vkb_run_totals
     char stamp[32];
     strftime(stamp, sizeof(stamp), "%Y%m%dT%H%M%SZ", &tm);
     vkb_slug(x.info->name, devslug, sizeof(devslug));
+    if (preflight(s, o, &x.caps, err, errlen)) return -1;
     if (o->out_dir) snprintf(dir, sizeof(dir), "%s", o->out_dir);
     else snprintf(dir, sizeof(dir), "%s/%s-%s-%s", o->out_root ? o->out_root : "results", stamp, vkb_version_commit(),
                   devslug);

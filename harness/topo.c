@@ -101,7 +101,7 @@ void vkb_topo_print(FILE *f, const vkb_topo *t)
             t->host, t->cpu_model, t->cpu_vendor, t->packages, t->cores, t->pus, t->numa,
             t->numa_nodes[0] ? t->numa_nodes : "NA", t->numa_mem, t->mem_total,
             t->caches[0] ? t->caches : "NA (hwloc found no caches)", t->hwloc_version);
-    fprintf(f, "main_thread_pu: %d\nsampler_pu: %d (requested)\npinning: %s\n", t->main_pu, t->sampler_pu, t->locality);
+    fprintf(f, "main_thread_pu: %d\nsampler_pu_requested: %d\npinning: %s\n", t->main_pu, t->sampler_pu, t->locality);
 }
 
 int vkb_topo_pin_thread(int core, char *why, size_t len)

@@ -94,6 +94,13 @@ nchk=$(awk -F'\t' -v names="$T/colnames" -v nums="$d/report-numbers.csv" '
     }' "$T/cols.tsv")
 if [ "$nchk" -gt 100 ]; then ok "report: $nchk cell/ratio numbers recomputed independently (vkbench csv + awk)"
 else bad "report: independent recomputation ($nchk)"; fi
+if grep -Eq '^[0-9]+ cases: [0-9]+ PASS, [0-9]+ FAIL, [0-9]+ SKIP, [0-9]+ ERROR\.' "$d/report.md"; then ok "report: status counts"; else bad "report: status counts" "$d/report.md"; fi
+if grep -q '^| [0-9]* | device lacks VK_NV_cooperative_matrix' "$d/report.md"; then ok "report: SKIP reasons grouped with counts"; else bad "report: SKIP groups" "$d/report.md"; fi
+if grep -q ' † |' "$d/report.md" && grep -q '^† below the timer floor' "$d/report.md"; then ok "report: below-floor rows flagged"; else bad "report: floor flag" "$d/report.md"; fi
+if grep -Eq 'Timing distributions \(raw samples\), run A: [0-9]+ of [0-9]+ PASS cases' "$d/report.md"; then ok "report: the timing caption says what is shown"; else bad "report: timing caption" "$d/report.md"; fi
+csv_col "$d/results.csv" status n_checked n_bad below_floor samples cpu_fast_threads > "$T/na.tsv"
+if grep -q "^SKIP" "$T/na.tsv" && ! awk -F'\t' '$1 == "SKIP" && ($2 != "NA" || $3 != "NA" || $4 != "NA" || $5 != "NA" || $6 != "NA")' "$T/na.tsv" | grep -q .; then
+    ok "SKIP rows: counts never measured are NA, never 0"; else bad "SKIP rows with counts" "$T/na.tsv"; fi
 rm -rf "$T/tamper" && cp -r "$d" "$T/tamper"
 txt=$(awk -F, '$2 == "ratio" && $9 != "NA" { print $9; exit }' "$T/tamper/report-numbers.csv")
 awk -v t="$txt" '!done && (i = index($0, t)) { $0 = substr($0, 1, i - 1) "9999" substr($0, i + length(t)); done = 1 } 1' \
@@ -120,6 +127,10 @@ expect_exit 1 "one element past the end: exit 1" run -e "add n=1000,4097" --shad
 grep_out "one element past the end: caught by the guard" "out-of-bounds write into buffer 'c' at element 1000 "
 grep_out "write past the end caught at a non-multiple-of-4 size too" "out-of-bounds write into buffer 'c' at element 4097 "
 
+run -e "copy n=2^22" --min-time 0.01 --no-calibrate > /dev/null 2>&1
+if csv_col "$(lastdir)/results.csv" ref_time_s bytes | awk -F'\t' '$1 != "NA" && $1 >= $2 / 100e9 { ok = 1 } END { exit !ok }'; then
+    ok "copy: the naive reference really copies (its time is no faster than 100 GB/s)"; else bad "copy reference time" "$(lastdir)/results.csv"; fi
+
 echo "== bad input"
 printf 'add n=1000\nadd n=1..\n' > "$T/bad.suite"
 expect_exit 3 "malformed suite line: exit 3" "$VKB" run "$T/bad.suite"
@@ -129,8 +140,12 @@ expect_exit 3 "unknown kernel: exit 3" "$VKB" run "$T/bad2.suite"
 grep_out "unknown kernel: names file:line and kernel" "bad2.suite:2: unknown kernel 'nosuchkernel'"
 expect_exit 3 "unknown axis: exit 3" "$VKB" run -e "add n=10 colour=red"
 grep_out "unknown axis: says which axes exist" "no axis 'colour' \(accepted: n,dtype"
-expect_exit 1 "zero and negative sizes: ERROR rows" run -e "add n=0" -e "sum n=-5" --min-time 0.01
-grep_out "zero size: ERROR names the value" 'ERROR +add +n=0 .*n=0: expected an integer'
+expect_exit 3 "impossible sizes: refused before anything runs: exit 3" run -e "add n=10" -e "add n=0" -e "sum n=-5,2^40" -e "add n=1.5 dtype=f64" --min-time 0.01
+grep_out "zero size: names -e line and value" '-e#2:1: add n=0: n=0: expected an integer'
+grep_out "size beyond 2^32: names it" '-e#3:1: sum n=2\^40: n=2\^40: expected an integer'
+if ! grep -q '^PASS' "$T/out"; then ok "impossible sizes: no case ran"; else bad "a case ran before the bad line was reported" "$T/out"; fi
+expect_exit 3 "a --filter that selects nothing: exit 3" run -e "add n=10" --filter zzz
+grep_out "a --filter that selects nothing: says so" "no case matches --filter 'zzz'"
 expect_exit 0 "size beyond the device: SKIP, run goes on" run -e "add n=4000000000" -e "add n=10" --min-time 0.01
 grep_out "size beyond the device: SKIP with the reason" 'SKIP +add +n=4000000000 .*(maxStorageBufferRange|device memory)'
 expect_exit 1 "missing SPIR-V: ERROR row" run -e "add n=10" --spv-dir "$T/nowhere" --min-time 0.01

@@ -359,6 +359,10 @@ static void test_csv_roundtrip(void)
     vkb_result r[2], *back = NULL;
     vkb_result_init(&r[0]);
     CHECK(r[0].kernel[0] == 0 && r[0].case_id == 0 && isnan(r[0].time_median_s) && isnan(r[0].metric));
+    /* Counts a row only has once measured start NA, not 0 (a SKIP row checked nothing). */
+    CHECK(r[0].n_bad == VKB_NA_I && r[0].n_checked == VKB_NA_I && r[0].below_floor == VKB_NA_I &&
+          r[0].cpu_fast_threads == VKB_NA_I && r[0].samples == VKB_NA_I);
+    r[0].n_bad = 0;   /* a measured 0 stays 0 */
     snprintf(r[0].kernel, sizeof(r[0].kernel), "gemv");
     snprintf(r[0].params, sizeof(r[0].params), "n=1024,m=64");             /* comma */
     snprintf(r[0].reason, sizeof(r[0].reason), "said \"no\", then\nleft");  /* quotes, newline */
@@ -390,6 +394,8 @@ static void test_csv_roundtrip(void)
         VKB_RESULT_COLUMNS(CMP)
 #undef CMP
     }
+    /* NA counts read back as NA, a measured 0 as 0 */
+    CHECK(n == 2 && back[1].n_checked == VKB_NA_I && back[1].below_floor == VKB_NA_I && back[0].n_bad == 0);
     free(back);
     /* The header lists every column once, in schema order; NA and inf are spelled out. */
     static char text[8192];
