@@ -134,14 +134,14 @@ report:
 	$(Q)$(BUILD)/vkbench report $(or $(RUN),$$(ls -td results/*/ | head -n 1))
 
 # The regression gate (harness/gate.sh; exit codes in `vkbench compare --help`): run suites/gate.suite on
-# this device ROUNDS times (default 3) and compare with BASELINE (a run directory, or a directory of runs).
+# this device ROUNDS times (default 5) and compare with BASELINE (a run directory, or a directory of runs).
 gate: deps
 	$(Q)$(MAKE) --no-print-directory all
 	$(Q)test -n "$(BASELINE)" || { echo 'usage: make gate BASELINE=results/<run>'; exit 3; }
 	$(Q)VKB=$(BUILD)/vkbench ROUNDS='$(ROUNDS)' sh harness/gate.sh run '$(BASELINE)' $(BUILD)/gate
 
 # The gate measuring itself: K A/A and K injected-slowdown comparisons of ROUNDS launches per side
-# (defaults K=20 ROUNDS=3 SLOW=add=0.05,relu=0.05 SUITE=suites/gate.suite); summary in build/gate-selftest.
+# (defaults K=20 ROUNDS=5 SLOW=add=0.05,relu=0.05 SUITE=suites/gate.suite); summary in build/gate-selftest.
 gate-selftest: deps
 	$(Q)$(MAKE) --no-print-directory all
 	$(Q)VKB=$(BUILD)/vkbench K='$(K)' ROUNDS='$(ROUNDS)' SLOW='$(SLOW)' SUITE='$(SUITE)' \

@@ -28,8 +28,12 @@
  * these (documented error <= 4 ulp), which `omp simd` loops call once the functions are declared simd
  * (math.h does so only under -ffast-math, which would also license reassociation the checks forbid).
  * A baseline calling scalar libm here would run ~10x slower than what a CPU user would compile. */
-float expf(float) __attribute__((simd("notinbranch")));
-float tanhf(float) __attribute__((simd("notinbranch")));
+#if defined(__GLIBC__) && defined(__x86_64__)
+float expf(float) __attribute__((simd("notinbranch")));         /* libmvec since glibc 2.22 */
+#if __GLIBC_PREREQ(2, 35)
+float tanhf(float) __attribute__((simd("notinbranch")));        /* since 2.35; older: scalar tanhf */
+#endif
+#endif
 
 typedef struct vkb_baseline {
     const char *name;   /* the kernel it stands beside */

@@ -104,7 +104,7 @@ static const char *rows_run(vkb_case *c, void *st)
         for (size_t i = 0; i < rows; i++) {
             if (f16 && !xb) continue;
             const float *xr = f16 ? xb : (const float *)x + i * cols;
-            float *yr = f16 ? xb + cols : (float *)y + i * cols;
+            float *yr = f16 ? xb + cols : op >= 2 ? (float *)y + i * cols : NULL;   /* y: softmax, rmsnorm only */
             if (f16) vkb_cpu_h2f_n((const uint16_t *)x + i * cols, xb, cols);
             double s = 0;
             float m = -INFINITY;

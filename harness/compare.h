@@ -39,7 +39,7 @@ typedef struct vkb_cmp_row {
     double med_base, med_cand, ratio, ci_lo, ci_hi;   /* NAN when not computed */
     double p, p_bh;          /* the p that enters BH (see vkb_cmp_measure); BH-adjusted p (q-value) */
     double p_samples;        /* two-sided Mann-Whitney U over the pooled samples */
-    double p_launches;       /* two-sided Welch t over log launch medians (NAN with < 2 launches a side) */
+    double p_launches;       /* two-sided exact Mann-Whitney U over launch medians (NAN with < 2 launches a side) */
     double min_p;            /* smallest p the test can reach with these sample sizes */
     double mde80;            /* minimum detectable slowdown at 80% power under this rule, fraction */
     int significant;         /* p_bh <= q */
@@ -60,6 +60,10 @@ double vkb_cmp_min_p(size_t n, size_t m);
 double vkb_cmp_ratio_ci(const vkb_cmp_side *a, const vkb_cmp_side *b, int resamples, uint64_t seed, double level,
                         double *lo, double *hi);
 
+/* Exact two-sided Mann-Whitney p between the launch medians of a and b (each side >= 2 launches with
+ * samples, else NAN). */
+double vkb_cmp_launch_p(const vkb_cmp_side *a, const vkb_cmp_side *b);
+
 /* Welch t test between the log launch medians of a and b (each side >= 2 launches, else NAN): two-sided
  * p, and the level CI of exp(mean log median(b) - mean log median(a)) in lo/hi. With no spread at all
  * the CI is that one point and p is 1 (equal) or 0. */
@@ -72,8 +76,9 @@ size_t vkb_cmp_bh(const double *p, size_t k, double q, double *padj, int *reject
 /* Statistics of one testable row (medians, ratio, CI, p, min_p); the verdict comes later.
  * One launch a side: p = p_samples and the CI is the bootstrap one; both hold only within-launch noise.
  * Two or more launches on both sides: the launch is the unit of replication (samples of one launch share
- * its clocks, placement and neighbours), so p = max(p_samples, p_launches) and the CI is the union of
- * the cluster bootstrap CI and the Welch t interval of exp(mean log launch median difference). */
+ * its clocks, placement and neighbours), so p = max(p_samples, p_launches), min_p includes the launch
+ * counts' (3 vs 3 can never reach .05; 5 vs 5 reach .0079), and the CI is the union of the cluster
+ * bootstrap CI and the Welch t interval of exp(mean log launch median difference). */
 void vkb_cmp_measure(vkb_cmp_row *r, const vkb_cmp_opts *o);
 /* BH over the testable rows, then every row's verdict and reason (rows not testable keep their
  * reason and become INCONCLUSIVE). Returns the number of tested rows. */

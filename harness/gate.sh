@@ -4,20 +4,20 @@
 #
 #   gate.sh run BASELINE [OUT]                  run $SUITE $ROUNDS times with $VKB into OUT/candidate, compare
 #                                               with BASELINE (a run directory or a directory of runs)
-#   gate.sh interleave BASE_VKB CAND_VKB [OUT]  launch two builds alternately (A B A B ..., $ROUNDS per side, >= 3)
+#   gate.sh interleave BASE_VKB CAND_VKB [OUT]  launch two builds alternately (A B A B ..., $ROUNDS per side, >= 4)
 #                                               on one device, then compare the pooled launches (clusters)
 #   gate.sh selftest [OUT]                      the gate measuring itself: K A/A and K injected-slowdown comparisons
 #
 # Environment (make passes its variables of the same names):
 #   VKB      vkbench binary (default build/vkbench)       SUITE   suite file (default suites/gate.suite)
-#   ROUNDS   launches per side (default 3)                RUN_ARGS extra `vkbench run` arguments
+#   ROUNDS   launches per side (default 5)                RUN_ARGS extra `vkbench run` arguments
 #   CMP_ARGS extra `vkbench compare` arguments            SEED    run seed, the same for every launch (default 1)
 #   selftest: K comparisons of each kind (default 20); SLOW the injected slowdown (default add=0.05,relu=0.05);
 #             MIN_US: injected cases count as detections only at baseline medians >= MIN_US microseconds (default 50)
 set -u
 VKB=${VKB:-build/vkbench}
 SUITE=${SUITE:-suites/gate.suite}
-ROUNDS=${ROUNDS:-3}
+ROUNDS=${ROUNDS:-5}
 RUN_ARGS=${RUN_ARGS:-}
 CMP_ARGS=${CMP_ARGS:-}
 SEED=${SEED:-1}
@@ -63,7 +63,8 @@ run)
     ;;
 interleave)
     [ $# -ge 2 ] || usage
-    [ "$ROUNDS" -ge 3 ] || { echo "gate: ROUNDS=$ROUNDS: at least 3 launches per side, so between-launch variance enters the CI" >&2; exit 3; }
+    # The launch is compare's unit of replication: 4 vs 4 launches is the fewest whose exact p can be < .05.
+    [ "$ROUNDS" -ge 4 ] || { echo "gate: ROUNDS=$ROUNDS: at least 4 launches per side (compare tests launch medians; 3 vs 3 cannot reach p < .1)" >&2; exit 3; }
     a=$1; b=$2; out=${3:-build/gate-interleave}
     for bin in "$a" "$b"; do [ -x "$bin" ] || { echo "gate: $bin: not an executable" >&2; exit 3; }; done
     rm -rf "$out/A" "$out/B"
@@ -84,8 +85,9 @@ selftest)
     rm -rf "$out"
     mkdir -p "$out/aa" "$out/inj" "$out/logs"
     # K blocks; block i launches the plain build twice (A_i, B_i) and the slowed one (S_i), ROUNDS times
-    # each, interleaved and in rotated order (A B S, B S A, S A B, ...), so no side always follows
-    # another and drift hits all three alike. A/A comparison i = A_i vs B_i; injected i = A_i vs S_i.
+    # each, interleaved, each round in the next of the six orders, so over six rounds every side comes
+    # first, second and third twice and follows each other side equally often (a launch right after
+    # the slowed one may run warmer or cooler). A/A comparison i = A_i vs B_i; injected i = A_i vs S_i.
     # 3 x ROUNDS x K launches.
     : > "$out/block_seconds"
     i=0
@@ -93,7 +95,9 @@ selftest)
         t0=$(now)
         r=1
         while [ "$r" -le "$ROUNDS" ]; do
-            case $(((r + i) % 3)) in 0) order="A B S" ;; 1) order="B S A" ;; *) order="S A B" ;; esac
+            case $(((r - 1 + 3 * i) % 6)) in
+            0) order="A B S" ;; 1) order="S B A" ;; 2) order="B S A" ;; 3) order="A S B" ;; 4) order="S A B" ;; *) order="B A S" ;;
+            esac
             for side in $order; do
                 if [ "$side" = S ]; then launch "$VKB" "$out/runs/S$i/run$r" --slowdown "$SLOW" || exit $?
                 else launch "$VKB" "$out/runs/$side$i/run$r" || exit $?; fi

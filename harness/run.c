@@ -150,7 +150,8 @@ static void free_case(vkb_case *c)
  * than as an ERROR row after an hour of other cases. A filter that selects nothing is bad input too. */
 static int preflight(const vkb_suite *s, const vkb_run_opts *o, const vkb_caps *caps, char *err, size_t errlen)
 {
-    size_t selected = 0, bad = 0, used = 0;
+    size_t selected = 0, bad = 0, shown = 0, used = 0;
+    const size_t reserve = 64;   /* for the "... and N more" line */
     err[0] = 0;
     for (int i = 0; i < s->nline; i++) {
         const vkb_line *l = &s->line[i];
@@ -159,7 +160,7 @@ static int preflight(const vkb_suite *s, const vkb_run_opts *o, const vkb_caps *
         size_t nc = vkb_line_ncases(l);
         for (size_t j = 0; j < nc; j++) {
             int pick[VKB_SUITE_MAX_AXES];
-            char mode[8] = "hot", params[VKB_STR_LEN];
+            char mode[8] = "hot", params[VKB_STR_LEN], msg[1024];
             vkb_case c;
             memset(&c, 0, sizeof(c));
             vkb_line_case(l, j, pick);
@@ -169,15 +170,20 @@ static int preflight(const vkb_suite *s, const vkb_run_opts *o, const vkb_caps *
             snprintf(c.dtype, sizeof(c.dtype), "f32");
             selected++;
             int rc = k->plan(&c);
-            if ((c.error[0] || rc < 0) && bad++ < 8 && used < errlen) {
-                int w = snprintf(err + used, errlen - used, "%s%s:%d: %s %s: %s", used ? "\n" : "", l->file, l->lineno,
-                                 k->name, params[0] ? params : "(no parameters)", c.error[0] ? c.error : "plan failed");
-                used += w > 0 ? (size_t)w : 0;
+            if (c.error[0] || rc < 0) {
+                bad++;
+                int w = snprintf(msg, sizeof(msg), "%s%s:%d: %s %s: %s", used ? "\n" : "", l->file, l->lineno, k->name,
+                                 params[0] ? params : "(no parameters)", c.error[0] ? c.error : "plan failed");
+                if (shown < 8 && w > 0 && used + (size_t)w + reserve < errlen) {
+                    memcpy(err + used, msg, (size_t)w + 1);
+                    used += (size_t)w;
+                    shown++;
+                }
             }
             free_case(&c);
         }
     }
-    if (bad > 8 && used < errlen) snprintf(err + used, errlen - used, "\n... and %zu more cases with bad parameters", bad - 8);
+    if (bad > shown) snprintf(err + used, errlen - used, "\n... and %zu more cases with bad parameters", bad - shown);
     if (!bad && !selected)
         snprintf(err, errlen, o->filter ? "no case matches --filter '%s'" : "the suite has no cases%s",
                  o->filter ? o->filter : "");

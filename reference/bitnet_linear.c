@@ -91,14 +91,17 @@ static int linear_plan(vkb_case *c, int dense)
         uint32_t mt = (uint32_t)vkb_param_int(c, "mt", m < 8 ? m : 8);
         uint32_t rows = (uint32_t)vkb_param_int(c, "rows", m == 1 ? 4 : 2);
         uint32_t wg = (uint32_t)vkb_param_int(c, "wg", dense ? (nc <= 512 ? 64 : 128) : nc <= 48 ? 32 : 64);
-        if (mt < 1 || mt > 16 || rows < 1 || rows > 16 || wg < sg || wg % sg || wg / sg > 16 || wg > c->caps.max_wg_size)
-            return vkb_error(c, "mt=%u rows=%u wg=%u: expected 1..16, 1..16, a multiple of the subgroup (%u) with <= 16 subgroups",
-                             mt, rows, wg, sg);
+        if (mt < 1 || mt > 16 || rows < 1 || rows > 16 || wg < 1 || wg > 1024)
+            return vkb_error(c, "mt=%u rows=%u wg=%u: expected 1..16, 1..16 and 1..1024", mt, rows, wg);
+        if (wg < sg || wg % sg || wg / sg > 16 || wg > c->caps.max_wg_size)   /* fine elsewhere: not bad input */
+            return vkb_skip(c, "wg=%u on this device: needs a multiple of its subgroup size %u, <= 16 subgroups, <= %u",
+                            wg, sg, c->caps.max_wg_size);
         spec[0] = wg, spec[1] = rows, spec[2] = mt;
         gx = (uint32_t)((n + rows - 1) / rows), gy = (uint32_t)((m + mt - 1) / mt);
         snprintf(c->note, sizeof(c->note), "gemv rows=%u mt=%u wg=%u", rows, mt, wg);
     }
-    if (gx > c->caps.max_wg_count_x || gy > 65535) return vkb_error(c, "grid %ux%u too large", gx, gy);
+    if (gx > c->caps.max_wg_count_x || gy > 65535)
+        return vkb_skip(c, "grid %ux%u exceeds this device's maxComputeWorkGroupCount (%u x 65535)", gx, gy, c->caps.max_wg_count_x);
     vkb_dispatch *d = vkb_add_dispatch(c, vkb_add_pipe(c, shader, gemm ? 2 : 3, spec), gx, gy, 1);
     if (!d) return vkb_error(c, "out of memory");
     d->push.n = (uint32_t)n, d->push.m = (uint32_t)m, d->push.k = (uint32_t)k, d->push.p0 = (uint32_t)nc;

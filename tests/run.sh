@@ -230,7 +230,7 @@ else echo "skip - gbench JSON parse check (no python3)"; fi
 # The small self-test: 2 A/A and 2 injected comparisons, 3 launches per side. A 3x slowdown: on a loaded
 # 2-core lavapipe the A/A minimum detectable effect (80% power) was measured at 50-100%, and a 2x one was
 # missed in 2 of 2 comparisons once; the GPU run injects 5%.
-VKB=$VKB SUITE=tests/gate_selftest.suite K=2 ROUNDS=3 SLOW=add=2.0 MIN_US=0 sh harness/gate.sh selftest "$T/selftest" > "$T/out" 2>&1
+VKB=$VKB SUITE=tests/gate_selftest.suite K=2 ROUNDS=5 SLOW=add=2.0 MIN_US=0 sh harness/gate.sh selftest "$T/selftest" > "$T/out" 2>&1
 grep_out "gate selftest: no false SLOWER in the A/A comparisons" '^aa_false_slower: 0$'
 grep_out "gate selftest: the injected 3x slowdown is caught" '^inj_detected: [1-9][0-9]*/[0-9]'
 if "$VKB" csv "$T/selftest/runs/S0/run1/results.csv" kernel note | grep -Eq "^add$(printf '\t')slowdown pc.slow=[0-9]+: [0-9.]+x achieved"; then

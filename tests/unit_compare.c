@@ -101,6 +101,25 @@ static void test_cmp_launch_t(void)
     CHECK_NEAR(hi, exp(0.1 + 2.776445105 * se), 1e-8);
     CHECK_NEAR(vkb_cmp_launch_t(&b, &a, 0.95, &lo, &hi), 1 - x * (3 - x * x) / 2, 1e-9);   /* symmetric */
     CHECK_NEAR(lo * hi, exp(-0.2), 1e-9);
+    /* Unbalanced: 2 launches (log medians 0, .1: variance .005) vs 5 (.30 .. .38: variance .001), so the
+     * Welch-Satterthwaite df is .0027^2 / (.0025^2 / 1 + .0002^2 / 4) = 1.1645 (pooled Student: 5, which
+     * would give p ~ .0025), t = .29 / sqrt(.0027) = 5.581, two-sided p = .088209 and t(.975, 1.1645) =
+     * 9.1589 (numerical integration of the t density, done beside this test). */
+    {
+        const double u2[2] = {1, exp(0.1)}, u5[5] = {exp(0.30), exp(0.32), exp(0.34), exp(0.36), exp(0.38)};
+        vkb_cmp_side s2 = {0}, s5 = {0};
+        fill_launches(&s2, 2, 20, u2);
+        fill_launches(&s5, 5, 20, u5);
+        CHECK_NEAR(vkb_cmp_launch_t(&s2, &s5, 0.95, &lo, &hi), 0.088209, 2e-5);
+        CHECK_NEAR(lo, exp(0.29 - 9.158865 * sqrt(0.0027)), 1e-4);
+        CHECK_NEAR(hi, exp(0.29 + 9.158865 * sqrt(0.0027)), 1e-4);
+        /* An empty launch has no median: no launch-level test rather than a fake one. */
+        const double none = 0;
+        vkb_cmp_side_add(&s2, &none, 0);
+        CHECK(isnan(vkb_cmp_launch_t(&s2, &s5, 0.95, &lo, &hi)) && isnan(lo));
+        vkb_cmp_side_free(&s2);
+        vkb_cmp_side_free(&s5);
+    }
     fill_launches(&one, 1, 50, ma);   /* one launch: no between-launch variance to test against */
     CHECK(isnan(vkb_cmp_launch_t(&a, &one, 0.95, &lo, &hi)) && isnan(lo) && isnan(hi));
     CHECK(vkb_cmp_launch_t(&a, &a, 0.95, &lo, &hi) == 1.0 && lo < 1 && hi > 1);
@@ -120,36 +139,43 @@ static void test_cmp_launch_t(void)
     vkb_cmp_side_free(&one);
 }
 
-/* The CI failure this guards against (lavapipe on a busy 2-core host): launches drift by 10-20% while each
+/* The CI failure this guards against (lavapipe on a busy 2-core host): launches drift by 10-60% while each
  * launch is tight, so the pooled samples separate completely (Mann-Whitney p ~ 1e-30) and the cluster
- * bootstrap over 3 launches cannot see the drift. An A/A pair like this must not be SLOWER at a 15% floor;
- * a 3x slowdown under the same drift still is. */
+ * bootstrap over a few launches cannot see the drift. The launch is the unit: an A/A pair like this must
+ * not be SLOWER at a 15% floor, a 3x slowdown under the same drift still is, and 3 vs 3 launches (exact
+ * p >= 2/20) can never be significant, whatever a t test would say of bimodal launches. */
 static void test_cmp_launch_drift(void)
 {
     vkb_cmp_opts o;
     vkb_cmp_opts_init(&o);
     o.resamples = 2000;
-    const double a[3] = {1.00e-3, 1.12e-3, 0.95e-3}, aa[3] = {1.25e-3, 1.10e-3, 1.31e-3};
-    const double s3[3] = {3.0e-3, 3.4e-3, 2.9e-3};
-    vkb_cmp_row r[2];
-    for (int i = 0; i < 2; i++) {
+    const double a[5] = {1.00e-3, 1.12e-3, 0.95e-3, 1.30e-3, 0.98e-3}, aa[5] = {1.25e-3, 1.10e-3, 1.31e-3, 1.28e-3, 1.15e-3};
+    const double s3[5] = {3.0e-3, 3.4e-3, 2.9e-3, 3.9e-3, 3.1e-3};
+    /* bimodal, as measured: every A launch slow, every B launch fast (t test p ~ .007, exact p = .1) */
+    const double slow3[3] = {0.736e-3, 0.741e-3, 0.759e-3}, fast3[3] = {0.459e-3, 0.530e-3, 0.487e-3};
+    vkb_cmp_row r[3];
+    for (int i = 0; i < 3; i++) {
         memset(&r[i], 0, sizeof(r[i]));
-        snprintf(r[i].kernel, sizeof(r[i].kernel), "%s", i ? "slowed" : "aa");
+        snprintf(r[i].kernel, sizeof(r[i].kernel), "%s", i == 0 ? "aa" : i == 1 ? "slowed" : "bimodal");
         snprintf(r[i].correctness, sizeof(r[i].correctness), "ok");
         r[i].delta = 0.15;
         r[i].testable = 1;
-        fill_launches(&r[i].base, 3, 40, a);
-        fill_launches(&r[i].cand, 3, 40, i ? s3 : aa);
+        fill_launches(&r[i].base, i == 2 ? 3 : 5, 40, i == 2 ? slow3 : a);
+        fill_launches(&r[i].cand, i == 2 ? 3 : 5, 40, i == 0 ? aa : i == 1 ? s3 : fast3);
         vkb_cmp_measure(&r[i], &o);
     }
     CHECK(r[0].p_samples < 1e-6);                  /* the pooled test alone would call it */
     CHECK(r[0].p_launches > 0.01 && r[0].p == r[0].p_launches);
-    CHECK(vkb_cmp_decide(r, 2, &o) == 2);
+    CHECK_NEAR(r[1].p_launches, 2.0 / 252, 1e-12); /* 5 vs 5, completely separated: the exact minimum */
+    CHECK_NEAR(r[2].p_launches, 0.1, 1e-12);       /* 3 vs 3, completely separated */
+    CHECK(vkb_cmp_decide(r, 3, &o) == 2);          /* 3 vs 3 launches stay out of the family */
     CHECK(strcmp(r[0].verdict, "SLOWER") != 0);
     CHECK(r[0].ci_lo < 1.15);                      /* the t interval widened the bootstrap one */
     CHECK_STR(r[1].verdict, "SLOWER");
     CHECK(r[1].ci_lo > 2 && r[1].significant);
-    for (int i = 0; i < 2; i++) vkb_cmp_side_free(&r[i].base), vkb_cmp_side_free(&r[i].cand);
+    CHECK_STR(r[2].verdict, "INCONCLUSIVE");
+    CHECK_HAS(r[2].reason, "too few launches: 3 vs 3");
+    for (int i = 0; i < 3; i++) vkb_cmp_side_free(&r[i].base), vkb_cmp_side_free(&r[i].cand);
 }
 
 /* One testable row from two synthetic sides. */
