@@ -777,6 +777,12 @@ int vkb_compare_cmd(int argc, char **argv)
     }
     printf("## vkbench compare\n\nbaseline: %s\ncandidate: %s\n\n", argv[optind], argv[optind + 1]);
     if (note[0]) printf("**%s**\n\n", note);
+    int one_launch = 0;
+    for (long i = 0; i < n; i++) one_launch |= rows[i].testable && (rows[i].base.k < 2 || rows[i].cand.k < 2);
+    if (one_launch)
+        printf("**Note: a side holds one launch per case, so launch-to-launch drift is invisible and every p and CI "
+               "reflects within-launch noise only (an A/A pair can look different). Compare directories of >= 5 "
+               "launches a side: `harness/gate.sh run` leaves its launches in OUT/candidate, the next baseline.**\n\n");
     vkb_cmp_write_markdown(stdout, rows, (size_t)n, &o, tested);
     if (!out) default_out(argv[optind + 1], outbuf, sizeof(outbuf)), out = outbuf;
     int werr = write_outputs(out, rows, (size_t)n, &o, tested, plot, tmpl);

@@ -203,6 +203,7 @@ if [ "$rows" -ge 1 ] && [ "$rows" -lt 400 ] && grep -q 'finished: interrupted' "
 echo "== regression gate: vkbench compare, export, harness/gate.sh selftest (issue 7)"
 run -e "add n=2^18" -e "sum n=2^16" --seed 3 --min-time 0.05 --no-calibrate > /dev/null 2>&1; g1=$(lastdir)
 expect_exit 0 "compare: a run against itself: exit 0" "$VKB" compare "$g1" "$g1" --out "$T/cmp0"
+grep_out "compare: one launch a side is flagged (drift invisible)" 'a side holds one launch per case'
 if ! grep -Eq '^\| (SLOWER|FASTER) ' "$T/out" && [ -s "$T/cmp0/verdicts.csv" ]; then ok "compare: a run against itself is never SLOWER/FASTER"; else bad "self-compare verdicts" "$T/out"; fi
 if ! command -v gnuplot > /dev/null || { [ -s "$T/cmp0/ratios.png" ] && grep -q '<svg' "$T/cmp0/ratios.svg"; }; then
     ok "compare draws the ratio plot (PNG and SVG) with gnuplot"; else bad "compare plot missing" "$T/out"; fi
