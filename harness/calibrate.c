@@ -65,13 +65,6 @@ static double now_s(void)
     return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
 }
 
-static void release(vkb_case *c)
-{
-    if (c->k && c->k->release) c->k->release(c);
-    for (int i = 0; i < c->nbuf; i++) free(c->buf[i].host);
-    free(c->disp);
-}
-
 /* Plan, fill, check once, then time: the best per-call time of batches over min_time GPU seconds.
  * Returns the rate (or seconds per dispatch), or NAN with why. */
 static double measure_item(vkb_vk *v, const vkb_caps *caps, int item, double floor_s, char *why, size_t len)
@@ -145,7 +138,7 @@ static double measure_item(vkb_vk *v, const vkb_caps *caps, int item, double flo
 done:
     vkb_gpu_release(g);
     if (rng) gsl_rng_free(rng);
-    release(&c);
+    vkb_case_free(&c);
     return best;
 }
 

@@ -138,13 +138,6 @@ static void case_params(const vkb_line *l, const int *pick, vkb_case *c, char *m
     }
 }
 
-static void free_case(vkb_case *c)
-{
-    if (c->k && c->k->release) c->k->release(c);
-    for (int i = 0; i < c->nbuf; i++) free(c->buf[i].host);
-    free(c->disp);
-}
-
 /* Every case the run would take, planned before anything runs or is written: a parameter no plan accepts
  * (n=0, n=2^40, dtype=f64, a missing size) is bad input, reported with file:line and exit 3 at once rather
  * than as an ERROR row after an hour of other cases. A filter that selects nothing is bad input too. */
@@ -180,7 +173,7 @@ static int preflight(const vkb_suite *s, const vkb_run_opts *o, const vkb_caps *
                     shown++;
                 }
             }
-            free_case(&c);
+            vkb_case_free(&c);
         }
     }
     if (bad > shown) snprintf(err + used, errlen - used, "\n... and %zu more cases with bad parameters", bad - shown);
@@ -500,7 +493,7 @@ done:
     }
     vkb_gpu_release(g);
     if (rng) gsl_rng_free(rng);
-    free_case(&c);
+    vkb_case_free(&c);
     if (isatty(2)) fprintf(stderr, "\r\033[K");
     vkb_result_write_row(x->csv, &r);
     if (samples) vkb_samples_write(x->samples, r.case_id, samples, nsamples, r.batch);

@@ -140,6 +140,15 @@ int vkb_error(vkb_case *c, const char *fmt, ...)
     return -1;
 }
 
+void vkb_case_free(vkb_case *c)
+{
+    if (c->k && c->k->release) c->k->release(c);
+    free(c->priv);
+    c->priv = NULL;
+    for (int i = 0; i < c->nbuf; i++) free(c->buf[i].host);
+    free(c->disp);
+}
+
 void vkb_fill_uniform_f32(gsl_rng *r, float *x, size_t n, double lo, double hi)
 {
     for (size_t i = 0; i < n; i++) x[i] = (float)(lo + (hi - lo) * gsl_rng_uniform(r));

@@ -7,7 +7,7 @@
  *   reference(c)  compute the expected result on the CPU (scalar, double accumulation) into c->priv;
  *                 returns the fraction of the full work it did (1.0 unless it checks a sample)
  *   check(c, r)   compare the downloaded outputs with the expected result; fill r
- *   release(c)    free c->priv (optional)
+ *   release(c)    free what c->priv points to (optional; the driver frees c->priv itself)
  * This header has no Vulkan in it: reference/ never sees Vulkan.
  */
 #ifndef VKB_H
@@ -139,6 +139,8 @@ int vkb_case_dtype(vkb_case *c, vkb_dtype *out);
 /* SKIP with a formatted reason; returns 1 so plan() can `return vkb_skip(...)`. */
 int vkb_skip(vkb_case *c, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 int vkb_error(vkb_case *c, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* Driver side: release(c), then free c->priv, the host buffers and the dispatch list. */
+void vkb_case_free(vkb_case *c);
 
 /* Random fills (GSL generators, seeded per case). */
 void vkb_fill_uniform_f32(gsl_rng *r, float *x, size_t n, double lo, double hi);

@@ -67,14 +67,8 @@ static void readbw_check(vkb_case *c, vkb_check *r)
     else snprintf(r->detail, sizeof(r->detail), "reference out of memory"), r->pass = 0;
 }
 
-static void release_priv(vkb_case *c)
-{
-    free(c->priv);
-    c->priv = NULL;
-}
-
 VKB_KERNEL(readbw) = {"readbw", "n", "read-only bandwidth: per-workgroup uint32 sums of a (calibration yardstick)",
-                      readbw_plan, fill_u32, readbw_ref, readbw_check, release_priv};
+                      readbw_plan, fill_u32, readbw_ref, readbw_check, NULL};
 
 /* ---------------- writebw ---------------- */
 

@@ -221,8 +221,6 @@ static void lin_release(vkb_case *c)
 {
     lin_priv *p = c->priv;
     if (p) free(p->pick), free(p->acc), free(p->want), free(p->bound);
-    free(p);
-    c->priv = NULL;
 }
 
 VKB_KERNEL(bitnet_linear) = {"bitnet_linear", "n,k,m,shape,algo,rows,mt,wg,bm",

@@ -56,12 +56,6 @@ static unsigned packed_code(const uint32_t *q, size_t kp, size_t row, size_t k)
     return (w >> (8 * (k % 4) + 2 * ((k % 16) / 4))) & 3u;
 }
 
-static void free_priv(vkb_case *c)
-{
-    free(c->priv);
-    c->priv = NULL;
-}
-
 static void check_fail_oom(vkb_check *r, const char *method)
 {
     vkb_check_begin(r, method, 0);
@@ -207,7 +201,7 @@ static void wquant_check(vkb_case *c, vkb_check *r)
 
 VKB_KERNEL(bitnet_wquant) = {"bitnet_wquant", "n,k,shape,fill",
                              "absmean ternary W (variant packed|int8|packed_given), gamma' = max(mean|W|, 1e-5)",
-                             wquant_plan, wquant_fill, wquant_ref, wquant_check, free_priv};
+                             wquant_plan, wquant_fill, wquant_ref, wquant_check, NULL};
 
 /* ---------------- dequantization ---------------- */
 
@@ -397,8 +391,6 @@ static void aquant_release(vkb_case *c)
 {
     aq_priv *p = c->priv;
     if (p) free(p->r_ref);
-    free(p);
-    c->priv = NULL;
 }
 
 VKB_KERNEL(bitnet_aquant) = {"bitnet_aquant", "m,k,shape",

@@ -209,8 +209,6 @@ static void chol_release(vkb_case *c)
 {
     priv *p = c->priv;
     if (p) free(p->a);
-    free(p);
-    c->priv = NULL;
 }
 
 VKB_KERNEL(cholesky) = {"cholesky", "n,nb,spd,cond", "blocked Cholesky A = L L^T (fp32), LAPACK residual vs GSL",

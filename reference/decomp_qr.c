@@ -154,11 +154,5 @@ out:
     free(e);
 }
 
-static void qr_release(vkb_case *c)
-{
-    free(c->priv);
-    c->priv = NULL;
-}
-
 VKB_KERNEL(qr) = {"qr", "m,n", "blocked Householder QR A = Q R (fp32, Q formed), LAPACK residuals vs GSL", qr_plan,
-                  qr_fill, qr_ref, qr_check, qr_release};
+                  qr_fill, qr_ref, qr_check, NULL};

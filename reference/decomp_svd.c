@@ -193,8 +193,6 @@ static void svd_release(vkb_case *c)
 {
     priv *p = c->priv;
     if (p) free(p->sref);
-    free(p);
-    c->priv = NULL;
 }
 
 VKB_KERNEL(svd) = {"svd", "m,n,rank,sweeps", "one-sided Jacobi SVD A = U S V^T (fp32), LAPACK residuals vs GSL",

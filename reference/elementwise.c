@@ -222,8 +222,6 @@ static void priv_release(vkb_case *c)
     free(p->want);
     free(p->want_t);
     free(p->bound);
-    free(p);
-    c->priv = NULL;
 }
 
 #define BINARY(name, doc) {name, "n,dtype,bcast,cols", doc, binary_plan, binary_fill, binary_ref, binary_check, priv_release}

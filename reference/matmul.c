@@ -446,8 +446,6 @@ static void mm_release(vkb_case *c)
     }
     void *blocks[] = {p->want, p->bound, p->r, p->abr, p->rowb, p->rows, p->cols, p->rw, p->rb, p->cw, p->cb};
     for (size_t i = 0; i < sizeof(blocks) / sizeof(blocks[0]); i++) free(blocks[i]);
-    free(p);
-    c->priv = NULL;
 }
 
 VKB_KERNEL(matmul) = {"matmul", "m,n,k,dtype,inputs,check",

@@ -106,13 +106,7 @@ static void reduce_check(vkb_case *c, vkb_check *r)
              "%sbound gamma_%.0f * sum|x| = %.3g", r->detail[0] ? "; " : "", p->k, gamma * p->abs_sum);
 }
 
-static void reduce_release(vkb_case *c)
-{
-    free(c->priv);
-    c->priv = NULL;
-}
-
 VKB_KERNEL(sum) = {"sum", "n,dtype", "sum of a whole vector (fp32 accumulation)", reduce_plan, reduce_fill,
-                   reduce_ref, reduce_check, reduce_release};
+                   reduce_ref, reduce_check, NULL};
 VKB_KERNEL(max) = {"max", "n,dtype", "max of a whole vector", reduce_plan, reduce_fill, reduce_ref, reduce_check,
-                   reduce_release};
+                   NULL};

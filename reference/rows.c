@@ -183,8 +183,6 @@ static void rows_release(vkb_case *c)
     free(p->want);
     free(p->bound);
     free(p->want_t);
-    free(p);
-    c->priv = NULL;
 }
 
 #define ROWS(name, doc) {name, "rows,cols,dtype", doc, rows_plan, rows_fill, rows_ref, rows_check, rows_release}
