@@ -114,9 +114,15 @@ int vkb_run_check_suite(const vkb_suite *s, char *err, size_t errlen)
     return 0;
 }
 
-static void case_params(const vkb_line *l, const int *pick, vkb_case *c, char *mode, size_t mlen, char *text,
-                        size_t tlen)
+/* A fresh case of kernel k on a device with caps: the line's values at pick as parameters (their text in
+ * text), its mode axis (if any) in mode, dtype f32 until the plan says otherwise. */
+static void case_init(vkb_case *c, const vkb_kernel *k, const vkb_caps *caps, const vkb_line *l, const int *pick,
+                      char *mode, size_t mlen, char *text, size_t tlen)
 {
+    memset(c, 0, sizeof(*c));
+    c->k = k;
+    c->caps = *caps;
+    snprintf(c->dtype, sizeof(c->dtype), "f32");
     text[0] = 0;
     for (int a = 0; a < l->naxes; a++) {
         const char *key = l->axis[a].key, *val = l->axis[a].val[pick[a]];
@@ -155,12 +161,8 @@ static int preflight(const vkb_suite *s, const vkb_run_opts *o, const vkb_caps *
             int pick[VKB_SUITE_MAX_AXES];
             char mode[8] = "hot", params[VKB_STR_LEN], msg[1024];
             vkb_case c;
-            memset(&c, 0, sizeof(c));
             vkb_line_case(l, j, pick);
-            c.k = k;
-            c.caps = *caps;
-            case_params(l, pick, &c, mode, sizeof(mode), params, sizeof(params));
-            snprintf(c.dtype, sizeof(c.dtype), "f32");
+            case_init(&c, k, caps, l, pick, mode, sizeof(mode), params, sizeof(params));
             selected++;
             int rc = k->plan(&c);
             if (c.error[0] || rc < 0) {
@@ -335,20 +337,16 @@ static int run_case(ctx *x, const vkb_line *l, const int *pick)
     double *samples = NULL;
     size_t nsamples = 0;
     char mode[8], why[300] = "";
-    memset(&c, 0, sizeof(c));
     memset(&chk, 0, sizeof(chk));
     vkb_result_init(&r);
     row_identity(x, l, &r);
     snprintf(mode, sizeof(mode), "%s", x->o->mode ? x->o->mode : l->opt.mode);
-    c.k = k;
-    c.caps = x->caps;
-    case_params(l, pick, &c, mode, sizeof(mode), r.params, sizeof(r.params));
+    case_init(&c, k, &x->caps, l, pick, mode, sizeof(mode), r.params, sizeof(r.params));
     if (x->o->mode) snprintf(mode, sizeof(mode), "%s", x->o->mode);
     c.seed = mix64(hash_str(hash_str(x->o->seed ^ 0xcbf29ce484222325ull, k->name), r.params));
     r.case_id = x->case_id++;
     snprintf(r.kernel, sizeof(r.kernel), "%s", k->name);
     snprintf(r.mode, sizeof(r.mode), "%s", mode);
-    snprintf(c.dtype, sizeof(c.dtype), "f32");
     progress(x, r.params[0] ? r.params : k->name);
     uint64_t vmsgs = vkb_vk_validation_messages(x->v);
 
