@@ -166,53 +166,44 @@ static void medians(vkb_cmp_row *r)
     free(w);
 }
 
-/* The median of each launch of s into med[0..k); -1 when a launch is empty or its median is not a
- * positive time. */
-static int launch_medians(const vkb_cmp_side *s, double *work, double *med)
+/* The launch medians of a (a->k of them) then of b, malloc'd; NULL when a side has fewer than 2 launches,
+ * or a launch is empty or its median is not a positive time. */
+static double *launch_medians(const vkb_cmp_side *a, const vkb_cmp_side *b)
 {
-    for (int c = 0; c < s->k; c++) {
-        size_t b = c ? s->end[c - 1] : 0;
-        med[c] = s->end[c] > b ? median_copy(s->t + b, s->end[c] - b, work) : NAN;
-        if (!(med[c] > 0 && isfinite(med[c]))) return -1;
+    if (a->k < 2 || b->k < 2) return NULL;
+    double *w = malloc((a->n > b->n ? a->n : b->n) * sizeof(*w) + 1), *med = malloc((size_t)(a->k + b->k) * sizeof(*med));
+    int ok = w && med;
+    for (int side = 0; ok && side < 2; side++) {
+        const vkb_cmp_side *s = side ? b : a;
+        double *m = med + (side ? a->k : 0);
+        for (int c = 0; ok && c < s->k; c++) {
+            size_t lo = c ? s->end[c - 1] : 0;
+            m[c] = s->end[c] > lo ? median_copy(s->t + lo, s->end[c] - lo, w) : NAN;
+            ok = m[c] > 0 && isfinite(m[c]);
+        }
     }
-    return 0;
-}
-
-/* Mean and variance (n - 1) of the logs of a side's launch medians; -1 as launch_medians. */
-static int launch_logs(const vkb_cmp_side *s, double *work, double *mean, double *var)
-{
-    double sum = 0, ss = 0, *x = malloc((size_t)s->k * sizeof(*x));
-    int ok = x && !launch_medians(s, work, x);
-    for (int c = 0; ok && c < s->k; c++) sum += x[c] = log(x[c]);
-    if (ok) {
-        *mean = sum / s->k;
-        for (int c = 0; c < s->k; c++) ss += (x[c] - *mean) * (x[c] - *mean);
-        *var = ss / (s->k - 1);
-    }
-    free(x);
-    return ok ? 0 : -1;
-}
-
-double vkb_cmp_launch_p(const vkb_cmp_side *a, const vkb_cmp_side *b)
-{
-    if (a->k < 2 || b->k < 2) return NAN;
-    double *w = malloc((a->n > b->n ? a->n : b->n) * sizeof(*w) + 1), *ma = malloc((size_t)(a->k + b->k) * sizeof(*ma)), p = NAN;
-    if (w && ma && !launch_medians(a, w, ma) && !launch_medians(b, w, ma + a->k))
-        p = vkb_mann_whitney_p(ma, (size_t)a->k, ma + a->k, (size_t)b->k, NULL);
     free(w);
-    free(ma);
-    return p;
+    if (!ok) free(med);
+    return ok ? med : NULL;
 }
 
-double vkb_cmp_launch_t(const vkb_cmp_side *a, const vkb_cmp_side *b, double level, double *lo, double *hi)
+/* Mean and variance (n - 1) of log x[0..k). */
+static void log_moments(const double *x, int k, double *mean, double *var)
 {
-    *lo = *hi = NAN;
-    if (a->k < 2 || b->k < 2) return NAN;
-    double ma, va, mb, vb, *w = malloc((a->n > b->n ? a->n : b->n) * sizeof(*w) + 1);
-    int bad = !w || launch_logs(a, w, &ma, &va) || launch_logs(b, w, &mb, &vb);
-    free(w);
-    if (bad) return NAN;
-    double ka = a->k, kb = b->k, d = mb - ma, ea = va / ka, eb = vb / kb, se = sqrt(ea + eb);
+    double sum = 0, ss = 0;
+    for (int c = 0; c < k; c++) sum += log(x[c]);
+    *mean = sum / k;
+    for (int c = 0; c < k; c++) ss += (log(x[c]) - *mean) * (log(x[c]) - *mean);
+    *var = ss / (k - 1);
+}
+
+/* Welch t over the logs of ka medians ma and kb medians mb: two-sided p, level CI of the ratio. */
+static double welch_log(const double *ma, int ka, const double *mb, int kb, double level, double *lo, double *hi)
+{
+    double mua, va, mub, vb;
+    log_moments(ma, ka, &mua, &va);
+    log_moments(mb, kb, &mub, &vb);
+    double d = mub - mua, ea = va / ka, eb = vb / kb, se = sqrt(ea + eb);
     if (!(se > 0)) {   /* every launch median equal on both sides: no spread to test against */
         *lo = *hi = exp(d);
         return d == 0 ? 1.0 : 0.0;
@@ -224,6 +215,15 @@ double vkb_cmp_launch_t(const vkb_cmp_side *a, const vkb_cmp_side *b, double lev
     return fmin(1.0, 2 * gsl_cdf_tdist_Q(fabs(d) / se, df));
 }
 
+double vkb_cmp_launch_t(const vkb_cmp_side *a, const vkb_cmp_side *b, double level, double *lo, double *hi)
+{
+    double *m = launch_medians(a, b), p = NAN;
+    *lo = *hi = NAN;
+    if (m) p = welch_log(m, a->k, m + a->k, b->k, level, lo, hi);
+    free(m);
+    return p;
+}
+
 void vkb_cmp_measure(vkb_cmp_row *r, const vkb_cmp_opts *o)
 {
     double tlo, thi;
@@ -231,18 +231,21 @@ void vkb_cmp_measure(vkb_cmp_row *r, const vkb_cmp_opts *o)
     r->ratio = vkb_cmp_ratio_ci(&r->base, &r->cand, o->resamples, o->seed, 0.95, &r->ci_lo, &r->ci_hi);
     r->p = r->p_samples = vkb_mann_whitney_p(r->base.t, r->base.n, r->cand.t, r->cand.n, NULL);
     r->min_p = vkb_cmp_min_p(r->base.n, r->cand.n);
-    r->p_launches = vkb_cmp_launch_p(&r->base, &r->cand);
-    if (!isnan(r->p_launches)) {
+    double *m = launch_medians(&r->base, &r->cand);
+    r->p_launches = NAN;
+    if (m) {
+        int ka = r->base.k, kb = r->cand.k;
+        r->p_launches = vkb_mann_whitney_p(m, (size_t)ka, m + ka, (size_t)kb, NULL);
         /* Samples of one launch are not independent of each other: between-launch drift would make a
          * pooled-sample p and a within-launch CI far too confident (an A/A false SLOWER on a busy CI
          * host). The launch is the unit: its medians get an exact rank test (no normality: lavapipe's
          * launches were bimodal, 0.46 or 0.74 ms, where a t test on 3 vs 3 gave p = .007 in an A/A). */
         r->p = fmax(r->p_samples, r->p_launches);
-        r->min_p = fmax(r->min_p, vkb_cmp_min_p((size_t)r->base.k, (size_t)r->cand.k));
-        if (!isnan(vkb_cmp_launch_t(&r->base, &r->cand, 0.95, &tlo, &thi))) {
-            r->ci_lo = fmin(r->ci_lo, tlo);
-            r->ci_hi = fmax(r->ci_hi, thi);
-        }
+        r->min_p = fmax(r->min_p, vkb_cmp_min_p((size_t)ka, (size_t)kb));
+        welch_log(m, ka, m + ka, kb, 0.95, &tlo, &thi);
+        r->ci_lo = fmin(r->ci_lo, tlo);
+        r->ci_hi = fmax(r->ci_hi, thi);
+        free(m);
     }
     /* 80% power for "CI lower bound > 1 + delta": log r = log(1 + delta) + (z.975 + z.80) se. */
     double se = (log(r->ci_hi) - log(r->ci_lo)) / (2 * Z975);

@@ -60,10 +60,6 @@ double vkb_cmp_min_p(size_t n, size_t m);
 double vkb_cmp_ratio_ci(const vkb_cmp_side *a, const vkb_cmp_side *b, int resamples, uint64_t seed, double level,
                         double *lo, double *hi);
 
-/* Exact two-sided Mann-Whitney p between the launch medians of a and b (each side >= 2 launches with
- * samples, else NAN). */
-double vkb_cmp_launch_p(const vkb_cmp_side *a, const vkb_cmp_side *b);
-
 /* Welch t test between the log launch medians of a and b (each side >= 2 launches, else NAN): two-sided
  * p, and the level CI of exp(mean log median(b) - mean log median(a)) in lo/hi. With no spread at all
  * the CI is that one point and p is 1 (equal) or 0. */
