@@ -76,6 +76,7 @@ static inline uint16_t vkb_cpu_f2h(float f)
 /* n values at a time, the same roundings: F16C converts 8 per instruction where the CPU has it (GCC 12
  * cannot vectorize _Float16 conversions without AVX512-FP16, so a loop of the scalar ones stays scalar). */
 #define VKB_F16_CHUNK 1024   /* fp16 loops: convert this many to fp32, compute, round back */
+static inline size_t vkb_cpu_chunk(size_t n, size_t s) { return n - s < VKB_F16_CHUNK ? n - s : VKB_F16_CHUNK; }
 static inline void vkb_cpu_h2f_n(const uint16_t *h, float *f, size_t n)
 {
     size_t i = 0;

@@ -28,49 +28,49 @@ VKB_BASELINE(copy) = {"copy", "openmp simd", copy_run, NULL, NULL, 0};
 #define BIN_SCALE_ADD(a, b, al) ((al) * (a) + (b))
 
 /* fp32: one loop per op; b is indexed i (none), j within a row of nb (row) or 0 (scalar). */
-#define BINARY_F32(OP)                                                                                    \
-    {                                                                                                     \
-        const float *a = c->buf[0].host, *b = c->buf[1].host;                                             \
-        float *y = c->buf[2].host;                                                                        \
-        if (nb == n) {                                                                                    \
-            _Pragma("omp parallel for simd schedule(static)") for (size_t i = 0; i < n; i++)             \
-                y[i] = OP(a[i], b[i], al);                                                                \
-        } else if (nb == 1) {                                                                             \
-            const float b0 = b[0];                                                                        \
-            _Pragma("omp parallel for simd schedule(static)") for (size_t i = 0; i < n; i++)             \
-                y[i] = OP(a[i], b0, al);                                                                  \
-        } else {                                                                                          \
-            size_t rows = (n + nb - 1) / nb;                                                              \
-            _Pragma("omp parallel for schedule(static)") for (size_t r = 0; r < rows; r++) {              \
-                size_t e = (r + 1) * nb < n ? nb : n - r * nb;                                            \
-                const float *ar = a + r * nb;                                                             \
-                float *yr = y + r * nb;                                                                   \
-                _Pragma("omp simd") for (size_t j = 0; j < e; j++) yr[j] = OP(ar[j], b[j], al);          \
-            }                                                                                             \
-        }                                                                                                 \
+#define BINARY_F32(OP)                                                                                 \
+    {                                                                                                  \
+        const float *a = c->buf[0].host, *b = c->buf[1].host;                                          \
+        float *y = c->buf[2].host;                                                                     \
+        if (nb == n) {                                                                                 \
+            _Pragma("omp parallel for simd schedule(static)") for (size_t i = 0; i < n; i++)           \
+                y[i] = OP(a[i], b[i], al);                                                             \
+        } else if (nb == 1) {                                                                          \
+            const float b0 = b[0];                                                                     \
+            _Pragma("omp parallel for simd schedule(static)") for (size_t i = 0; i < n; i++)           \
+                y[i] = OP(a[i], b0, al);                                                               \
+        } else {                                                                                       \
+            size_t rows = (n + nb - 1) / nb;                                                           \
+            _Pragma("omp parallel for schedule(static)") for (size_t r = 0; r < rows; r++) {           \
+                size_t e = (r + 1) * nb < n ? nb : n - r * nb;                                         \
+                const float *ar = a + r * nb;                                                          \
+                float *yr = y + r * nb;                                                                \
+                _Pragma("omp simd") for (size_t j = 0; j < e; j++) yr[j] = OP(ar[j], b[j], al);        \
+            }                                                                                          \
+        }                                                                                              \
     }
-#define BINARY_F16(OP)                                                                                    \
-    {                                                                                                     \
-        const uint16_t *a = c->buf[0].host, *b = c->buf[1].host;                                          \
-        uint16_t *y = c->buf[2].host;                                                                     \
-        const float b0 = vkb_cpu_h2f(b[0]);                                                               \
-        _Pragma("omp parallel for schedule(static)") for (size_t s = 0; s < n; s += VKB_F16_CHUNK) {          \
-            float va[VKB_F16_CHUNK], vb[VKB_F16_CHUNK];                                                           \
-            size_t e = n - s < VKB_F16_CHUNK ? n - s : VKB_F16_CHUNK;                                             \
-            vkb_cpu_h2f_n(a + s, va, e);                                                                  \
-            if (nb == n) vkb_cpu_h2f_n(b + s, vb, e);                                                     \
-            else if (nb == 1) for (size_t j = 0; j < e; j++) vb[j] = b0;                                  \
-            else for (size_t j = 0; j < e;) { /* row broadcast: b from column (s + j) % nb on */          \
-                size_t col = (s + j) % nb, len = nb - col < e - j ? nb - col : e - j;                     \
-                vkb_cpu_h2f_n(b + col, vb + j, len);                                                      \
-                j += len;                                                                                 \
-            }                                                                                             \
-            _Pragma("omp simd") for (size_t j = 0; j < e; j++) va[j] = OP(va[j], vb[j], al);              \
-            vkb_cpu_f2h_n(va, y + s, e);                                                                  \
-        }                                                                                                 \
+#define BINARY_F16(OP)                                                                                 \
+    {                                                                                                  \
+        const uint16_t *a = c->buf[0].host, *b = c->buf[1].host;                                       \
+        uint16_t *y = c->buf[2].host;                                                                  \
+        const float b0 = vkb_cpu_h2f(b[0]);                                                            \
+        _Pragma("omp parallel for schedule(static)") for (size_t s = 0; s < n; s += VKB_F16_CHUNK) {   \
+            float va[VKB_F16_CHUNK], vb[VKB_F16_CHUNK];                                                \
+            size_t e = vkb_cpu_chunk(n, s);                                                            \
+            vkb_cpu_h2f_n(a + s, va, e);                                                               \
+            if (nb == n) vkb_cpu_h2f_n(b + s, vb, e);                                                  \
+            else if (nb == 1) for (size_t j = 0; j < e; j++) vb[j] = b0;                               \
+            else for (size_t j = 0; j < e;) { /* row broadcast: b from column (s + j) % nb on */       \
+                size_t col = (s + j) % nb, len = nb - col < e - j ? nb - col : e - j;                  \
+                vkb_cpu_h2f_n(b + col, vb + j, len);                                                   \
+                j += len;                                                                              \
+            }                                                                                          \
+            _Pragma("omp simd") for (size_t j = 0; j < e; j++) va[j] = OP(va[j], vb[j], al);           \
+            vkb_cpu_f2h_n(va, y + s, e);                                                               \
+        }                                                                                              \
     }
 #define BINARY_LOOPS(OP)                 \
-    if (t == VKB_F32) BINARY_F32(OP)     \
+    if (t == VKB_F32) BINARY_F32(OP)                                                                   \
     else BINARY_F16(OP)
 
 static const char *binary_run(vkb_case *c, void *st)
@@ -103,21 +103,21 @@ VKB_BASELINE(scale_add) = BINARY("scale_add");
 #define U_SILU(x) ((x) / (1.0f + expf(-(x))))
 #define U_SIGMOID(x) (1.0f / (1.0f + expf(-(x))))
 
-#define UNARY_LOOPS(OP)                                                                                   \
-    if (t == VKB_F32) {                                                                                   \
-        const float *x = c->buf[0].host;                                                                  \
-        float *y = c->buf[1].host;                                                                        \
+#define UNARY_LOOPS(OP)                                                                                \
+    if (t == VKB_F32) {                                                                                \
+        const float *x = c->buf[0].host;                                                               \
+        float *y = c->buf[1].host;                                                                     \
         _Pragma("omp parallel for simd schedule(static)") for (size_t i = 0; i < n; i++) y[i] = OP(x[i]); \
-    } else {                                                                                              \
-        const uint16_t *x = c->buf[0].host;                                                               \
-        uint16_t *y = c->buf[1].host;                                                                     \
-        _Pragma("omp parallel for schedule(static)") for (size_t s = 0; s < n; s += VKB_F16_CHUNK) {          \
-            float v[VKB_F16_CHUNK];                                                                           \
-            size_t e = n - s < VKB_F16_CHUNK ? n - s : VKB_F16_CHUNK;                                             \
-            vkb_cpu_h2f_n(x + s, v, e);                                                                   \
-            _Pragma("omp simd") for (size_t j = 0; j < e; j++) v[j] = OP(v[j]);                           \
-            vkb_cpu_f2h_n(v, y + s, e);                                                                   \
-        }                                                                                                 \
+    } else {                                                                                           \
+        const uint16_t *x = c->buf[0].host;                                                            \
+        uint16_t *y = c->buf[1].host;                                                                  \
+        _Pragma("omp parallel for schedule(static)") for (size_t s = 0; s < n; s += VKB_F16_CHUNK) {   \
+            float v[VKB_F16_CHUNK];                                                                    \
+            size_t e = vkb_cpu_chunk(n, s);                                                            \
+            vkb_cpu_h2f_n(x + s, v, e);                                                                \
+            _Pragma("omp simd") for (size_t j = 0; j < e; j++) v[j] = OP(v[j]);                        \
+            vkb_cpu_f2h_n(v, y + s, e);                                                                \
+        }                                                                                              \
     }
 
 static const char *unary_run(vkb_case *c, void *st)

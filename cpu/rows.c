@@ -27,7 +27,7 @@ static const char *reduce_run(vkb_case *c, void *st)
 #pragma omp parallel for reduction(max : m) schedule(static)
             for (size_t b = 0; b < n; b += VKB_F16_CHUNK) {
                 float v[VKB_F16_CHUNK];
-                size_t e = n - b < VKB_F16_CHUNK ? n - b : VKB_F16_CHUNK;
+                size_t e = vkb_cpu_chunk(n, b);
                 vkb_cpu_h2f_n((const uint16_t *)x + b, v, e);
 #pragma GCC diagnostic push
 #pragma GCC diagnostic ignored "-Wmaybe-uninitialized"   /* v[0..e) was just written; GCC 12 cannot see it */
@@ -48,7 +48,7 @@ static const char *reduce_run(vkb_case *c, void *st)
 #pragma omp parallel for reduction(+ : s) schedule(static)
         for (size_t b = 0; b < n; b += VKB_F16_CHUNK) {
             float v[VKB_F16_CHUNK];
-            size_t e = n - b < VKB_F16_CHUNK ? n - b : VKB_F16_CHUNK;
+            size_t e = vkb_cpu_chunk(n, b);
             vkb_cpu_h2f_n((const uint16_t *)x + b, v, e);
 #pragma omp simd reduction(+ : s)
             for (size_t j = 0; j < e; j++) s += v[j];
