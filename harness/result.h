@@ -37,6 +37,11 @@
     X(D, sm_clock_min_MHz) X(D, sm_clock_mean_MHz) X(D, mem_clock_min_MHz) X(D, mem_clock_mean_MHz) \
     X(S, clock_reasons) X(D, throttle_time_s) X(S, throttled) X(I, throttle_discarded) X(S, telemetry_why) \
     X(D, ref_energy_J)  X(D, cpu_temp_max_C) X(S, cpu_sensor_why) \
+    X(S, ref_method)    X(D, check_fraction) \
+    X(D, theoretical_fma_flop_per_s) X(D, theoretical_coopmat_flop_per_s) X(S, ceiling_why) \
+    X(D, injected_factor) X(S, concurrent_runs) \
+    X(D, wall_s)        X(D, setup_s)      X(D, ref_s)         X(D, ref_wait_s)    X(D, check_s) \
+    X(D, timing_s)      X(D, energy_s)     X(D, cpu_fast_s)    X(D, overhead_s) \
     X(S, note)
 
 /* An integer column that was not measured (a SKIP row's check counts, say): written and read back as NA. */
