@@ -13,6 +13,7 @@ void vkb_check_begin(vkb_check *r, const char *method, double threshold)
     r->threshold = threshold;
     r->metric = 0;
     r->max_abs = r->max_rel = r->nmse = 0;
+    r->fraction = NAN;  /* unset: the driver derives it from nchecked and the output sizes */
     r->pass = 1;
 }
 

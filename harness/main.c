@@ -39,6 +39,8 @@ static void usage(FILE *f)
             "      --recalibrate         measure the ceilings again instead of reading OUT/.calibration/\n"
             "      --no-telemetry        sensors off (power, energy, clocks NA), to measure their overhead\n"
             "      --discard-throttled   drop samples that saw a power/thermal throttle, cool down, retry\n"
+            "      --oracle-budget N     multiply-adds the scalar oracle may spend per case (default: each kernel's);\n"
+            "                            above it a fast independent reference checks every element (tests force it)\n"
             "      --slowdown K=F[,..]   make kernel K (1+F)x slower: pc.slow calibrated, achieved factor in the note\n"
             "  calibrate [--device D] [--out DIR] [--spv-dir DIR]   measure the ceilings, rewrite the cache\n"
             "  list                      kernels and their axes\n"
@@ -160,6 +162,7 @@ static int cmd_run(int argc, char **argv)
         {"timeout", 1, 0, 'X'},   {"min-samples", 1, 0, 'M'}, {"validate", 0, 0, 'V'}, {"shader", 1, 0, 'S'},
         {"spv-dir", 1, 0, 'P'},   {"no-calibrate", 0, 0, 'C'},
         {"recalibrate", 0, 0, 'R'}, {"no-telemetry", 0, 0, 'O'}, {"discard-throttled", 0, 0, 'H'}, {"help", 0, 0, 'h'},    {"slowdown", 1, 0, 'W'},
+        {"oracle-budget", 1, 0, 'B'},
         {0, 0, 0, 0}};
     vkb_run_opts o = {.min_time = NAN, .max_noise = NAN, .timeout = NAN, .min_samples = -1, .argc = argc,
                       .argv = argv};
@@ -207,6 +210,7 @@ static int cmd_run(int argc, char **argv)
             }
             o.slowdown = optarg;
             break;
+        case 'B': o.oracle_budget = strtod(optarg, &end); if (*end || !(o.oracle_budget >= 1)) goto bad_number; break;
         case 'C': o.no_calibrate = 1; break;
         case 'R': o.recalibrate = 1; break;
         case 'O': o.no_telemetry = 1; break;

@@ -343,6 +343,7 @@ static int run_case(ctx *x, const vkb_line *l, const int *pick)
     snprintf(mode, sizeof(mode), "%s", x->o->mode ? x->o->mode : l->opt.mode);
     case_init(&c, k, &x->caps, l, pick, mode, sizeof(mode), r.params, sizeof(r.params));
     if (x->o->mode) snprintf(mode, sizeof(mode), "%s", x->o->mode);
+    c.oracle_budget = x->o->oracle_budget;
     c.seed = mix64(hash_str(hash_str(x->o->seed ^ 0xcbf29ce484222325ull, k->name), r.params));
     r.case_id = x->case_id++;
     snprintf(r.kernel, sizeof(r.kernel), "%s", k->name);
@@ -417,6 +418,14 @@ static int run_case(ctx *x, const vkb_line *l, const int *pick)
     r.n_unwritten = (int64_t)chk.nunwritten;
     r.n_tie = (int64_t)chk.ntie;
     r.n_checked = (int64_t)chk.nchecked;
+    snprintf(r.ref_method, sizeof(r.ref_method), "%s", chk.ref_method[0] ? chk.ref_method : "scalar");
+    r.check_fraction = chk.fraction;
+    if (isnan(r.check_fraction)) {
+        double outs = 0;
+        for (int i = 0; i < c.nbuf; i++)
+            if (c.buf[i].role == VKB_OUT || c.buf[i].role == VKB_INOUT) outs += (double)c.buf[i].count;
+        r.check_fraction = outs > 0 ? fmin(1.0, (double)chk.nchecked / outs) : NAN;
+    }
     if (!isnan(l->tol) && !chk.pass && chk.nnan == 0 && chk.nunwritten == 0 && chk.metric <= l->tol) {
         /* Suite override, accepted only with its written reason (the parser insists). */
         chk.pass = 1;

@@ -18,6 +18,7 @@ typedef struct vkb_run_opts {
     int recalibrate;          /* measure the ceilings even when cached (calibrate.h) */
     int no_telemetry;         /* sensors off: every sensor column NA (to measure their overhead) */
     int discard_throttled;    /* drop samples whose window saw a throttle reason, after a cool-down */
+    double oracle_budget;     /* multiply-adds the scalar oracle may spend per case; 0: each kernel's default */
     const char *slowdown;     /* "KERNEL=F,...": inject a calibrated (1+F)x slowdown (gate self-test) */
     int argc;
     char **argv;              /* recorded in run.txt */

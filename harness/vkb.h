@@ -75,6 +75,8 @@ typedef struct vkb_check {
     double max_abs, max_rel, nmse;
     size_t nbad, nnan, nunwritten, nchecked, ntie; /* ntie: near-tie differences counted, allowed */
     int pass;            /* set by the checker: 1 PASS, 0 FAIL */
+    char ref_method[48]; /* how the expected values were made: scalar | blas+scalar-sample | exact-int+scalar-sample ... */
+    double fraction;     /* fraction of output elements compared with an elementwise bound (1 = all); NAN: unset */
     char detail[256];    /* first mismatches, or how the check was made */
 } vkb_check;
 
@@ -100,6 +102,8 @@ struct vkb_case {
     int nparams;
     uint64_t seed;
     vkb_caps caps;
+    double oracle_budget; /* multiply-adds the scalar oracle may spend on a case (0: the kernel's default);
+                           * above it a fast independent reference computes every element (run --oracle-budget) */
 
     vkb_buf buf[VKB_MAX_BUFS];
     int nbuf;
