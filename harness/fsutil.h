@@ -10,5 +10,7 @@ void vkb_slug(const char *in, char *out, size_t len);
 
 /* A duration for people: "12.34 us", "1.234 ms", "1.234 s", or "NA" for NAN. Returns buf. */
 const char *vkb_fmt_time(double s, char *buf, size_t len);
+/* Seconds on CLOCK_MONOTONIC (for host-side durations). */
+double vkb_now_s(void);
 
 #endif

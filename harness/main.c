@@ -41,6 +41,11 @@ static void usage(FILE *f)
             "      --discard-throttled   drop samples that saw a power/thermal throttle, cool down, retry\n"
             "      --oracle-budget N     multiply-adds the scalar oracle may spend per case (default: each kernel's);\n"
             "                            above it a fast independent reference checks every element (tests force it)\n"
+            "      --jobs N              threads preparing the next cases' inputs and references while the GPU\n"
+            "                            times this one (default: up to 4 on a GPU, 0 on a CPU device)\n"
+            "      --no-cpu-baseline     skip the optimized CPU baselines (cpu_fast_* NA)\n"
+            "      --established DIR     cases that PASSed in run DIR (same commit, seed, case) are timed without\n"
+            "                            reference or check: status TIMED, ref_method names DIR (gate launches)\n"
             "      --slowdown K=F[,..]   make kernel K (1+F)x slower: pc.slow calibrated, achieved factor in the note\n"
             "  calibrate [--device D] [--out DIR] [--spv-dir DIR]   measure the ceilings, rewrite the cache\n"
             "  list                      kernels and their axes\n"
@@ -162,9 +167,10 @@ static int cmd_run(int argc, char **argv)
         {"timeout", 1, 0, 'X'},   {"min-samples", 1, 0, 'M'}, {"validate", 0, 0, 'V'}, {"shader", 1, 0, 'S'},
         {"spv-dir", 1, 0, 'P'},   {"no-calibrate", 0, 0, 'C'},
         {"recalibrate", 0, 0, 'R'}, {"no-telemetry", 0, 0, 'O'}, {"discard-throttled", 0, 0, 'H'}, {"help", 0, 0, 'h'},    {"slowdown", 1, 0, 'W'},
-        {"oracle-budget", 1, 0, 'B'},
+        {"oracle-budget", 1, 0, 'B'}, {"no-cpu-baseline", 0, 0, 'Z'}, {"jobs", 1, 0, 'J'},
+        {"established", 1, 0, 'E'},
         {0, 0, 0, 0}};
-    vkb_run_opts o = {.min_time = NAN, .max_noise = NAN, .timeout = NAN, .min_samples = -1, .argc = argc,
+    vkb_run_opts o = {.min_time = NAN, .max_noise = NAN, .timeout = NAN, .min_samples = -1, .jobs = -1, .argc = argc,
                       .argv = argv};
     const char *device = NULL, *spv_dir = NULL, *shader[16];
     const char *inline_lines[64];
@@ -211,6 +217,9 @@ static int cmd_run(int argc, char **argv)
             o.slowdown = optarg;
             break;
         case 'B': o.oracle_budget = strtod(optarg, &end); if (*end || !(o.oracle_budget >= 1)) goto bad_number; break;
+        case 'Z': o.no_cpu_baseline = 1; break;
+        case 'J': o.jobs = (int)strtol(optarg, &end, 10); if (*end || o.jobs < 0 || o.jobs > 64) goto bad_number; break;
+        case 'E': o.established = optarg; break;
         case 'C': o.no_calibrate = 1; break;
         case 'R': o.recalibrate = 1; break;
         case 'O': o.no_telemetry = 1; break;

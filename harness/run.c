@@ -9,12 +9,14 @@
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
+#include <gsl/gsl_statistics_double.h>
 #include <gsl/gsl_version.h>
 #include <vulkan/vulkan.h>
 
 #include "calibrate.h"
 #include "check.h"
 #include "fsutil.h"
+#include "prefetch.h"
 #include "cpu.h"
 #include "registry.h"
 #include "result.h"
@@ -42,14 +44,21 @@ typedef struct ctx {
     vkb_run_totals *tot;
     vkb_calib cal;        /* ceilings (calibrate.h) */
     vkb_telrow tr;        /* sensors and pinning (telrow.h) */
+    struct job *jobs;     /* every selected case, in run order */
+    size_t njobs;
+    vkb_prefetch *pf;     /* prepares the next cases while the GPU times this one */
+    int workers;          /* prefetch threads (0: every case prepared inline, --jobs 0) */
+    vkb_result *est;      /* --established: the rows of that run */
+    long nest;
+    double gpu_last;      /* when the GPU last finished work (NAN: never): sets the warm-up */
+    double last_progress;
+    int pw;               /* width of the PARAMS column */
+    struct {
+        double wall_s, setup_s, ref_s, ref_wait_s, check_s, timing_s, energy_s, cpu_fast_s, overhead_s;
+    } sum;                /* the per-row time columns, summed for run.txt */
+    double *overheads;    /* overhead_s of each row, for its median and 90th percentile */
+    size_t noverhead;
 } ctx;
-
-static double now_s(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
 
 static uint64_t mix64(uint64_t x)
 {
@@ -234,32 +243,155 @@ static void row_identity(const ctx *x, const vkb_line *l, vkb_result *r)
     r->gate_delta = l->opt.gate_delta > 0 ? l->opt.gate_delta : NAN;  /* compare's floor for this line */
 }
 
-static void print_row(const vkb_result *r, const vkb_check *chk)
+/* --- one case's way through the run ------------------------------------------------------------------
+ * prepare (plan, host buffers, inputs from the case seed, timed reference) runs on a prefetch worker, or
+ * inline with --jobs 0; then on the main thread: the optimized CPU baseline (the CPU to itself), the GPU
+ * validation run and check, the timed samples (which double as the energy window when they can), the
+ * row. Each phase's wall time goes into the row: where the harness's own time goes is measured like any
+ * other figure. */
+
+enum { JOB_RUN, JOB_DONE };  /* go on to the GPU, or the row is already decided (SKIP/ERROR) */
+
+typedef struct job {
+    const vkb_line *l;
+    int pick[VKB_SUITE_MAX_AXES];
+    vkb_case c;
+    vkb_result r;
+    char mode[8];
+    int state;
+    int established;     /* correctness established by --established DIR: no reference, no check (TIMED) */
+    double t_plan;       /* seconds in plan() and the fit checks */
+} job;
+
+static void set_status(vkb_result *r, const char *status, const char *reason)
 {
-    char t[32], pct[16] = "NA", gbs[24] = "NA";
-    if (!isnan(r->bw_Bps)) snprintf(gbs, sizeof(gbs), "%.2f", r->bw_Bps / 1e9);
-    if (!isnan(r->bw_frac_copy)) snprintf(pct, sizeof(pct), "%.1f%%", 100 * r->bw_frac_copy);
-    printf("%-6s %-14s %-34s %-4s %11s %9s %7s  %s", r->status, r->kernel, r->params, r->mode,
-           vkb_fmt_time(r->time_median_s, t, sizeof(t)), gbs, pct, r->check);
-    if (!isnan(r->metric)) printf(" %.3g/%.3g", r->metric, r->threshold);
-    if (r->reason[0]) printf("  (%s)", r->reason);
-    printf("\n");
-    if (chk && chk->detail[0] && strcmp(r->status, "PASS")) printf("       first mismatches: %s\n", chk->detail);
-    fflush(stdout);
+    snprintf(r->status, sizeof(r->status), "%s", status);
+    snprintf(r->reason, sizeof(r->reason), "%s", reason);
 }
 
-static void progress(const ctx *x, const char *what)
+/* A PASS row of the --established run for this very case (same commit, not dirty, same seed and case). */
+static const char *established_by(const ctx *x, const vkb_result *r)
 {
-    if (!isatty(2)) return;
-    double el = now_s() - x->started;
-    double eta = x->done_cases ? el / (double)x->done_cases * (double)(x->total_cases - x->done_cases) : NAN;
-    fprintf(stderr, "\r\033[K[%zu/%zu] %s  elapsed %.0fs  eta %s", x->done_cases + 1, x->total_cases, what, el,
-            isnan(eta) ? "?" : "");
-    if (!isnan(eta)) fprintf(stderr, "%.0fs", eta);
-    fflush(stderr);
+    const char *me = vkb_version_commit();
+    if (!x->est || strstr(me, "dirty") || !strcmp(me, "unknown")) return NULL;
+    for (long i = 0; i < x->nest; i++) {
+        const vkb_result *e = &x->est[i];
+        if (!strcmp(e->status, "PASS") && !strcmp(e->commit, me) && e->seed == r->seed &&
+            !strcmp(e->kernel, r->kernel) && !strcmp(e->params, r->params))
+            return x->o->established;
+    }
+    return NULL;
 }
 
-/* Adaptive timed sampling of a validated case. */
+/* Prefetch step 1 (no lock held): the case planned; returns the host bytes it will hold (inputs, outputs
+ * and about as much again for the expected values). */
+static double job_size(void *arg, size_t i)
+{
+    ctx *x = arg;
+    job *j = &x->jobs[i];
+    const vkb_kernel *k = vkb_registry_find(j->l->kernel);
+    vkb_case *c = &j->c;
+    vkb_result *r = &j->r;
+    char why[300];
+    double t0 = vkb_now_s();
+    vkb_result_init(r);
+    row_identity(x, j->l, r);
+    snprintf(j->mode, sizeof(j->mode), "%s", x->o->mode ? x->o->mode : j->l->opt.mode);
+    case_init(c, k, &x->caps, j->l, j->pick, j->mode, sizeof(j->mode), r->params, sizeof(r->params));
+    if (x->o->mode) snprintf(j->mode, sizeof(j->mode), "%s", x->o->mode);
+    c->oracle_budget = x->o->oracle_budget;
+    c->seed = mix64(hash_str(hash_str(x->o->seed ^ 0xcbf29ce484222325ull, k->name), r->params));
+    r->case_id = (int64_t)i;
+    snprintf(r->kernel, sizeof(r->kernel), "%s", k->name);
+    snprintf(r->mode, sizeof(r->mode), "%s", j->mode);
+    int rc = k->plan(c);
+    snprintf(r->variant, sizeof(r->variant), "%s", c->variant[0] ? c->variant : "default");
+    snprintf(r->dtype, sizeof(r->dtype), "%s", c->dtype);
+    r->bytes = c->bytes;
+    r->flops = c->flops;
+    j->state = JOB_DONE;
+    if (c->error[0] || rc < 0) set_status(r, "ERROR", c->error[0] ? c->error : "plan failed");
+    else if (c->skip[0]) set_status(r, "SKIP", c->skip);
+    else if (!fits(x, c, j->l, why, sizeof(why))) set_status(r, "SKIP", why);
+    else j->state = JOB_RUN;
+    j->established = j->state == JOB_RUN && established_by(x, r) != NULL;
+    j->t_plan = vkb_now_s() - t0;
+    double bytes = 0;
+    for (int b = 0; j->state == JOB_RUN && b < c->nbuf; b++)
+        bytes += (double)c->buf[b].count * (double)vkb_dtype_size(c->buf[b].type);
+    return 2 * bytes;
+}
+
+/* Prefetch step 2 (under the shared CPU lock): host buffers, inputs, the timed reference. */
+static void job_work(void *arg, size_t i)
+{
+    ctx *x = arg;
+    job *j = &x->jobs[i];
+    vkb_case *c = &j->c;
+    vkb_result *r = &j->r;
+    gsl_rng *rng = NULL;
+    if (j->state != JOB_RUN) {
+        r->setup_s = j->t_plan;
+        return;
+    }
+    double t0 = vkb_now_s();
+    for (int b = 0; b < c->nbuf; b++) {
+        c->buf[b].host = calloc(c->buf[b].count ? c->buf[b].count : 1, vkb_dtype_size(c->buf[b].type));
+        if (!c->buf[b].host) {
+            char why[120];
+            snprintf(why, sizeof(why), "not enough host memory for buffer '%s'", c->buf[b].name);
+            set_status(r, "SKIP", why);
+            j->state = JOB_DONE;
+            goto out;
+        }
+    }
+    if (!(rng = gsl_rng_alloc(gsl_rng_mt19937))) {
+        set_status(r, "ERROR", "out of host memory");
+        j->state = JOB_DONE;
+        goto out;
+    }
+    gsl_rng_set(rng, (unsigned long)c->seed);
+    if (c->k->fill) c->k->fill(c, rng);
+    r->setup_s = j->t_plan + (vkb_now_s() - t0);
+    if (j->established) {
+        snprintf(r->ref_method, sizeof(r->ref_method), "established: %s (PASS, same commit, seed and case)",
+                 x->o->established);
+        snprintf(r->cpu_sensor_why, sizeof(r->cpu_sensor_why), "energy: reference not run (--established)");
+        goto out;
+    }
+    int inline_ref = x->workers == 0;  /* the CPU window (pinning, RAPL) belongs to the main thread */
+    if (inline_ref) vkb_telrow_ref_begin(&x->tr);
+    t0 = vkb_now_s();
+    double frac = c->k->reference ? c->k->reference(c) : 1.0;
+    double tref = vkb_now_s() - t0;
+    if (inline_ref) vkb_telrow_ref_end(&x->tr, tref, frac, r);
+    else snprintf(r->cpu_sensor_why, sizeof(r->cpu_sensor_why),
+                  "energy: reference ran on a prefetch worker beside GPU timing (--jobs 0 measures it)");
+    r->ref_s = tref;
+    r->ref_fraction = frac;
+    r->ref_time_s = frac > 0 ? tref / frac : NAN;  /* a sampled reference is extrapolated: see ref_fraction */
+out:
+    if (rng) gsl_rng_free(rng);
+}
+
+/* Idle GPUs drop their clocks: on an H200 the first ~0.2 s of a 1 GiB copy after a CPU-side reference ran
+ * 2.5x slower. The device is kept busy for as long as it sat idle (at most 0.3 s, at least 20 ms), so a
+ * case that follows another closely needs almost no warm-up while the first one of a run gets it all. */
+static int warm_up(ctx *x, vkb_gpu *g, uint32_t batch, int cold)
+{
+    double idle = isnan(x->gpu_last) ? 1 : vkb_now_s() - x->gpu_last;
+    double warm = x->caps.is_cpu ? 0.02 : fmin(0.3, fmax(0.02, idle)), busy = 0, wall0 = vkb_now_s();
+    while (busy < warm && vkb_now_s() - wall0 < 2 * warm + 1) {
+        double t;
+        if (vkb_gpu_run(g, batch, cold, &t)) return -1;
+        busy += t;
+    }
+    return 0;
+}
+
+/* Adaptive timed sampling of a validated case. When the samples can double as the energy window
+ * (telrow.h), batches last ~20 ms (host gaps stay under ~0.5% of the window) and sampling runs on until the
+ * window is long enough; else a separate energy window follows (energy_s). */
 static int measure(ctx *x, vkb_gpu *g, const vkb_line *l, int cold, vkb_result *r, double **samples_out,
                    size_t *nout)
 {
@@ -270,32 +402,29 @@ static int measure(ctx *x, vkb_gpu *g, const vkb_line *l, int cold, vkb_result *
     st.max_noise = !isnan(o->max_noise) ? o->max_noise : l->opt.max_noise;
     st.timeout = !isnan(o->timeout) ? o->timeout : l->opt.timeout;
     st.min_samples = (size_t)(o->min_samples >= 0 ? o->min_samples : l->opt.min_samples);
-    double t1;
-    if (vkb_gpu_run(g, 1, cold, &t1)) return -1;  /* first warm-up, also the batch estimate */
+    int shared = vkb_telrow_energy_shared(&x->tr, !cold);
+    double t1, tw = vkb_now_s();
+    if (vkb_gpu_run(g, 1, cold, &t1)) return -1;  /* the batch estimate */
     uint32_t batch = 1;
-    double target = fmax(1e-4, 50 * x->timer_floor);
+    double target = shared ? 0.02 : fmax(1e-4, 50 * x->timer_floor);
     if (!cold && t1 < target) batch = (uint32_t)fmin(ceil(target / fmax(t1, 1e-9)), 10000);
     uint32_t copies = vkb_gpu_copies(g);  /* rotate mode: every copy of the inputs read equally often */
     if (copies > 1) batch = (batch + copies - 1) / copies * copies;
-    /* Keep the device busy for a while before sampling: on an H200 the first ~0.2 s of a 1 GiB copy
-     * after the CPU-side reference ran 2.5x slower (clocks ramping up from idle). */
-    double warm = x->caps.is_cpu ? 0.02 : 0.3, busy = t1, wall0 = now_s();
-    while (busy < warm && now_s() - wall0 < 2 * warm + 1) {
-        double t;
-        if (vkb_gpu_run(g, batch, cold, &t)) return -1;
-        busy += t;
-    }
+    if (warm_up(x, g, batch, cold)) return -1;
     size_t cap = 256, n = 0;
     double *s = malloc(cap * sizeof(*s));
     if (!s) return -1;
-    double t0 = now_s();
+    vkb_telrow_case_begin(&x->tr);
+    double t0 = vkb_now_s(), busy = 0, calls = 0;
     for (;;) {
         double t;
         if (vkb_gpu_run(g, batch, cold, &t)) {
             free(s);
             return -1;
         }
-        if (vkb_telrow_reject(&x->tr, now_s() - t0, st.timeout)) continue;  /* --discard-throttled */
+        busy += t;
+        calls += batch;
+        if (vkb_telrow_reject(&x->tr, vkb_now_s() - t0, st.timeout)) continue;  /* --discard-throttled */
         if (n == cap) {
             double *ns = realloc(s, 2 * cap * sizeof(*s));
             if (!ns) break;
@@ -303,13 +432,21 @@ static int measure(ctx *x, vkb_gpu *g, const vkb_line *l, int cold, vkb_result *
             cap *= 2;
         }
         s[n++] = t / batch;
-        if (vkb_stop_add(&st, t / batch * batch, now_s() - t0) || vkb_run_interrupted) break;
+        int stop = vkb_stop_add(&st, t / batch * batch, vkb_now_s() - t0);
+        if (vkb_run_interrupted || (stop && (!shared || vkb_telrow_energy_ready(&x->tr, busy)))) break;
     }
+    double wall = vkb_now_s() - t0;
+    if (shared) {
+        vkb_telrow_case_end_shared(&x->tr, wall, calls, r);
+        r->energy_s = 0;  /* no time beyond the samples */
+    }
+    r->timing_s = vkb_now_s() - tw;
     vkb_summary sm;
     vkb_stats_summarise(s, n, &sm);
     r->samples = (int64_t)n;
     r->batch = batch;
-    snprintf(r->stop_reason, sizeof(r->stop_reason), "%s", vkb_run_interrupted ? "interrupted" : st.why);
+    snprintf(r->stop_reason, sizeof(r->stop_reason), "%s",
+             vkb_run_interrupted ? "interrupted" : shared && wall > st.min_time ? "energy window (>= 1 s)" : st.why);
     r->time_median_s = sm.median;
     r->time_mean_s = sm.mean;
     r->time_stddev_s = sm.stddev;
@@ -326,154 +463,127 @@ static int measure(ctx *x, vkb_gpu *g, const vkb_line *l, int cold, vkb_result *
     return 0;
 }
 
-static int run_case(ctx *x, const vkb_line *l, const int *pick)
+/* The optimized CPU baseline, with the CPU to itself: no prefetch work runs meanwhile. */
+static void case_baseline(ctx *x, job *j)
 {
-    const vkb_kernel *k = vkb_registry_find(l->kernel);
-    vkb_case c;
-    vkb_result r;
-    vkb_check chk;
-    vkb_gpu *g = NULL;
-    gsl_rng *rng = NULL;
-    double *samples = NULL;
-    size_t nsamples = 0;
-    char mode[8], why[300] = "";
-    memset(&chk, 0, sizeof(chk));
-    vkb_result_init(&r);
-    row_identity(x, l, &r);
-    snprintf(mode, sizeof(mode), "%s", x->o->mode ? x->o->mode : l->opt.mode);
-    case_init(&c, k, &x->caps, l, pick, mode, sizeof(mode), r.params, sizeof(r.params));
-    if (x->o->mode) snprintf(mode, sizeof(mode), "%s", x->o->mode);
-    c.oracle_budget = x->o->oracle_budget;
-    c.seed = mix64(hash_str(hash_str(x->o->seed ^ 0xcbf29ce484222325ull, k->name), r.params));
-    r.case_id = x->case_id++;
-    snprintf(r.kernel, sizeof(r.kernel), "%s", k->name);
-    snprintf(r.mode, sizeof(r.mode), "%s", mode);
-    progress(x, r.params[0] ? r.params : k->name);
-    uint64_t vmsgs = vkb_vk_validation_messages(x->v);
+    vkb_result *r = &j->r;
+    const char *off = x->o->no_cpu_baseline ? "off (--no-cpu-baseline)"
+                      : j->established   ? "reference not run (--established): no check for the baseline"
+                                         : NULL;
+    if (off) {
+        snprintf(r->cpu_fast_status, sizeof(r->cpu_fast_status), "NA");
+        snprintf(r->cpu_fast_why, sizeof(r->cpu_fast_why), "%s", off);
+        return;
+    }
+    double t0 = vkb_now_s();
+    vkb_prefetch_exclusive_begin(x->pf);
+    vkb_cpu_baseline(&j->c, r);  /* timed, checked, cpu_fast_* columns */
+    vkb_prefetch_exclusive_end(x->pf);
+    r->cpu_fast_s = vkb_now_s() - t0;
+}
 
-    int rc = k->plan(&c);
-    snprintf(r.variant, sizeof(r.variant), "%s", c.variant[0] ? c.variant : "default");
-    snprintf(r.dtype, sizeof(r.dtype), "%s", c.dtype);
-    r.bytes = c.bytes;
-    r.flops = c.flops;
-    if (c.error[0] || rc < 0) {
-        snprintf(r.status, sizeof(r.status), "ERROR");
-        snprintf(r.reason, sizeof(r.reason), "%s", c.error[0] ? c.error : "plan failed");
-        goto done;
-    }
-    if (c.skip[0]) {
-        snprintf(r.status, sizeof(r.status), "SKIP");
-        snprintf(r.reason, sizeof(r.reason), "%s", c.skip);
-        goto done;
-    }
-    if (!fits(x, &c, l, why, sizeof(why))) {
-        snprintf(r.status, sizeof(r.status), "SKIP");
-        snprintf(r.reason, sizeof(r.reason), "%s", why);
-        goto done;
-    }
-    for (int i = 0; i < c.nbuf; i++) {
-        c.buf[i].host = calloc(c.buf[i].count ? c.buf[i].count : 1, vkb_dtype_size(c.buf[i].type));
-        if (!c.buf[i].host) {
-            snprintf(r.status, sizeof(r.status), "SKIP");
-            snprintf(r.reason, sizeof(r.reason), "not enough host memory for buffer '%s'", c.buf[i].name);
-            goto done;
-        }
-    }
-    rng = gsl_rng_alloc(gsl_rng_mt19937);
-    if (!rng) goto oom;
-    gsl_rng_set(rng, (unsigned long)c.seed);
-    if (k->fill) k->fill(&c, rng);
-
-    vkb_telrow_ref_begin(&x->tr);
-    double t0 = now_s();
-    double frac = k->reference ? k->reference(&c) : 1.0;
-    double tref = now_s() - t0;
-    vkb_telrow_ref_end(&x->tr, tref, frac, &r);
-    r.ref_fraction = frac;
-    r.ref_time_s = frac > 0 ? tref / frac : NAN;  /* a sampled reference is extrapolated: see ref_fraction */
-    vkb_cpu_baseline(&c, &r);  /* optimized CPU baseline: timed, checked, cpu_fast_* columns */
-
-    g = vkb_gpu_prepare(x->v, &c);
-    if (!g) {
-        snprintf(r.status, sizeof(r.status), "ERROR");
-        snprintf(r.reason, sizeof(r.reason), "%s", vkb_vk_error(x->v));
-        goto done;
-    }
-    double tv;
+/* The validation run: poisoned outputs, guards, the kernel's check (or none when established). Returns 0 when
+ * the case may be timed; otherwise the row's status is set. */
+static int case_validate(ctx *x, job *j, vkb_gpu *g, vkb_check *chk)
+{
+    vkb_case *c = &j->c;
+    vkb_result *r = &j->r;
+    const vkb_line *l = j->l;
+    double tv, t0 = vkb_now_s();
     char guard[200];
-    if (vkb_gpu_upload(g) || vkb_gpu_run(g, 1, 0, &tv) || vkb_gpu_download(g, guard, sizeof(guard))) {
-        snprintf(r.status, sizeof(r.status), "ERROR");
-        snprintf(r.reason, sizeof(r.reason), "%s", vkb_vk_error(x->v));
-        goto done;
+    if (vkb_gpu_upload(g)) return set_status(r, "ERROR", vkb_vk_error(x->v)), -1;
+    r->setup_s += vkb_now_s() - t0;
+    t0 = vkb_now_s();
+    if (vkb_gpu_run(g, 1, 0, &tv) || vkb_gpu_download(g, guard, sizeof(guard)))
+        return set_status(r, "ERROR", vkb_vk_error(x->v)), -1;
+    x->gpu_last = vkb_now_s();
+    if (j->established) {
+        snprintf(r->check, sizeof(r->check), "established");
+        r->check_s = vkb_now_s() - t0;
+        if (guard[0]) return set_status(r, "FAIL", guard), -1;
+        return 0;
     }
-    k->check(&c, &chk);
-    snprintf(r.check, sizeof(r.check), "%s", chk.method);
-    r.metric = chk.metric;
-    r.threshold = chk.threshold;
-    r.max_abs_err = chk.max_abs;
-    r.max_rel_err = chk.max_rel;
-    r.nmse = chk.nmse;
-    r.n_bad = (int64_t)chk.nbad;
-    r.n_nan = (int64_t)chk.nnan;
-    r.n_unwritten = (int64_t)chk.nunwritten;
-    r.n_tie = (int64_t)chk.ntie;
-    r.n_checked = (int64_t)chk.nchecked;
-    snprintf(r.ref_method, sizeof(r.ref_method), "%s", chk.ref_method[0] ? chk.ref_method : "scalar");
-    r.check_fraction = chk.fraction;
-    if (isnan(r.check_fraction)) {
+    c->k->check(c, chk);
+    r->check_s = vkb_now_s() - t0;
+    snprintf(r->check, sizeof(r->check), "%s", chk->method);
+    r->metric = chk->metric;
+    r->threshold = chk->threshold;
+    r->max_abs_err = chk->max_abs;
+    r->max_rel_err = chk->max_rel;
+    r->nmse = chk->nmse;
+    r->n_bad = (int64_t)chk->nbad;
+    r->n_nan = (int64_t)chk->nnan;
+    r->n_unwritten = (int64_t)chk->nunwritten;
+    r->n_tie = (int64_t)chk->ntie;
+    r->n_checked = (int64_t)chk->nchecked;
+    snprintf(r->ref_method, sizeof(r->ref_method), "%s", chk->ref_method[0] ? chk->ref_method : "scalar");
+    r->check_fraction = chk->fraction;
+    if (isnan(r->check_fraction)) {
         double outs = 0;
-        for (int i = 0; i < c.nbuf; i++)
-            if (c.buf[i].role == VKB_OUT || c.buf[i].role == VKB_INOUT) outs += (double)c.buf[i].count;
-        r.check_fraction = outs > 0 ? fmin(1.0, (double)chk.nchecked / outs) : NAN;
+        for (int i = 0; i < c->nbuf; i++)
+            if (c->buf[i].role == VKB_OUT || c->buf[i].role == VKB_INOUT) outs += (double)c->buf[i].count;
+        r->check_fraction = outs > 0 ? fmin(1.0, (double)chk->nchecked / outs) : NAN;
     }
-    if (!isnan(l->tol) && !chk.pass && chk.nnan == 0 && chk.nunwritten == 0 && chk.metric <= l->tol) {
+    if (!isnan(l->tol) && !chk->pass && chk->nnan == 0 && chk->nunwritten == 0 && chk->metric <= l->tol) {
         /* Suite override, accepted only with its written reason (the parser insists). */
-        chk.pass = 1;
-        r.threshold = l->tol;
+        chk->pass = 1;
+        r->threshold = l->tol;
     }
-    snprintf(r.note, sizeof(r.note), "%s%s%s", c.note, c.note[0] && !isnan(l->tol) ? "; " : "",
+    snprintf(r->note, sizeof(r->note), "%s%s%s", c->note, c->note[0] && !isnan(l->tol) ? "; " : "",
              !isnan(l->tol) ? l->tol_reason : "");
-    if (guard[0]) {
-        snprintf(r.status, sizeof(r.status), "FAIL");
-        snprintf(r.reason, sizeof(r.reason), "%s", guard);
-        goto done;
+    if (guard[0]) return set_status(r, "FAIL", guard), -1;
+    if (chk->pass) return 0;
+    char why[300];
+    if (chk->nunwritten) snprintf(why, sizeof(why), "%zu elements never written (still poisoned)", chk->nunwritten);
+    else if (chk->nnan) snprintf(why, sizeof(why), "%zu NaN/Inf outputs where the reference is finite", chk->nnan);
+    else
+        snprintf(why, sizeof(why), "%s metric %.4g > threshold %.4g (%zu bad of %zu)", chk->method, chk->metric,
+                 chk->threshold, chk->nbad, chk->nchecked);
+    set_status(r, "FAIL", why);
+    return -1;
+}
+
+/* Validate, then time: the GPU part of a case. Samples (if timed) are returned for samples.csv. */
+static void case_gpu(ctx *x, job *j, vkb_check *chk, double **samples, size_t *nsamples)
+{
+    vkb_case *c = &j->c;
+    vkb_result *r = &j->r;
+    const char *mode = j->mode;
+    char why[300] = "";
+    double t0 = vkb_now_s();
+    vkb_gpu *g = vkb_gpu_prepare(x->v, c);
+    r->setup_s += vkb_now_s() - t0;
+    if (!g) {
+        set_status(r, "ERROR", vkb_vk_error(x->v));
+        return;
     }
-    if (!chk.pass) {
-        snprintf(r.status, sizeof(r.status), "FAIL");
-        if (chk.nunwritten)
-            snprintf(r.reason, sizeof(r.reason), "%zu elements never written (still poisoned)", chk.nunwritten);
-        else if (chk.nnan)
-            snprintf(r.reason, sizeof(r.reason), "%zu NaN/Inf outputs where the reference is finite", chk.nnan);
-        else
-            snprintf(r.reason, sizeof(r.reason), "%s metric %.4g > threshold %.4g (%zu bad of %zu)", chk.method,
-                     chk.metric, chk.threshold, chk.nbad, chk.nchecked);
-        goto done;
-    }
+    if (case_validate(x, j, g, chk)) goto out;
     if (!strcmp(mode, "rotate")) {
         /* Cold without flushes: back-to-back dispatches, each reading its own copy of the inputs,
          * 512 MiB of copies in all (10x a 50 MB L2), as decoding streams each layer's weights once. */
         int nc = vkb_gpu_rotate(g, 512ull << 20, 256);
         if (nc < 0) {
-            snprintf(r.status, sizeof(r.status), "ERROR");
-            snprintf(r.reason, sizeof(r.reason), "%s", vkb_vk_error(x->v));
-            goto done;
+            set_status(r, "ERROR", vkb_vk_error(x->v));
+            goto out;
         }
-        size_t used = strlen(r.note);
-        snprintf(r.note + used, sizeof(r.note) - used, "%srotating %d input copies", used ? "; " : "", nc);
+        size_t used = strlen(r->note);
+        snprintf(r->note + used, sizeof(r->note) - used, "%srotating %d input copies", used ? "; " : "", nc);
     }
-    if (vkb_slowdown_apply(x->v, g, &c, x->o->slowdown, !strcmp(mode, "cold"), r.note, sizeof(r.note), why,
+    if (vkb_slowdown_apply(x->v, g, c, x->o->slowdown, !strcmp(mode, "cold"), r->note, sizeof(r->note), why,
                            sizeof(why))) {
-        snprintf(r.status, sizeof(r.status), "ERROR");
-        snprintf(r.reason, sizeof(r.reason), "%s", why);
-        goto done;
+        set_status(r, "ERROR", why);
+        goto out;
     }
-    vkb_telrow_case_begin(&x->tr);
-    if (measure(x, g, l, !strcmp(mode, "cold"), &r, &samples, &nsamples)) {
-        snprintf(r.status, sizeof(r.status), "ERROR");
-        snprintf(r.reason, sizeof(r.reason), "timing: %s", vkb_vk_error(x->v));
-        goto done;
+    if (measure(x, g, j->l, !strcmp(mode, "cold"), r, samples, nsamples)) {
+        snprintf(why, sizeof(why), "timing: %s", vkb_vk_error(x->v));
+        set_status(r, "ERROR", why);
+        goto out;
     }
-    vkb_telrow_case_end(&x->tr, g, &r);  /* energy window, sensor columns */
+    if (isnan(r->energy_s)) {  /* not shared with the samples: a window of its own */
+        double te = vkb_now_s();
+        vkb_telrow_case_end(&x->tr, g, r);
+        r->energy_s = vkb_now_s() - te;
+    }
     double e2e[3];
     int ne = 0;
     for (; ne < 3 && (ne == 0 || e2e[0] < 0.3); ne++)
@@ -481,38 +591,131 @@ static int run_case(ctx *x, const vkb_line *l, const int *pick)
     if (ne) {
         for (int i = 1; i < ne; i++)
             if (e2e[i] < e2e[0]) e2e[0] = e2e[i];
-        r.e2e_time_s = e2e[0];  /* best of up to 3, host-timed: upload + kernel + download */
+        r->e2e_time_s = e2e[0];  /* best of up to 3, host-timed: upload + kernel + download */
     }
-    r.bw_Bps = c.bytes > 0 ? c.bytes / r.time_median_s : NAN;
-    r.flop_per_s = c.flops > 0 ? c.flops / r.time_median_s : NAN;
-    vkb_calib_row(&x->cal, &r);  /* utilization against the ceilings, below_floor */
-    snprintf(r.status, sizeof(r.status), "PASS");
-    goto done;
-oom:
-    snprintf(r.status, sizeof(r.status), "ERROR");
-    snprintf(r.reason, sizeof(r.reason), "out of host memory");
-done:
-    vkb_telrow_finish(&x->tr, &r);
-    if (vkb_vk_validation_messages(x->v) != vmsgs) {
-        snprintf(r.status, sizeof(r.status), "ERROR");
-        snprintf(r.reason, sizeof(r.reason), "%llu validation-layer messages (see stderr)",
-                 (unsigned long long)(vkb_vk_validation_messages(x->v) - vmsgs));
-    }
+    r->bw_Bps = c->bytes > 0 ? c->bytes / r->time_median_s : NAN;
+    r->flop_per_s = c->flops > 0 ? c->flops / r->time_median_s : NAN;
+    vkb_calib_row(&x->cal, r);  /* utilization against the ceilings, below_floor */
+    if (vkb_run_interrupted)
+        set_status(r, "INTERRUPTED", "interrupted while timing: the samples taken are in samples.csv, not a verdict");
+    else set_status(r, j->established ? "TIMED" : "PASS", "");
+out:
+    x->gpu_last = vkb_now_s();
     vkb_gpu_release(g);
-    if (rng) gsl_rng_free(rng);
-    vkb_case_free(&c);
+}
+
+/* Compute-bound rows read in FLOP/s against the right compute ceiling, memory-bound ones in bytes/s
+ * against copy: a row is compute-bound when its FLOPs per byte exceed the ridge point of the FMA roof
+ * (or 8 where the ceilings are unknown). Matrix-unit variants divide by the matrix-unit ceiling. */
+static void rate_cells(const vkb_result *r, char *rate, size_t rl, char *pct, size_t pl)
+{
+    snprintf(rate, rl, "NA");
+    snprintf(pct, pl, "NA");
+    if (isnan(r->time_median_s)) return;
+    double ridge = r->fma_flop_per_s / r->copy_Bps;
+    int compute = r->flops > 0 && r->bytes > 0 && r->flops / r->bytes > (isnan(ridge) ? 8 : ridge);
+    if (compute) {
+        int mma = strstr(r->variant, "coopmat") != NULL;
+        double frac = mma ? r->flop_frac_coopmat : r->flop_frac_fma;
+        snprintf(rate, rl, "%.2f TF/s", r->flop_per_s / 1e12);
+        if (!isnan(frac)) snprintf(pct, pl, "%.1f%% %s", 100 * frac, mma ? "mma" : "fma");
+    } else if (!isnan(r->bw_Bps)) {
+        snprintf(rate, rl, "%.1f GB/s", r->bw_Bps / 1e9);
+        if (!isnan(r->bw_frac_copy)) snprintf(pct, pl, "%.1f%% copy", 100 * r->bw_frac_copy);
+    }
+}
+
+static void print_header(const ctx *x)
+{
+    printf("%-6s %-14s %-*s %-6s %12s %12s %12s  %s\n", "STATUS", "KERNEL", x->pw, "PARAMS", "MODE", "MEDIAN",
+           "RATE", "OF CEILING", "CHECK metric/threshold");
+}
+
+static void print_row(const ctx *x, const vkb_result *r, const vkb_check *chk)
+{
+    char t[40], rate[32], pct[32];
+    vkb_fmt_time(r->time_median_s, t, sizeof(t));
+    if (r->below_floor > 0 && r->below_floor != VKB_NA_I) strncat(t, " *", sizeof(t) - strlen(t) - 1);
+    rate_cells(r, rate, sizeof(rate), pct, sizeof(pct));
+    printf("%-6s %-14s %-*s %-6s %12s %12s %12s  %s", r->status, r->kernel, x->pw, r->params, r->mode, t, rate, pct,
+           r->check);
+    if (!isnan(r->metric)) printf(" %.3g/%.3g", r->metric, r->threshold);
+    if (r->reason[0]) printf("  (%s)", r->reason);
+    printf("\n");
+    if (chk && chk->detail[0] && strcmp(r->status, "PASS")) printf("       first mismatches: %s\n", chk->detail);
+    fflush(stdout);
+}
+
+/* One line on stderr: a live line on a terminal, else every 15 s (make bench | tee, CI logs). */
+static void progress(ctx *x, const char *what)
+{
+    double now = vkb_now_s(), el = now - x->started;
+    int tty = isatty(2);
+    if (!tty && now - x->last_progress < 15) return;
+    x->last_progress = now;
+    double eta = x->done_cases ? el / (double)x->done_cases * (double)(x->total_cases - x->done_cases) : NAN;
+    fprintf(stderr, "%s[%zu/%zu] %s  elapsed %.0f s  eta %s", tty ? "\r\033[K" : "", x->done_cases + 1,
+            x->total_cases, what, el, isnan(eta) ? "?" : "");
+    if (!isnan(eta)) fprintf(stderr, "%.0f s", eta);
+    if (!tty) fputc('\n', stderr);
+    fflush(stderr);
+}
+
+/* Write the finished row (and its samples), print it, count it. */
+static void case_record(ctx *x, job *j, const vkb_check *chk, const double *samples, size_t nsamples)
+{
+    vkb_result *r = &j->r;
     if (isatty(2)) fprintf(stderr, "\r\033[K");
-    vkb_result_write_row(x->csv, &r);
-    if (samples) vkb_samples_write(x->samples, r.case_id, samples, nsamples, r.batch);
+    vkb_result_write_row(x->csv, r);
+    if (samples) vkb_samples_write(x->samples, r->case_id, samples, nsamples, r->batch);
     fflush(x->samples);
-    free(samples);
-    print_row(&r, &chk);
+    print_row(x, r, chk);
     x->done_cases++;
-    if (!strcmp(r.status, "PASS")) x->tot->pass++;
-    else if (!strcmp(r.status, "FAIL")) x->tot->fail++;
-    else if (!strcmp(r.status, "SKIP")) x->tot->skip++;
+    if (!strcmp(r->status, "PASS") || !strcmp(r->status, "TIMED")) x->tot->pass++;
+    else if (!strcmp(r->status, "FAIL")) x->tot->fail++;
+    else if (!strcmp(r->status, "SKIP")) x->tot->skip++;
+    else if (!strcmp(r->status, "INTERRUPTED")) x->tot->interrupted++;
     else x->tot->error++;
-    return 0;
+    double *acc[] = {&x->sum.wall_s, &x->sum.setup_s, &x->sum.ref_s, &x->sum.ref_wait_s, &x->sum.check_s,
+                     &x->sum.timing_s, &x->sum.energy_s, &x->sum.cpu_fast_s, &x->sum.overhead_s};
+    const double val[] = {r->wall_s, r->setup_s, r->ref_s, r->ref_wait_s, r->check_s,
+                          r->timing_s, r->energy_s, r->cpu_fast_s, r->overhead_s};
+    for (size_t i = 0; i < sizeof(val) / sizeof(val[0]); i++)
+        if (!isnan(val[i])) *acc[i] += val[i];
+    if (!isnan(r->overhead_s) && x->noverhead < x->njobs) x->overheads[x->noverhead++] = r->overhead_s;
+}
+
+/* The case at index i: wait for its preparation, baseline, GPU, row. */
+static void run_case(ctx *x, size_t i)
+{
+    job *j = &x->jobs[i];
+    vkb_check chk;
+    double *samples = NULL, w0 = vkb_now_s();
+    size_t nsamples = 0;
+    memset(&chk, 0, sizeof(chk));
+    progress(x, x->jobs[i].l->kernel);
+    uint64_t vmsgs = vkb_vk_validation_messages(x->v);
+    double waited = vkb_prefetch_wait(x->pf, i);
+    vkb_result *r = &j->r;
+    r->ref_wait_s = x->workers ? waited : vkb_now_s() - w0;
+    if (j->state == JOB_RUN) {
+        case_baseline(x, j);
+        case_gpu(x, j, &chk, &samples, &nsamples);
+    }
+    vkb_telrow_finish(&x->tr, r);
+    if (vkb_vk_validation_messages(x->v) != vmsgs) {
+        char why[120];
+        snprintf(why, sizeof(why), "%llu validation-layer messages (see stderr)",
+                 (unsigned long long)(vkb_vk_validation_messages(x->v) - vmsgs));
+        set_status(r, "ERROR", why);
+    }
+    vkb_case_free(&j->c);
+    memset(&j->c, 0, sizeof(j->c));
+    vkb_prefetch_done(x->pf, i);
+    r->wall_s = vkb_now_s() - w0;
+    r->overhead_s = r->wall_s - (isnan(r->timing_s) ? 0 : r->timing_s) - (isnan(r->energy_s) ? 0 : r->energy_s);
+    case_record(x, j, &chk, samples, nsamples);
+    free(samples);
 }
 
 static void write_runinfo(const ctx *x, const vkb_suite *s, FILE *f)
@@ -546,6 +749,66 @@ static void write_runinfo(const ctx *x, const vkb_suite *s, FILE *f)
     fflush(f);
 }
 
+/* Every selected case as a job, in run order; the PARAMS column as wide as the widest (up to 48). */
+static int plan_jobs(ctx *x, const vkb_suite *s, char *err, size_t errlen)
+{
+    for (int i = 0; i < s->nline; i++)
+        if (!x->o->filter || strstr(s->line[i].kernel, x->o->filter)) x->njobs += vkb_line_ncases(&s->line[i]);
+    x->total_cases = x->njobs;
+    x->jobs = calloc(x->njobs ? x->njobs : 1, sizeof(*x->jobs));
+    x->overheads = calloc(x->njobs ? x->njobs : 1, sizeof(*x->overheads));
+    if (!x->jobs || !x->overheads) {
+        snprintf(err, errlen, "out of host memory for %zu cases", x->njobs);
+        return -1;
+    }
+    size_t n = 0;
+    x->pw = 6;
+    for (int i = 0; i < s->nline; i++) {
+        const vkb_line *l = &s->line[i];
+        if (x->o->filter && !strstr(l->kernel, x->o->filter)) continue;
+        for (size_t c = 0; c < vkb_line_ncases(l); c++, n++) {
+            job *j = &x->jobs[n];
+            j->l = l;
+            vkb_line_case(l, c, j->pick);
+            size_t w = 0;
+            for (int a = 0; a < l->naxes; a++)
+                w += strlen(l->axis[a].key) + strlen(l->axis[a].val[j->pick[a]]) + 2;
+            if ((int)w > x->pw) x->pw = w > 48 ? 48 : (int)w;
+        }
+    }
+    return 0;
+}
+
+/* Host memory the prefetched cases may hold: a third of what is available now. */
+static double host_budget(void)
+{
+    long pages = sysconf(_SC_AVPHYS_PAGES), size = sysconf(_SC_PAGESIZE);
+    return pages > 0 && size > 0 ? (double)pages * (double)size / 3 : 4.0 * (1u << 30);
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+/* Where the run's wall time went (the per-row columns summed) and the per-case overhead's distribution. */
+static void print_costs(ctx *x, FILE *f)
+{
+    fprintf(f, "prefetch_workers: %d%s\n", x->workers,
+            x->workers ? " (inputs and references of the next cases prepared while the GPU times this one)" : "");
+    fprintf(f, "wall_s: %.3f (the run, calibration excluded: %.3f)\n", vkb_now_s() - x->started, x->sum.wall_s);
+    fprintf(f, "sum_setup_s: %.3f\nsum_ref_s: %.3f\nsum_ref_wait_s: %.3f\nsum_check_s: %.3f\nsum_timing_s: %.3f\n"
+               "sum_energy_s: %.3f\nsum_cpu_fast_s: %.3f\nsum_overhead_s: %.3f\n",
+            x->sum.setup_s, x->sum.ref_s, x->sum.ref_wait_s, x->sum.check_s, x->sum.timing_s, x->sum.energy_s,
+            x->sum.cpu_fast_s, x->sum.overhead_s);
+    if (!x->noverhead) return;
+    qsort(x->overheads, x->noverhead, sizeof(double), cmp_double);
+    size_t n = x->noverhead;
+    fprintf(f, "overhead_median_s: %.3f\noverhead_p90_s: %.3f\n", gsl_stats_quantile_from_sorted_data(x->overheads, 1, n, 0.5),
+            gsl_stats_quantile_from_sorted_data(x->overheads, 1, n, 0.9));
+}
+
 int vkb_run(vkb_vk *v, const vkb_suite *s, const vkb_run_opts *o, vkb_run_totals *tot, char *err, size_t errlen)
 {
     ctx x;
@@ -568,6 +831,14 @@ int vkb_run(vkb_vk *v, const vkb_suite *s, const vkb_run_opts *o, vkb_run_totals
     strftime(stamp, sizeof(stamp), "%Y%m%dT%H%M%SZ", &tm);
     vkb_slug(x.info->name, devslug, sizeof(devslug));
     if (preflight(s, o, &x.caps, err, errlen)) return -1;
+    if (o->established) {
+        char p[700];
+        snprintf(p, sizeof(p), "%s/results.csv", o->established);
+        if ((x.nest = vkb_result_read(p, &x.est, err, errlen)) < 0) return -1;
+    }
+    /* Prefetch only where the timed device is not the CPU that would prepare the cases (lavapipe: none). */
+    long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
+    x.workers = o->jobs >= 0 ? o->jobs : x.caps.is_cpu ? 0 : (int)fmin(4, fmax(1, (double)ncpu / 4));
     if (o->out_dir) snprintf(dir, sizeof(dir), "%s", o->out_dir);
     else snprintf(dir, sizeof(dir), "%s/%s-%s-%s", o->out_root ? o->out_root : "results", stamp, vkb_version_commit(),
                   devslug);
@@ -593,7 +864,7 @@ int vkb_run(vkb_vk *v, const vkb_suite *s, const vkb_run_opts *o, vkb_run_totals
         snprintf(err, errlen, "timer floor: %s", vkb_vk_error(v));
         goto out;
     }
-    x.started = now_s();
+    x.started = vkb_now_s();
     if (isatty(2)) fprintf(stderr, "calibrating (or reading the cache)...");
     vkb_telrow_open(&x.tr, &x.topo, x.info, o->no_telemetry, o->discard_throttled);
     vkb_calib_get(v, o->out_root, o->recalibrate, o->no_calibrate, vkb_telrow_nvml(&x.tr), x.timer_floor, &x.cal,
@@ -601,30 +872,31 @@ int vkb_run(vkb_vk *v, const vkb_suite *s, const vkb_run_opts *o, vkb_run_totals
     x.copy_Bps = x.cal.val[VKB_CAL_COPY];
     if (isatty(2)) fprintf(stderr, "\r\033[K");
     write_runinfo(&x, s, info);
-    for (int i = 0; i < s->nline; i++) {
-        const vkb_kernel *k = vkb_registry_find(s->line[i].kernel);
-        if (o->filter && !strstr(k->name, o->filter)) continue;
-        x.total_cases += vkb_line_ncases(&s->line[i]);
+    if (plan_jobs(&x, s, err, errlen)) goto out;
+    print_header(&x);
+    x.started = vkb_now_s();
+    x.gpu_last = NAN;
+    vkb_prefetch_fns fns = {job_size, job_work, &x};
+    size_t ahead = x.workers ? 2 * (size_t)x.workers + 1 : 0;
+    if (!(x.pf = vkb_prefetch_start(x.njobs, x.workers, ahead, host_budget(), fns))) {
+        snprintf(err, errlen, "out of host memory for the run");
+        goto out;
     }
-    printf("%-6s %-14s %-34s %-4s %11s %9s %7s  %s\n", "STATUS", "KERNEL", "PARAMS", "MODE", "MEDIAN", "GB/s",
-           "%COPY", "CHECK metric/threshold");
-    x.started = now_s();
-    for (int i = 0; i < s->nline && !vkb_run_interrupted; i++) {
-        const vkb_line *l = &s->line[i];
-        if (o->filter && !strstr(l->kernel, o->filter)) continue;
-        size_t nc = vkb_line_ncases(l);
-        for (size_t j = 0; j < nc && !vkb_run_interrupted; j++) {
-            int pick[VKB_SUITE_MAX_AXES];
-            vkb_line_case(l, j, pick);
-            run_case(&x, l, pick);
-        }
-    }
+    for (size_t i = 0; i < x.njobs && !vkb_run_interrupted; i++) run_case(&x, i);
+    vkb_prefetch_stop(x.pf);
     fprintf(info, "finished: %s after %zu of %zu cases\n", vkb_run_interrupted ? "interrupted" : "complete",
             x.done_cases, x.total_cases);
-    fprintf(info, "totals: pass %d fail %d skip %d error %d\n", tot->pass, tot->fail, tot->skip, tot->error);
+    fprintf(info, "totals: pass %d fail %d skip %d error %d interrupted %d\n", tot->pass, tot->fail, tot->skip,
+            tot->error, tot->interrupted);
+    print_costs(&x, info);
     fprintf(info, "validation_messages: %llu\n", (unsigned long long)vkb_vk_validation_messages(v));
     ret = 0;
 out:
+    vkb_prefetch_free(x.pf);
+    for (size_t i = 0; x.jobs && i < x.njobs; i++) vkb_case_free(&x.jobs[i].c);  /* prepared, never run */
+    free(x.jobs);
+    free(x.overheads);
+    free(x.est);
     vkb_telrow_close(&x.tr);
     if (x.csv) fclose(x.csv);
     if (x.samples) fclose(x.samples);

@@ -18,6 +18,10 @@ typedef struct vkb_run_opts {
     int recalibrate;          /* measure the ceilings even when cached (calibrate.h) */
     int no_telemetry;         /* sensors off: every sensor column NA (to measure their overhead) */
     int discard_throttled;    /* drop samples whose window saw a throttle reason, after a cool-down */
+    int no_cpu_baseline;      /* skip the optimized CPU baselines (gate launches) */
+    int jobs;                 /* prefetch threads; <0: automatic (none on a CPU device) */
+    const char *established;  /* a run directory whose PASS rows (same commit, seed, case) stand for this run's
+                               * check: those cases are timed without reference or check (status TIMED) */
     double oracle_budget;     /* multiply-adds the scalar oracle may spend per case; 0: each kernel's default */
     const char *slowdown;     /* "KERNEL=F,...": inject a calibrated (1+F)x slowdown (gate self-test) */
     int argc;
@@ -25,7 +29,7 @@ typedef struct vkb_run_opts {
 } vkb_run_opts;
 
 typedef struct vkb_run_totals {
-    int pass, fail, skip, error;
+    int pass, fail, skip, error, interrupted;  /* pass counts TIMED rows too */
     char dir[600];            /* the run directory written */
 } vkb_run_totals;
 

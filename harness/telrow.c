@@ -133,25 +133,10 @@ int vkb_telrow_reject(vkb_telrow *t, double elapsed, double timeout)
     return 1;
 }
 
-/* Repeat the case's dispatch sequence until the energy window is long enough; fill the energy columns. */
-static void energy_window(vkb_telrow *t, vkb_gpu *g, vkb_result *r, vkb_tel_window *w, char *why, size_t len)
+/* Energy columns from a window of `calls` back-to-back calls over `wall` seconds. */
+static void energy_eval(vkb_result *r, const vkb_tel_window *w, double wall, double calls, char *why, size_t len)
 {
-    double per_call = !isnan(r->time_median_s) && r->time_median_s > 0 ? r->time_median_s : 1e-3;
-    uint32_t batch = (uint32_t)fmin(fmax(ceil(0.1 / per_call), 1), 10000);
-    double gpu = 0, calls = 0, t0 = now_s();
-    vkb_tel_begin(t->tel);
-    while (gpu < VKB_ENERGY_MIN_S ||
-           (vkb_tel_gpu_updates(t->tel) <= VKB_TEL_MIN_UPDATES && gpu < VKB_ENERGY_MAX_S)) {
-        double s;
-        if (vkb_gpu_run(g, batch, 0, &s)) {
-            snprintf(why, len, "error (energy window: vkb_gpu_run failed)");
-            break;
-        }
-        gpu += s;
-        calls += batch;
-    }
-    double wall = now_s() - t0, j, p;
-    vkb_tel_end(t->tel, w);
+    double j, p;
     r->energy_window_s = wall;
     r->energy_updates = w->gpu_energy.updates;
     if (why[0]) return;
@@ -162,7 +147,64 @@ static void energy_window(vkb_telrow *t, vkb_gpu *g, vkb_result *r, vkb_tel_wind
     }
 }
 
+int vkb_telrow_energy_ready(vkb_telrow *t, double gpu_busy)
+{
+    return gpu_busy >= VKB_ENERGY_MAX_S ||
+           (gpu_busy >= VKB_ENERGY_MIN_S && vkb_tel_gpu_updates(t->tel) > VKB_TEL_MIN_UPDATES);
+}
+
+/* Repeat the case's dispatch sequence until the energy window is long enough; fill the energy columns. */
+static void energy_window(vkb_telrow *t, vkb_gpu *g, vkb_result *r, vkb_tel_window *w, char *why, size_t len)
+{
+    double per_call = !isnan(r->time_median_s) && r->time_median_s > 0 ? r->time_median_s : 1e-3;
+    uint32_t batch = (uint32_t)fmin(fmax(ceil(0.1 / per_call), 1), 10000);
+    double gpu = 0, calls = 0, t0 = now_s();
+    vkb_tel_begin(t->tel);
+    while (!vkb_telrow_energy_ready(t, gpu)) {
+        double s;
+        if (vkb_gpu_run(g, batch, 0, &s)) {
+            snprintf(why, len, "error (energy window: vkb_gpu_run failed)");
+            break;
+        }
+        gpu += s;
+        calls += batch;
+    }
+    double wall = now_s() - t0;
+    vkb_tel_end(t->tel, w);
+    energy_eval(r, w, wall, calls, why, len);
+}
+
 static double mean_or_na(double sum, int n) { return n > 0 ? sum / n : NAN; }
+
+/* The sensor columns of a closed window w (the samples', merged with the energy window's). */
+static void sensor_columns(vkb_telrow *t, const vkb_tel_window *w, const char *ewhy, vkb_result *r)
+{
+    r->power_mean_W = mean_or_na(w->power_sum_W, w->power_n);
+    r->power_max_W = w->power_max_W;
+    r->gpu_temp_max_C = w->temp_max_C;
+    r->sm_clock_min_MHz = w->sm_min_MHz;
+    r->sm_clock_mean_MHz = mean_or_na(w->sm_sum_MHz, w->sm_n);
+    r->mem_clock_min_MHz = w->mem_min_MHz;
+    r->mem_clock_mean_MHz = mean_or_na(w->mem_sum_MHz, w->mem_n);
+    r->throttle_time_s = w->throttle_s;
+    r->throttle_discarded = t->discarded;
+    if (w->reasons_n) vkb_tel_reasons_str(w->reasons, r->clock_reasons, sizeof(r->clock_reasons));
+    if (w->reasons_n || !isnan(w->throttle_s))
+        snprintf(r->throttled, sizeof(r->throttled), "%s",
+                 (w->reasons & VKB_TEL_THROTTLE_BITS) || w->throttle_s > 0 || t->kept_throttled ? "yes" : "no");
+    r->cpu_temp_max_C = fmax(w->cpu_temp_max_C, t->have_ref ? t->ref.cpu_temp_max_C : NAN);  /* fmax skips a NAN */
+    add_why(r->telemetry_why, sizeof(r->telemetry_why), "energy", ewhy);
+    if (t->kept_throttled) {
+        char s[80];
+        snprintf(s, sizeof(s), "%d samples kept throttled at the timeout", t->kept_throttled);
+        add_why(r->telemetry_why, sizeof(r->telemetry_why), "throttle", s);
+    }
+}
+
+int vkb_telrow_energy_shared(const vkb_telrow *t, int hot)
+{
+    return hot && t->tel && vkb_tel_has_gpu_energy(t->tel) && !t->discard;
+}
 
 void vkb_telrow_case_end(vkb_telrow *t, vkb_gpu *g, vkb_result *r)
 {
@@ -177,26 +219,18 @@ void vkb_telrow_case_end(vkb_telrow *t, vkb_gpu *g, vkb_result *r)
     } else {
         snprintf(ewhy, sizeof(ewhy), "%s", vkb_tel_nvml(t->tel) ? "not_supported (no energy counter)" : "");
     }
-    r->power_mean_W = mean_or_na(w.power_sum_W, w.power_n);
-    r->power_max_W = w.power_max_W;
-    r->gpu_temp_max_C = w.temp_max_C;
-    r->sm_clock_min_MHz = w.sm_min_MHz;
-    r->sm_clock_mean_MHz = mean_or_na(w.sm_sum_MHz, w.sm_n);
-    r->mem_clock_min_MHz = w.mem_min_MHz;
-    r->mem_clock_mean_MHz = mean_or_na(w.mem_sum_MHz, w.mem_n);
-    r->throttle_time_s = w.throttle_s;
-    r->throttle_discarded = t->discarded;
-    if (w.reasons_n) vkb_tel_reasons_str(w.reasons, r->clock_reasons, sizeof(r->clock_reasons));
-    if (w.reasons_n || !isnan(w.throttle_s))
-        snprintf(r->throttled, sizeof(r->throttled), "%s",
-                 (w.reasons & VKB_TEL_THROTTLE_BITS) || w.throttle_s > 0 || t->kept_throttled ? "yes" : "no");
-    r->cpu_temp_max_C = fmax(w.cpu_temp_max_C, t->have_ref ? t->ref.cpu_temp_max_C : NAN);  /* fmax skips a NAN */
-    add_why(r->telemetry_why, sizeof(r->telemetry_why), "energy", ewhy);
-    if (t->kept_throttled) {
-        char s[80];
-        snprintf(s, sizeof(s), "%d samples kept throttled at the timeout", t->kept_throttled);
-        add_why(r->telemetry_why, sizeof(r->telemetry_why), "throttle", s);
-    }
+    sensor_columns(t, &w, ewhy, r);
+}
+
+void vkb_telrow_case_end_shared(vkb_telrow *t, double wall, double calls, vkb_result *r)
+{
+    vkb_tel_window w;
+    char ewhy[200] = "";
+    if (!t->tel || !t->in_case) return;
+    vkb_tel_end(t->tel, &w);
+    t->in_case = 0;
+    energy_eval(r, &w, wall, calls, ewhy, sizeof(ewhy));
+    sensor_columns(t, &w, ewhy, r);
 }
 
 void vkb_telrow_finish(vkb_telrow *t, vkb_result *r)

@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <gsl/gsl_randist.h>
 
 #include <errno.h>
@@ -226,6 +227,13 @@ int vkb_mkdirs(const char *path)
     return mkdir(tmp, 0777) && errno != EEXIST ? -1 : 0;
 }
 
+
+double vkb_now_s(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
 
 const char *vkb_fmt_time(double s, char *buf, size_t len)
 {
