@@ -1,5 +1,5 @@
 /* prefetch.c — see prefetch.h. One mutex and one condition guard the counters; a writer-preferring rwlock
- * is the "CPU": work() holds it shared, the caller's exclusive sections hold it alone. */
+ * is the "CPU": work() holds it shared, solo() alone. */
 #include <pthread.h>
 #include <stdlib.h>
 
@@ -40,6 +40,10 @@ static void prepare(vkb_prefetch *p, size_t i)
 {
     pthread_rwlock_rdlock(&p->cpu);
     p->fns.work(p->fns.ctx, i);
+    pthread_rwlock_unlock(&p->cpu);
+    if (!p->fns.solo) return;
+    pthread_rwlock_wrlock(&p->cpu);
+    p->fns.solo(p->fns.ctx, i);
     pthread_rwlock_unlock(&p->cpu);
 }
 
@@ -131,8 +135,6 @@ void vkb_prefetch_done(vkb_prefetch *p, size_t i)
     pthread_mutex_unlock(&p->m);
 }
 
-void vkb_prefetch_exclusive_begin(vkb_prefetch *p) { pthread_rwlock_wrlock(&p->cpu); }
-void vkb_prefetch_exclusive_end(vkb_prefetch *p) { pthread_rwlock_unlock(&p->cpu); }
 
 void vkb_prefetch_stop(vkb_prefetch *p)
 {

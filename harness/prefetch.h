@@ -2,7 +2,7 @@
  * order (the driver: the next cases' inputs and references are computed while the GPU times this one).
  *
  * An item is prepared in two steps: size(i) (cheap; no lock held) says how many host bytes it will hold,
- * then work(i) runs under a shared "CPU" lock. Items reserve their bytes against a budget strictly in index
+ * then work(i) runs under a shared "CPU" lock, then solo(i) under the same lock held exclusively. Items reserve their bytes against a budget strictly in index
  * order, so the lowest unconsumed item can always proceed: no deadlock, whatever the sizes. The caller can
  * take the CPU lock exclusively (e.g. to time a CPU baseline on every core): no work() runs meanwhile.
  * With workers == 0 nothing runs in the background: vkb_prefetch_wait(i) prepares item i itself. */
@@ -15,6 +15,7 @@ typedef struct vkb_prefetch vkb_prefetch;
 typedef struct vkb_prefetch_fns {
     double (*size)(void *ctx, size_t i);   /* host bytes item i will hold until consumed */
     void (*work)(void *ctx, size_t i);     /* prepare item i (called once, on a worker or in wait) */
+    void (*solo)(void *ctx, size_t i);     /* optional, after work: with the CPU lock held exclusively */
     void *ctx;
 } vkb_prefetch_fns;
 
@@ -26,9 +27,6 @@ vkb_prefetch *vkb_prefetch_start(size_t n, int workers, size_t ahead, double bud
 double vkb_prefetch_wait(vkb_prefetch *p, size_t i);
 /* Item i was consumed and its memory freed: release its reservation. */
 void vkb_prefetch_done(vkb_prefetch *p, size_t i);
-/* Exclusive use of the CPU: waits for running work() calls to finish and holds new ones back. */
-void vkb_prefetch_exclusive_begin(vkb_prefetch *p);
-void vkb_prefetch_exclusive_end(vkb_prefetch *p);
 /* Stop: workers finish the item in hand and exit; returns once they have. Then is_prepared(i) says which
  * items were prepared (so the caller can free them). NULL is a no-op. */
 void vkb_prefetch_stop(vkb_prefetch *p);

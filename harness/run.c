@@ -374,6 +374,32 @@ out:
     if (rng) gsl_rng_free(rng);
 }
 
+/* Prefetch step 3 (the CPU lock held alone): the optimized CPU baseline, after the reference that validates
+ * it, with no other case's preparation running. Only the main thread's GPU submissions may run beside it,
+ * mostly asleep in fence waits; a baseline that waits for the lock does not hold up the GPU. */
+static void job_baseline(ctx *x, job *j)
+{
+    vkb_result *r = &j->r;
+    const char *off = x->o->no_cpu_baseline ? "off (--no-cpu-baseline)"
+                      : j->established   ? "reference not run (--established): no check for the baseline"
+                                         : NULL;
+    if (j->state != JOB_RUN) return;
+    if (off) {
+        snprintf(r->cpu_fast_status, sizeof(r->cpu_fast_status), "NA");
+        snprintf(r->cpu_fast_why, sizeof(r->cpu_fast_why), "%s", off);
+        return;
+    }
+    double t0 = vkb_now_s();
+    vkb_cpu_baseline(&j->c, r);  /* timed, checked, cpu_fast_* columns */
+    r->cpu_fast_s = vkb_now_s() - t0;
+}
+
+static void job_solo(void *arg, size_t i)
+{
+    ctx *x = arg;
+    job_baseline(x, &x->jobs[i]);
+}
+
 /* Idle GPUs drop their clocks: on an H200 the first ~0.2 s of a 1 GiB copy after a CPU-side reference ran
  * 2.5x slower. The device is kept busy for as long as it sat idle (at most 0.3 s, at least 20 ms), so a
  * case that follows another closely needs almost no warm-up while the first one of a run gets it all. */
@@ -461,25 +487,6 @@ static int measure(ctx *x, vkb_gpu *g, const vkb_line *l, int cold, vkb_result *
     *samples_out = s;
     *nout = n;
     return 0;
-}
-
-/* The optimized CPU baseline, with the CPU to itself: no prefetch work runs meanwhile. */
-static void case_baseline(ctx *x, job *j)
-{
-    vkb_result *r = &j->r;
-    const char *off = x->o->no_cpu_baseline ? "off (--no-cpu-baseline)"
-                      : j->established   ? "reference not run (--established): no check for the baseline"
-                                         : NULL;
-    if (off) {
-        snprintf(r->cpu_fast_status, sizeof(r->cpu_fast_status), "NA");
-        snprintf(r->cpu_fast_why, sizeof(r->cpu_fast_why), "%s", off);
-        return;
-    }
-    double t0 = vkb_now_s();
-    vkb_prefetch_exclusive_begin(x->pf);
-    vkb_cpu_baseline(&j->c, r);  /* timed, checked, cpu_fast_* columns */
-    vkb_prefetch_exclusive_end(x->pf);
-    r->cpu_fast_s = vkb_now_s() - t0;
 }
 
 /* The validation run: poisoned outputs, guards, the kernel's check (or none when established). Returns 0 when
@@ -698,10 +705,7 @@ static void run_case(ctx *x, size_t i)
     double waited = vkb_prefetch_wait(x->pf, i);
     vkb_result *r = &j->r;
     r->ref_wait_s = x->workers ? waited : vkb_now_s() - w0;
-    if (j->state == JOB_RUN) {
-        case_baseline(x, j);
-        case_gpu(x, j, &chk, &samples, &nsamples);
-    }
+    if (j->state == JOB_RUN) case_gpu(x, j, &chk, &samples, &nsamples);
     vkb_telrow_finish(&x->tr, r);
     if (vkb_vk_validation_messages(x->v) != vmsgs) {
         char why[120];
@@ -876,8 +880,8 @@ int vkb_run(vkb_vk *v, const vkb_suite *s, const vkb_run_opts *o, vkb_run_totals
     print_header(&x);
     x.started = vkb_now_s();
     x.gpu_last = NAN;
-    vkb_prefetch_fns fns = {job_size, job_work, &x};
-    size_t ahead = x.workers ? 2 * (size_t)x.workers + 1 : 0;
+    vkb_prefetch_fns fns = {job_size, job_work, job_solo, &x};
+    size_t ahead = x.workers ? 64 : 0;  /* long references start early; the memory budget bounds it */
     if (!(x.pf = vkb_prefetch_start(x.njobs, x.workers, ahead, host_budget(), fns))) {
         snprintf(err, errlen, "out of host memory for the run");
         goto out;

@@ -2,7 +2,7 @@
 # The GPU batch behind the closing notes' figures (run on an NVIDIA H100/H200 with NVIDIA's Vulkan
 # driver, from the repo root, with build/gpu/vkbench built here and OUT set to a results folder).
 # Each block fits one 10-minute device command; run them back to back.
-#   sh tests/gpu/run.sh calibrate|bitnet|decomp|default|overhead|matmul|gate|peers
+#   sh tests/gpu/run.sh calibrate|bitnet|decomp|default|bench|concurrency|overhead|matmul|gate|peers
 set -u
 V=${VKB:-build/gpu/vkbench}; OUT=${OUT:-/tmp/vkbench-gpu}; R=$OUT/res
 mkdir -p "$R"
@@ -17,6 +17,20 @@ decomp) "$V" run --no-telemetry --dir "$R/decomp" --seed 3 -e "set min_time=0.2 
     -e "cholesky n=256,1024,4096 cond=1e3" -e "cholesky n=1000 spd=0" -e "qr n=256,1024,4096" -e "qr m=4096 n=256" \
     -e "svd n=256,1024" ;;
 default) "$V" run suites/default.suite --dir "$R/default" --seed 7 --min-time 0.2 --timeout 3 ;;
+bench)   # issue 11: the whole default suite as `make bench` runs it (telemetry on), wall time; the report is
+         # rendered on the dev host (no gnuplot here): vkbench report --no-plots here, plots there
+    s=$(date +%s.%N); "$V" run suites/default.suite --dir "$R/bench" --seed 7 > "$R/bench.log" 2>&1; echo "rc=$?" >> "$R/bench.log"
+    "$V" report --no-plots "$R/bench" >> "$R/bench.log" 2>&1; e=$(date +%s.%N)
+    echo "bench_wall_s $(echo "$e - $s" | bc)" | tee -a "$R/bench.log"; tail -n 3 "$R/bench.log"; sed -n '/^finished/,$p' "$R/bench/run.txt" ;;
+concurrency)   # issue 11: do prefetch workers (references, baselines) move the GPU medians? A: --jobs 0, B: --jobs 4,
+               # A2: --jobs 0 again (the noise floor); the long QR/SVD references keep the workers busy meanwhile
+    for t in A:0 B:4 A2:0; do "$V" run --seed 11 --dir "$R/conc_${t%%:*}" --jobs "${t##*:}" --min-time 0.5 \
+        -e "copy n=2^24,2^28" -e "add n=2^26" -e "sum n=2^26" -e "softmax rows=8192 cols=4096" \
+        -e "matmul n=4096 variant=coopmat_f256 dtype=f16" -e "matmul n=4096 variant=tiled dtype=f32" \
+        -e "bitnet_linear shape=28672x4096 m=1 variant=dot mode=rotate" -e "dense_f16 shape=28672x4096 m=1 mode=rotate" \
+        -e "rmsnorm rows=8192 cols=4096" -e "gelu n=2^26" -e "qr n=4096" -e "svd n=1024" > "$R/conc_${t%%:*}.log" 2>&1; done
+    for t in A B A2; do "$V" csv "$R/conc_$t/results.csv" kernel params time_median_s time_ci_lo_s time_ci_hi_s cpu_fast_time_s > "$R/conc_$t.tsv"; done
+    paste "$R/conc_A.tsv" "$R/conc_B.tsv" "$R/conc_A2.tsv" | awk -F'\t' '{printf "%-14s %-40s A %.4g B %.4g A2 %.4g  B/A-1 %+.2f%%  A2/A-1 %+.2f%%  cpuB/cpuA-1 %+.1f%%\n", $1, $2, $3, $9, $15, 100*($9/$3-1), 100*($15/$3-1), 100*($12/$6-1)}' ;;
 overhead)   # telemetry on/off, twice, paired medians
     for i in 1 2; do for m in on off; do
         "$V" run -e "copy n=2^24,2^28" -e "add n=2^26" -e "sum n=2^26" --seed 7 --dir "$R/ovh_$m$i" --min-time 0.3 \
