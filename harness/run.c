@@ -2,6 +2,7 @@
  * poisoned outputs with guards, check (before any timing), adaptive timed samples, statistics,
  * one CSV row written and flushed at once so an interrupted run keeps every finished row. */
 #include <errno.h>
+#include <pthread.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -489,13 +490,11 @@ static int measure(ctx *x, vkb_gpu *g, const vkb_line *l, int cold, vkb_result *
     return 0;
 }
 
-/* The validation run: poisoned outputs, guards, the kernel's check (or none when established). Returns 0 when
- * the case may be timed; otherwise the row's status is set. */
-static int case_validate(ctx *x, job *j, vkb_gpu *g, vkb_check *chk)
+/* The validation run: poisoned outputs and guards. Returns 0 when its outputs are ready for the check;
+ * otherwise the row's status is set (ERROR, or FAIL for a guard written over). */
+static int case_validate(ctx *x, job *j, vkb_gpu *g)
 {
-    vkb_case *c = &j->c;
     vkb_result *r = &j->r;
-    const vkb_line *l = j->l;
     double tv, t0 = vkb_now_s();
     char guard[200];
     if (vkb_gpu_upload(g)) return set_status(r, "ERROR", vkb_vk_error(x->v)), -1;
@@ -504,14 +503,34 @@ static int case_validate(ctx *x, job *j, vkb_gpu *g, vkb_check *chk)
     if (vkb_gpu_run(g, 1, 0, &tv) || vkb_gpu_download(g, guard, sizeof(guard)))
         return set_status(r, "ERROR", vkb_vk_error(x->v)), -1;
     x->gpu_last = vkb_now_s();
-    if (j->established) {
-        snprintf(r->check, sizeof(r->check), "established");
-        r->check_s = vkb_now_s() - t0;
-        if (guard[0]) return set_status(r, "FAIL", guard), -1;
-        return 0;
-    }
-    c->k->check(c, chk);
     r->check_s = vkb_now_s() - t0;
+    if (guard[0]) return set_status(r, "FAIL", guard), -1;
+    if (j->established) snprintf(r->check, sizeof(r->check), "established");
+    return 0;
+}
+
+/* The kernel's check of the validation run's outputs, and the verdict columns. Runs on its own thread while the
+ * GPU is timed (it reads only the host copies and the expected values, which timing never touches); returns 0
+ * for PASS, else sets FAIL and its reason. */
+typedef struct checker {
+    ctx *x;
+    job *j;
+    vkb_check *chk;
+    int rc;
+} checker;
+
+static void *check_case(void *arg)
+{
+    checker *k = arg;
+    vkb_case *c = &k->j->c;
+    vkb_result *r = &k->j->r;
+    vkb_check *chk = k->chk;
+    const vkb_line *l = k->j->l;
+    double t0 = vkb_now_s();
+    k->rc = 0;
+    if (k->j->established) return NULL;
+    c->k->check(c, chk);
+    r->check_s += vkb_now_s() - t0;
     snprintf(r->check, sizeof(r->check), "%s", chk->method);
     r->metric = chk->metric;
     r->threshold = chk->threshold;
@@ -538,8 +557,7 @@ static int case_validate(ctx *x, job *j, vkb_gpu *g, vkb_check *chk)
     }
     snprintf(r->note, sizeof(r->note), "%s%s%s", c->note, c->note[0] && !isnan(l->tol) ? "; " : "",
              !isnan(l->tol) ? l->tol_reason : "");
-    if (guard[0]) return set_status(r, "FAIL", guard), -1;
-    if (chk->pass) return 0;
+    if (chk->pass) return NULL;
     char why[300];
     if (chk->nunwritten) snprintf(why, sizeof(why), "%zu elements never written (still poisoned)", chk->nunwritten);
     else if (chk->nnan) snprintf(why, sizeof(why), "%zu NaN/Inf outputs where the reference is finite", chk->nnan);
@@ -547,16 +565,46 @@ static int case_validate(ctx *x, job *j, vkb_gpu *g, vkb_check *chk)
         snprintf(why, sizeof(why), "%s metric %.4g > threshold %.4g (%zu bad of %zu)", chk->method, chk->metric,
                  chk->threshold, chk->nbad, chk->nchecked);
     set_status(r, "FAIL", why);
-    return -1;
+    k->rc = -1;
+    return NULL;
 }
 
-/* Validate, then time: the GPU part of a case. Samples (if timed) are returned for samples.csv. */
-static void case_gpu(ctx *x, job *j, vkb_check *chk, double **samples, size_t *nsamples)
+/* Rotate, injected slowdown, timed samples, energy window: everything that times a validated case. */
+static int case_time(ctx *x, job *j, vkb_gpu *g, double **samples, size_t *nsamples)
 {
     vkb_case *c = &j->c;
     vkb_result *r = &j->r;
     const char *mode = j->mode;
     char why[300] = "";
+    if (!strcmp(mode, "rotate")) {
+        /* Cold without flushes: back-to-back dispatches, each reading its own copy of the inputs,
+         * 512 MiB of copies in all (10x a 50 MB L2), as decoding streams each layer's weights once. */
+        int nc = vkb_gpu_rotate(g, 512ull << 20, 256);
+        if (nc < 0) return set_status(r, "ERROR", vkb_vk_error(x->v)), -1;
+        size_t used = strlen(r->note);
+        snprintf(r->note + used, sizeof(r->note) - used, "%srotating %d input copies", used ? "; " : "", nc);
+    }
+    if (vkb_slowdown_apply(x->v, g, c, x->o->slowdown, !strcmp(mode, "cold"), r->note, sizeof(r->note), why,
+                           sizeof(why)))
+        return set_status(r, "ERROR", why), -1;
+    if (measure(x, g, j->l, !strcmp(mode, "cold"), r, samples, nsamples)) {
+        snprintf(why, sizeof(why), "timing: %s", vkb_vk_error(x->v));
+        return set_status(r, "ERROR", why), -1;
+    }
+    if (isnan(r->energy_s)) {  /* not shared with the samples: a window of its own */
+        double te = vkb_now_s();
+        vkb_telrow_case_end(&x->tr, g, r);
+        r->energy_s = vkb_now_s() - te;
+    }
+    return 0;
+}
+
+/* Validate, then time while the check runs beside it, then the end-to-end time. A case whose check fails keeps
+ * no timing (its samples are dropped): a wrong kernel has no speed. */
+static void case_gpu(ctx *x, job *j, vkb_check *chk, double **samples, size_t *nsamples)
+{
+    vkb_case *c = &j->c;
+    vkb_result *r = &j->r;
     double t0 = vkb_now_s();
     vkb_gpu *g = vkb_gpu_prepare(x->v, c);
     r->setup_s += vkb_now_s() - t0;
@@ -564,32 +612,23 @@ static void case_gpu(ctx *x, job *j, vkb_check *chk, double **samples, size_t *n
         set_status(r, "ERROR", vkb_vk_error(x->v));
         return;
     }
-    if (case_validate(x, j, g, chk)) goto out;
-    if (!strcmp(mode, "rotate")) {
-        /* Cold without flushes: back-to-back dispatches, each reading its own copy of the inputs,
-         * 512 MiB of copies in all (10x a 50 MB L2), as decoding streams each layer's weights once. */
-        int nc = vkb_gpu_rotate(g, 512ull << 20, 256);
-        if (nc < 0) {
-            set_status(r, "ERROR", vkb_vk_error(x->v));
-            goto out;
+    if (case_validate(x, j, g)) goto out;
+    checker ck = {x, j, chk, 0};
+    pthread_t th;
+    /* Beside the timing only where the timed device is not this CPU (lavapipe: first the check, then timing). */
+    int threaded = !j->established && !x->caps.is_cpu && pthread_create(&th, NULL, check_case, &ck) == 0;
+    if (!threaded) check_case(&ck);
+    int trc = ck.rc ? -1 : case_time(x, j, g, samples, nsamples);
+    if (threaded) pthread_join(th, NULL);
+    if (ck.rc || trc) {
+        free(*samples);
+        *samples = NULL;
+        if (ck.rc) {  /* the check's verdict stands over any timing error */
+            r->samples = VKB_NA_I;
+            r->time_median_s = r->time_mean_s = r->time_stddev_s = r->time_min_s = r->time_max_s = NAN;
+            r->time_q1_s = r->time_q3_s = r->time_ci_lo_s = r->time_ci_hi_s = r->rel_noise = NAN;
         }
-        size_t used = strlen(r->note);
-        snprintf(r->note + used, sizeof(r->note) - used, "%srotating %d input copies", used ? "; " : "", nc);
-    }
-    if (vkb_slowdown_apply(x->v, g, c, x->o->slowdown, !strcmp(mode, "cold"), r->note, sizeof(r->note), why,
-                           sizeof(why))) {
-        set_status(r, "ERROR", why);
         goto out;
-    }
-    if (measure(x, g, j->l, !strcmp(mode, "cold"), r, samples, nsamples)) {
-        snprintf(why, sizeof(why), "timing: %s", vkb_vk_error(x->v));
-        set_status(r, "ERROR", why);
-        goto out;
-    }
-    if (isnan(r->energy_s)) {  /* not shared with the samples: a window of its own */
-        double te = vkb_now_s();
-        vkb_telrow_case_end(&x->tr, g, r);
-        r->energy_s = vkb_now_s() - te;
     }
     double e2e[3];
     int ne = 0;
