@@ -277,13 +277,16 @@ vkb_runstate vkb_rundir_state(const char *dir, char *why, size_t len)
         snprintf(why, len, "no run.txt in %s: completeness unknown", d);
         return VKB_RUN_UNKNOWN;
     }
-    while (fgets(line, sizeof(line), f)) {
+    int any_status = 0;
+    while (fgets(line, sizeof(line), f)) {   /* only the last line counts: an argument cannot fake it */
         line[strcspn(line, "\r\n")] = 0;
-        if (!strncmp(line, "status: ", 8)) snprintf(status, sizeof(status), "%s", line + 8);
-        else if (!strncmp(line, "finished: ", 10)) snprintf(legacy, sizeof(legacy), "%s", line + 10);
+        if (!line[0]) continue;
+        any_status |= !strncmp(line, "status: ", 8);
+        snprintf(status, sizeof(status), "%s", !strncmp(line, "status: ", 8) ? line + 8 : "");
+        if (!strncmp(line, "finished: ", 10)) snprintf(legacy, sizeof(legacy), "%s", line + 10);
     }
     fclose(f);
-    if (!status[0] && legacy[0]) snprintf(status, sizeof(status), "%s", legacy);  /* runs written before the status line */
+    if (!any_status && legacy[0]) snprintf(status, sizeof(status), "%s", legacy);  /* runs written before the status line */
     if (status[0]) {
         snprintf(why, len, "%s", status);
         return !strncmp(status, "complete", 8) ? VKB_RUN_COMPLETE
