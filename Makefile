@@ -1,7 +1,9 @@
 # vkbench: one non-recursive Makefile. Every output goes to build/ (or build/san with SANITIZE=).
 #   make            build build/vkbench and every kernels/*.comp -> build/spv/*.spv
 #   make bench      install what is missing, run suites/default.suite on the default device, write a report
-#   make test       install what is missing, run unit tests (also under ASan/UBSan), smoke suite with validation
+#   make test       install what is missing, run unit tests (also under ASan/UBSan), smoke suite with validation,
+#                   the fuzz targets for ~20 s in all
+#   make fuzz       the libFuzzer targets (tests/fuzz/), each for FUZZ_SECONDS (default 60)
 #   V=1             echo the commands;  SANITIZE=address,undefined  sanitizer build in build/san
 
 CC      ?= cc
@@ -34,6 +36,8 @@ PURE_SRC := harness/stats.c harness/suite.c harness/check.c harness/result.c har
 # No Vulkan (unit-tested), though not pure in the strict sense: sensors through dlopen/sysfs, hwloc.
 PURE_SRC += harness/telemetry.c harness/topo.c
 PURE_SRC += harness/report.c
+# No Vulkan either: run directories, their locks and the per-device registry (report and compare read run.txt).
+PURE_SRC += harness/rundir.c
 HARN_SRC := $(filter-out harness/main.c $(PURE_SRC),$(wildcard harness/*.c))
 REF_SRC  := $(wildcard reference/*.c)
 CPU_SRC  := $(wildcard cpu/*.c)
@@ -51,7 +55,7 @@ CPU_OBJ  := $(call obj,$(CPU_SRC)) $(BUILD)/obj/baselines.o
 
 COMMIT := $(shell git describe --always --dirty --abbrev=10 2>/dev/null || echo unknown)
 
-.PHONY: all clean test unit bench report deps gate gate-selftest
+.PHONY: all clean test unit bench report deps gate gate-selftest fuzz
 all: $(BUILD)/vkbench $(SPVS)
 
 # Rebuild everything when the flags change.
@@ -146,6 +150,24 @@ gate-selftest: deps
 	$(Q)$(MAKE) --no-print-directory all
 	$(Q)VKB=$(BUILD)/vkbench K='$(K)' ROUNDS='$(ROUNDS)' SLOW='$(SLOW)' SUITE='$(SUITE)' \
 	  sh harness/gate.sh selftest $(BUILD)/gate-selftest
+
+# Fuzzing (tests/fuzz/*.c): libFuzzer targets for the suite parser and the results.csv and samples.csv readers,
+# built with clang under ASan/UBSan; `make fuzz` runs each for FUZZ_SECONDS (default 60) from tests/fuzz/corpus/.
+FUZZ_CC ?= clang
+FUZZ_SECONDS ?= 60
+FUZZ_FLAGS := -std=c11 -D_GNU_SOURCE -g -O1 -Iharness -fno-omit-frame-pointer \
+              -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all
+FUZZ_BINS := $(patsubst tests/fuzz/%.c,build/fuzz/%,$(wildcard tests/fuzz/*.c))
+build/fuzz/fuzz_suite: harness/suite.c
+build/fuzz/fuzz_results build/fuzz/fuzz_samples: harness/result.c
+build/fuzz/%: tests/fuzz/%.c $(wildcard harness/*.h)
+	@mkdir -p $(@D)
+	@$(if $(Q),echo '  FUZZ    $@')
+	$(Q)$(FUZZ_CC) $(FUZZ_FLAGS) $(filter-out -Wno-format-truncation,$(WARN)) $(filter %.c,$^) -o $@ -lm
+
+fuzz: deps
+	$(Q)$(MAKE) --no-print-directory $(FUZZ_BINS)
+	$(Q)FUZZ_SECONDS=$(FUZZ_SECONDS) sh tests/fuzz/run.sh $(FUZZ_BINS)
 
 clean:
 	rm -rf build

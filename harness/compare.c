@@ -19,6 +19,7 @@
 #include <gsl/gsl_statistics_double.h>
 
 #include "result.h"
+#include "rundir.h"
 #include "stats.h"
 
 extern char **environ;
@@ -447,6 +448,7 @@ static int load_side(rowset *set, const char *arg, int cand, side_id *id, char *
         snprintf(slash ? slash + 1 : samples, sizeof(samples) - (size_t)(slash ? slash + 1 - samples : 0), "samples.csv");
         for (long i = 0; i < nr; i++) {
             const vkb_result *x = &res[i];
+            if (!strcmp(x->status, "INTERRUPTED")) continue;  /* no result: the case is missing from this launch */
             if (!id->have) {
                 snprintf(id->device, sizeof(id->device), "%s", x->device);
                 snprintf(id->driver, sizeof(id->driver), "%s", x->driver);
@@ -729,6 +731,22 @@ static void default_out(const char *cand, char *out, size_t len)
     else snprintf(out, len, "compare");
 }
 
+/* The runs of one side that did not complete (rundir.h), appended to out as "SIDE DIR: why; ". */
+static void partial_side(const char *arg, const char *side, char *out, size_t len)
+{
+    char **files = NULL, err[300], why[700];
+    int n = 0;
+    if (side_files(arg, &files, &n, err, sizeof(err))) return;
+    for (int f = 0; f < n; f++) {
+        vkb_runstate st = vkb_rundir_state(files[f], why, sizeof(why));
+        size_t used = strlen(out);
+        if (st != VKB_RUN_COMPLETE && st != VKB_RUN_UNKNOWN)
+            snprintf(out + used, len - used, "%s%s %s: %s", used ? "; " : "", side, files[f], why);
+        free(files[f]);
+    }
+    free(files);
+}
+
 int vkb_compare_cmd(int argc, char **argv)
 {
     static const struct option lo[] = {
@@ -778,7 +796,12 @@ int vkb_compare_cmd(int argc, char **argv)
         matched += rows[i].base_status[0] && rows[i].cand_status[0];
         missing += rows[i].base_status[0] && !rows[i].cand_status[0];
     }
-    printf("## vkbench compare\n\nbaseline: %s\ncandidate: %s\n\n", argv[optind], argv[optind + 1]);
+    char partial[2400] = "";
+    partial_side(argv[optind], "baseline", partial, sizeof(partial));
+    partial_side(argv[optind + 1], "candidate", partial, sizeof(partial));
+    if (partial[0]) printf("## vkbench compare: PARTIAL input (%s): cases that never ran are missing\n\n", partial);
+    else printf("## vkbench compare\n\n");
+    printf("baseline: %s\ncandidate: %s\n\n", argv[optind], argv[optind + 1]);
     if (note[0]) printf("**%s**\n\n", note);
     int one_launch = 0;
     for (long i = 0; i < n; i++) one_launch |= rows[i].testable && (rows[i].base.k < 2 || rows[i].cand.k < 2);

@@ -104,9 +104,11 @@ int vkb_export_cmd(int argc, char **argv);
 /* `vkbench gate-summary` (harness/selftest.c): false alarms and detections over gate.sh selftest's comparisons. */
 int vkb_gate_summary_cmd(int argc, char **argv);
 
-/* Write the rows of a run (results.csv + samples.csv beside it) as Google Benchmark JSON: one entry per
- * raw sample (a repetition; iterations = dispatches per sample) plus mean/median/stddev aggregates per
- * PASS case. Returns 0, or -1 with "file:line: message" in err. */
-int vkb_export_gbench(FILE *f, const char *results_csv, char *err, size_t errlen);
+/* Write the rows of a run (results.csv + samples.csv beside it) as Google Benchmark JSON: mean/median/stddev
+ * aggregates per PASS case (from its row), and with per_sample first one entry per raw sample (a repetition;
+ * iterations = dispatches per sample; aggregates then from samples.csv). Cases that were not timed are entries
+ * marked error_occurred (FAIL, ERROR, INTERRUPTED) or skipped (SKIP), with the status and reason as the message.
+ * Returns 0, or -1 with "file:line: message" in err. */
+int vkb_export_gbench(FILE *f, const char *results_csv, int per_sample, char *err, size_t errlen);
 
 #endif

@@ -1,7 +1,8 @@
 #!/bin/sh
 # Install the Debian packages vkbench needs, when missing. As root: apt-get install them.
 # Otherwise: print the exact command and stop.
-pkgs="build-essential libvulkan-dev glslang-tools libgsl-dev libhwloc-dev gnuplot-nox mesa-vulkan-drivers vulkan-validationlayers libopenblas-dev"
+# clang + libclang-rt-14-dev: the fuzz targets (libFuzzer, ASan, UBSan; `make fuzz`, and 20 s of `make test`).
+pkgs="build-essential libvulkan-dev glslang-tools libgsl-dev libhwloc-dev gnuplot-nox mesa-vulkan-drivers vulkan-validationlayers libopenblas-dev clang libclang-rt-14-dev"
 missing=""
 for p in $pkgs; do
     dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing="$missing $p"

@@ -30,21 +30,69 @@ static void bench_name(const vkb_result *r, char *out, size_t len)
         if (*p == ' ') *p = '/';
 }
 
-static void entry(FILE *f, int *first, const char *name, const char *run_name, int family, const char *agg,
-                  size_t reps, size_t idx, long long iters, double t)
+/* The fields every entry starts with; the caller adds the rest and the closing brace. */
+static void entry_head(FILE *f, int *first, const char *name, const char *run_name, int family)
 {
     fprintf(f, "%s    {\"name\": ", *first ? "" : ",\n");
     *first = 0;
     json_str(f, name);
     fprintf(f, ", \"family_index\": %d, \"per_family_instance_index\": 0, \"run_name\": ", family);
     json_str(f, run_name);
+}
+
+static void entry(FILE *f, int *first, const char *name, const char *run_name, int family, const char *agg,
+                  size_t reps, size_t idx, long long iters, double t)
+{
+    entry_head(f, first, name, run_name, family);
     if (agg) fprintf(f, ", \"run_type\": \"aggregate\", \"aggregate_name\": \"%s\", \"aggregate_unit\": \"time\"", agg);
     else fprintf(f, ", \"run_type\": \"iteration\", \"repetition_index\": %zu", idx);
     fprintf(f, ", \"repetitions\": %zu, \"threads\": 1, \"iterations\": %lld, \"real_time\": %.6f, \"cpu_time\": %.6f, "
                "\"time_unit\": \"ns\"}", reps, iters, t * 1e9, t * 1e9);
 }
 
-int vkb_export_gbench(FILE *f, const char *results_csv, char *err, size_t errlen)
+/* A case that was not timed, marked as Google Benchmark marks one: error_occurred + error_message (FAIL, ERROR,
+ * INTERRUPTED) or skipped + skip_message (SKIP). No real_time or cpu_time: nothing was measured, and a 0 would
+ * read as a time (Google Benchmark's compare.py leaves entries without them out of its comparisons). */
+static void untimed(FILE *f, int *first, const char *name, int family, const vkb_result *r)
+{
+    char msg[VKB_STR_LEN + 32];
+    int skip = !strcmp(r->status, "SKIP");
+    snprintf(msg, sizeof(msg), "%s: %s", r->status, r->reason[0] ? r->reason : "no reason recorded");
+    entry_head(f, first, name, name, family);
+    fprintf(f, ", \"run_type\": \"iteration\", \"repetition_index\": 0, \"repetitions\": 1, \"threads\": 1, "
+               "\"%s\": true, \"%s\": ", skip ? "skipped" : "error_occurred", skip ? "skip_message" : "error_message");
+    json_str(f, msg);
+    fprintf(f, ", \"iterations\": 0, \"time_unit\": \"ns\"}");
+}
+
+/* A PASS case: mean/median/stddev aggregates (repetitions = raw samples), from the row itself or, with samples,
+ * recomputed from them after one entry per raw sample. One sample: a single iteration entry. */
+static int timed(FILE *f, int *first, const char *name, int family, const vkb_result *r, const char *samples_csv,
+                 int per_sample, char *err, size_t errlen)
+{
+    double *t = NULL;
+    vkb_summary s;
+    long ns = r->samples == VKB_NA_I ? 0 : (long)r->samples;
+    s.mean = r->time_mean_s, s.median = r->time_median_s, s.stddev = r->time_stddev_s;
+    if (per_sample) {
+        if ((ns = vkb_samples_read(samples_csv, r->case_id, &t, err, errlen)) < 0) return -1;
+        vkb_stats_summarise(t, (size_t)ns, &s);
+        for (long j = 0; j < ns; j++) entry(f, first, name, name, family, NULL, (size_t)ns, (size_t)j, r->batch, t[j]);
+    } else if (ns <= 1 && !isnan(s.median))
+        entry(f, first, name, name, family, NULL, 1, 0, r->batch, s.median);
+    static const char *const agg[] = {"mean", "median", "stddev"};
+    const double v[] = {s.mean, s.median, s.stddev};
+    for (int a = 0; a < 3 && ns > 1; a++) {
+        char an[440];
+        if (isnan(v[a])) continue;   /* JSON has no NA: an unmeasured aggregate is left out */
+        snprintf(an, sizeof(an), "%s_%s", name, agg[a]);
+        entry(f, first, an, name, family, agg[a], (size_t)ns, 0, (long long)ns, v[a]);
+    }
+    free(t);
+    return 0;
+}
+
+int vkb_export_gbench(FILE *f, const char *results_csv, int per_sample, char *err, size_t errlen)
 {
     vkb_result *rows = NULL;
     char samples[1100], name[400];
@@ -63,30 +111,19 @@ int vkb_export_gbench(FILE *f, const char *results_csv, char *err, size_t errlen
         json_str(f, ctx[i][1]);
         fprintf(f, ",\n");
     }
-    fprintf(f, "    \"vkbench_time_note\": \"real_time: GPU time per dispatch from Vulkan timestamps (one "
-               "repetition = one raw sample, iterations = dispatches in its batch). vkbench measures no CPU time "
-               "per kernel: cpu_time repeats real_time so tools that require the field can read the file.\"\n  },\n"
-               "  \"benchmarks\": [\n");
+    fprintf(f, "    \"vkbench_time_note\": \"real_time: GPU time per dispatch from Vulkan timestamps. Per PASS case: "
+               "mean, median and stddev aggregates over its raw samples (repetitions = samples)%s. vkbench measures no "
+               "CPU time per kernel: cpu_time repeats real_time so tools that require the field can read the file. "
+               "FAIL, ERROR and INTERRUPTED cases carry error_occurred and error_message, SKIP cases skipped and "
+               "skip_message (status: reason), and no time: they were not timed.\"\n  },\n"
+               "  \"benchmarks\": [\n", per_sample ? ", after one iteration entry per raw sample (iterations = "
+               "dispatches in its batch)" : "");
     int first = 1, family = 0, rc = 0;
-    for (long i = 0; i < n && rc == 0; i++) {
+    for (long i = 0; i < n && rc == 0; i++, family++) {
         const vkb_result *r = &rows[i];
-        double *t = NULL;
-        if (strcmp(r->status, "PASS")) continue;
-        long ns = vkb_samples_read(samples, r->case_id, &t, err, errlen);
-        if (ns < 0) { rc = -1; break; }
         bench_name(r, name, sizeof(name));
-        vkb_summary s;
-        vkb_stats_summarise(t, (size_t)ns, &s);
-        for (long j = 0; j < ns; j++) entry(f, &first, name, name, family, NULL, (size_t)ns, (size_t)j, r->batch, t[j]);
-        static const char *const agg[] = {"mean", "median", "stddev"};
-        const double v[] = {s.mean, s.median, s.stddev};
-        for (int a = 0; a < 3 && ns > 1; a++) {
-            char an[440];
-            snprintf(an, sizeof(an), "%s_%s", name, agg[a]);
-            entry(f, &first, an, name, family, agg[a], (size_t)ns, 0, (long long)ns, v[a]);
-        }
-        free(t);
-        family++;
+        if (strcmp(r->status, "PASS")) untimed(f, &first, name, family, r);
+        else rc = timed(f, &first, name, family, r, samples, per_sample, err, errlen);
     }
     fprintf(f, "\n  ]\n}\n");
     free(rows);
@@ -95,17 +132,23 @@ int vkb_export_gbench(FILE *f, const char *results_csv, char *err, size_t errlen
 
 int vkb_export_cmd(int argc, char **argv)
 {
-    static const struct option lo[] = {{"format", 1, 0, 'f'}, {"output", 1, 0, 'o'}, {"help", 0, 0, 'h'}, {0, 0, 0, 0}};
+    static const struct option lo[] = {{"format", 1, 0, 'f'}, {"output", 1, 0, 'o'}, {"samples", 0, 0, 's'},
+                                       {"help", 0, 0, 'h'}, {0, 0, 0, 0}};
     const char *format = "gbench", *out = NULL;
     char path[1100], err[1200];
-    int c;
+    int c, per_sample = 0;
     optind = 1;
     while ((c = getopt_long(argc, argv, "f:o:h", lo, NULL)) != -1) {
         if (c == 'f') format = optarg;
         else if (c == 'o') out = optarg;
+        else if (c == 's') per_sample = 1;
         else {
-            fprintf(c == 'h' ? stdout : stderr, "usage: vkbench export [--format gbench] RUN_DIR|results.csv [-o FILE]\n"
-                    "  Google Benchmark JSON (stdout by default); exit 0, or 3 on a usage or input error\n");
+            fprintf(c == 'h' ? stdout : stderr, "usage: vkbench export [--format gbench] RUN_DIR|results.csv [-o FILE] "
+                    "[--samples]\n"
+                    "  Google Benchmark JSON (stdout by default): per case, mean/median/stddev aggregates; --samples adds\n"
+                    "  one entry per raw sample (large: tens of thousands for the default suite). FAIL, ERROR and\n"
+                    "  INTERRUPTED cases are entries with error_occurred, SKIP cases with skipped.\n"
+                    "  exit 0, or 3 on a usage or input error\n");
             return c == 'h' ? VKB_GATE_OK : VKB_GATE_INPUT;
         }
     }
@@ -122,7 +165,7 @@ int vkb_export_cmd(int argc, char **argv)
         fprintf(stderr, "vkbench export: cannot write %s\n", out);
         return VKB_GATE_INPUT;
     }
-    int rc = vkb_export_gbench(f, path, err, sizeof(err));
+    int rc = vkb_export_gbench(f, path, per_sample, err, sizeof(err));
     if (out) fclose(f);
     if (rc) fprintf(stderr, "vkbench export: %s\n", err);
     return rc ? VKB_GATE_INPUT : VKB_GATE_OK;

@@ -1,6 +1,8 @@
 /* main.c — the vkbench command line. The only place that decides the exit status. */
+#include <errno.h>
 #include <getopt.h>
 #include <math.h>
+#include <stdint.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -19,7 +21,7 @@
 #include "compare.h"
 #include "slowdown.h"
 
-enum { EXIT_OK = 0, EXIT_CASES_FAILED = 1, EXIT_USAGE = 3 };
+enum { EXIT_OK = 0, EXIT_CASES_FAILED = 1, EXIT_USAGE = 3, EXIT_SIGNAL = 128 /* + the signal: 130 SIGINT, 143 SIGTERM */ };
 
 static void usage(FILE *f)
 {
@@ -27,8 +29,9 @@ static void usage(FILE *f)
             "usage: vkbench COMMAND [options]\n"
             "  run [SUITE...] [-e LINE]  run suite files and/or inline suite lines (default suites/default.suite)\n"
             "      --device D            device index or name substring (default: discrete > integrated > cpu)\n"
-            "      --seed S              run seed (default: from the clock; recorded in every row)\n"
+            "      --seed S              run seed, 0 to 2^63-1 (default: from the clock; recorded in every row)\n"
             "      --out DIR             results root (default results/); --dir DIR: exact run directory\n"
+            "      --force               with --dir: replace the run already there (its report and plots are removed)\n"
             "      --filter NAME         only kernels whose name contains NAME\n"
             "      --mode hot|cold|rotate  override the suites' cache mode\n"
             "      --min-time S --max-noise F --timeout S --min-samples N   stop-rule overrides\n"
@@ -55,15 +58,18 @@ static void usage(FILE *f)
             "  csv FILE [COLUMN...]      read a results.csv back (validating it) and print columns, tab-separated\n"
             "  compare BASE CAND         the regression gate (see `vkbench compare --help`; exit 0 ok, 1 slower,\n"
             "                            2 correctness regression, 3 usage/input error)\n"
-            "  export --format gbench RUN [-o FILE]   a run as Google Benchmark JSON (compare.py, github-action-benchmark)\n"
-            "exit status: 0 all cases PASS or SKIP; 1 a case FAILed or ERRORed; 3 usage or input error\n");
+            "  export --format gbench RUN [-o FILE] [--samples]   a run as Google Benchmark JSON (compare.py,\n"
+            "                            github-action-benchmark): per-case aggregates, FAIL/ERROR as error_occurred\n"
+            "exit status: 0 all cases PASS or SKIP; 1 a case FAILed or ERRORed; 3 usage or input error (also a --dir\n"
+            "  that holds a run); 130 interrupted by SIGINT, 143 by SIGTERM (finished rows kept, run.txt says\n"
+            "  \"status: interrupted after I of N cases\"; a second signal exits at once)\n");
 }
 
-static void on_sigint(int sig)
+/* SIGINT and SIGTERM: finish the current sample, record the case, write run.txt's status, exit 128 + sig. */
+static void on_signal(int sig)
 {
-    (void)sig;
-    if (vkb_run_interrupted) _exit(130);  /* second Ctrl-C: rows already written are on disk */
-    vkb_run_interrupted = 1;
+    if (vkb_run_interrupted) _exit(EXIT_SIGNAL + sig);  /* second signal: rows already written are on disk */
+    vkb_run_interrupted = sig;
 }
 
 static int cmd_list(void)
@@ -82,6 +88,11 @@ static int cmd_csv(int argc, char **argv)
         usage(stderr);
         return EXIT_USAGE;
     }
+    for (int a = 2; a < argc; a++)   /* every column named before anything is printed */
+        if (vkb_result_column(argv[a]) < 0) {
+            fprintf(stderr, "vkbench: no column '%s' in the result schema\n", argv[a]);
+            return EXIT_USAGE;
+        }
     long n = vkb_result_read(argv[1], &rows, err, sizeof(err));
     if (n < 0) {
         fprintf(stderr, "vkbench: %s\n", err);
@@ -98,11 +109,7 @@ static int cmd_csv(int argc, char **argv)
 #define VKB_X_PRINT(t, name) VKB_X_PRINT_##t(name)
             VKB_RESULT_COLUMNS(VKB_X_PRINT)
 #undef VKB_X_PRINT
-            if (!found) {
-                fprintf(stderr, "vkbench: no column '%s' in the result schema\n", argv[a]);
-                free(rows);
-                return EXIT_USAGE;
-            }
+            (void)found;
         }
         putchar('\n');
     }
@@ -168,7 +175,7 @@ static int cmd_run(int argc, char **argv)
         {"spv-dir", 1, 0, 'P'},   {"no-calibrate", 0, 0, 'C'},
         {"recalibrate", 0, 0, 'R'}, {"no-telemetry", 0, 0, 'O'}, {"discard-throttled", 0, 0, 'H'}, {"help", 0, 0, 'h'},    {"slowdown", 1, 0, 'W'},
         {"oracle-budget", 1, 0, 'B'}, {"no-cpu-baseline", 0, 0, 'Z'}, {"jobs", 1, 0, 'J'},
-        {"established", 1, 0, 'E'},
+        {"established", 1, 0, 'E'}, {"force", 0, 0, 'F'},
         {0, 0, 0, 0}};
     vkb_run_opts o = {.min_time = NAN, .max_noise = NAN, .timeout = NAN, .min_samples = -1, .jobs = -1, .argc = argc,
                       .argv = argv};
@@ -185,9 +192,10 @@ static int cmd_run(int argc, char **argv)
         char *end = NULL;
         switch (c) {
         case 'd': device = optarg; break;
-        case 's':
+        case 's':   /* one value everywhere: the CSV's signed 64-bit seed column and run.txt print the same number */
+            errno = 0;
             o.seed = strtoull(optarg, &end, 0);
-            if (*end) goto bad_number;
+            if (*end || end == optarg || errno || strchr(optarg, '-') || o.seed > INT64_MAX) goto bad_number;
             seed_set = 1;
             break;
         case 'o': o.out_root = optarg; break;
@@ -220,6 +228,7 @@ static int cmd_run(int argc, char **argv)
         case 'Z': o.no_cpu_baseline = 1; break;
         case 'J': o.jobs = (int)strtol(optarg, &end, 10); if (*end || o.jobs < 0 || o.jobs > 64) goto bad_number; break;
         case 'E': o.established = optarg; break;
+        case 'F': o.force = 1; break;
         case 'C': o.no_calibrate = 1; break;
         case 'R': o.recalibrate = 1; break;
         case 'O': o.no_telemetry = 1; break;
@@ -235,7 +244,11 @@ static int cmd_run(int argc, char **argv)
         fprintf(stderr, "vkbench: option --%s: '%s' is not a valid value\n", li >= 0 ? lo[li].name : "?", optarg);
         return EXIT_USAGE;
     }
-    if (!seed_set) o.seed = (uint64_t)time(NULL) ^ ((uint64_t)clock() << 32);
+    if (o.force && !o.out_dir) {
+        fprintf(stderr, "vkbench: --force replaces the run in a --dir: give --dir DIR\n");
+        return EXIT_USAGE;
+    }
+    if (!seed_set) o.seed = ((uint64_t)time(NULL) ^ ((uint64_t)clock() << 32)) & INT64_MAX;
     for (int i = optind; i < argc; i++) {
         vkb_options here = opt;
         if (vkb_suite_parse(&s, argv[i], NULL, &here, err, sizeof(err))) {
@@ -243,11 +256,12 @@ static int cmd_run(int argc, char **argv)
             goto out;
         }
     }
+    vkb_options inl = opt;   /* -e "set ..." applies to the -e lines after it, as a set line in a file does */
     for (int i = 0; i < ninline; i++) {
-        vkb_options here = opt;
+        vkb_options *here = &inl;
         char name[32];
         snprintf(name, sizeof(name), "-e#%d", i + 1);
-        if (vkb_suite_parse(&s, name, inline_lines[i], &here, err, sizeof(err))) {
+        if (vkb_suite_parse(&s, name, inline_lines[i], here, err, sizeof(err))) {
             fprintf(stderr, "vkbench: %s\n", err);
             goto out;
         }
@@ -274,8 +288,12 @@ static int cmd_run(int argc, char **argv)
             fprintf(stderr, "vkbench: %s\n", vkb_vk_error(v));
             goto out;
         }
-    signal(SIGINT, on_sigint);
-    signal(SIGTERM, on_sigint);
+    struct sigaction sa;
+    memset(&sa, 0, sizeof(sa));
+    sa.sa_handler = on_signal;
+    sigemptyset(&sa.sa_mask);
+    sigaction(SIGINT, &sa, NULL);
+    sigaction(SIGTERM, &sa, NULL);
     const vkb_devinfo *d = vkb_vk_info(v);
     fprintf(stderr, "vkbench: device [%u] %s (%s, %s), seed %llu\n", d->index, d->name, d->type, d->driver,
             (unsigned long long)o.seed);
@@ -287,7 +305,7 @@ static int cmd_run(int argc, char **argv)
     printf("\n%d PASS, %d FAIL, %d SKIP, %d ERROR%s; results in %s\n", tot.pass, tot.fail, tot.skip, tot.error,
            vkb_run_interrupted ? " (interrupted)" : "", tot.dir);
     if (o.validate) printf("validation messages: %llu\n", (unsigned long long)vkb_vk_validation_messages(v));
-    ret = tot.fail || tot.error || vkb_run_interrupted ? EXIT_CASES_FAILED : EXIT_OK;
+    ret = vkb_run_interrupted ? EXIT_SIGNAL + vkb_run_interrupted : tot.fail || tot.error ? EXIT_CASES_FAILED : EXIT_OK;
 out:
     vkb_vk_close(v);
     vkb_suite_free(&s);

@@ -15,6 +15,7 @@
 
 #include "report.h"
 #include "result.h"
+#include "rundir.h"
 
 #define BOOT_B 1000
 #define CONF 0.95
@@ -530,6 +531,26 @@ static void table_end(rep *R)
 
 static char run_letter(int i) { return (char)('A' + i); }
 
+/* The runs that did not complete (rundir.h), as one line: "run A (DIR): interrupted after 3 of 10 cases; ...".
+ * words: say it without digits (for report.md, where every digit must be a listed number). Returns how many. */
+static int partial_runs(const char *const *dirs, int n, int words, char *out, size_t len)
+{
+    int k = 0;
+    size_t used = 0;
+    out[0] = 0;
+    for (int i = 0; i < n; i++) {
+        char why[700];
+        vkb_runstate st = vkb_rundir_state(dirs[i], why, sizeof(why));
+        if (st == VKB_RUN_COMPLETE || st == VKB_RUN_UNKNOWN) continue;
+        int w = words ? snprintf(out + used, len - used, "%srun %c %s", k ? "; " : "", run_letter(i), vkb_runstate_name(st))
+                      : snprintf(out + used, len - used, "%srun %c (%s): %s", k ? "; " : "", run_letter(i), dirs[i], why);
+        k++;
+        if (w < 0 || (size_t)w >= len - used) break;
+        used += (size_t)w;
+    }
+    return k;
+}
+
 /* ---------------- plots ---------------- */
 
 /* Run gnuplot -c TEMPLATE args... without a shell; stderr goes to plots/gnuplot.log. 0 when the output
@@ -661,6 +682,12 @@ static void status_cases(rep *R, int i)
             "leave the others out.", num(R, "rows", i, -1, NULL, NULL, 1, 9), num(R, "count", i, -1, "status", "PASS", 1, 9),
          num(R, "count", i, -1, "status", "FAIL", 1, 9), num(R, "count", i, -1, "status", "SKIP", 1, 9),
          num(R, "count", i, -1, "status", "ERROR", 1, 9));
+    for (long j = 0; j < u->n; j++)
+        if (!strcmp(u->rows[j].status, "INTERRUPTED")) {
+            para(R, "%s INTERRUPTED: the case in flight when the run was stopped, recorded without a result.",
+                 num(R, "count", i, -1, "status", "INTERRUPTED", 1, 9));
+            break;
+        }
     static const char *const hs[] = {"SKIP cases", "reason (sizes elided: …)", "kernels", "first case"};
     int any = 0;
     for (long j = 0; j < u->n; j++) {
@@ -695,7 +722,7 @@ static void status_cases(rep *R, int i)
     any = 0;
     for (long j = 0; j < u->n; j++) {
         const vkb_result *r = &u->rows[j];
-        if (strcmp(r->status, "FAIL") && strcmp(r->status, "ERROR")) continue;
+        if (strcmp(r->status, "FAIL") && strcmp(r->status, "ERROR") && strcmp(r->status, "INTERRUPTED")) continue;
         if (!any++) table_begin(R), row(R, 1, 4, hf);
         const char *c[4] = {r->status, str(R, i, r, "kernel"), str(R, i, r, "params"), str(R, i, r, "reason")};
         row(R, 0, 4, c);
@@ -1236,7 +1263,11 @@ int vkb_report_write(const vkb_report_opts *o, char *err, size_t errlen)
           "body{font-family:sans-serif;max-width:1400px;margin:auto}table{border-collapse:collapse;font-size:12px}"
           "td,th{border:1px solid #ccc;padding:2px 6px}th{background:#eee}figure svg{max-width:100%;height:auto}"
           "</style></head><body>\n", R.html);
-    heading(&R, 1, "vkbench report");
+    char partial[1200], title[1300];
+    if (partial_runs(o->runs, o->nruns, 1, partial, sizeof(partial)))
+        snprintf(title, sizeof(title), "vkbench report: PARTIAL, %s: only its finished cases are reported", partial);
+    else snprintf(title, sizeof(title), "vkbench report");
+    heading(&R, 1, title);
     runs_table(&R);
     for (int i = 0; i < R.nr; i++) status_cases(&R, i);
     method(&R);
@@ -1410,6 +1441,9 @@ int vkb_report_cli(int argc, char **argv)
         fprintf(stderr, "vkbench report: give at least one run directory\n");
         return 3;
     }
+    char partial[2400];
+    if (partial_runs(dirs, o.nruns, 0, partial, sizeof(partial)))  /* the first line says so */
+        printf("vkbench report: PARTIAL: %s\n", partial);
     if (verify) {
         int p = vkb_report_verify(dirs[0], stdout, err, sizeof(err));
         if (p < 0) fprintf(stderr, "vkbench report: %s\n", err);

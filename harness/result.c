@@ -162,7 +162,6 @@ static int csv_fields(csv_reader *r)
 
 static void csv_close(csv_reader *r)
 {
-    if (r->f) fclose(r->f);
     free(r->rec);
     free(r->line);
     free(r->fields);
@@ -181,14 +180,11 @@ static int fail(char *err, size_t errlen, const char *path, long line, const cha
     return -1;
 }
 
-/* Open and read the header. Returns its field count, or -1 with err set. */
-static int csv_open(csv_reader *r, const char *path, char *err, size_t errlen)
+/* Read the header of f (owned by the caller: csv_close leaves it open). Returns its field count, or -1 with err. */
+static int csv_open(csv_reader *r, FILE *f, const char *path, char *err, size_t errlen)
 {
     memset(r, 0, sizeof(*r));
-    if (!(r->f = fopen(path, "r"))) {
-        snprintf(err, errlen, "%s: cannot open: %s", path, strerror(errno));
-        return -1;
-    }
+    r->f = f;
     int st = csv_next(r);
     if (st <= 0 || !*r->rec) return fail(err, errlen, path, 1, "no header");
     int n = csv_fields(r);
@@ -231,13 +227,38 @@ static int parse_double(const char *s, double *v)
     return 0;
 }
 
+int vkb_result_column(const char *name)
+{
+    for (int i = 0; i < NCOLS; i++)
+        if (!strcmp(cols[i].name, name)) return i;
+    return -1;
+}
+
+/* fopen path and hand it to read; the file is closed after. */
+static FILE *open_read(const char *path, char *err, size_t errlen)
+{
+    FILE *f = fopen(path, "r");
+    if (!f) snprintf(err, errlen, "%s: cannot open: %s", path, strerror(errno));
+    return f;
+}
+
 long vkb_result_read(const char *path, vkb_result **out, char *err, size_t errlen)
+{
+    FILE *f = open_read(path, err, errlen);
+    *out = NULL;
+    if (!f) return -1;
+    long n = vkb_result_read_stream(f, path, out, err, errlen);
+    fclose(f);
+    return n;
+}
+
+long vkb_result_read_stream(FILE *f, const char *path, vkb_result **out, char *err, size_t errlen)
 {
     csv_reader r;
     int *map = NULL;
     vkb_result *rows = NULL;
     long n = 0, cap = 0, rc = -1;
-    int nf = csv_open(&r, path, err, errlen), st, known = 0;
+    int nf = csv_open(&r, f, path, err, errlen), st, known = 0;
     *out = NULL;
     if (nf < 0) goto cleanup;
     if (!(map = malloc((size_t)nf * sizeof(*map)))) { fail(err, errlen, path, 1, "out of memory"); goto cleanup; }
@@ -303,10 +324,20 @@ void vkb_samples_write(FILE *f, int64_t case_id, const double *t, size_t n, int6
 
 long vkb_samples_read(const char *path, int64_t case_id, double **t, char *err, size_t errlen)
 {
+    FILE *f = open_read(path, err, errlen);
+    *t = NULL;
+    if (!f) return -1;
+    long n = vkb_samples_read_stream(f, path, case_id, t, err, errlen);
+    fclose(f);
+    return n;
+}
+
+long vkb_samples_read_stream(FILE *f, const char *path, int64_t case_id, double **t, char *err, size_t errlen)
+{
     csv_reader r;
     double *v = NULL;
     long n = 0, cap = 0, rc = -1;
-    int nf = csv_open(&r, path, err, errlen), st, jc = -1, jt = -1;
+    int nf = csv_open(&r, f, path, err, errlen), st, jc = -1, jt = -1;
     *t = NULL;
     if (nf < 0) goto cleanup;
     for (int j = 0; j < nf; j++) {

@@ -69,6 +69,11 @@ void vkb_result_write_row(FILE *f, const vkb_result *r);
  * "file:line: message" in err (wrong field count, bad number, unterminated quote, no header). */
 long vkb_result_read(const char *path, vkb_result **out, char *err, size_t errlen);
 
+/* The same from an open stream (read to its end, not closed); name is used in the messages. */
+long vkb_result_read_stream(FILE *f, const char *name, vkb_result **out, char *err, size_t errlen);
+/* The index of a column of the schema by name, or -1. */
+int vkb_result_column(const char *name);
+
 /* Split one CSV line into at most max fields (in place, unquoting). Returns the field count or -1. */
 int vkb_csv_split(char *line, char **fields, int max);
 /* Write s as a CSV field. */
@@ -79,5 +84,6 @@ void vkb_samples_write_header(FILE *f);
 void vkb_samples_write(FILE *f, int64_t case_id, const double *t, size_t n, int64_t batch);
 /* Read samples of one case_id (or all with case_id < 0). Returns count (caller frees), -1 on error. */
 long vkb_samples_read(const char *path, int64_t case_id, double **t, char *err, size_t errlen);
+long vkb_samples_read_stream(FILE *f, const char *name, int64_t case_id, double **t, char *err, size_t errlen);
 
 #endif

@@ -22,6 +22,7 @@
 #include "registry.h"
 #include "result.h"
 #include "run.h"
+#include "rundir.h"
 #include "slowdown.h"
 #include "stats.h"
 #include "telrow.h"
@@ -59,6 +60,9 @@ typedef struct ctx {
     } sum;                /* the per-row time columns, summed for run.txt */
     double *overheads;    /* overhead_s of each row, for its median and 90th percentile */
     size_t noverhead;
+    vkb_rundir rd;        /* the locked run directory and the device's registry of live runs (rundir.h) */
+    size_t interrupted_rows;   /* rows recorded as INTERRUPTED: the case in flight when the run was stopped */
+    int write_errno;      /* first failed flush or fsync of a row: the run reports it instead of claiming success */
 } ctx;
 
 static uint64_t mix64(uint64_t x)
@@ -282,6 +286,25 @@ static const char *established_by(const ctx *x, const vkb_result *r)
             return x->o->established;
     }
     return NULL;
+}
+
+/* One finished case on disk: its samples first, then its row, each flushed and fsync'ed, so that a crash or a
+ * SIGKILL leaves every finished row readable with all of its samples. The row notes the runs of this device that
+ * overlapped it (concurrent timings are not comparable). */
+static void record(ctx *x, vkb_result *r, const double *samples, size_t nsamples)
+{
+    if (!strcmp(r->status, "PASS") && !strcmp(r->stop_reason, "interrupted")) {
+        /* Its sampling was cut short by the signal: a PASS would stand on partial samples. */
+        snprintf(r->status, sizeof(r->status), "INTERRUPTED");
+        snprintf(r->reason, sizeof(r->reason), "the run was interrupted while this case was timed: its %lld samples "
+                 "are partial (kept in samples.csv), its statistics are not a result", (long long)r->samples);
+    }
+    vkb_rundir_overlap(&x->rd, r->concurrent_runs, sizeof(r->concurrent_runs));
+    if (samples) vkb_samples_write(x->samples, r->case_id, samples, nsamples, r->batch);
+    if (vkb_rundir_sync(x->samples) && !x->write_errno) x->write_errno = errno;
+    vkb_result_write_row(x->csv, r);
+    if (vkb_rundir_sync(x->csv) && !x->write_errno) x->write_errno = errno;
+    if (!strcmp(r->status, "INTERRUPTED")) x->interrupted_rows++;
 }
 
 /* Prefetch step 1 (no lock held): the case planned; returns the host bytes it will hold (inputs, outputs
@@ -712,9 +735,7 @@ static void case_record(ctx *x, job *j, const vkb_check *chk, const double *samp
 {
     vkb_result *r = &j->r;
     if (isatty(2)) fprintf(stderr, "\r\033[K");
-    vkb_result_write_row(x->csv, r);
-    if (samples) vkb_samples_write(x->samples, r->case_id, samples, nsamples, r->batch);
-    fflush(x->samples);
+    record(x, r, samples, nsamples);
     print_row(x, r, chk);
     x->done_cases++;
     if (!strcmp(r->status, "PASS") || !strcmp(r->status, "TIMED")) x->tot->pass++;
@@ -885,13 +906,13 @@ int vkb_run(vkb_vk *v, const vkb_suite *s, const vkb_run_opts *o, vkb_run_totals
     if (o->out_dir) snprintf(dir, sizeof(dir), "%s", o->out_dir);
     else snprintf(dir, sizeof(dir), "%s/%s-%s-%s", o->out_root ? o->out_root : "results", stamp, vkb_version_commit(),
                   devslug);
-    if (vkb_mkdirs(dir)) {
-        snprintf(err, errlen, "cannot create results directory %s: %s", dir, strerror(errno));
-        return -1;
-    }
-    snprintf(tot->dir, sizeof(tot->dir), "%s", dir);
+    /* Exclusive and locked for the run: a second run never writes into this one (rundir.h). */
+    if (vkb_rundir_open(&x.rd, dir, o->out_dir != NULL, o->force, err, errlen)) return -1;
+    snprintf(tot->dir, sizeof(tot->dir), "%s", x.rd.path);
+    snprintf(path, sizeof(path), "%s %s", x.info->name, x.info->uuid);
+    vkb_rundir_register(&x.rd, path);
 #define OPEN(var, name)                                                                          \
-    snprintf(path, sizeof(path), "%s/%s", dir, name);                                           \
+    snprintf(path, sizeof(path), "%s/%s", x.rd.path, name);                                     \
     if (!(var = fopen(path, "w"))) {                                                              \
         snprintf(err, errlen, "cannot write %s: %s", path, strerror(errno));                     \
         goto out;                                                                                 \
@@ -900,9 +921,15 @@ int vkb_run(vkb_vk *v, const vkb_suite *s, const vkb_run_opts *o, vkb_run_totals
     OPEN(x.samples, "samples.csv");
     OPEN(info, "run.txt");
 #undef OPEN
+    /* Buffers larger than a row (at most ~100 cells of 512 bytes): each row reaches the file in one write(). */
+    setvbuf(x.csv, NULL, _IOFBF, 1 << 17);
+    setvbuf(x.samples, NULL, _IOFBF, 1 << 17);
     vkb_result_write_header(x.csv);
     vkb_samples_write_header(x.samples);
-    fflush(x.csv);
+    if (vkb_rundir_sync(x.csv) || vkb_rundir_sync(x.samples)) {
+        snprintf(err, errlen, "cannot write %s/results.csv or samples.csv: %s", x.rd.path, strerror(errno));
+        goto out;
+    }
     if (vkb_vk_timer_floor(v, &x.timer_floor)) {
         snprintf(err, errlen, "timer floor: %s", vkb_vk_error(v));
         goto out;
@@ -915,6 +942,7 @@ int vkb_run(vkb_vk *v, const vkb_suite *s, const vkb_run_opts *o, vkb_run_totals
     x.copy_Bps = x.cal.val[VKB_CAL_COPY];
     if (isatty(2)) fprintf(stderr, "\r\033[K");
     write_runinfo(&x, s, info);
+    vkb_rundir_sync(info);
     if (plan_jobs(&x, s, err, errlen)) goto out;
     print_header(&x);
     x.started = vkb_now_s();
@@ -927,14 +955,28 @@ int vkb_run(vkb_vk *v, const vkb_suite *s, const vkb_run_opts *o, vkb_run_totals
     }
     for (size_t i = 0; i < x.njobs && !vkb_run_interrupted; i++) run_case(&x, i);
     vkb_prefetch_stop(x.pf);
+    size_t finished = x.done_cases - x.interrupted_rows;
     fprintf(info, "finished: %s after %zu of %zu cases\n", vkb_run_interrupted ? "interrupted" : "complete",
-            x.done_cases, x.total_cases);
+            finished, x.total_cases);
     fprintf(info, "totals: pass %d fail %d skip %d error %d interrupted %d\n", tot->pass, tot->fail, tot->skip,
             tot->error, tot->interrupted);
     print_costs(&x, info);
     fprintf(info, "validation_messages: %llu\n", (unsigned long long)vkb_vk_validation_messages(v));
+    if (x.write_errno) {
+        snprintf(err, errlen, "writing the rows of %s failed: %s (rows before the failure are on disk)", x.rd.path,
+                 strerror(x.write_errno));
+        goto out;
+    }
+    /* The last line says how the run ended; a run without it was killed (rundir.h). */
+    if (vkb_run_interrupted) fprintf(info, "status: interrupted after %zu of %zu cases\n", finished, x.total_cases);
+    else fprintf(info, "status: complete\n");
+    if (vkb_rundir_sync(info)) {
+        snprintf(err, errlen, "cannot write %s/run.txt: %s", x.rd.path, strerror(errno));
+        goto out;
+    }
     ret = 0;
 out:
+    if (ret && info) fprintf(info, "status: error: %s\n", err);  /* not killed: say why it stopped */
     vkb_prefetch_free(x.pf);
     for (size_t i = 0; x.jobs && i < x.njobs; i++) vkb_case_free(&x.jobs[i].c);  /* prepared, never run */
     free(x.jobs);
@@ -944,5 +986,6 @@ out:
     if (x.csv) fclose(x.csv);
     if (x.samples) fclose(x.samples);
     if (info) fclose(info);
+    vkb_rundir_close(&x.rd);
     return ret;
 }

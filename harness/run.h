@@ -24,6 +24,7 @@ typedef struct vkb_run_opts {
                                * check: those cases are timed without reference or check (status TIMED) */
     double oracle_budget;     /* multiply-adds the scalar oracle may spend per case; 0: each kernel's default */
     const char *slowdown;     /* "KERNEL=F,...": inject a calibrated (1+F)x slowdown (gate self-test) */
+    int force;                /* out_dir may hold a run: replace it (its report and plots are removed) */
     int argc;
     char **argv;              /* recorded in run.txt */
 } vkb_run_opts;
@@ -37,11 +38,14 @@ typedef struct vkb_run_totals {
  * Returns 0, or -1 with "file:line: message" in err. */
 int vkb_run_check_suite(const vkb_suite *s, char *err, size_t errlen);
 
-/* Run every case of s on v. Rows go to <dir>/results.csv as they finish. Returns 0 when the run
- * completed (whatever the case statuses), -1 with err set when it could not start or write. */
+/* Run every case of s on v. Rows go to <dir>/results.csv as they finish (fsync'ed, samples first). The directory
+ * is created exclusively and locked (rundir.h); an out_dir that holds a run is refused unless o->force. run.txt ends
+ * with "status: complete" or "status: interrupted after I of N cases". Returns 0 when the run completed or was
+ * interrupted (whatever the case statuses), -1 with err set when it could not start or write. */
 int vkb_run(vkb_vk *v, const vkb_suite *s, const vkb_run_opts *o, vkb_run_totals *tot, char *err, size_t errlen);
 
-/* Set by the SIGINT handler: the run stops after the current sample and keeps every finished row. */
+/* Set by the SIGINT/SIGTERM handler to the signal's number: the run stops after the current sample and keeps
+ * every finished row. */
 extern volatile int vkb_run_interrupted;
 
 #endif

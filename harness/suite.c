@@ -10,7 +10,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-int vkb_parse_int(const char *s, int64_t *out)
+/* One term: 1000, -3, B^E, 64Ki, 1e6 (when integral). */
+static int parse_atom(const char *s, int64_t *out)
 {
     char *end;
     if (!s || !*s || isspace((unsigned char)*s)) return -1;
@@ -47,6 +48,40 @@ int vkb_parse_int(const char *s, int64_t *out)
     double d = strtod(s, &end);
     if (*end || !isfinite(d) || d != floor(d) || fabs(d) >= 9.2e18) return -1;
     *out = (int64_t)d;
+    return 0;
+}
+
+/* A sign inside a term: the exponent's of 1e+6 or 2.5e-3 (an 'e' after a digit or '.'), not an operator. */
+static int exponent_sign(const char *term, const char *at)
+{
+    return at > term + 1 && (at[-1] == 'e' || at[-1] == 'E') && (isdigit((unsigned char)at[-2]) || at[-2] == '.');
+}
+
+int vkb_parse_int(const char *s, int64_t *out)
+{
+    int64_t acc = 0;
+    char op = '+';
+    if (!s || !*s || isspace((unsigned char)*s)) return -1;
+    /* Terms joined by + and -, left to right, overflow-checked: 2^20+1, 1Mi-16. Only the first term may
+     * carry a sign of its own (-3+1); after an operator a term starts with a digit. */
+    for (const char *p = s;;) {
+        const char *q = p;
+        if (p == s && (*q == '-' || *q == '+')) q++;
+        else if (!isdigit((unsigned char)*q)) return -1;
+        while (*q && !((*q == '+' || *q == '-') && !exponent_sign(p, q))) q++;
+        char term[48];
+        int64_t v;
+        size_t n = (size_t)(q - p);
+        if (n == 0 || n >= sizeof(term)) return -1;
+        memcpy(term, p, n);
+        term[n] = 0;
+        if (parse_atom(term, &v)) return -1;
+        if (op == '+' ? __builtin_add_overflow(acc, v, &acc) : __builtin_sub_overflow(acc, v, &acc)) return -1;
+        if (!*q) break;
+        op = *q;
+        p = q + 1;
+    }
+    *out = acc;
     return 0;
 }
 
@@ -238,6 +273,13 @@ static int parse_kernel(vkb_suite *s, char **tok, int ntok, const char *comment,
             if (!next) break;
         }
     }
+    size_t ncases = 1;   /* vkb_line_ncases must not wrap: 12 axes of 256 values are 2^96 cases */
+    for (int i = 0; i < l.naxes; i++)
+        if (__builtin_mul_overflow(ncases, (size_t)l.axis[i].nval, &ncases) || ncases > VKB_SUITE_MAX_CASES) {
+            seterr(err, errlen, file, lineno, "the line expands to more than %d cases (the product of its axes' sizes)",
+                   VKB_SUITE_MAX_CASES);
+            goto cleanup;
+        }
     vkb_line *nl = realloc(s->line, (size_t)(s->nline + 1) * sizeof(*nl));
     if (!nl) { seterr(err, errlen, file, lineno, "out of memory"); goto cleanup; }
     s->line = nl;
@@ -249,7 +291,7 @@ cleanup:
     return rc;
 }
 
-static char *read_file(const char *file, char *err, size_t errlen)
+static char *read_file(const char *file, size_t *lenp, char *err, size_t errlen)
 {
     FILE *f = fopen(file, "rb");
     char *buf = NULL;
@@ -270,23 +312,43 @@ static char *read_file(const char *file, char *err, size_t errlen)
     }
     if (ferror(f)) { free(buf); buf = NULL; snprintf(err, errlen, "%s: read error", file); goto cleanup; }
     buf[len] = 0;
+    *lenp = len;
 cleanup:
     fclose(f);
     return buf;
 }
 
-int vkb_suite_parse(vkb_suite *s, const char *file, const char *text, vkb_options *opt,
-                    char *err, size_t errlen)
+/* A control byte would change what a line means without showing it (a NUL ended the line early, so
+ * `add n=1000\0 dtype=f16` ran in f32): refuse each, by file:line:column. Tab is whitespace; CR only
+ * before a line end (CRLF files). */
+static int check_bytes(const char *buf, size_t len, const char *file, char *err, size_t errlen)
 {
-    char *buf = text ? strdup(text) : read_file(file, err, errlen);
-    char **tok = NULL;
-    int rc = -1, lineno = 0;
-    if (!buf) {
-        if (text) snprintf(err, errlen, "%s: out of memory", file);
+    size_t line0 = 0;
+    int lineno = 1;
+    for (size_t i = 0; i < len; i++) {
+        unsigned char c = (unsigned char)buf[i];
+        if (c == '\n') {
+            lineno++;
+            line0 = i + 1;
+            continue;
+        }
+        if (c == '\t' || (c == '\r' && (i + 1 == len || buf[i + 1] == '\n')) || (c >= 0x20 && c != 0x7f)) continue;
+        snprintf(err, errlen, "%s:%d:%zu: control byte 0x%02x%s in the suite: only tab, and CR before a line end, "
+                 "are allowed", file, lineno, i - line0 + 1, c, c == 0 ? " (NUL)" : c == '\r' ? " (CR)" : c == 0x7f ? " (DEL)" : "");
         return -1;
     }
+    return 0;
+}
+
+/* Parse buf (len bytes, buf[len] == 0); a file (is_file) must hold at least one kernel line. */
+static int parse_buf(vkb_suite *s, const char *file, char *buf, size_t len, int is_file, vkb_options *opt, char *err,
+                     size_t errlen)
+{
+    char **tok = NULL;
+    int rc = -1, lineno = 0, before = s->nline;
+    if (check_bytes(buf, len, file, err, errlen)) return -1;
     /* A line has at most len/2 + 1 tokens; size the token array once for the longest. */
-    if (!(tok = malloc((strlen(buf) / 2 + 2) * sizeof(*tok)))) {
+    if (!(tok = malloc((len / 2 + 2) * sizeof(*tok)))) {
         snprintf(err, errlen, "%s: out of memory", file);
         goto cleanup;
     }
@@ -305,7 +367,7 @@ int vkb_suite_parse(vkb_suite *s, const char *file, const char *text, vkb_option
         }
         int ntok = 0;
         char *save = NULL;
-        for (char *p = strtok_r(line, " \t\r\v\f", &save); p; p = strtok_r(NULL, " \t\r\v\f", &save))
+        for (char *p = strtok_r(line, " \t\r", &save); p; p = strtok_r(NULL, " \t\r", &save))
             tok[ntok++] = p;
         if (ntok == 0) continue;
         int bad = !strcmp(tok[0], "set")
@@ -313,9 +375,41 @@ int vkb_suite_parse(vkb_suite *s, const char *file, const char *text, vkb_option
                       : parse_kernel(s, tok, ntok, comment, opt, file, lineno, err, errlen);
         if (bad) goto cleanup;
     }
+    if (is_file && s->nline == before) {
+        snprintf(err, errlen, "%s: no kernel line in the suite (it is empty, or holds only comments and set lines)", file);
+        goto cleanup;
+    }
     rc = 0;
 cleanup:
     free(tok);
+    return rc;
+}
+
+int vkb_suite_parse(vkb_suite *s, const char *file, const char *text, vkb_options *opt,
+                    char *err, size_t errlen)
+{
+    size_t len = text ? strlen(text) : 0;
+    char *buf = text ? strdup(text) : read_file(file, &len, err, errlen);
+    if (!buf) {
+        if (text) snprintf(err, errlen, "%s: out of memory", file);
+        return -1;
+    }
+    int rc = parse_buf(s, file, buf, len, !text, opt, err, errlen);
+    free(buf);
+    return rc;
+}
+
+int vkb_suite_parse_mem(vkb_suite *s, const char *file, const void *data, size_t len, vkb_options *opt, char *err,
+                        size_t errlen)
+{
+    char *buf = malloc(len + 1);
+    if (!buf) {
+        snprintf(err, errlen, "%s: out of memory", file);
+        return -1;
+    }
+    if (len) memcpy(buf, data, len);
+    buf[len] = 0;
+    int rc = parse_buf(s, file, buf, len, 1, opt, err, errlen);
     free(buf);
     return rc;
 }

@@ -220,7 +220,7 @@ expect_exit 3 "compare: truncated baseline: exit 3" "$VKB" compare "$T/trunc" "$
 grep_out "truncated baseline: reported with file and line" "trunc/results.csv:[0-9]+: expected"
 expect_exit 3 "compare: usage error: exit 3" "$VKB" compare onlyone
 expect_exit 3 "run --slowdown with a bad spec: exit 3" "$VKB" run -e "add n=10" --slowdown add
-"$VKB" export --format gbench "$g1" > "$T/gb.json" 2> "$T/out"
+"$VKB" export --format gbench --samples "$g1" > "$T/gb.json" 2> "$T/out"
 if grep -q '"benchmarks": \[' "$T/gb.json" && grep -q '"aggregate_name": "median"' "$T/gb.json" && grep -q '"run_type": "iteration"' "$T/gb.json"; then
     ok "export: Google Benchmark JSON with repetitions and aggregates"; else bad "gbench export" "$T/gb.json"; fi
 if command -v python3 > /dev/null; then
@@ -237,6 +237,101 @@ grep_out "gate selftest: no false SLOWER in the A/A comparisons" '^aa_false_slow
 grep_out "gate selftest: the injected 3x slowdown is caught" '^inj_detected: [1-9][0-9]*/[0-9]'
 if "$VKB" csv "$T/selftest/runs/S0/run1/results.csv" kernel note | grep -Eq "^add$(printf '\t')slowdown pc.slow=[0-9]+: [0-9.]+x achieved"; then
     ok "gate selftest: the achieved slowdown factor is recorded in the row's note"; else bad "slowdown note missing"; fi
+
+echo "== nothing lost, nothing wrong run: run directories, partial runs, inputs, fuzzing (issue 14)"
+# Two runs into one root at once (same second, same name): two directories, each whole and complete, and each
+# notes the other in concurrent_runs. Each run lasts >= 3 s (2 cases, --min-time 1.5), so they overlap unless one
+# starts 3 s after the other.
+C=$T/conc
+"$VKB" run --out "$C" -e "add n=2^16,2^17" --min-time 1.5 --no-calibrate > "$T/c1.log" 2>&1 & p1=$!
+"$VKB" run --out "$C" -e "add n=2^16,2^17" --min-time 1.5 --no-calibrate > "$T/c2.log" 2>&1 & p2=$!
+wait $p1; r1=$?; wait $p2; r2=$?
+nd=0; nwhole=0; nover=0
+for cd in "$C"/*/; do
+    nd=$((nd + 1))
+    [ "$(csv_col "$cd/results.csv" status 2> /dev/null | grep -c '^PASS$')" = 2 ] && [ "$(tail -n 1 "$cd/run.txt")" = "status: complete" ] &&
+        [ "$(($(wc -l < "$cd/samples.csv") - 1))" = "$(csv_col "$cd/results.csv" samples | awk '{ s += $1 } END { print s }')" ] && nwhole=$((nwhole + 1))
+    csv_col "$cd/results.csv" concurrent_runs | grep -q '^pid [0-9]* (' && nover=$((nover + 1))
+done
+if [ "$r1$r2" = 00 ] && [ "$nd" = 2 ] && [ "$nwhole" = 2 ]; then ok "two concurrent runs into one root: two directories, each complete and readable"
+else bad "concurrent runs (exit $r1/$r2, $nd dirs, $nwhole whole)" "$T/c2.log"; fi
+if [ "$nover" = 2 ]; then ok "concurrent runs: each run's rows name the other (concurrent_runs)"; else bad "concurrent_runs ($nover of 2 runs note the overlap)"; fi
+cd1=$(ls -d "$C"/*/ | head -n 1)
+"$VKB" report --no-plots "$cd1" > /dev/null 2>&1
+expect_exit 3 "--dir onto an existing run refuses: exit 3" run --dir "$cd1" -e "add n=10" --min-time 0.01 --no-calibrate
+grep_out "--dir onto a run: says so and names --force" 'already holds a run.*--force'
+if [ -s "$cd1/report.md" ] && [ "$(csv_col "$cd1/results.csv" params | head -n 1)" = "n=2^16" ]; then ok "--dir refused: the run is untouched"; else bad "--dir refused but the run changed"; fi
+expect "--dir --force replaces the run" run --dir "$cd1" --force -e "add n=10" --min-time 0.01 --no-calibrate
+if [ "$(csv_col "$cd1/results.csv" params)" = "n=10" ] && [ ! -e "$cd1/report.md" ] && [ ! -e "$cd1/plots" ]; then
+    ok "--force: the old rows and its stale report and plots are gone"; else bad "--force left stale files" "$cd1/run.txt"; fi
+
+printf 'add n=1000\000 dtype=f16 nosuchaxis=3\n' > "$T/nul.suite"
+expect_exit 3 "a NUL byte in a suite line: exit 3" "$VKB" run "$T/nul.suite"
+grep_out "a NUL byte: refused with file:line:column" 'nul.suite:1:11: control byte 0x00 \(NUL\)'
+printf '# nothing to run\n\n' > "$T/empty.suite"
+expect_exit 3 "an empty suite: exit 3" "$VKB" run "$T/empty.suite"
+grep_out "an empty suite: names its file" 'empty.suite: no kernel line'
+expect "A+B in a value is arithmetic: n=2^10+1 runs" run -e "add n=2^10+1" --min-time 0.01 --no-calibrate
+if [ "$(csv_col "$(lastdir)/results.csv" status n_checked)" = "$(printf 'PASS\t1025')" ]; then ok "n=2^10+1 checked 1025 elements"; else bad "n=2^10+1" "$T/out"; fi
+expect_exit 3 "--seed -1 is refused (the seed is 0..2^63-1)" "$VKB" run -e "add n=10" --seed -1
+run -e "add n=10" --seed 9223372036854775807 --min-time 0.01 --no-calibrate > /dev/null 2>&1
+if [ "$(csv_col "$(lastdir)/results.csv" seed)" = 9223372036854775807 ] && grep -q '^seed: 9223372036854775807$' "$(lastdir)/run.txt"; then
+    ok "the seed is one value in results.csv and run.txt"; else bad "seed in CSV vs run.txt" "$(lastdir)/run.txt"; fi
+"$VKB" csv "$(lastdir)/results.csv" kernel nosuchcol > "$T/csv.out" 2> "$T/out"; code=$?
+if [ "$code" = 3 ] && [ ! -s "$T/csv.out" ] && grep -q "no column 'nosuchcol'" "$T/out"; then ok "csv: an unknown column is refused before anything is printed"
+else bad "csv nosuchcol (exit $code, $(wc -c < "$T/csv.out") bytes printed)" "$T/out"; fi
+
+# wait_rows ROOT N: until the run under ROOT has written N rows (at most 60 s)
+wait_rows() { i=0; while [ $i -lt 300 ]; do f=$(ls "$1"/*/results.csv 2> /dev/null | head -n 1)
+    [ -n "$f" ] && [ "$(wc -l < "$f")" -gt "$2" ] && return 0; sleep 0.2; i=$((i + 1)); done; return 1; }
+for sig in INT TERM; do
+    want=$([ $sig = INT ] && echo 130 || echo 143)
+    "$VKB" run --out "$T/sig$sig" -e "rowsum rows=1..20 cols=1000..1019" --min-time 0.3 --timeout 0.5 --no-calibrate > "$T/sig.log" 2>&1 &
+    pid=$!; wait_rows "$T/sig$sig" 2; kill -$sig $pid; wait $pid; code=$?
+    sd=$(ls -d "$T/sig$sig"/*/)
+    done_n=$(tail -n 1 "$sd/run.txt" | sed -n 's/^status: interrupted after \([0-9]*\) of 400 cases$/\1/p')
+    csv_col "$sd/results.csv" status stop_reason > "$T/sig.tsv" 2>> "$T/sig.log"; csv_rc=$?
+    nrows=$(wc -l < "$T/sig.tsv"); npass=$(grep -c '^PASS' "$T/sig.tsv"); nint=$(grep -c '^INTERRUPTED' "$T/sig.tsv")
+    if [ "$code" = "$want" ] && [ -n "$done_n" ] && [ "$csv_rc" = 0 ] && [ "$npass" = "$done_n" ] && [ "$nrows" = $((npass + nint)) ] &&
+       [ "$nint" -le 1 ] && [ "$npass" -ge 2 ] && ! grep -q "^PASS$(printf '\t')interrupted" "$T/sig.tsv"; then
+        ok "SIG$sig: exit $code, run.txt ends 'interrupted after $done_n of 400 cases', every finished row kept, the case in flight $([ "$nint" = 1 ] && echo INTERRUPTED || echo absent), never a PASS"
+    else bad "SIG$sig (exit $code, wanted $want; status '$done_n'; $nrows rows: $npass PASS, $nint INTERRUPTED)" "$T/sig.tsv"; fi
+done
+"$VKB" compare "$sd" "$sd" --out "$T/cmpsig" --no-plot > "$T/out" 2>&1; code=$?
+if [ "$code" = 0 ] && head -n 1 "$T/out" | grep -q 'PARTIAL.*interrupted after'; then ok "compare: an interrupted run is named partial in the first line, its samples all there"
+else bad "compare of an interrupted run (exit $code)" "$T/out"; fi
+"$VKB" run --out "$T/sigKILL" -e "rowsum rows=1..20 cols=1000..1019" --min-time 0.3 --timeout 0.5 --no-calibrate > "$T/sig.log" 2>&1 &
+pid=$!; wait_rows "$T/sigKILL" 3; kill -KILL $pid; wait $pid 2> /dev/null
+kd=$(ls -d "$T/sigKILL"/*/)
+if csv_col "$kd/results.csv" status > "$T/kill.tsv" 2>&1 && [ "$(grep -c '^PASS$' "$T/kill.tsv")" -ge 3 ] && ! grep -q '^status:' "$kd/run.txt"; then
+    ok "SIGKILL: every earlier row parses ($(wc -l < "$T/kill.tsv") rows), run.txt has no status line"; else bad "SIGKILL rows" "$T/kill.tsv"; fi
+"$VKB" report --no-plots "$kd" > "$T/out" 2>&1
+if head -n 1 "$T/out" | grep -q 'PARTIAL.*killed' && head -n 1 "$kd/report.md" | grep -q 'PARTIAL' && grep -q 'report in' "$T/out"; then
+    ok "SIGKILL: report says the run is partial in its first line (and report.md's)"; else bad "report of a killed run" "$T/out"; fi
+"$VKB" compare "$kd" "$kd" --out "$T/cmpkill" --no-plot > "$T/out" 2>&1
+if head -n 1 "$T/out" | grep -q 'PARTIAL.*killed'; then ok "SIGKILL: compare says the run is partial in its first line"; else bad "compare of a killed run" "$T/out"; fi
+
+run -e "add n=1000,4097" -e "add n=4000000000" --shader binary=add_corrupt --min-time 0.01 --no-calibrate > /dev/null 2>&1
+"$VKB" export --format gbench "$(lastdir)" > "$T/gbfail.json" 2> "$T/out"
+if command -v python3 > /dev/null; then
+    if python3 -c 'import json, sys; b = json.load(open(sys.argv[1]))["benchmarks"]
+err = [x for x in b if x.get("error_occurred")]; skip = [x for x in b if x.get("skipped")]
+assert len(err) == 2 and all(x["error_message"].startswith("FAIL: ") and "real_time" not in x for x in err), err
+assert len(skip) == 1 and skip[0]["skip_message"].startswith("SKIP: "), skip' "$T/gbfail.json" > "$T/out" 2>&1; then
+        ok "export keeps FAIL cases (error_occurred + error_message, no time) and SKIP cases (skipped)"; else bad "export of FAIL cases" "$T/out"; fi
+elif grep -q '"error_occurred": true, "error_message": "FAIL: ' "$T/gbfail.json"; then ok "export keeps FAIL cases"; else bad "export of FAIL cases" "$T/gbfail.json"; fi
+
+# The fuzz targets (tests/fuzz/): about 20 s in all, seeded with the committed corpus, the repository's suites and
+# the rows of a run made just now (the concurrent runs above).
+if command -v clang > /dev/null && make --no-print-directory -s build/fuzz/fuzz_suite build/fuzz/fuzz_results build/fuzz/fuzz_samples > "$T/fz.log" 2>&1; then
+    mkdir -p "$T/fzx/results" "$T/fzx/samples"
+    cd2=$(ls -d "$C"/*/ | tail -n 1)
+    cp "$cd2/results.csv" "$T/fzx/results/run.csv"; head -n 40 "$cd2/samples.csv" > "$T/fzx/samples/run.csv"
+    if FUZZ_SECONDS=${FUZZ_TEST_SECONDS:-6} FUZZ_WORK="$T/fuzz" CORPUS_EXTRA="$T/fzx" sh tests/fuzz/run.sh build/fuzz/fuzz_suite \
+        build/fuzz/fuzz_results build/fuzz/fuzz_samples > "$T/out" 2>&1; then ok "fuzz targets ran their bounded time with 0 crashes"
+    else bad "fuzz targets" "$T/out"; fi
+    sed 's/^/       /' "$T/out"
+else echo "skip - fuzz targets (no clang with libFuzzer: harness/deps.sh installs clang and libclang-rt-14-dev)"; sed 's/^/       /' "$T/fz.log" | tail -n 5; fi
 
 echo
 echo "$pass passed, $fail failed"

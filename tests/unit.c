@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <errno.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -15,6 +16,7 @@
 #include "suite.h"
 #include "telemetry.h"
 #include "report.h"
+#include "rundir.h"
 
 static int g_fail, g_checks;
 static const char *g_tmpdir = "/tmp";
@@ -819,6 +821,138 @@ static void test_report_bootstrap(void)
     CHECK(vkb_report_boot_ratio(NAN, x, 41, 1000, 0.95, 7, &lo, &hi) == -1);
 }
 
+/* ---- issue 14: inputs, run directories, how a run ended ------------------------------------- */
+
+static void test_parse_int_sums(void)
+{
+    int64_t v = 0;
+    CHECK(!vkb_parse_int("2^20+1", &v) && v == 1048577);
+    CHECK(!vkb_parse_int("1Mi-16", &v) && v == 1048560);          /* 1048576 - 16 */
+    CHECK(!vkb_parse_int("-3+1", &v) && v == -2);
+    CHECK(!vkb_parse_int("10-2-3", &v) && v == 5);                /* left to right */
+    CHECK(!vkb_parse_int("1e+6", &v) && v == 1000000);            /* an exponent's sign, not an operator */
+    CHECK(!vkb_parse_int("1e6+1", &v) && v == 1000001);
+    CHECK(!vkb_parse_int("2^62-1+2^62", &v) && v == INT64_MAX);   /* 2^63 - 1 */
+    CHECK(vkb_parse_int("2^62+2^62", &v) == -1);                  /* 2^63 overflows */
+    CHECK(vkb_parse_int("5-", &v) == -1);
+    CHECK(vkb_parse_int("5--3", &v) == -1);                       /* after an operator, a digit */
+    CHECK(vkb_parse_int("5+x", &v) == -1);
+    CHECK(vkb_parse_int("+", &v) == -1);
+    CHECK(vkb_parse_int("2^-1", &v) == -1);
+    CHECK(vkb_parse_int("1.5+1", &v) == -1);
+}
+
+static void test_suite_bytes(void)
+{
+    static const struct { const char *text; size_t len; const char *want; } bad[] = {
+        {"add n=1000\0 dtype=f16 nosuchaxis=3\n", 35, "b.suite:1:11: control byte 0x00 (NUL)"},
+        {"# ok\nadd n=1\r dtype=f16\n", 24, "b.suite:2:8: control byte 0x0d (CR)"},
+        {"add n=1\x1b[0m\n", 12, "b.suite:1:8: control byte 0x1b"},
+        {"add n=1 \x7f\n", 10, "b.suite:1:9: control byte 0x7f (DEL)"},
+        {"add n=1\vdtype=f16\n", 18, "b.suite:1:8: control byte 0x0b"},
+        {"", 0, "b.suite: no kernel line"},
+        {"# only a comment\nset min_time=1\n", 32, "b.suite: no kernel line"},
+        {"k a=1..101 b=1..101 c=1..101\n", 29, "b.suite:1: the line expands to more than 1000000 cases"},
+    };
+    for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+        vkb_suite s = {0};
+        vkb_options o = default_opt();
+        char err[256] = "";
+        CHECK(vkb_suite_parse_mem(&s, "b.suite", bad[i].text, bad[i].len, &o, err, sizeof(err)) == -1);
+        CHECK_HAS(err, bad[i].want);
+        vkb_suite_free(&s);
+    }
+    /* Tab is whitespace, and CRLF line ends are fine; inline text (-e) may hold only set lines. */
+    vkb_suite s = {0};
+    vkb_options o = default_opt();
+    char err[256] = "";
+    CHECK(vkb_suite_parse_mem(&s, "b.suite", "add\tn=2^10+1\r\nsum n=1\r\n", 22, &o, err, sizeof(err)) == 0);
+    CHECK(s.nline == 2);
+    if (s.nline == 2) CHECK_STR(s.line[0].axis[0].val[0], "2^10+1");
+    CHECK(vkb_suite_parse(&s, "-e#1", "set min_time=1", &o, err, sizeof(err)) == 0 && o.min_time == 1);
+    vkb_suite_free(&s);
+}
+
+static int make_file(const char *dir, const char *name, const char *text)
+{
+    char path[700];
+    snprintf(path, sizeof(path), "%s/%s", dir, name);
+    return write_file(path, text);
+}
+
+static int exists(const char *dir, const char *name)
+{
+    char path[700];
+    struct stat st;
+    snprintf(path, sizeof(path), "%s/%s", dir, name);
+    return stat(path, &st) == 0;
+}
+
+static void test_rundir(void)
+{
+    char root[512], base[600], err[512], a_out[512], b_out[512];
+    vkb_rundir a, b, c;
+    snprintf(root, sizeof(root), "%s/vkb_rundir_%d", g_tmpdir, (int)getpid());
+    snprintf(base, sizeof(base), "%s/run", root);
+    /* One name, two runs: the second gets base.2; both are locked. */
+    CHECK(vkb_rundir_open(&a, base, 0, 0, err, sizeof(err)) == 0);
+    CHECK(vkb_rundir_open(&b, base, 0, 0, err, sizeof(err)) == 0);
+    CHECK_STR(a.path, base);
+    CHECK_HAS(b.path, "/run.2");
+    /* --dir onto a locked directory: refused, even with force, naming our pid. */
+    CHECK(vkb_rundir_open(&c, a.path, 1, 1, err, sizeof(err)) == -1);
+    CHECK_HAS(err, "is in use by vkbench pid");
+    /* Both registered for one device: each sees the other while both live. */
+    vkb_rundir_register(&a, "Test GPU 1234");
+    vkb_rundir_register(&b, "Test GPU 1234");
+    vkb_rundir_overlap(&a, a_out, sizeof(a_out));
+    vkb_rundir_overlap(&b, b_out, sizeof(b_out));
+    CHECK_HAS(a_out, b.path);
+    CHECK_HAS(b_out, a.path);
+    CHECK(make_file(b.path, "run.txt", "vkbench run\nstatus: complete\n") == 0);
+    vkb_rundir_close(&b);
+    usleep(2000);   /* b's end time is written to the microsecond: stay clear of it */
+    vkb_rundir_overlap(&a, a_out, sizeof(a_out));   /* b ended during this window: still named */
+    CHECK_HAS(a_out, b.path);
+    vkb_rundir_overlap(&a, a_out, sizeof(a_out));   /* and not in the next one */
+    CHECK_STR(a_out, "none");
+    /* How runs ended. */
+    CHECK(vkb_rundir_state(b.path, NULL, 0) == VKB_RUN_COMPLETE);
+    CHECK(vkb_rundir_state(a.path, err, sizeof(err)) == VKB_RUN_UNKNOWN);   /* no run.txt */
+    CHECK(make_file(a.path, "run.txt", "vkbench run\nseed: 1\n") == 0);
+    CHECK(vkb_rundir_state(a.path, err, sizeof(err)) == VKB_RUN_RUNNING);   /* a holds the lock */
+    CHECK_HAS(err, "still running");
+    CHECK(make_file(a.path, "results.csv", "kernel\n") == 0 && make_file(a.path, "report.md", "# r\n") == 0);
+    vkb_rundir_close(&a);
+    CHECK(vkb_rundir_state(a.path, err, sizeof(err)) == VKB_RUN_KILLED);
+    CHECK_STR(err, "killed: run.txt has no status line");
+    char csv[700];
+    snprintf(csv, sizeof(csv), "%s/results.csv", a.path);
+    CHECK(vkb_rundir_state(csv, NULL, 0) == VKB_RUN_KILLED);                /* a results.csv names its run */
+    CHECK(make_file(a.path, "run.txt", "status: interrupted after 3 of 10 cases\n") == 0);
+    CHECK(vkb_rundir_state(a.path, err, sizeof(err)) == VKB_RUN_INTERRUPTED);
+    CHECK_STR(err, "interrupted after 3 of 10 cases");
+    CHECK(make_file(a.path, "run.txt", "finished: complete after 2 of 2 cases\n") == 0);   /* before the status line */
+    CHECK(vkb_rundir_state(a.path, NULL, 0) == VKB_RUN_COMPLETE);
+    /* --dir onto a finished run: refused without force; with force its report goes, its lock is taken. */
+    CHECK(vkb_rundir_open(&c, a.path, 1, 0, err, sizeof(err)) == -1);
+    CHECK_HAS(err, "already holds a run");
+    CHECK(exists(a.path, "report.md"));
+    CHECK(vkb_rundir_open(&c, a.path, 1, 1, err, sizeof(err)) == 0);
+    CHECK(!exists(a.path, "report.md") && exists(a.path, "results.csv"));
+    vkb_rundir_close(&c);
+    /* A --dir that does not exist yet is made. */
+    snprintf(base, sizeof(base), "%s/deep/er", root);
+    CHECK(vkb_rundir_open(&c, base, 1, 0, err, sizeof(err)) == 0);
+    vkb_rundir_close(&c);
+    vkb_rundir_close(NULL);
+    char cmd[700];
+    snprintf(cmd, sizeof(cmd), "rm -rf '%s'", root);
+    CHECK(system(cmd) == 0);
+    CHECK(vkb_result_column("status") >= 0 && vkb_result_column("concurrent_runs") >= 0);
+    CHECK(vkb_result_column("nosuchcol") == -1);
+}
+
 static const struct { const char *name; void (*fn)(void); } tests[] = {
     {"summary_1_to_10", test_summary_1_to_10},
     {"summary_outliers", test_summary_outliers},
@@ -850,6 +984,9 @@ static const struct { const char *name; void (*fn)(void); } tests[] = {
     {"check_order", test_check_order},
     {"check_bound", test_check_bound},
     {"report_bootstrap", test_report_bootstrap},
+    {"parse_int_sums", test_parse_int_sums},
+    {"suite_bytes", test_suite_bytes},
+    {"rundir", test_rundir},
 };
 
 int main(int argc, char **argv)
