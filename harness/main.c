@@ -41,7 +41,9 @@ static void usage(FILE *f)
             "      --discard-throttled   drop samples that saw a power/thermal throttle, cool down, retry\n"
             "      --oracle-budget N     multiply-adds the scalar oracle may spend per case (default: each kernel's);\n"
             "                            above it a fast independent reference checks every element (tests force it)\n"
-            "      --slowdown K=F[,..]   make kernel K (1+F)x slower: pc.slow calibrated, achieved factor in the note\n"
+            "      --slowdown K=F[:alu|:mem][,..]  make kernel K (1+F)x slower: extra bytes streamed (mem, below 16\n"
+            "                            flop/byte) or dependent FMAs (alu); calibrated per case, the achieved factor in\n"
+            "                            injected_factor; a failed calibration is a SKIP with its reason\n"
             "  calibrate [--device D] [--out DIR] [--spv-dir DIR]   measure the ceilings, rewrite the cache\n"
             "  list                      kernels and their axes\n"
             "  devices                   Vulkan devices and what they offer\n"
@@ -204,7 +206,7 @@ static int cmd_run(int argc, char **argv)
             break;
         case 'P': spv_dir = optarg; break;
         case 'W':
-            if (vkb_slowdown_find(optarg, NULL, NULL, err, sizeof(err)) < 0) {
+            if (vkb_slowdown_find(optarg, NULL, NULL, NULL, err, sizeof(err)) < 0) {
                 fprintf(stderr, "vkbench: %s\n", err);
                 return EXIT_USAGE;
             }

@@ -461,12 +461,7 @@ static int run_case(ctx *x, const vkb_line *l, const int *pick)
         size_t used = strlen(r.note);
         snprintf(r.note + used, sizeof(r.note) - used, "%srotating %d input copies", used ? "; " : "", nc);
     }
-    if (vkb_slowdown_apply(x->v, g, &c, x->o->slowdown, !strcmp(mode, "cold"), r.note, sizeof(r.note), why,
-                           sizeof(why))) {
-        snprintf(r.status, sizeof(r.status), "ERROR");
-        snprintf(r.reason, sizeof(r.reason), "%s", why);
-        goto done;
-    }
+    if (vkb_slowdown_apply(x->v, g, &c, x->o->slowdown, !strcmp(mode, "cold"), &r)) goto done;  /* SKIP or ERROR */
     vkb_telrow_case_begin(&x->tr);
     if (measure(x, g, l, !strcmp(mode, "cold"), &r, &samples, &nsamples)) {
         snprintf(r.status, sizeof(r.status), "ERROR");
