@@ -69,6 +69,10 @@ void vkb_result_write_row(FILE *f, const vkb_result *r);
  * "file:line: message" in err (wrong field count, bad number, unterminated quote, no header). */
 long vkb_result_read(const char *path, vkb_result **out, char *err, size_t errlen);
 
+/* 0 when the header of the CSV file at path names every column need[0..n), else -1 with
+ * "path:1: missing required column 'X'" (or the open/parse error) in err. */
+int vkb_result_require(const char *path, const char *const *need, size_t n, char *err, size_t errlen);
+
 /* Split one CSV line into at most max fields (in place, unquoting). Returns the field count or -1. */
 int vkb_csv_split(char *line, char **fields, int max);
 /* Write s as a CSV field. */
