@@ -32,7 +32,7 @@ endif
 
 # Sources follow the folders: no list to keep.
 PURE_SRC := harness/stats.c harness/suite.c harness/check.c harness/result.c harness/util.c \
-            harness/compare.c harness/export.c
+            harness/compare.c harness/compare_out.c harness/export.c
 # No Vulkan (unit-tested), though not pure in the strict sense: sensors through dlopen/sysfs, hwloc.
 PURE_SRC += harness/telemetry.c harness/topo.c
 PURE_SRC += harness/report.c

@@ -3,6 +3,7 @@
 #include "compare.h"
 
 #include <dirent.h>
+#include <limits.h>
 #include <errno.h>
 #include <getopt.h>
 #include <math.h>
@@ -27,6 +28,10 @@ extern char **environ;
 #define Z975 1.959963984540054   /* standard normal quantiles: 97.5% and 80% */
 #define Z80 0.8416212335729143
 
+/* Statuses: PASS and TIMED rows carry samples; FAIL and ERROR are correctness failures. */
+static int timed(const char *s) { return !strcmp(s, "PASS") || !strcmp(s, "TIMED"); }
+static int failing(const char *s) { return !strcmp(s, "FAIL") || !strcmp(s, "ERROR"); }
+
 void vkb_cmp_opts_init(vkb_cmp_opts *o)
 {
     o->delta = 0.03;
@@ -34,6 +39,7 @@ void vkb_cmp_opts_init(vkb_cmp_opts *o)
     o->resamples = 4000;
     o->seed = 1;
     o->min_samples = 5;
+    o->allow_one_launch = 0;
 }
 
 int vkb_cmp_side_add(vkb_cmp_side *s, const double *t, size_t n)
@@ -169,21 +175,24 @@ static void medians(vkb_cmp_row *r)
 
 /* The launch medians of a (a->k of them) then of b, malloc'd; NULL when a side has fewer than 2 launches,
  * or a launch is empty or its median is not a positive time. */
+int vkb_cmp_side_medians(const vkb_cmp_side *s, double *m)
+{
+    double *w = malloc(s->n * sizeof(*w) + 1);
+    if (!w) return -1;
+    for (int c = 0; c < s->k; c++) {
+        size_t lo = c ? s->end[c - 1] : 0;
+        m[c] = s->end[c] > lo ? median_copy(s->t + lo, s->end[c] - lo, w) : NAN;
+    }
+    free(w);
+    return 0;
+}
+
 static double *launch_medians(const vkb_cmp_side *a, const vkb_cmp_side *b)
 {
     if (a->k < 2 || b->k < 2) return NULL;
-    double *w = malloc((a->n > b->n ? a->n : b->n) * sizeof(*w) + 1), *med = malloc((size_t)(a->k + b->k) * sizeof(*med));
-    int ok = w && med;
-    for (int side = 0; ok && side < 2; side++) {
-        const vkb_cmp_side *s = side ? b : a;
-        double *m = med + (side ? a->k : 0);
-        for (int c = 0; ok && c < s->k; c++) {
-            size_t lo = c ? s->end[c - 1] : 0;
-            m[c] = s->end[c] > lo ? median_copy(s->t + lo, s->end[c] - lo, w) : NAN;
-            ok = m[c] > 0 && isfinite(m[c]);
-        }
-    }
-    free(w);
+    double *med = malloc((size_t)(a->k + b->k) * sizeof(*med));
+    int ok = med && !vkb_cmp_side_medians(a, med) && !vkb_cmp_side_medians(b, med + a->k);
+    for (int c = 0; ok && c < a->k + b->k; c++) ok = med[c] > 0 && isfinite(med[c]);
     if (!ok) free(med);
     return ok ? med : NULL;
 }
@@ -272,20 +281,25 @@ size_t vkb_cmp_decide(vkb_cmp_row *rows, size_t n, const vkb_cmp_opts *o)
     for (size_t i = 0; i < n; i++) {
         vkb_cmp_row *r = &rows[i];
         p[i] = NAN;
+        r->undecided = 0;
         if (!r->testable) continue;
         if (r->base.n < o->min_samples || r->cand.n < o->min_samples) {
             r->testable = 0;
+            r->undecided = 1;   /* timed on both sides, but too thinly to decide */
             snprintf(r->reason, sizeof(r->reason), "too few samples (%zu baseline, %zu candidate; need %zu each)",
                      r->base.n, r->cand.n, o->min_samples);
         } else if (r->min_p > o->q) {
             r->testable = 0;   /* cannot be significant: kept out of the BH family */
+            r->undecided = 1;
             if (r->base.k >= 2 && r->cand.k >= 2 && vkb_cmp_min_p((size_t)r->base.k, (size_t)r->cand.k) > o->q)
                 snprintf(r->reason, sizeof(r->reason), "too few launches: %d vs %d can reach p >= %.3g > q = %.3g "
                          "(the launch is the unit; 5 vs 5 reach .0079)", r->base.k, r->cand.k, r->min_p, o->q);
             else
                 snprintf(r->reason, sizeof(r->reason), "too few samples: %zu vs %zu can reach p >= %.3g > q = %.3g",
                          r->base.n, r->cand.n, r->min_p, o->q);
-        } else
+        } else if (!o->allow_one_launch && (r->base.k < 2 || r->cand.k < 2))
+            tested++;   /* measured, but kept out of BH: it may only be SAME */
+        else
             p[i] = r->p, tested++;
     }
     vkb_cmp_bh(p, n, o->q, padj, rej);
@@ -293,10 +307,14 @@ size_t vkb_cmp_decide(vkb_cmp_row *rows, size_t n, const vkb_cmp_opts *o)
         vkb_cmp_row *r = &rows[i];
         r->p_bh = padj[i];
         r->significant = rej[i];
+        int tb = timed(r->base_status), tc = timed(r->cand_status);
         if (!r->testable) {
             char why[sizeof(r->reason)];
             snprintf(why, sizeof(why), "%s", r->reason[0] ? r->reason : "not timed on both sides");
             set_verdict(r, "INCONCLUSIVE", "%s", why);
+            /* Excused by design: below the timer floor, timed on neither side (SKIP/FAIL: correctness
+             * speaks for those), a new case. A case that lost its timing on one side is a hole. */
+            r->undecided |= r->base_status[0] && !r->below_floor && (tb || tc);
             continue;
         }
         double up = 1 + r->delta, down = 1 / up;
@@ -304,6 +322,10 @@ size_t vkb_cmp_decide(vkb_cmp_row *rows, size_t n, const vkb_cmp_opts *o)
             set_verdict(r, "INCONCLUSIVE", "no confidence interval");
         else if (r->ci_lo >= down && r->ci_hi <= up)
             set_verdict(r, "SAME", "%s", "");
+        else if (!o->allow_one_launch && (r->base.k < 2 || r->cand.k < 2))
+            set_verdict(r, "INCONCLUSIVE", "one launch per side: between-launch variance unknown (%d vs %d launches; "
+                        "ratio %.4f, within-launch CI [%.4f, %.4f]; --allow-one-launch judges it anyway)", r->base.k,
+                        r->cand.k, r->ratio, r->ci_lo, r->ci_hi);
         else if (r->significant && r->ci_lo > up)
             set_verdict(r, "SLOWER", "%s", "");
         else if (r->significant && r->ci_hi < down)
@@ -314,6 +336,7 @@ size_t vkb_cmp_decide(vkb_cmp_row *rows, size_t n, const vkb_cmp_opts *o)
         else
             set_verdict(r, "INCONCLUSIVE", "too noisy: 95%% CI [%.4f, %.4f] straddles the floor [%.4f, %.4f]",
                         r->ci_lo, r->ci_hi, down, up);
+        r->undecided = !strcmp(r->verdict, "INCONCLUSIVE") || !strcmp(r->correctness, "unverified");
     }
 cleanup:
     free(p);
@@ -324,22 +347,24 @@ cleanup:
 
 int vkb_cmp_exit_code(const vkb_cmp_row *rows, size_t n)
 {
-    int code = VKB_GATE_OK;
+    int code = VKB_GATE_OK, undecided = 0, decided = 0;
     for (size_t i = 0; i < n; i++) {
         if (!strcmp(rows[i].correctness, "REGRESSION")) return VKB_GATE_CORRECTNESS;
         if (!strcmp(rows[i].verdict, "SLOWER")) code = VKB_GATE_PERF;
+        undecided |= rows[i].undecided;
+        decided |= strcmp(rows[i].verdict, "INCONCLUSIVE") != 0;
     }
-    return code;
+    return code == VKB_GATE_OK && (undecided || !decided) ? VKB_GATE_INCONCLUSIVE : code;
 }
 
 /* ---- loading -------------------------------------------------------------------------------- */
 
+/* A side's status is its worst launch's. TIMED (timed; the check skipped because an earlier run of the same
+ * build established correctness) ranks below PASS: PASS + TIMED launches are PASS, TIMED alone is TIMED. */
 static int status_rank(const char *s)
 {
-    return !strcmp(s, "PASS") ? 0 : !strcmp(s, "SKIP") ? 1 : !strcmp(s, "FAIL") ? 2 : 3;
+    return !strcmp(s, "TIMED") ? 0 : !strcmp(s, "PASS") ? 1 : !strcmp(s, "SKIP") ? 2 : !strcmp(s, "FAIL") ? 3 : 4;
 }
-
-static int failing(const char *s) { return !strcmp(s, "FAIL") || !strcmp(s, "ERROR"); }
 
 static int is_dir(const char *p)
 {
@@ -429,8 +454,26 @@ static vkb_cmp_row *find_or_add(rowset *s, const vkb_result *x, int add)
     snprintf(r->params, sizeof(r->params), "%s", x->params);
     snprintf(r->dtype, sizeof(r->dtype), "%s", x->dtype);
     snprintf(r->mode, sizeof(r->mode), "%s", x->mode);
-    r->delta = NAN;
+    r->delta = r->injected = NAN;
     return r;
+}
+
+/* The line of samples.csv that holds sample idx of case_id (its idx-th row for that case), or 0. The
+ * writer puts one sample a line, so a plain line scan finds it. */
+static long sample_line(const char *path, int64_t case_id, long idx)
+{
+    FILE *f = fopen(path, "r");
+    char buf[256];
+    long line = 0, seen = 0;
+    while (f && fgets(buf, sizeof(buf), f)) {
+        line++;
+        char *end;
+        long long id = strtoll(buf, &end, 10);
+        if (line > 1 && end != buf && *end == ',' && id == case_id && seen++ == idx) break;
+    }
+    if (f && feof(f)) line = 0;
+    if (f) fclose(f);
+    return line;
 }
 
 /* Read one side's runs into the row set (cand: 0 baseline, 1 candidate). */
@@ -439,8 +482,13 @@ static int load_side(rowset *set, const char *arg, int cand, side_id *id, char *
     char **files = NULL, samples[1300];
     int nfiles = 0, rc = -1;
     vkb_result *res = NULL;
+    /* Without these a row would be misread (a new case, a device mismatch, a case with no samples) rather
+     * than refused: a missing one is an input error naming the file and the column. */
+    static const char *const need[] = {"device", "driver", "kernel", "variant", "params", "dtype", "mode",
+                                       "status", "case_id", "samples", "below_floor"};
     if (side_files(arg, &files, &nfiles, err, errlen)) return -1;
     for (int f = 0; f < nfiles; f++) {
+        if (vkb_result_require(files[f], need, sizeof(need) / sizeof(need[0]), err, errlen)) goto cleanup;
         long nr = vkb_result_read(files[f], &res, err, errlen);
         if (nr < 0) goto cleanup;
         snprintf(samples, sizeof(samples), "%s", files[f]);
@@ -468,7 +516,9 @@ static int load_side(rowset *set, const char *arg, int cand, side_id *id, char *
             r->below_floor |= x->below_floor > 0;   /* NA (not timed) is not below it */
             if (failing(x->status) && !r->reason[0])
                 snprintf(r->reason, sizeof(r->reason), "%s %s: %s", cand ? "candidate" : "baseline", x->status, x->reason);
-            if (strcmp(x->status, "PASS")) continue;
+            if (cand && !isnan(x->injected_factor))
+                r->injected = isnan(r->injected) ? x->injected_factor : r->injected + x->injected_factor, r->ninj++;
+            if (!timed(x->status)) continue;
             double *t = NULL;
             long ns = vkb_samples_read(samples, x->case_id, &t, err, errlen);
             if (ns < 0) goto cleanup;
@@ -478,6 +528,14 @@ static int load_side(rowset *set, const char *arg, int cand, side_id *id, char *
                          samples, (long long)x->case_id, x->kernel, x->params, ns, files[f], (long long)x->samples);
                 goto cleanup;
             }
+            for (long j = 0; j < ns; j++)
+                if (!(t[j] > 0) || isinf(t[j])) {   /* NA, 0, negative or infinite: never a measured time */
+                    snprintf(err, errlen, "%s:%ld: column time_s: case_id %lld sample %ld is %s, not a positive finite "
+                             "time", samples, sample_line(samples, x->case_id, j), (long long)x->case_id, j,
+                             isnan(t[j]) ? "NA" : "not positive or infinite");
+                    free(t);
+                    goto cleanup;
+                }
             int bad = vkb_cmp_side_add(cand ? &r->cand : &r->base, t, (size_t)ns);
             free(t);
             if (bad) { snprintf(err, errlen, "%s: out of memory", samples); goto cleanup; }
@@ -509,18 +567,36 @@ static void classify(vkb_cmp_row *r, int mismatch, const vkb_cmp_opts *o)
     if (isnan(r->delta)) r->delta = o->delta;
     r->med_base = r->med_cand = r->ratio = r->ci_lo = r->ci_hi = r->p = r->p_bh = r->min_p = r->mde80 = NAN;
     r->p_samples = r->p_launches = NAN;
-    if (!strcmp(b, "PASS") && failing(c)) snprintf(r->correctness, sizeof(r->correctness), "REGRESSION");
+    if (r->ninj > 1) r->injected /= r->ninj;
+    /* A TIMED row says an earlier run established correctness; by itself it establishes nothing. */
+    if (timed(b) && failing(c)) snprintf(r->correctness, sizeof(r->correctness), "REGRESSION");
     else if (failing(b) && failing(c)) snprintf(r->correctness, sizeof(r->correctness), "still-failing");
     else if (failing(b) && !strcmp(c, "PASS")) snprintf(r->correctness, sizeof(r->correctness), "fixed");
-    else if (!strcmp(b, "PASS") && !strcmp(c, "PASS")) snprintf(r->correctness, sizeof(r->correctness), "ok");
+    else if (timed(b) && !strcmp(c, "PASS")) snprintf(r->correctness, sizeof(r->correctness), "ok");
+    else if (!strcmp(c, "TIMED")) snprintf(r->correctness, sizeof(r->correctness), "unverified");
     else snprintf(r->correctness, sizeof(r->correctness), "untimed");
     if (!b[0]) snprintf(r->reason, sizeof(r->reason), "new case: not in the baseline");
     else if (!c[0]) snprintf(r->reason, sizeof(r->reason), "missing from the candidate");
-    else if (strcmp(b, "PASS") || strcmp(c, "PASS")) {
+    else if (!timed(b) || !timed(c)) {
         if (!r->reason[0]) snprintf(r->reason, sizeof(r->reason), "not timed: baseline %s, candidate %s", b, c);
     } else if (mismatch) snprintf(r->reason, sizeof(r->reason), "device or driver mismatch: timings not compared");
     else if (r->below_floor) snprintf(r->reason, sizeof(r->reason), "below the timer floor (median < 10x floor)");
     else r->testable = 1;
+}
+
+/* A baseline that is the candidate (or holds it, or lies inside it) compares a run with itself, or with
+ * what the run is about to overwrite: refused. */
+static int overlap(const char *base, const char *cand, char *err, size_t errlen)
+{
+    char a[PATH_MAX], b[PATH_MAX];
+    if (!realpath(base, a) || !realpath(cand, b)) return 0;   /* missing: the loader names it */
+    size_t la = strlen(a), lb = strlen(b), l = la < lb ? la : lb;
+    if (strncmp(a, b, l) || (la != lb && (la > lb ? a : b)[l] != '/')) return 0;
+    snprintf(err, errlen, "baseline %s and candidate %s %s: a comparison with itself proves nothing (keep the "
+             "baseline outside the candidate's output directory, e.g. a copy of it)", base, cand,
+             la == lb ? "are the same" : la < lb ? "overlap (the candidate lies inside the baseline)" :
+             "overlap (the baseline lies inside the candidate)");
+    return -1;
 }
 
 long vkb_cmp_load(const char *base, const char *cand, const vkb_cmp_opts *o, int allow_mismatch,
@@ -531,6 +607,7 @@ long vkb_cmp_load(const char *base, const char *cand, const vkb_cmp_opts *o, int
     *rows = NULL;
     *mismatch = 0;
     note[0] = 0;
+    if (overlap(base, cand, err, errlen)) return -1;
     if (load_side(&set, base, 0, &ib, err, errlen) || load_side(&set, cand, 1, &ic, err, errlen)) {
         vkb_cmp_rows_free(set.r, set.n);
         return -1;
@@ -550,76 +627,6 @@ long vkb_cmp_load(const char *base, const char *cand, const vkb_cmp_opts *o, int
     return (long)set.n;
 }
 
-/* ---- output --------------------------------------------------------------------------------- */
-
-void vkb_cmp_write_markdown(FILE *f, const vkb_cmp_row *rows, size_t n, const vkb_cmp_opts *o, size_t tested)
-{
-    int cnt[4] = {0}, regress = 0;
-    static const char *const names[4] = {"SAME", "FASTER", "SLOWER", "INCONCLUSIVE"};
-    fprintf(f, "| verdict | kernel | params | mode | baseline | candidate | ratio | 95%% CI | p (BH) | floor | n (launches) | correctness | reason |\n");
-    fprintf(f, "|---|---|---|---|---:|---:|---:|---|---:|---:|---|---|---|\n");
-    for (size_t i = 0; i < n; i++) {
-        const vkb_cmp_row *r = &rows[i];
-        char a[24], b[24], ci[48] = "NA", ratio[16] = "NA", p[40] = "NA";
-        for (int v = 0; v < 4; v++) cnt[v] += !strcmp(r->verdict, names[v]);
-        regress += !strcmp(r->correctness, "REGRESSION");
-        if (!isnan(r->ratio)) snprintf(ratio, sizeof(ratio), "%.4f", r->ratio);
-        if (!isnan(r->ci_lo)) snprintf(ci, sizeof(ci), "[%.4f, %.4f]", r->ci_lo, r->ci_hi);
-        if (!isnan(r->p)) snprintf(p, sizeof(p), "%.2g (%.2g)", r->p, r->p_bh);
-        fprintf(f, "| %s | %s | %s | %s | %s | %s | %s | %s | %s | %.1f%% | %zu (%d) / %zu (%d) | %s | %s |\n",
-                r->verdict, r->kernel, r->params, r->mode, vkb_fmt_time(r->med_base, a, sizeof(a)),
-                vkb_fmt_time(r->med_cand, b, sizeof(b)), ratio, ci, p, 100 * r->delta, r->base.n, r->base.k, r->cand.n,
-                r->cand.k, r->correctness, r->reason);
-    }
-    fprintf(f, "\n%d SAME, %d FASTER, %d SLOWER, %d INCONCLUSIVE; %d correctness regressions. "
-               "ratio = median(candidate)/median(baseline); 95%% percentile bootstrap CI (%d resamples, launches "
-               "resampled as clusters); two-sided Mann-Whitney U over the samples; with >= 2 launches a side also an exact "
-               "Mann-Whitney U over the launch medians (p = the larger of the two) and the CI widened to a Welch t "
-               "interval over log launch medians; "
-               "Benjamini-Hochberg at q = %.3g over %zu tested cases.\n",
-            cnt[0], cnt[1], cnt[2], cnt[3], regress, o->resamples, o->q, tested);
-}
-
-void vkb_cmp_write_csv(FILE *f, const vkb_cmp_row *rows, size_t n)
-{
-    fprintf(f, "kernel,variant,params,dtype,mode,base_status,cand_status,correctness,verdict,reason,n_base,n_cand,"
-               "launches_base,launches_cand,median_base_s,median_cand_s,ratio,ci_lo,ci_hi,p,p_bh,min_p,delta,"
-               "significant,below_floor,mde80,p_samples,p_launches\n");
-    for (size_t i = 0; i < n; i++) {
-        const vkb_cmp_row *r = &rows[i];
-        const char *s[] = {r->kernel, r->variant, r->params, r->dtype, r->mode, r->base_status, r->cand_status,
-                           r->correctness, r->verdict, r->reason};
-        for (size_t j = 0; j < sizeof(s) / sizeof(s[0]); j++) {
-            vkb_csv_field(f, s[j][0] ? s[j] : (j == 5 || j == 6 ? "NA" : ""));
-            fputc(',', f);
-        }
-        fprintf(f, "%zu,%zu,%d,%d", r->base.n, r->cand.n, r->base.k, r->cand.k);
-        const double d[] = {r->med_base, r->med_cand, r->ratio, r->ci_lo, r->ci_hi, r->p, r->p_bh, r->min_p, r->delta};
-        for (size_t j = 0; j < sizeof(d) / sizeof(d[0]); j++)
-            isnan(d[j]) ? fputs(",NA", f) : fprintf(f, ",%.10g", d[j]);
-        fprintf(f, ",%d,%d,", r->significant, r->below_floor);
-        isnan(r->mde80) ? fputs("NA", f) : fprintf(f, "%.6g", r->mde80);
-        isnan(r->p_samples) ? fputs(",NA", f) : fprintf(f, ",%.10g", r->p_samples);
-        isnan(r->p_launches) ? fputs(",NA\n", f) : fprintf(f, ",%.10g\n", r->p_launches);
-    }
-}
-
-size_t vkb_cmp_write_plotdata(FILE *f, const vkb_cmp_row *rows, size_t n)
-{
-    static const char *const names[4] = {"SAME", "FASTER", "SLOWER", "INCONCLUSIVE"};
-    size_t k = 0;
-    for (size_t i = 0; i < n; i++) {
-        const vkb_cmp_row *r = &rows[i];
-        int code = 3;
-        if (isnan(r->ratio) || isnan(r->ci_lo)) continue;
-        for (int v = 0; v < 4; v++)
-            if (!strcmp(r->verdict, names[v])) code = v;
-        fprintf(f, "%zu\t%.10g\t%.10g\t%.10g\t%d\t%s %s %s\t%.6g\n", k++, r->ratio, r->ci_lo, r->ci_hi, code,
-                r->kernel, r->params, r->mode, r->delta);
-    }
-    return k;
-}
-
 /* ---- the command ---------------------------------------------------------------------------- */
 
 static void cmp_usage(FILE *f)
@@ -632,16 +639,26 @@ static void cmp_usage(FILE *f)
             "  --fdr Q                Benjamini-Hochberg false-discovery rate over the suite (default 0.05)\n"
             "  --resamples N          bootstrap resamples (default 4000); --seed S: bootstrap seed (default 1)\n"
             "  --min-samples N        fewer timed samples on a side: INCONCLUSIVE (default 5)\n"
-            "  --out DIR              verdicts.csv, compare.md, ratios.tsv, ratios.png, ratios.svg\n"
+            "  --out DIR              verdicts.csv, compare.md, summary.md (for a CI job summary page), junit.xml\n"
+            "                         (one testcase per case), ratios.tsv, ratios.png, ratios.svg\n"
             "                         (default: CANDIDATE/compare, or compare/ beside a CANDIDATE csv)\n"
             "  --no-plot              skip gnuplot;  --plot-template F: default plots/gate_ratios.gp\n"
             "  --allow-device-mismatch  compare timings across devices/drivers anyway (noted in the output)\n"
-            "verdicts: SAME (CI inside [1/(1+D), 1+D]); SLOWER/FASTER (BH-significant and CI beyond the floor);\n"
-            "  INCONCLUSIVE with the reason (too few samples, too noisy, below the timer floor, not timed, ...)\n"
+            "  --allow-inconclusive   exit 0 instead of 4 when the gate could not decide (said in the summary)\n"
+            "  --allow-one-launch     let one launch on a side be FASTER/SLOWER (within-launch noise only; said in\n"
+            "                         the summary); without it such a case is INCONCLUSIVE unless SAME\n"
+            "verdicts: SAME (CI inside [1/(1+D), 1+D]); SLOWER/FASTER (BH-significant and CI beyond the floor, >= 2\n"
+            "  launches a side); INCONCLUSIVE with the reason (too few samples or launches, too noisy, one launch per\n"
+            "  side, below the timer floor, not timed, ...). Rows with status PASS or TIMED are timed; a TIMED row\n"
+            "  (check skipped: correctness established by an earlier run) never establishes correctness itself.\n"
             "exit status: 0 no regression; 1 performance regression (a SLOWER case); 2 correctness regression\n"
             "  (PASS in the baseline, FAIL or ERROR in the candidate; wins over 1); 3 usage or input error: bad\n"
-            "  options, unreadable/corrupt/truncated results (file:line), no case in common, baseline cases\n"
-            "  missing from the candidate, or a device/driver mismatch (timings refused; 2 still wins)\n");
+            "  options, unreadable/corrupt/truncated results (file:line), a required column missing or a NaN\n"
+            "  sample (file:line, column), a baseline that is or overlaps the candidate, no case in common,\n"
+            "  baseline cases missing from the candidate, or a device/driver mismatch (timings refused; 2 and 1\n"
+            "  win); 4 INCONCLUSIVE, the gate could not decide: a case timed on both sides (or on one side only)\n"
+            "  ended INCONCLUSIVE, a candidate's correctness rests on TIMED rows only, or no case was decided at\n"
+            "  all. Below-floor cases and cases timed on neither side do not count. --allow-inconclusive: 0.\n");
 }
 
 static const char *find_template(const char *given, char *buf, size_t len)
@@ -689,8 +706,8 @@ static FILE *open_out(const char *dir, const char *name, char *path, size_t len)
     return f;
 }
 
-static int write_outputs(const char *dir, const vkb_cmp_row *rows, size_t n, const vkb_cmp_opts *o, size_t tested,
-                         int plot, const char *tmpl_given)
+static int write_outputs(const char *dir, const vkb_cmp_row *rows, size_t n, const vkb_cmp_opts *o,
+                         const vkb_cmp_outcome *oc, int plot, const char *tmpl_given)
 {
     char path[1300], data[1300], tb[1200];
     FILE *f;
@@ -702,7 +719,13 @@ static int write_outputs(const char *dir, const vkb_cmp_row *rows, size_t n, con
     vkb_cmp_write_csv(f, rows, n);
     fclose(f);
     if (!(f = open_out(dir, "compare.md", path, sizeof(path)))) return -1;
-    vkb_cmp_write_markdown(f, rows, n, o, tested);
+    vkb_cmp_write_markdown(f, rows, n, o, oc->tested);
+    fclose(f);
+    if (!(f = open_out(dir, "summary.md", path, sizeof(path)))) return -1;
+    vkb_cmp_write_summary(f, rows, n, o, oc);
+    fclose(f);
+    if (!(f = open_out(dir, "junit.xml", path, sizeof(path)))) return -1;
+    vkb_cmp_write_junit(f, rows, n, oc);
     fclose(f);
     if (!(f = open_out(dir, "ratios.tsv", data, sizeof(data)))) return -1;
     size_t k = vkb_cmp_write_plotdata(f, rows, n);
@@ -752,11 +775,12 @@ int vkb_compare_cmd(int argc, char **argv)
     static const struct option lo[] = {
         {"threshold", 1, 0, 't'}, {"fdr", 1, 0, 'q'},     {"resamples", 1, 0, 'r'},     {"seed", 1, 0, 's'},
         {"out", 1, 0, 'o'},       {"no-plot", 0, 0, 'n'}, {"plot-template", 1, 0, 'p'}, {"min-samples", 1, 0, 'm'},
-        {"allow-device-mismatch", 0, 0, 'a'}, {"help", 0, 0, 'h'}, {0, 0, 0, 0}};
+        {"allow-device-mismatch", 0, 0, 'a'}, {"help", 0, 0, 'h'}, {"allow-inconclusive", 0, 0, 'I'},
+        {"allow-one-launch", 0, 0, '1'}, {0, 0, 0, 0}};
     vkb_cmp_opts o;
     vkb_cmp_opts_init(&o);
     const char *out = NULL, *tmpl = NULL;
-    int plot = 1, allow = 0, c, mismatch, li = -1;
+    int plot = 1, allow = 0, allow_inc = 0, c, mismatch, li = -1;
     char err[1600], note[800], outbuf[1200];
     optind = 1;
     while ((c = getopt_long(argc, argv, "ho:", lo, &li)) != -1) {
@@ -772,6 +796,8 @@ int vkb_compare_cmd(int argc, char **argv)
         case 'n': plot = 0; break;
         case 'p': tmpl = optarg; break;
         case 'a': allow = 1; break;
+        case 'I': allow_inc = 1; break;
+        case '1': o.allow_one_launch = 1; break;
         case 'h': cmp_usage(stdout); return VKB_GATE_OK;
         default: cmp_usage(stderr); return VKB_GATE_INPUT;
         }
@@ -791,37 +817,48 @@ int vkb_compare_cmd(int argc, char **argv)
         fprintf(stderr, "vkbench compare: %s\n", err);
         return VKB_GATE_INPUT;
     }
-    size_t tested = vkb_cmp_decide(rows, (size_t)n, &o), matched = 0, missing = 0;
+    size_t tested = vkb_cmp_decide(rows, (size_t)n, &o), matched = 0, missing = 0, undecided = 0;
+    const vkb_cmp_row *first = NULL;
     for (long i = 0; i < n; i++) {
         matched += rows[i].base_status[0] && rows[i].cand_status[0];
         missing += rows[i].base_status[0] && !rows[i].cand_status[0];
+        undecided += (size_t)rows[i].undecided;
+        if (rows[i].undecided && !first) first = &rows[i];
+    }
+    if (!out) default_out(argv[optind + 1], outbuf, sizeof(outbuf)), out = outbuf;
+    vkb_cmp_outcome oc = {.base = argv[optind], .cand = argv[optind + 1], .note = note, .tested = tested,
+                          .allow_inconclusive = allow_inc};
+    int code = vkb_cmp_exit_code(rows, (size_t)n);
+    char why[700] = "";
+    if ((code == VKB_GATE_OK || code == VKB_GATE_INCONCLUSIVE) && (!matched || missing || mismatch)) {
+        snprintf(why, sizeof(why), "%s", !matched ? "no case in common between baseline and candidate"
+                 : missing ? "baseline cases are missing from the candidate" : "device or driver mismatch: timings refused");
+        code = VKB_GATE_INPUT;
+    } else if (code == VKB_GATE_INCONCLUSIVE && first)
+        snprintf(why, sizeof(why), "inconclusive: %zu case%s undecided (first: %s %s: %s %s)", undecided,
+                 undecided == 1 ? "" : "s", first->kernel, first->params, first->verdict, first->reason[0] ? first->reason
+                 : first->correctness);
+    else if (code == VKB_GATE_INCONCLUSIVE)
+        snprintf(why, sizeof(why), "inconclusive: no case was decided (SAME, FASTER or SLOWER)");
+    oc.raw_code = code;
+    if (code == VKB_GATE_INCONCLUSIVE && allow_inc) code = VKB_GATE_OK;
+    oc.code = code;
+    oc.why = why[0] ? why : NULL;
+    if (write_outputs(out, rows, (size_t)n, &o, &oc, plot, tmpl) && (code == VKB_GATE_OK || code == VKB_GATE_INCONCLUSIVE)) {
+        snprintf(why, sizeof(why), "could not write the outputs");
+        oc.code = code = VKB_GATE_INPUT;
+        oc.why = why;
     }
     char partial[2400] = "";
     partial_side(argv[optind], "baseline", partial, sizeof(partial));
     partial_side(argv[optind + 1], "candidate", partial, sizeof(partial));
     if (partial[0]) printf("## vkbench compare: PARTIAL input (%s): cases that never ran are missing\n\n", partial);
-    else printf("## vkbench compare\n\n");
-    printf("baseline: %s\ncandidate: %s\n\n", argv[optind], argv[optind + 1]);
-    if (note[0]) printf("**%s**\n\n", note);
-    int one_launch = 0;
-    for (long i = 0; i < n; i++) one_launch |= rows[i].testable && (rows[i].base.k < 2 || rows[i].cand.k < 2);
-    if (one_launch)
-        printf("**Note: a side holds one launch per case, so launch-to-launch drift is invisible and every p and CI "
-               "reflects within-launch noise only (an A/A pair can look different). Compare directories of >= 5 "
-               "launches a side: `harness/gate.sh run` leaves its launches in OUT/candidate, the next baseline.**\n\n");
-    vkb_cmp_write_markdown(stdout, rows, (size_t)n, &o, tested);
-    if (!out) default_out(argv[optind + 1], outbuf, sizeof(outbuf)), out = outbuf;
-    int werr = write_outputs(out, rows, (size_t)n, &o, tested, plot, tmpl);
-    int code = vkb_cmp_exit_code(rows, (size_t)n);
-    const char *why = NULL;
-    if (code == VKB_GATE_OK && !matched) why = "no case in common between baseline and candidate";
-    else if (code == VKB_GATE_OK && missing) why = "baseline cases are missing from the candidate";
-    else if (code == VKB_GATE_OK && mismatch) why = "device or driver mismatch: timings refused";
-    else if (code == VKB_GATE_OK && werr) why = "could not write the outputs";
-    if (why) code = VKB_GATE_INPUT;
-    printf("\nverdicts: %s/verdicts.csv\ngate: exit %d (%s)\n", out, code,
-           code == VKB_GATE_OK ? "no regression" : code == VKB_GATE_PERF ? "performance regression"
-           : code == VKB_GATE_CORRECTNESS ? "correctness regression" : why);
+    vkb_cmp_write_summary(stdout, rows, (size_t)n, &o, &oc);
+    printf("\nverdicts: %s/verdicts.csv (summary.md, junit.xml beside it)\ngate: exit %d (%s)\n", out, code,
+           code == VKB_GATE_OK ? (oc.raw_code == VKB_GATE_INCONCLUSIVE ? "inconclusive, allowed by --allow-inconclusive"
+                                  : "no regression")
+           : code == VKB_GATE_PERF ? "performance regression" : code == VKB_GATE_CORRECTNESS ? "correctness regression"
+           : why);
     vkb_cmp_rows_free(rows, (size_t)n);
     return code;
 }

@@ -49,7 +49,9 @@ static void usage(FILE *f)
             "      --no-cpu-baseline     skip the optimized CPU baselines (cpu_fast_* NA)\n"
             "      --established DIR     cases that PASSed in run DIR (same commit, seed, case) are timed without\n"
             "                            reference or check: status TIMED, ref_method names DIR (gate launches)\n"
-            "      --slowdown K=F[,..]   make kernel K (1+F)x slower: pc.slow calibrated, achieved factor in the note\n"
+            "      --slowdown K=F[:alu|:mem][,..]  make kernel K (1+F)x slower: extra bytes streamed (mem, below 16\n"
+            "                            flop/byte) or dependent FMAs (alu); calibrated per case, the achieved factor in\n"
+            "                            injected_factor; a failed calibration is a SKIP with its reason\n"
             "  calibrate [--device D] [--out DIR] [--spv-dir DIR]   measure the ceilings, rewrite the cache\n"
             "  list                      kernels and their axes\n"
             "  devices                   Vulkan devices and what they offer\n"
@@ -218,7 +220,7 @@ static int cmd_run(int argc, char **argv)
             break;
         case 'P': spv_dir = optarg; break;
         case 'W':
-            if (vkb_slowdown_find(optarg, NULL, NULL, err, sizeof(err)) < 0) {
+            if (vkb_slowdown_find(optarg, NULL, NULL, NULL, err, sizeof(err)) < 0) {
                 fprintf(stderr, "vkbench: %s\n", err);
                 return EXIT_USAGE;
             }

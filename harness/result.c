@@ -222,7 +222,7 @@ static int parse_double(const char *s, double *v)
     char *end;
     if (!*s || !strcmp(s, "NA")) { *v = NAN; return 0; }
     double x = strtod(s, &end);
-    if (*end) return -1;
+    if (*end || isnan(x)) return -1;   /* unmeasured is written NA: a literal NaN is corrupt input */
     *v = x;
     return 0;
 }
@@ -304,6 +304,22 @@ cleanup:
     free(rows);
     free(map);
     csv_close(&r);
+    return rc;
+}
+
+int vkb_result_require(const char *path, const char *const *need, size_t n, char *err, size_t errlen)
+{
+    csv_reader r;
+    FILE *f = fopen(path, "r");
+    if (!f) return fail(err, errlen, path, 0, "cannot open: %s", strerror(errno));
+    int nf = csv_open(&r, f, path, err, errlen), rc = nf < 0 ? -1 : 0;
+    for (size_t i = 0; rc == 0 && i < n; i++) {
+        int j = 0;
+        while (j < nf && strcmp(r.fields[j], need[i])) j++;
+        if (j == nf) rc = fail(err, errlen, path, 1, "missing required column '%s' (the header has %d columns)", need[i], nf);
+    }
+    csv_close(&r);
+    fclose(f);
     return rc;
 }
 

@@ -73,6 +73,9 @@ long vkb_result_read(const char *path, vkb_result **out, char *err, size_t errle
 long vkb_result_read_stream(FILE *f, const char *name, vkb_result **out, char *err, size_t errlen);
 /* The index of a column of the schema by name, or -1. */
 int vkb_result_column(const char *name);
+/* 0 when the header of the CSV file at path names every column need[0..n), else -1 with
+ * "path:1: missing required column 'X'" (or the open/parse error) in err. */
+int vkb_result_require(const char *path, const char *const *need, size_t n, char *err, size_t errlen);
 
 /* Split one CSV line into at most max fields (in place, unquoting). Returns the field count or -1. */
 int vkb_csv_split(char *line, char **fields, int max);

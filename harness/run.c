@@ -607,9 +607,7 @@ static int case_time(ctx *x, job *j, vkb_gpu *g, double **samples, size_t *nsamp
         size_t used = strlen(r->note);
         snprintf(r->note + used, sizeof(r->note) - used, "%srotating %d input copies", used ? "; " : "", nc);
     }
-    if (vkb_slowdown_apply(x->v, g, c, x->o->slowdown, !strcmp(mode, "cold"), r->note, sizeof(r->note), why,
-                           sizeof(why)))
-        return set_status(r, "ERROR", why), -1;
+    if (vkb_slowdown_apply(x->v, g, c, x->o->slowdown, !strcmp(mode, "cold"), r)) return -1;  /* SKIP or ERROR */
     if (measure(x, g, j->l, !strcmp(mode, "cold"), r, samples, nsamples)) {
         snprintf(why, sizeof(why), "timing: %s", vkb_vk_error(x->v));
         return set_status(r, "ERROR", why), -1;

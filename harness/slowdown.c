@@ -2,16 +2,21 @@
 #include "slowdown.h"
 
 #include <math.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <gsl/gsl_sort.h>
 #include <gsl/gsl_statistics_double.h>
 
-#define REPS 9            /* timed batches per side of one ratio estimate (interleaved) */
-#define MAX_SLOW 0xFFFFFFu   /* the count's 24 bits; vkb_slow() reads the top byte as a mask the host keeps 0 */
+/* pc.slow (kernels/common.glsl): level in bits 0..22, kind in bit 23 (1 = memory), and the top byte a
+ * mask that stays 0 so the work never changes a result. */
+#define LEVEL_MAX 0x7FFFFFu
+#define KIND_MEM 0x800000u
+#define REPS 9         /* interleaved batch pairs per ratio estimate; the verification takes 3x as many */
+#define MAX_EST 24     /* ratio estimates per calibration before it gives up */
 
-int vkb_slowdown_find(const char *spec, const char *kernel, double *f, char *err, size_t errlen)
+int vkb_slowdown_find(const char *spec, const char *kernel, double *f, vkb_slow_kind *kind, char *err, size_t errlen)
 {
     int found = 0;
     for (const char *p = spec; p && *p;) {
@@ -19,16 +24,20 @@ int vkb_slowdown_find(const char *spec, const char *kernel, double *f, char *err
         size_t len = e ? (size_t)(e - p) : strlen(p);
         char *end;
         if (!eq || eq >= p + len || eq == p) {
-            snprintf(err, errlen, "--slowdown '%.*s': expected KERNEL=FRACTION", (int)len, p);
+            snprintf(err, errlen, "--slowdown '%.*s': expected KERNEL=FRACTION[:alu|:mem]", (int)len, p);
             return -1;
         }
         double v = strtod(eq + 1, &end);
+        vkb_slow_kind k = VKB_SLOW_AUTO;
+        if (end + 4 == p + len && !strncmp(end, ":alu", 4)) k = VKB_SLOW_ALU, end += 4;
+        else if (end + 4 == p + len && !strncmp(end, ":mem", 4)) k = VKB_SLOW_MEM, end += 4;
         if (end != p + len || !(v > 0 && v <= 10)) {
-            snprintf(err, errlen, "--slowdown '%.*s': fraction must be in (0, 10]", (int)len, p);
+            snprintf(err, errlen, "--slowdown '%.*s': expected KERNEL=FRACTION[:alu|:mem], fraction in (0, 10]", (int)len, p);
             return -1;
         }
         if (kernel && (size_t)(eq - p) == strlen(kernel) && !strncmp(p, kernel, (size_t)(eq - p))) {
             *f = v;
+            if (kind) *kind = k;
             found = 1;
         }
         p = e ? e + 1 : p + len;
@@ -41,76 +50,122 @@ static void set_slow(vkb_case *c, uint32_t s)
     for (int i = 0; i < c->ndisp; i++) c->disp[i].push.slow = s;
 }
 
-/* Ratio of median times, slowed (pc.slow = s) over unmodified, from reps interleaved batches each, so
- * drift during the estimate hits both sides alike. */
-static int ratio_at(vkb_gpu *g, vkb_case *c, uint32_t s, uint32_t batch, int cold, int reps, double *ratio)
+/* Ratio of median times, slowed (pc.slow = word) over plain, from reps interleaved batches each, so drift
+ * during the estimate hits both sides alike. */
+static int ratio_at(vkb_gpu *g, vkb_case *c, uint32_t word, uint32_t batch, int cold, int reps, double *ratio)
 {
-    double t0[64], t1[64];
+    double t0[3 * REPS], t1[3 * REPS];
     for (int r = 0; r < reps; r++) {
         set_slow(c, 0);
         if (vkb_gpu_run(g, batch, cold, &t0[r])) return -1;
-        set_slow(c, s);
+        set_slow(c, word);
         if (vkb_gpu_run(g, batch, cold, &t1[r])) return -1;
     }
+    set_slow(c, 0);
     gsl_sort(t0, 1, (size_t)reps);
     gsl_sort(t1, 1, (size_t)reps);
     *ratio = gsl_stats_median_from_sorted_data(t1, 1, (size_t)reps) / gsl_stats_median_from_sorted_data(t0, 1, (size_t)reps);
     return 0;
 }
 
-int vkb_slowdown_apply(vkb_vk *v, vkb_gpu *g, vkb_case *c, const char *spec, int cold, char *note, size_t notelen, char *err,
-                       size_t errlen)
+/* The next level to try. No upper bracket yet: scale the level by the proportional model (added time ~
+ * level, true of bytes streamed and of a dependent loop alike), between 1.25x and 16x. Bracketed:
+ * interpolate between the brackets, bisecting every other step so a noisy estimate cannot stall the
+ * search at one end. Returns 0 when nothing is left to try. */
+static uint32_t next_level(uint32_t l, double r, double f, uint32_t lo, double rlo, uint32_t hi, double rhi, int step)
 {
-    double f, t1, r = 1, rlo = 1, rhi;
-    int found = vkb_slowdown_find(spec, c->k->name, &f, err, errlen);
-    if (found <= 0) return found;
-    const double target = 1 + f;
-    /* ~1 ms batches: long enough for the timer, short enough that the search stays around a second. */
-    if (vkb_gpu_run(g, 1, cold, &t1)) goto vk_error;
-    uint32_t batch = cold ? 1 : (uint32_t)fmin(fmax(ceil(1e-3 / fmax(t1, 1e-9)), 1), 1000), lo = 0, hi = 1;
-    for (;; hi = hi >= MAX_SLOW / 2 ? MAX_SLOW : 2 * hi) {
-        if (ratio_at(g, c, hi, batch, cold, REPS, &r)) goto vk_error;
-        if (r >= target) break;
-        /* 64Ki dependent iterations per invocation dwarf any kernel that really runs them. */
-        if (hi >= MAX_SLOW || (hi >= 65536 && r < 1 + f / 2)) {
-            set_slow(c, 0);
-            snprintf(err, errlen, "--slowdown %s: pc.slow = %u makes it only %.4fx slower (target %.3fx): does its "
-                     "shader call vkb_slow()?", c->k->name, hi, r, target);
-            return -1;
-        }
-        lo = hi;
-        rlo = r;
+    if (!hi) {
+        if (l >= LEVEL_MAX) return 0;
+        double gain = r - 1, s = gain > f / 8 ? f / gain : 16;
+        double next = ceil((double)l * fmin(fmax(s, 1.25), 16));
+        return (uint32_t)fmin(fmax(next, (double)l + 1), LEVEL_MAX);
     }
-    rhi = r;
-    while (hi - lo > 1 && hi - lo > lo / 64) {   /* bisect to ~1.5% of the count */
-        uint32_t mid = lo + (hi - lo) / 2;
-        if (ratio_at(g, c, mid, batch, cold, REPS, &r)) goto vk_error;
-        if (r < target) lo = mid, rlo = r;
-        else hi = mid, rhi = r;
-    }
-    uint32_t s = lo > 0 && fabs(rlo - target) < fabs(rhi - target) ? lo : hi;
-    /* Verify with 3x the batches; a noisy device can mislead the search, so correct proportionally (the
-     * added time grows about linearly with the count once it shows) until within tolerance. */
-    const double tol = fmax(0.01, 0.2 * f);
-    for (int attempt = 0;; attempt++) {
-        if (ratio_at(g, c, s, batch, cold, 3 * REPS, &r)) goto vk_error;   /* the factor actually achieved */
-        if (fabs(r - target) <= tol || attempt == 4) break;
-        double scale = r > 1.0005 ? f / (r - 1) : 4;
-        s = (uint32_t)fmin(fmax(round(s * fmin(fmax(scale, 0.25), 4)), 1), MAX_SLOW);
-    }
-    if (fabs(r - target) > tol) {   /* an honest ERROR row rather than a slowdown of unknown size */
-        set_slow(c, 0);
-        snprintf(err, errlen, "--slowdown %s: calibration did not converge: %.4fx at pc.slow = %u (target %.3fx "
-                 "+- %.3f; too noisy a device, or its shader ignores pc.slow)", c->k->name, r, s, target, tol);
-        return -1;
-    }
-    set_slow(c, s);
-    size_t used = strlen(note);
-    snprintf(note + used, notelen - used, "%sslowdown pc.slow=%u: %.4fx achieved (target %.4fx, %d interleaved "
-             "batches)", used ? "; " : "", s, r, target, 3 * REPS);
-    return 0;
-vk_error:
+    if (hi - lo <= 1) return 0;
+    double t = step % 2 == 0 && rhi > rlo ? (f + 1 - rlo) / (rhi - rlo) : 0.5;
+    double next = (double)lo + round(fmin(fmax(t, 0), 1) * (double)(hi - lo));
+    return (uint32_t)fmin(fmax(next, (double)lo + 1), (double)hi - 1);
+}
+
+static int finish(vkb_case *c, vkb_result *r, const char *status, const char *fmt, ...) __attribute__((format(printf, 4, 5)));
+static int finish(vkb_case *c, vkb_result *r, const char *status, const char *fmt, ...)
+{
+    va_list ap;
     set_slow(c, 0);
-    snprintf(err, errlen, "--slowdown calibration: %s", vkb_vk_error(v));
-    return -1;
+    snprintf(r->status, sizeof(r->status), "%s", status);
+    va_start(ap, fmt);
+    vsnprintf(r->reason, sizeof(r->reason), fmt, ap);
+    va_end(ap);
+    return 1;
+}
+
+int vkb_slowdown_apply(vkb_vk *v, vkb_gpu *g, vkb_case *c, const char *spec, int cold, vkb_result *r)
+{
+    double f, t1, best_r = NAN;
+    vkb_slow_kind kind = VKB_SLOW_AUTO;
+    char err[200];
+    int found = vkb_slowdown_find(spec, c->k->name, &f, &kind, err, sizeof(err));
+    if (found < 0) return finish(c, r, "ERROR", "%s", err);
+    if (!found) return 0;
+    if (kind == VKB_SLOW_AUTO) kind = c->flops < 16 * c->bytes ? VKB_SLOW_MEM : VKB_SLOW_ALU;
+    const int mem = kind == VKB_SLOW_MEM;
+    const double target = 1 + f, tol = fmax(0.01, 0.2 * f);   /* 5% +- 1%, as the gate's acceptance asks */
+    const uint32_t kindbit = mem ? KIND_MEM : 0;
+    double buf0 = c->nbuf ? (double)c->buf[0].count * (double)vkb_dtype_size(c->buf[0].type) : 0;
+    /* ~0.3 ms batches: well above the timer floor, and ~0.1 s for a whole search on a GPU. */
+    if (vkb_gpu_run(g, 1, cold, &t1)) goto vk_error;
+    uint32_t batch = cold ? 1 : (uint32_t)fmin(fmax(ceil(3e-4 / fmax(t1, 1e-9)), 1), 1000), copies = vkb_gpu_copies(g);
+    if (copies > 1) batch = (batch + copies - 1) / copies * copies;   /* rotate: every copy equally often */
+    /* First guess. Memory: a level adds level/1024 passes over buffer 0, so f x the case's bytes is
+     * f * 1024 * bytes / buf0. ALU: a small count, grown by the search. */
+    double guess = mem && buf0 > 0 && c->bytes > 0 ? round(f * 1024 * c->bytes / buf0) : 16;
+    uint32_t l = (uint32_t)fmin(fmax(guess, 1), LEVEL_MAX), lo = 0, hi = 0, best_l = 0;
+    double rlo = 1, rhi = NAN;
+    int est = 0, best_verified = 0;
+    while (est < MAX_EST) {
+        double q;
+        int verified = l == best_l && !best_verified && fabs(best_r - target) <= tol;   /* see below */
+        if (!verified) {
+            if (ratio_at(g, c, kindbit | l, batch, cold, REPS, &q)) goto vk_error;
+            est++;
+        }
+        if (verified || fabs(q - target) <= tol / 2) {   /* a candidate: measure again with 3x the batches */
+            if (ratio_at(g, c, kindbit | l, batch, cold, 3 * REPS, &q)) goto vk_error;
+            est++;
+            verified = 1;
+        }
+        if (verified && fabs(q - target) <= tol) {
+            set_slow(c, kindbit | l);
+            r->injected_factor = q;
+            size_t used = strlen(r->note);
+            snprintf(r->note + used, sizeof(r->note) - used, "%sslowdown %s level=%u: %.4fx achieved (target %.4fx "
+                     "+- %.4f, %d interleaved batches; %d estimates)", used ? "; " : "", mem ? "mem" : "alu", l, q,
+                     target, tol, 3 * REPS, est);
+            if (mem) {
+                used = strlen(r->note);
+                snprintf(r->note + used, sizeof(r->note) - used, "; %.3f extra passes over '%s'", l / 1024.0,
+                         c->buf[0].name);
+            }
+            return 0;
+        }
+        if (isnan(best_r) || l == best_l || fabs(q - target) < fabs(best_r - target))
+            best_r = q, best_l = l, best_verified = verified;
+        if (q >= target) hi = l, rhi = q;
+        else lo = l, rlo = q;
+        if (!hi && l >= LEVEL_MAX && q < 1 + f / 2)
+            return finish(c, r, "SKIP", "injected slowdown not calibrated: %s level %u (the maximum) makes it only "
+                          "%.4fx slower (target %.4fx): its shader ignores pc.slow (%s)", mem ? "memory" : "ALU", l,
+                          q, target, mem ? "no VKB_SLOW_READ; try :alu" : "no vkb_slow(); try :mem");
+        l = next_level(l, q, f, lo, rlo, hi, rhi, est);
+        if (!l) {
+            /* The brackets met: noise put one on the wrong side of the target. Verify the closest level if it
+             * looked good enough (the check at the top), else search again from it without brackets. */
+            lo = 0, rlo = 1, hi = 0, rhi = NAN;
+            l = best_l;
+        }
+    }
+    return finish(c, r, "SKIP", "injected slowdown not calibrated: no %s level within %.4fx +- %.4f after %d estimates "
+                  "(closest %.4fx at level %u): too noisy a device, or a step response too coarse", mem ? "memory" : "ALU",
+                  target, tol, est, best_r, best_l);
+vk_error:
+    return finish(c, r, "ERROR", "slowdown calibration: %s", vkb_vk_error(v));
 }

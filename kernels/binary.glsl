@@ -30,7 +30,9 @@ void main() {
     if (4u * i + 3u < n) {
         vec4 a = vec4(a4[i]);
         vec4 b = BCAST == 0u ? vec4(b4[i]) : vec4(bval(4u * i), bval(4u * i + 1u), bval(4u * i + 2u), bval(4u * i + 3u));
-        a.x = vkb_slow(a.x);
+        uint extra = 0u;
+        VKB_SLOW_READ(extra, a4, i, n / 4u);
+        a.x = vkb_slow(a.x, extra);
         c4[i] = T4(apply(a, b));
     } else {
         for (uint j = 4u * i; j < n; ++j) c1[j] = T(apply(vec4(float(a1[j])), vec4(bval(j))).x);

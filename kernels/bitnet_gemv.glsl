@@ -27,9 +27,13 @@ void main() {
     int sx[MT];
     for (uint i = 0u; i < R * MT; ++i) acc[i] = ivec4(0);
     for (uint t = 0u; t < MT; ++t) sx[t] = 0;
+    uint extra = 0u;  // gate self-test: extra weight reads (kernels/common.glsl), folded in as 0 below
     for (uint c = tid; c < nc; c += gl_WorkGroupSize.x) {
         uvec4 wv[R];
-        for (uint r = 0u; r < R; ++r) wv[r] = w[min(row0 + r, pc.n - 1u) * nc + c];
+        for (uint r = 0u; r < R; ++r) {
+            wv[r] = w[min(row0 + r, pc.n - 1u) * nc + c];
+            VKB_SLOW_READ(extra, w, min(row0 + r, pc.n - 1u) * nc + c, pc.n * nc);
+        }
         for (uint t = 0u; t < MT; ++t) {
             uint xb = (min(tok0 + t, pc.m - 1u) * nc + c) * 4u;
             for (uint q = 0u; q < 4u; ++q) {
@@ -44,6 +48,7 @@ void main() {
             }
         }
     }
+    acc[0].x = int(vkb_slow(uint(acc[0].x), extra));
     for (uint i = 0u; i < R * MT; ++i) {
         ivec4 a = acc[i];
         int v = subgroupAdd(a.x + (a.y >> 2) + (a.z >> 4) + (a.w >> 6) - sx[i % MT]);

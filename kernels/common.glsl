@@ -11,15 +11,44 @@ layout(local_size_x_id = 0, local_size_y = 1, local_size_z = 1) in;
 uint vkb_group_id() { return gl_WorkGroupID.y * gl_NumWorkGroups.x + gl_WorkGroupID.x; }
 uint vkb_global_id() { return vkb_group_id() * gl_WorkGroupSize.x + gl_LocalInvocationID.x; }
 
-// Gate self-test knob: burn pc.slow dependent iterations so a kernel becomes slower by a known amount.
-// No compiler may prove the loop dead: lavapipe's NIR/LLVM folded the former `y - y + x` to x, and a test
+// Gate self-test knob (harness/slowdown.c): make a kernel slower by a calibrated amount. pc.slow packs
+//   bits 0..22: the level L;  bit 23: the kind, 0 = ALU, 1 = memory;  bits 24..31: a mask the host leaves 0.
+// ALU: vkb_slow() runs L dependent FMAs. It suits a compute-bound kernel; on a memory-bound one the extra
+// ALU work hides under memory latency (on an H200 the factor stalled at 1.00-1.01x).
+// Memory: VKB_SLOW_READ makes element i (of n) of the kernel's first buffer read floor(L / 1024) more
+// elements, plus one when i % 1024 < L % 1024: L / 1024 extra passes over that buffer, in proportion to
+// the target. Each pass reads at its own offset, >= 1/8 of the buffer away from i (golden-ratio steps
+// from n / 2), so the extra bytes come from DRAM rather than from lines the kernel has just touched;
+// consecutive invocations read consecutive elements, so the reads coalesce.
+// No compiler may prove the work dead: lavapipe's NIR/LLVM folded the former `y - y + x` to x, and a test
 // on y's bit pattern that only a NaN could pass is foldable by a compiler that knows its FMA returns a
-// canonical NaN. So y reaches the result through a mask from the push constants: the top byte of
-// pc.slow, which the host always leaves 0 (counts stop at 2^24 - 1). x ^ (y & 0) is x, bit for bit.
-float vkb_slow(float x) {
-    float y = x;
-    uint count = pc.slow & 0xFFFFFFu, mask = pc.slow >> 24;
-    for (uint i = 0u; i < count; ++i) y = y * 0.9999999f + 1e-30f;
-    return uintBitsToFloat(floatBitsToUint(x) ^ (floatBitsToUint(y) & mask));
+// canonical NaN. So the work reaches the result through the mask from the push constants: x ^ (w & 0)
+// is x, bit for bit, and the check still compares exact outputs.
+uint vkb_slow_mask() { return pc.slow >> 24; }
+uint vkb_slow_reads(uint i) {
+    uint level = pc.slow & 0x7FFFFFu;
+    if ((pc.slow & 0x800000u) == 0u) return 0u;
+    return (level >> 10) + ((i & 1023u) < (level & 1023u) ? 1u : 0u);
 }
+uint vkb_slow_at(uint i, uint pass, uint n) {
+    return (i + uint(float(n) * fract(0.5 + 0.6180339887 * float(pass)))) % n;
+}
+uint vkb_bits(vec4 v) { return floatBitsToUint(v.x) ^ floatBitsToUint(v.y) ^ floatBitsToUint(v.z) ^ floatBitsToUint(v.w); }
+uint vkb_bits(uvec4 v) { return v.x ^ v.y ^ v.z ^ v.w; }
+uint vkb_bits(float v) { return floatBitsToUint(v); }
+uint vkb_bits(uint v) { return v; }
+// acc (a uint, from 0u) ^= each extra element that element i of buf (n elements) reads; fold acc in with vkb_slow.
+#define VKB_SLOW_READ(acc, buf, i, n) \
+    for (uint vkb_p_ = 0u, vkb_e_ = vkb_slow_reads(i); vkb_p_ < vkb_e_; ++vkb_p_) acc ^= vkb_bits(buf[vkb_slow_at(i, vkb_p_, n)])
+// x with the injected work folded in (x itself, bit for bit): the ALU loop, and extra (VKB_SLOW_READ's acc).
+uint vkb_slow_alu(float x) {
+    float y = x;
+    uint count = (pc.slow & 0x800000u) != 0u ? 0u : pc.slow & 0x7FFFFFu;
+    for (uint i = 0u; i < count; ++i) y = y * 0.9999999f + 1e-30f;
+    return floatBitsToUint(y);
+}
+float vkb_slow(float x, uint extra) {
+    return uintBitsToFloat(floatBitsToUint(x) ^ ((vkb_slow_alu(x) ^ extra) & vkb_slow_mask()));
+}
+uint vkb_slow(uint x, uint extra) { return x ^ ((vkb_slow_alu(float(x)) ^ extra) & vkb_slow_mask()); }
 #endif

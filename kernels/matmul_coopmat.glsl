@@ -109,7 +109,7 @@ void stash(uint buf) {
     }
 
 void main() {
-    uint m0 = gl_WorkGroupID.y * BM, n0 = gl_WorkGroupID.x * BN;
+    uint m0 = vkb_slow(gl_WorkGroupID.y * BM, 0u), n0 = gl_WorkGroupID.x * BN;  // vkb_slow: gate self-test ALU work
     uint sg = gl_SubgroupID, sr = (sg / SN) * WM * 16u, sc = (sg % SN) * WN * 16u;  // subgroup's corner
     ACC acc[WM][WN];
     [[unroll]] for (uint i = 0u; i < WM; ++i)

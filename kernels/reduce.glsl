@@ -22,10 +22,13 @@ void main() {
     if (STAGE == 0u) {
         uint n = pc.n, nv = n / 4u, stride = gl_NumWorkGroups.x * gl_WorkGroupSize.x;
         vec4 a = vec4(ident);
+        uint extra = 0u;
         for (uint v = gl_WorkGroupID.x * gl_WorkGroupSize.x + lid; v < nv; v += stride) {
             vec4 x = vec4(x4[v]);
+            VKB_SLOW_READ(extra, x4, v, nv);
             a = OP == 0u ? a + x : max(a, x);
         }
+        a.x = vkb_slow(a.x, extra);
         if (gl_WorkGroupID.x == 0u && lid == 0u)  // the n % 4 tail: at most one more step per lane
             for (uint j = 4u * nv; j < n; ++j) a[j - 4u * nv] = comb(a[j - 4u * nv], float(x1[j]));
         acc = comb(comb(a.x, a.y), comb(a.z, a.w));

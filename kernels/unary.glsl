@@ -24,7 +24,9 @@ void main() {
     uint n = pc.n;
     if (4u * i + 3u < n) {
         vec4 a = vec4(a4[i]);
-        a.x = vkb_slow(a.x);
+        uint extra = 0u;
+        VKB_SLOW_READ(extra, a4, i, n / 4u);
+        a.x = vkb_slow(a.x, extra);
         c4[i] = T4(apply(a));
     } else {
         for (uint j = 4u * i; j < n; ++j) c1[j] = T(apply(vec4(float(a1[j]))).x);

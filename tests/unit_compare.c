@@ -195,6 +195,7 @@ static void test_cmp_verdicts(void)
     vkb_cmp_opts o;
     vkb_cmp_opts_init(&o);
     o.resamples = 2000;
+    o.allow_one_launch = 1;   /* these rows hold one launch a side: the rule itself is tested below */
     vkb_cmp_row r[7];
     make_row(&r[0], "same", 200, 200, 1e-3, 1e-3, 0.01);        /* identical: CI around 1, well inside 3% */
     make_row(&r[1], "slower", 200, 200, 1e-3, 1.10e-3, 0.01);   /* +10%: p ~ 0, CI near 1.10 */
@@ -218,6 +219,21 @@ static void test_cmp_verdicts(void)
     CHECK_NEAR(r[6].p, 2.0 / 252, 1e-12);
     CHECK(vkb_cmp_exit_code(r, 7) == VKB_GATE_PERF);
     CHECK(vkb_cmp_exit_code(r, 1) == VKB_GATE_OK);
+    CHECK(r[3].undecided && r[4].undecided && !r[0].undecided && !r[1].undecided);
+    CHECK(vkb_cmp_exit_code(r + 3, 2) == VKB_GATE_INCONCLUSIVE);   /* "noisy" and "few": the gate could not decide */
+    CHECK(vkb_cmp_exit_code(r + 2, 3) == VKB_GATE_INCONCLUSIVE);   /* FASTER does not make it green */
+    /* The one-launch rule: FASTER/SLOWER withheld (INCONCLUSIVE, undecided, out of BH); SAME still allowed. */
+    o.allow_one_launch = 0;
+    CHECK(vkb_cmp_decide(r, 7, &o) == 6);
+    CHECK_STR(r[0].verdict, "SAME");
+    CHECK_STR(r[1].verdict, "INCONCLUSIVE");
+    CHECK_HAS(r[1].reason, "one launch per side: between-launch variance unknown (1 vs 1 launches");
+    CHECK(r[1].undecided && isnan(r[1].p_bh) && !r[1].significant);
+    CHECK_STR(r[2].verdict, "INCONCLUSIVE");
+    CHECK_STR(r[6].verdict, "INCONCLUSIVE");
+    CHECK(vkb_cmp_exit_code(r, 7) == VKB_GATE_INCONCLUSIVE);
+    o.allow_one_launch = 1;
+    CHECK(vkb_cmp_decide(r, 7, &o) == 6);
     snprintf(r[0].correctness, sizeof(r[0].correctness), "REGRESSION");
     CHECK(vkb_cmp_exit_code(r, 7) == VKB_GATE_CORRECTNESS);    /* correctness wins over SLOWER */
     /* 3 vs 3 with min_samples 2: testable, but min p = .1 > q: never significant. */
@@ -234,8 +250,10 @@ static void test_cmp_verdicts(void)
     vkb_cmp_side_free(&t.cand);
 }
 
-/* A run directory with two cases (add PASS with n samples at `scale`, sum with `sum_status`). */
-static void write_run(const char *dir, const char *device, double scale, const char *sum_status, int below)
+/* A run directory with two cases, add with add_status and sum with sum_status, 40 samples each at `scale`
+ * when PASS or TIMED (sample 7 of add NA when nan_sample). */
+static void write_run2(const char *dir, const char *device, double scale, const char *add_status, const char *sum_status,
+                       int below, int nan_sample)
 {
     char path[600];
     mkdir(dir, 0777);
@@ -257,11 +275,12 @@ static void write_run(const char *dir, const char *device, double scale, const c
         snprintf(r.params, sizeof(r.params), "n=1000");
         snprintf(r.dtype, sizeof(r.dtype), "f32");
         snprintf(r.mode, sizeof(r.mode), "hot");
-        snprintf(r.status, sizeof(r.status), "%s", c ? sum_status : "PASS");
+        snprintf(r.status, sizeof(r.status), "%s", c ? sum_status : add_status);
         r.case_id = c;
         r.below_floor = c == 0 && below;
-        if (!strcmp(r.status, "PASS")) {
+        if (!strcmp(r.status, "PASS") || !strcmp(r.status, "TIMED")) {
             for (int i = 0; i < 40; i++) t[i] = scale * 1e-3 * (1 + 0.01 * (double)((i * 7) % 40) / 40);
+            if (nan_sample && c == 0) t[7] = NAN;
             r.samples = 40;
             vkb_samples_write(s, r.case_id, t, 40, 1);
         }
@@ -269,6 +288,11 @@ static void write_run(const char *dir, const char *device, double scale, const c
     }
     fclose(f);
     fclose(s);
+}
+
+static void write_run(const char *dir, const char *device, double scale, const char *sum_status, int below)
+{
+    write_run2(dir, device, scale, "PASS", sum_status, below, 0);
 }
 
 /* vkb_compare_cmd on writable copies of args (getopt may permute argv); stdout and stderr muted. */
@@ -294,6 +318,152 @@ static int compare_exit(const char *a, const char *b, const char *out)
     return compare_run(8, args);
 }
 
+static int compare_exit_with(const char *a, const char *b, const char *out, const char *opt, const char *opt2)
+{
+    const char *args[] = {"compare", a, b, "--out", out, "--no-plot", "--resamples", "500", opt, opt2};
+    return compare_run(8 + (opt != NULL) + (opt2 != NULL), args);
+}
+
+/* The whole of a small text file into buf (empty when missing). */
+static const char *slurp(const char *dir, const char *name, char *buf, size_t len)
+{
+    char path[700];
+    snprintf(path, sizeof(path), "%s/%s", dir, name);
+    FILE *f = fopen(path, "r");
+    size_t k = f ? fread(buf, 1, len - 1, f) : 0;
+    buf[k] = 0;
+    if (f) fclose(f);
+    return buf;
+}
+
+static void remove_run(const char *dir)
+{
+    static const char *const files[] = {"results.csv", "samples.csv", "verdicts.csv", "compare.md", "ratios.tsv",
+                                        "summary.md", "junit.xml"};
+    char path[700];
+    for (size_t i = 0; i < sizeof(files) / sizeof(files[0]); i++) {
+        snprintf(path, sizeof(path), "%s/%s", dir, files[i]);
+        remove(path);
+    }
+    rmdir(dir);
+}
+
+/* dir/run1 .. dir/runK: K launches, launch c at scale * (1 + 0.003 c) (order reversed when rev); the first
+ * launch's add row has status first, the others rest. */
+static void write_launches(const char *dir, int k, double scale, int rev, const char *first, const char *rest)
+{
+    char run[600];
+    mkdir(dir, 0777);
+    for (int c = 0; c < k; c++) {
+        snprintf(run, sizeof(run), "%s/run%d", dir, c + 1);
+        write_run2(run, "gpu0", scale * (1 + 0.003 * (rev ? k - 1 - c : c)), c ? rest : first, "PASS", 0, 0);
+    }
+}
+
+static void remove_launches(const char *dir, int k)
+{
+    char run[600];
+    for (int c = 0; c < k; c++) {
+        snprintf(run, sizeof(run), "%s/run%d", dir, c + 1);
+        remove_run(run);
+    }
+    remove_run(dir);
+}
+
+/* Fail closed (issue 13): what could not be decided is not green, a run is not its own baseline, one
+ * launch a side decides nothing, bad input names file:line and column; TIMED rows are timed but establish
+ * no correctness; JUnit and the CI summary say the same as the exit status. */
+static void cmp_fail_closed(const char *base, const char *out)
+{
+    char b5[400], s5[400], a5[400], t5[400], tall[400], nan[400], nocol[400], bad[400], run1[500], path[700];
+    char err[600], note[400], text[8192];
+    snprintf(b5, sizeof(b5), "%s_b5", base);
+    snprintf(s5, sizeof(s5), "%s_s5", base);
+    snprintf(a5, sizeof(a5), "%s_a5", base);
+    snprintf(t5, sizeof(t5), "%s_t5", base);
+    snprintf(tall, sizeof(tall), "%s_tall", base);
+    snprintf(nan, sizeof(nan), "%s_nan", base);
+    snprintf(nocol, sizeof(nocol), "%s_nocol", base);
+    snprintf(bad, sizeof(bad), "%s_bad", base);
+    write_launches(b5, 5, 1.0, 0, "PASS", "PASS");
+    write_launches(s5, 5, 1.2, 0, "PASS", "PASS");    /* +20%, launches completely separated: exact p = 2/252 */
+    write_launches(a5, 5, 1.0, 1, "PASS", "PASS");    /* the same launch medians in the other order */
+    write_launches(t5, 5, 1.0, 1, "PASS", "TIMED");   /* checked once, then timed only (run --established) */
+    write_launches(tall, 5, 1.0, 1, "TIMED", "TIMED");
+    CHECK(compare_exit(b5, s5, out) == VKB_GATE_PERF);
+    CHECK_HAS(slurp(out, "junit.xml", text, sizeof(text)), "<testsuites name=\"vkbench compare\" tests=\"2\" failures=\"2\"");
+    CHECK_HAS(text, "<failure message=\"SLOWER: ratio 1.2");
+    CHECK_HAS(slurp(out, "summary.md", text, sizeof(text)), "## vkbench compare: performance regression (exit 1)");
+    CHECK(compare_exit(b5, a5, out) == VKB_GATE_OK);   /* A/A over launches: SAME */
+    CHECK(compare_exit(b5, t5, out) == VKB_GATE_OK);   /* PASS + TIMED launches: timed, and checked once */
+    CHECK_HAS(slurp(out, "verdicts.csv", text, sizeof(text)), ",PASS,PASS,ok,SAME,");
+    /* TIMED only: timed (SAME), but its correctness rests on another run: undecided, exit 4. */
+    CHECK(compare_exit(b5, tall, out) == VKB_GATE_INCONCLUSIVE);
+    CHECK_HAS(slurp(out, "verdicts.csv", text, sizeof(text)), ",PASS,TIMED,unverified,SAME,");
+    CHECK(compare_exit_with(b5, tall, out, "--allow-inconclusive", NULL) == VKB_GATE_OK);
+    CHECK_HAS(slurp(out, "summary.md", text, sizeof(text)), "INCONCLUSIVE, allowed by --allow-inconclusive (exit 0)");
+    CHECK_HAS(text, "`--allow-inconclusive`: undecided cases (1) do not fail this gate");
+    /* A failing baseline and a TIMED candidate: not "fixed". */
+    vkb_cmp_opts o;
+    vkb_cmp_opts_init(&o);
+    vkb_cmp_row *rows;
+    int mismatch;
+    write_run2(bad, "gpu0", 1.0, "FAIL", "PASS", 0, 0);
+    long n = vkb_cmp_load(bad, tall, &o, 0, &rows, &mismatch, note, sizeof(note), err, sizeof(err));
+    CHECK(n == 2 && !strcmp(rows[0].correctness, "unverified") && !strcmp(rows[0].base_status, "FAIL"));
+    CHECK(n == 2 && !strcmp(rows[0].cand_status, "TIMED"));
+    vkb_cmp_rows_free(rows, n > 0 ? (size_t)n : 0);
+    /* One launch a side: SLOWER withheld (exit 4) unless --allow-one-launch, which the summary echoes. */
+    snprintf(run1, sizeof(run1), "%s/run1", s5);
+    CHECK(compare_exit(base, run1, out) == VKB_GATE_INCONCLUSIVE);
+    CHECK_HAS(slurp(out, "verdicts.csv", text, sizeof(text)), "INCONCLUSIVE,\"one launch per side: between-launch variance unknown");
+    CHECK_HAS(slurp(out, "junit.xml", text, sizeof(text)), "<skipped message=\"INCONCLUSIVE");
+    CHECK(compare_exit_with(base, run1, out, "--allow-one-launch", NULL) == VKB_GATE_PERF);
+    CHECK_HAS(slurp(out, "summary.md", text, sizeof(text)), "`--allow-one-launch`: FASTER/SLOWER may come from one launch");
+    /* Most timed cases INCONCLUSIVE: the summary says so first. */
+    CHECK(compare_exit_with(b5, a5, out, "--min-samples", "100000") == VKB_GATE_INCONCLUSIVE);
+    CHECK(!strncmp(slurp(out, "summary.md", text, sizeof(text)), "**INCONCLUSIVE: 2 of the 2 cases timed on both sides", 52));
+    /* A baseline that is the candidate, or lies inside it (or holds it): exit 3, named. */
+    snprintf(run1, sizeof(run1), "%s/run1", b5);
+    CHECK(compare_exit(b5, b5, out) == VKB_GATE_INPUT);
+    CHECK(compare_exit(run1, b5, out) == VKB_GATE_INPUT);
+    CHECK(compare_exit(b5, run1, out) == VKB_GATE_INPUT);
+    CHECK(vkb_cmp_load(b5, b5, &o, 0, &rows, &mismatch, note, sizeof(note), err, sizeof(err)) == -1);
+    CHECK_HAS(err, "are the same: a comparison with itself proves nothing");
+    CHECK(vkb_cmp_load(run1, b5, &o, 0, &rows, &mismatch, note, sizeof(note), err, sizeof(err)) == -1);
+    CHECK_HAS(err, "overlap (the baseline lies inside the candidate)");
+    /* A missing required column: file:1 and the column, exit 3 (not "new case" or "device mismatch"). */
+    write_run(nocol, "gpu0", 1.0, "PASS", 0);
+    snprintf(path, sizeof(path), "%s/results.csv", nocol);
+    slurp(nocol, "results.csv", text, sizeof(text));
+    char *dv = strstr(text, ",device,");
+    FILE *f = dv ? fopen(path, "w") : NULL;
+    if (f) { dv[4] = 'X'; fputs(text, f); fclose(f); }   /* ",devXce," */
+    CHECK(vkb_cmp_load(base, nocol, &o, 0, &rows, &mismatch, note, sizeof(note), err, sizeof(err)) == -1);
+    CHECK_HAS(err, "results.csv:1: missing required column 'device'");
+    CHECK(compare_exit(base, nocol, out) == VKB_GATE_INPUT);
+    /* An NA sample (never a measured time): file:line and column; a literal NaN: the reader's file:line. */
+    write_run2(nan, "gpu0", 1.0, "PASS", "PASS", 0, 1);
+    CHECK(vkb_cmp_load(base, nan, &o, 0, &rows, &mismatch, note, sizeof(note), err, sizeof(err)) == -1);
+    CHECK_HAS(err, "samples.csv:9: column time_s: case_id 0 sample 7 is NA");
+    CHECK(compare_exit(base, nan, out) == VKB_GATE_INPUT);
+    snprintf(path, sizeof(path), "%s/samples.csv", nan);
+    slurp(nan, "samples.csv", text, sizeof(text));
+    char *na = strstr(text, ",NA,");
+    f = na ? fopen(path, "w") : NULL;
+    if (f) { fwrite(text, 1, (size_t)(na - text), f); fprintf(f, ",nan,%s", na + 4); fclose(f); }
+    CHECK(vkb_cmp_load(base, nan, &o, 0, &rows, &mismatch, note, sizeof(note), err, sizeof(err)) == -1);
+    CHECK_HAS(err, "samples.csv:9: bad number 'nan' in column time_s");
+    remove_launches(b5, 5);
+    remove_launches(s5, 5);
+    remove_launches(a5, 5);
+    remove_launches(t5, 5);
+    remove_launches(tall, 5);
+    remove_run(nan);
+    remove_run(nocol);
+    remove_run(bad);
+}
+
 static void test_cmp_files(void)
 {
     char base[400], same[400], slow[400], broken[400], other[400], out[400], path[600], err[600], note[400];
@@ -309,7 +479,8 @@ static void test_cmp_files(void)
     write_run(broken, "gpu0", 1.0, "FAIL", 0);
     write_run(other, "gpu1", 1.0, "PASS", 0);
     CHECK(compare_exit(base, same, out) == VKB_GATE_OK);
-    CHECK(compare_exit(base, slow, out) == VKB_GATE_PERF);        /* +20% on both cases */
+    CHECK(compare_exit(base, slow, out) == VKB_GATE_INCONCLUSIVE);   /* +20% on both cases, one launch a side */
+    CHECK(compare_exit_with(base, slow, out, "--allow-one-launch", NULL) == VKB_GATE_PERF);
     CHECK(compare_exit(base, broken, out) == VKB_GATE_CORRECTNESS);
     CHECK(compare_exit(base, other, out) == VKB_GATE_INPUT);      /* device mismatch: timings refused */
     CHECK(compare_exit(base, "/no/such/dir", out) == VKB_GATE_INPUT);
@@ -357,13 +528,7 @@ static void test_cmp_files(void)
     if (f) fclose(f);
     CHECK_HAS(all, "INCONCLUSIVE,below the timer floor");
     CHECK_HAS(all, "kernel,variant,params,dtype,mode,base_status,cand_status,correctness,verdict,reason");
+    cmp_fail_closed(base, out);
     const char *dirs[] = {base, same, slow, broken, other, out};
-    const char *files[] = {"results.csv", "samples.csv", "verdicts.csv", "compare.md", "ratios.tsv"};
-    for (size_t d = 0; d < 6; d++) {
-        for (size_t i = 0; i < 5; i++) {
-            snprintf(path, sizeof(path), "%s/%s", dirs[d], files[i]);
-            remove(path);
-        }
-        rmdir(dirs[d]);
-    }
+    for (size_t d = 0; d < 6; d++) remove_run(dirs[d]);
 }
