@@ -80,7 +80,7 @@ void rep_para(rep *R, const char *fmt, ...)
             continue;
         } else {
             char c[2] = {*p, 0};
-             html_esc(R->html, c);
+            html_esc(R->html, c);
         }
     }
     fputs("</p>\n", R->html);
@@ -90,7 +90,7 @@ void rep_heading(rep *R, int level, const char *text)
 {
     fprintf(R->md, "%.*s %s\n\n", level, "####", text);
     fprintf(R->html, "<h%d>", level);
-     html_esc(R->html, text);
+    html_esc(R->html, text);
     fprintf(R->html, "</h%d>\n", level);
 }
 
@@ -101,7 +101,7 @@ void rep_row(rep *R, int header, int n, const char *const *cells)
     for (int i = 0; i < n; i++) {
         fprintf(R->md, " %s |", cells[i]);
         fputs(header ? "<th>" : "<td>", R->html);
-         html_esc(R->html, cells[i]);
+        html_esc(R->html, cells[i]);
         fputs(header ? "</th>" : "</td>", R->html);
     }
     fputs("\n", R->md);
@@ -192,7 +192,7 @@ void rep_plot(rep *R, const char *tmpl, const char *name, const char *alt, const
         fclose(f);
     }
     fputs("<figcaption>", R->html);
-     html_esc(R->html, alt);
+    html_esc(R->html, alt);
     fputs("</figcaption></figure>\n", R->html);
 }
 

@@ -169,7 +169,7 @@ static void speedup_table(rep *R, int i)
         rep_row(R, 0, 11, c);
     }
     rep_table_end(R);
-     floor_note(R, low);
+    floor_note(R, low);
 }
 
 static int same_case(const vkb_result *a, const vkb_result *b)
@@ -217,7 +217,7 @@ static void side_by_side(rep *R)
             rep_row(R, 0, nc, c);
         }
     rep_table_end(R);
-     floor_note(R, low);
+    floor_note(R, low);
 }
 
 /* The PASS row of run i with the largest a/b among rows accepted by want (ties: first). */
@@ -309,7 +309,7 @@ static void claims(rep *R, int i)
             bw = r;
     }
     if (bw && bw->below_floor > 0 && !low[i]) low[i] = bw;
-     floor_note(R, low);
+    floor_note(R, low);
     snprintf(cl[3], 96, "%s%%+ bandwidth utilization", rep_cst(R, "claim_bw_pct", 3));
     if (bw) {
         char theo[400], note[800];
