@@ -98,8 +98,10 @@ typedef struct rep {
     char ring[64][200];
     int ri;
     char plotdir[600];
-    const char *tmpl;
-    char noplot[200];  /* why plots are not rendered, or "" */
+    char tmpl[600];         /* the gnuplot templates' folder */
+    char noplot[700];       /* why no plot can be rendered (no templates, no gnuplot, --no-plots), or "" */
+    int unrendered;         /* plots not rendered, and the first reason */
+    char unrendered_why[700];
 } rep;
 
 /* Register and render one number (or string cell); returns the text (valid for the next 64 calls). */

@@ -10,6 +10,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
+#include <unistd.h>
 
 #include "report_impl.h"
 
@@ -151,13 +152,50 @@ static int gnuplot(rep *R, const char *tmpl, const char *const *args, int nargs,
     return stat(out, &sb) == 0 && sb.st_size > 0 ? 0 : -1;
 }
 
+static int is_file(const char *path)
+{
+    struct stat sb;
+    return stat(path, &sb) == 0 && S_ISREG(sb.st_mode);
+}
+
+int vkb_report_templates(const char *given, char *dir, size_t len)
+{
+    char exe[512], probe[700], looked[600] = "";
+    size_t n = 0;
+    if (given) {
+        snprintf(probe, sizeof(probe), "%s/roofline.gp", given);
+        if (is_file(probe)) return snprintf(dir, len, "%s", given), 0;
+        snprintf(dir, len, "%s (given)", given);
+        return -1;
+    }
+    ssize_t k = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+    exe[k > 0 ? k : 0] = 0;
+    for (int up = 0; up < 4; up++) {
+        char *s = strrchr(exe, '/');
+        if (!s) break;
+        *s = 0;
+        snprintf(probe, sizeof(probe), "%s/plots/roofline.gp", exe);
+        if (is_file(probe)) return snprintf(dir, len, "%s/plots", exe), 0;
+        if (n < sizeof(looked)) n += (size_t)snprintf(looked + n, sizeof(looked) - n, "%s%s/plots", n ? ", " : "", exe);
+    }
+    snprintf(dir, len, "%s", n ? looked : "nowhere: /proc/self/exe unreadable");
+    return -1;
+}
+
 /* Render NAME.svg and NAME.png from a template, then reference it from both documents. */
 void rep_plot(rep *R, const char *tmpl, const char *name, const char *alt, const char *const *extra, int nextra)
 {
-    char data[700], out[700];
+    char data[700], out[700], why[700];
     const char *args[12];
     snprintf(data, sizeof(data), "%s/%s.dat", R->plotdir, name);
+    snprintf(why, sizeof(why), "%s", R->noplot[0] ? R->noplot : "gnuplot failed: see plots/gnuplot.log");
+    snprintf(out, sizeof(out), "%s/%s", R->tmpl, tmpl);
     int ok = !R->noplot[0];
+    if (ok && !is_file(out)) {
+        ok = 0;
+        snprintf(why, sizeof(why), "the template %s is missing", tmpl);
+        if (!R->unrendered) snprintf(R->unrendered_why, sizeof(R->unrendered_why), "%s is missing", out);
+    }
     for (int t = 0; t < 2 && ok; t++) {
         const char *term = t ? "png" : "svg";
         snprintf(out, sizeof(out), "%s/%s.%s", R->plotdir, name, term);
@@ -166,9 +204,10 @@ void rep_plot(rep *R, const char *tmpl, const char *name, const char *alt, const
         if (gnuplot(R, tmpl, args, 3 + (nextra < 9 ? nextra : 9), out)) ok = 0;
     }
     if (!ok) {
+        if (R->noplot[0]) snprintf(why, sizeof(why), "%s", R->noplot);  /* gnuplot found missing just now */
+        if (!R->unrendered++ && !R->unrendered_why[0]) snprintf(R->unrendered_why, sizeof(R->unrendered_why), "%s", why);
         rep_para(R, "*%s: not rendered here (%s); the data is in `plots/%s.dat`: run `vkbench report` on this "
-                "directory where gnuplot exists.*", alt, R->noplot[0] ? R->noplot : "gnuplot failed: see plots/gnuplot.log",
-             name);
+                "directory where gnuplot and the templates exist.*", alt, why, name);
         return;
     }
     fprintf(R->md, "![%s](plots/%s.svg) ([PNG](plots/%s.png))\n\n", alt, name, name);

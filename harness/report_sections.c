@@ -415,7 +415,12 @@ int vkb_report_write(const vkb_report_opts *o, char *err, size_t errlen)
     }
     if (rep_read_runs(runs, o->runs, o->nruns, err, errlen)) goto out;
     R.r = runs, R.nr = o->nruns;
-    R.tmpl = o->plot_dir ? o->plot_dir : "plots";
+    /* Paths stay out of report.md (their digits are nobody's number); stderr names them. */
+    if (vkb_report_templates(o->plot_dir, R.tmpl, sizeof(R.tmpl)) && !o->no_plots) {
+        snprintf(R.noplot, sizeof(R.noplot), "the gnuplot templates were not found beside vkbench: give --plots DIR");
+        snprintf(R.unrendered_why, sizeof(R.unrendered_why), "the gnuplot templates were not found in %s: give --plots DIR",
+                 R.tmpl);
+    }
     snprintf(R.plotdir, sizeof(R.plotdir), "%s/plots", o->runs[0]);
     if (mkdir(R.plotdir, 0777) && errno != EEXIST) {
         snprintf(err, errlen, "%s: %s", R.plotdir, strerror(errno));
@@ -450,6 +455,10 @@ int vkb_report_write(const vkb_report_opts *o, char *err, size_t errlen)
     if (o->compare_csv) gate(&R, o->compare_csv);
     fputs("</body></html>\n", R.html);
     ret = 0;
+    if (R.unrendered && !o->no_plots) {
+        snprintf(err, errlen, "%d plot%s not rendered: %s", R.unrendered, R.unrendered == 1 ? "" : "s", R.unrendered_why);
+        ret = 1;
+    }
 out:
     if (R.md) fclose(R.md);
     if (R.html) fclose(R.html);

@@ -143,7 +143,7 @@ int vkb_report_cli(int argc, char **argv)
                    "  --verify          recompute every number in RUN_DIR/report.md from the CSVs (exit 1 on a mismatch)\n"
                    "  --no-plots        write the plot data, do not run gnuplot\n"
                    "  --compare F.csv   add the gate's ratio chart from a `vkbench compare` verdicts.csv\n"
-                   "  --plots DIR       where the gnuplot templates are (default plots/)\n");
+                   "  --plots DIR       where the gnuplot templates are (default: plots/ of the checkout vkbench was built in)\n");
             return 0;
         }
         if (!strcmp(argv[i], "--verify")) verify = 1;
@@ -166,10 +166,12 @@ int vkb_report_cli(int argc, char **argv)
         else printf("%s: %d problem%s\n", dirs[0], p, p == 1 ? "" : "s");
         return p < 0 ? 3 : p ? 1 : 0;
     }
-    if (vkb_report_write(&o, err, sizeof(err))) {
+    int w = vkb_report_write(&o, err, sizeof(err));
+    if (w < 0) {
         fprintf(stderr, "vkbench report: %s\n", err);
         return 3;
     }
+    if (w) fprintf(stderr, "vkbench report: WARNING: %s\n", err);
     printf("report in %s/report.md and %s/report.html\n", dirs[0], dirs[0]);
     return 0;
 }
