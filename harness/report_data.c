@@ -159,15 +159,39 @@ static void mnk(const char *params, long *m, long *n, long *k)
     if (*k < 0) *k = *n;
 }
 
-static int in_list(const char *k, const char *const *list)
+/* Kernel families, for grouping plots and the claims' row sets. The CSV has no family column: a kernel
+ * not listed here is its own family (named after itself), so a new kernel is shown, only not grouped. */
+static const struct { const char *family, *kernels[11]; } families[] = {
+    {"elementwise", {"copy", "add", "sub", "mul", "div", "scale_add", "relu", "gelu", "silu", "sigmoid"}},
+    {"reductions and rows", {"sum", "max", "rowsum", "rowmax", "softmax", "rmsnorm", "transpose"}},
+    {"BitNet", {"bitnet_wquant", "bitnet_dequant", "bitnet_aquant", "bitnet_linear", "dense_f16"}},
+    {"matmul", {"matmul"}},
+    {"decompositions", {"cholesky", "qr", "svd"}},
+    {"calibration", {"peak_fma", "peak_coopmat", "readbw", "writebw", "noop"}},
+};
+
+int rep_family_index(const char *kernel)
 {
-    for (; *list; list++)
-        if (!strcmp(k, *list)) return 1;
-    return 0;
+    for (size_t f = 0; f < sizeof(families) / sizeof(families[0]); f++)
+        for (size_t k = 0; k < sizeof(families[f].kernels) / sizeof(families[f].kernels[0]) && families[f].kernels[k]; k++)
+            if (!strcmp(kernel, families[f].kernels[k])) return (int)f;
+    return -1;
 }
 
-static const char *const elementwise[] = {"copy", "add", "sub", "mul", "div", "scale_add", "relu", "gelu", "silu", "sigmoid", NULL};
-int rep_want_elem(const vkb_result *r) { return in_list(r->kernel, elementwise); }
+const char *rep_family(const char *kernel)
+{
+    int f = rep_family_index(kernel);
+    return f < 0 ? kernel : families[f].family;
+}
+
+int rep_on_matrix_units(const vkb_result *r)
+{
+    size_t n = strlen(r->variant);
+    return !strcmp(r->kernel, "peak_coopmat") ||
+           (!strcmp(r->kernel, "matmul") && !strncmp(r->variant, "coopmat", 7) && !(n >= 4 && !strcmp(r->variant + n - 4, "_emu")));
+}
+
+int rep_want_elem(const vkb_result *r) { return !strcmp(rep_family(r->kernel), "elementwise"); }
 int rep_want_elem_nocopy(const vkb_result *r) { return rep_want_elem(r) && strcmp(r->kernel, "copy"); }
 int rep_want_elem_fast(const vkb_result *r) { return rep_want_elem(r) && rep_fast_ok(r); }
 int rep_want_quant(const vkb_result *r) { return !strcmp(r->kernel, "bitnet_wquant"); }
@@ -333,6 +357,23 @@ double rep_eval(const rrun *runs, int nruns, const src *s)
     return NAN;
 }
 
+void rep_fmt_sig(double v, int sig, char *out, size_t len)
+{
+    if (v == 0 || sig < 1) {
+        snprintf(out, len, "%.*g", sig < 1 ? 1 : sig, v);
+        return;
+    }
+    char e[40];
+    snprintf(e, sizeof(e), "%.*e", sig - 1, v);  /* rounded to sig digits; its exponent says where the point goes */
+    int x = atoi(strchr(e, 'e') + 1), dec = sig - 1 - x;
+    snprintf(out, len, "%.*f", dec > 0 ? dec : 0, strtod(e, NULL));
+    if (dec > 0) {  /* %g's habit: no trailing zeros */
+        char *p = out + strlen(out) - 1;
+        while (*p == '0') *p-- = 0;
+        if (*p == '.') *p = 0;
+    }
+}
+
 /* The printed text of a source: numbers with s->sig significant digits, NA when not measured. */
 void rep_render(const rrun *runs, int nruns, const src *s, char *out, size_t len)
 {
@@ -363,7 +404,7 @@ void rep_render(const rrun *runs, int nruns, const src *s, char *out, size_t len
     }
     double v = rep_eval(runs, nruns, s);
     if (isnan(v) || isinf(v)) snprintf(out, len, "NA");
-    else snprintf(out, len, "%.*g", s->sig, v);
+    else rep_fmt_sig(v, s->sig, out, len);
 }
 
 /* ---------------- reading runs ---------------- */

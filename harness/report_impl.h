@@ -61,6 +61,13 @@ double rep_col(const vkb_result *r, const char *name);
 /* The raw samples of case id in run R: count, *t points into R's array. */
 size_t rep_case_samples(const rrun *R, int64_t id, const double **t);
 int rep_is_pass(const vkb_result *r);
+/* The kernel's family ("elementwise", "matmul", ...; a kernel of no known family: its own name). */
+const char *rep_family(const char *kernel);
+/* The family's position in the table (0 .. 5), -1 for a kernel of no known family. */
+int rep_family_index(const char *kernel);
+/* The row runs on the matrix units, so its compute ceiling is coopmat_flop_per_s, not fma_flop_per_s:
+ * peak_coopmat and the fp16 matmul coopmat* variants (not the *_emu ones, which emulate on plain FMA). */
+int rep_on_matrix_units(const vkb_result *r);
 int rep_fast_ok(const vkb_result *r);   /* the optimized CPU baseline validated (cpu_fast_status PASS) */
 /* Row selections the claims pick from. */
 int rep_want_elem(const vkb_result *r);
@@ -83,6 +90,9 @@ int rep_box_pick(const rrun *u, long *idx, long *eligible, long *kernels);
 /* The value of a source (NAN when not measured) and its printed text ("NA" when not measured). */
 double rep_eval(const rrun *runs, int nruns, const src *s);
 void rep_render(const rrun *runs, int nruns, const src *s, char *out, size_t len);
+/* v with sig significant digits in plain decimal (23030, 0.000567; never 2.303e+04), so that a table column
+ * has one notation; trailing zeros dropped as %g does. */
+void rep_fmt_sig(double v, int sig, char *out, size_t len);
 /* Read results.csv and samples.csv of n run directories. Returns 0, or -1 with err set. */
 int rep_read_runs(rrun *runs, const char *const *dirs, int n, char *err, size_t errlen);
 void rep_free_runs(rrun *runs, int n);

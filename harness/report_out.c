@@ -1,5 +1,6 @@
 /* report_out.c — the report's output: markdown and HTML side by side, every number registered in
  * report-numbers.csv, plots rendered from the gnuplot templates. */
+#include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <math.h>
@@ -101,7 +102,9 @@ void rep_row(rep *R, int header, int n, const char *const *cells)
     fputs("<tr>", R->html);
     for (int i = 0; i < n; i++) {
         fprintf(R->md, " %s |", cells[i]);
-        fputs(header ? "<th>" : "<td>", R->html);
+        /* a number (or NA) is right-aligned and kept on one line with its interval and mark */
+        const char *c = cells[i] + (cells[i][0] == '-');
+        fputs(header ? "<th>" : isdigit((unsigned char)c[0]) || !strcmp(c, "NA") ? "<td class=n>" : "<td>", R->html);
         html_esc(R->html, cells[i]);
         fputs(header ? "</th>" : "</td>", R->html);
     }

@@ -427,6 +427,9 @@ int vkb_report_write(const vkb_report_opts *o, char *err, size_t errlen)
         goto out;
     }
     if (o->no_plots) snprintf(R.noplot, sizeof(R.noplot), "--no-plots was given");
+    snprintf(path, sizeof(path), "%s/gnuplot.log", R.plotdir);  /* this report's messages only */
+    FILE *lf = fopen(path, "w");
+    if (lf) fclose(lf);
 #define OPEN(var, name)                                                                  \
     snprintf(path, sizeof(path), "%s/%s", o->runs[0], name);                            \
     if (!(var = fopen(path, "w"))) {                                                    \
@@ -441,7 +444,8 @@ int vkb_report_write(const vkb_report_opts *o, char *err, size_t errlen)
     fprintf(R.nums, "id,kind,run,case_id,a,b,scale,sig,text\n");
     fputs("<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\"><title>vkbench report</title><style>"
           "body{font-family:sans-serif;max-width:1400px;margin:auto}table{border-collapse:collapse;font-size:12px}"
-          "td,th{border:1px solid #ccc;padding:2px 6px}th{background:#eee}figure svg{max-width:100%;height:auto}"
+          "td,th{border:1px solid #ccc;padding:2px 6px}th{background:#eee}td.n{text-align:right;white-space:nowrap}"
+          "figure{margin:1em 0}figure svg{max-width:100%;height:auto}figcaption{font-style:italic}"
           "</style></head><body>\n", R.html);
     rep_heading(&R, 1, "vkbench report");
     runs_table(&R);
