@@ -35,7 +35,7 @@ PURE_SRC := harness/stats.c harness/suite.c harness/check.c harness/result.c har
             harness/compare.c harness/compare_out.c harness/export.c
 # No Vulkan (unit-tested), though not pure in the strict sense: sensors through dlopen/sysfs, hwloc.
 PURE_SRC += harness/telemetry.c harness/topo.c
-PURE_SRC += harness/report.c
+PURE_SRC += $(wildcard harness/report_*.c)
 # No Vulkan either: run directories, their locks and the per-device registry (report and compare read run.txt).
 PURE_SRC += harness/rundir.c
 HARN_SRC := $(filter-out harness/main.c $(PURE_SRC),$(wildcard harness/*.c))
@@ -58,9 +58,17 @@ COMMIT := $(shell git describe --always --dirty --abbrev=10 2>/dev/null || echo 
 .PHONY: all clean test unit bench report deps gate gate-selftest fuzz
 all: $(BUILD)/vkbench $(SPVS)
 
+# A fresh clone: plain `make` first installs the Debian packages harness/deps.sh lists (as root), or prints the
+# exact apt-get line and stops, before anything compiles. The stamp keeps later builds from asking dpkg again.
+DEPS_OK := $(BUILD)/.deps-ok
+$(DEPS_OK): harness/deps.sh
+	@mkdir -p $(@D)
+	$(Q)sh harness/deps.sh
+	@touch $@
+
 # Rebuild everything when the flags change.
 FLAGS_NOW := $(CC) $(ALL_CFLAGS) $(ALL_LDFLAGS)
-$(BUILD)/.flags: FORCE
+$(BUILD)/.flags: FORCE | $(DEPS_OK)
 	@mkdir -p $(@D)
 	@echo '$(FLAGS_NOW)' | cmp -s - $@ || echo '$(FLAGS_NOW)' > $@
 FORCE:
@@ -101,13 +109,13 @@ $(BUILD)/test_unit: $(call obj,tests/unit.c) $(PURE_OBJ)
 	@$(if $(Q),echo '  LD      $@')
 	$(Q)$(CC) $(ALL_LDFLAGS) $^ -o $@ $(LDLIBS)
 
-$(SPV)/%.spv: kernels/%.comp
+$(SPV)/%.spv: kernels/%.comp | $(DEPS_OK)
 	@mkdir -p $(@D)
 	@$(if $(Q),echo '  GLSL    $<')
 	$(Q)$(GLSLANG) -V --target-env vulkan1.2 -Ikernels --quiet --depfile $@.d -o $@ $< >/dev/null || \
 	  { $(GLSLANG) -V --target-env vulkan1.2 -Ikernels -o $@ $<; rm -f $@; exit 1; }
 
-$(SPV)/%.spv: tests/kernels/%.comp
+$(SPV)/%.spv: tests/kernels/%.comp | $(DEPS_OK)
 	@mkdir -p $(@D)
 	@$(if $(Q),echo '  GLSL    $<')
 	$(Q)$(GLSLANG) -V --target-env vulkan1.2 -Ikernels --quiet --depfile $@.d -o $@ $< >/dev/null || \

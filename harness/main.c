@@ -74,10 +74,23 @@ static void on_signal(int sig)
     vkb_run_interrupted = sig;
 }
 
+/* Every kernel: its axes and what it does, then its variants (the default first) and the cache modes. */
 static int cmd_list(void)
 {
-    for (int i = 0; vkb_registry[i]; i++)
-        printf("%-16s axes: %-28s %s\n", vkb_registry[i]->name, vkb_registry[i]->axes, vkb_registry[i]->doc);
+    for (int i = 0; vkb_registry[i]; i++) {
+        const vkb_kernel *k = vkb_registry[i];
+        printf("%-16s axes: %-28s %s\n", k->name, k->axes, k->doc);
+        /* variants, wrapped after a comma near 110 columns */
+        const char *v = k->variants ? k->variants : "default";
+        int col = printf("%-16s variants: ", "");
+        while (*v) {
+            size_t w = strcspn(v, ",;") + (v[strcspn(v, ",;")] != 0);
+            if (col + (int)w > 110 && col > 27) col = printf("\n%26s", "") - 1;  /* the next word brings its space */
+            col += printf("%.*s", (int)w, v);
+            v += w;
+        }
+        printf("; modes: hot, cold, rotate\n");
+    }
     return EXIT_OK;
 }
 

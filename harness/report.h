@@ -15,13 +15,20 @@ typedef struct vkb_report_opts {
     const char *const *runs;  /* run directories; the report goes into runs[0] */
     int nruns;
     const char *compare_csv;  /* optional `vkbench compare` CSV: adds the gate's ratio chart */
-    const char *plot_dir;     /* gnuplot templates, default "plots" */
+    const char *plot_dir;     /* gnuplot templates; NULL: vkb_report_templates() finds them */
     int no_plots;             /* write the data files only (no gnuplot here): rerun later to render */
 } vkb_report_opts;
 
-/* Write the report. Returns 0, or -1 with "path: message" in err (unreadable run, unwritable output).
- * A missing gnuplot is not an error: the report says which plots were not rendered and why. */
+/* Write the report. Returns 0; 1 when it was written but plots were not rendered though wanted (no gnuplot,
+ * templates not found, gnuplot failed: err says how many and why, the report says so beside each plot); or
+ * -1 with "path: message" in err (unreadable run, unwritable output). */
 int vkb_report_write(const vkb_report_opts *o, char *err, size_t errlen);
+
+/* Where the gnuplot templates are, whatever the current directory: given (--plots DIR) when it holds them,
+ * else the plots/ folder of the checkout the executable was built in (the first DIR/plots up from the
+ * executable's folder: build/vkbench, build/san/vkbench), the way SPIR-V is found beside the executable.
+ * Returns 0 with the folder in dir, or -1 with where it looked in dir. */
+int vkb_report_templates(const char *given, char *dir, size_t len);
 
 /* Check a written report: recompute every entry of DIR/report-numbers.csv from the runs it names and
  * compare the printed text; then require that report.md has no digit outside those entries (link targets

@@ -91,6 +91,8 @@ typedef struct vkb_kernel {
     double (*reference)(vkb_case *c);
     void (*check)(vkb_case *c, vkb_check *r);
     void (*release)(vkb_case *c);
+    const char *variants; /* for `vkbench list`: the variant names it runs or records, the default first;
+                           * "(from AXIS=)" where an axis picks it, not variant= */
 } vkb_kernel;
 
 /* Registry marker: the Makefile greps reference/NAME.c files for VKB_KERNEL(name) and lists &vkb_kernel_name. */

@@ -5,13 +5,17 @@
 # DELTA: compare's default floor (the y range always shows it).
 data = ARG1
 delta = real(ARG4)
+set datafile separator "\t"
+# vertical case labels: the bottom margin and the canvas grow with the longest one
+stats data using (strlen(strcol(6))) name "L" nooutput
+BM = L_max * 0.45 + 3
+H = 520 + int(BM * 17)
 if (ARG3 eq "svg") {
-    set terminal svg size 1200,650 dynamic font "sans,11"
+    set terminal svg size 1400,H dynamic font "sans,12"
 } else {
-    set terminal pngcairo size 1200,650 font "sans,10"
+    set terminal pngcairo size 1400,H font "sans,12"
 }
 set output ARG2
-set datafile separator "\t"
 stats data using 1 nooutput
 set xrange [-0.7:STATS_max + 0.7]
 stats data using 3 name "LO" nooutput
@@ -25,9 +29,9 @@ set yrange [ylo - pad:yhi + pad]
 set title "candidate / baseline: ratio of median times with 95% bootstrap CI" noenhanced
 set ylabel "time ratio (candidate / baseline; > 1 = slower)"
 set grid ytics
-set xtics rotate by -30 left noenhanced font ",8"
-set bmargin 12
-set key top left opaque
+set xtics rotate by 90 right noenhanced font ",11"
+set bmargin BM
+set key outside top center horizontal
 sel(v) = column(5) == v ? column(2) : NaN
 plot data using 1:2:xtic(6) with points ps 0 notitle, \
      1 with lines lc rgb "gray50" notitle, \

@@ -68,7 +68,7 @@ static void readbw_check(vkb_case *c, vkb_check *r)
 }
 
 VKB_KERNEL(readbw) = {"readbw", "n", "read-only bandwidth: per-workgroup uint32 sums of a (calibration yardstick)",
-                      readbw_plan, fill_u32, readbw_ref, readbw_check, NULL};
+                      readbw_plan, fill_u32, readbw_ref, readbw_check, NULL, "default"};
 
 /* ---------------- writebw ---------------- */
 
@@ -107,7 +107,7 @@ static void check_xor(vkb_case *c, vkb_check *r, uint32_t key)
 static void writebw_check(vkb_case *c, vkb_check *r) { check_xor(c, r, c->disp[0].push.p0); }
 
 VKB_KERNEL(writebw) = {"writebw", "n", "write-only bandwidth: b[i] = i ^ key (calibration yardstick)", writebw_plan,
-                       NULL, no_ref, writebw_check, NULL};
+                       NULL, no_ref, writebw_check, NULL, "default"};
 
 /* ---------------- noop ---------------- */
 
@@ -127,4 +127,4 @@ static int noop_plan(vkb_case *c)
 static void noop_check(vkb_case *c, vkb_check *r) { check_xor(c, r, c->disp[0].push.p0); }
 
 VKB_KERNEL(noop) = {"noop", "", "one workgroup storing one word: the per-dispatch overhead (calibration)", noop_plan,
-                    NULL, no_ref, noop_check, NULL};
+                    NULL, no_ref, noop_check, NULL, "default"};

@@ -225,7 +225,7 @@ static void lin_release(vkb_case *c)
 
 VKB_KERNEL(bitnet_linear) = {"bitnet_linear", "n,k,m,shape,algo,rows,mt,wg,bm",
                              "BitLinear y = (W_t x_q) gamma'/s, packed 2-bit W, int8 x, int32 acc (variant dot|int)",
-                             lin_plan, lin_fill, lin_ref, lin_check, lin_release};
+                             lin_plan, lin_fill, lin_ref, lin_check, lin_release, "dot, int"};
 
 /* ---------------- the dense fp16-weight baseline ----------------
  * Tolerance: products of two fp16 values are exact in fp32 (11 + 11 significant bits <= 24) and unpacking
@@ -292,4 +292,4 @@ static void dense_check(vkb_case *c, vkb_check *r)
 
 VKB_KERNEL(dense_f16) = {"dense_f16", "n,k,m,shape,algo,rows,mt,wg,bm",
                          "fp16-weight GEMV/GEMM baseline for bitnet_linear: fp16 W, x; fp32 accumulate and y",
-                         dense_plan, dense_fill, dense_ref, dense_check, lin_release};
+                         dense_plan, dense_fill, dense_ref, dense_check, lin_release, "default"};

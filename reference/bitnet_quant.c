@@ -201,7 +201,7 @@ static void wquant_check(vkb_case *c, vkb_check *r)
 
 VKB_KERNEL(bitnet_wquant) = {"bitnet_wquant", "n,k,shape,fill",
                              "absmean ternary W (variant packed|int8|packed_given), gamma' = max(mean|W|, 1e-5)",
-                             wquant_plan, wquant_fill, wquant_ref, wquant_check, NULL};
+                             wquant_plan, wquant_fill, wquant_ref, wquant_check, NULL, "packed, int8, packed_given"};
 
 /* ---------------- dequantization ---------------- */
 
@@ -264,7 +264,7 @@ static void dequant_check(vkb_case *c, vkb_check *r)
 }
 
 VKB_KERNEL(bitnet_dequant) = {"bitnet_dequant", "n,k,shape,dtype", "packed ternary -> (code-1)*gamma' in f32|f16",
-                              dequant_plan, dequant_fill, dequant_ref, dequant_check, NULL};
+                              dequant_plan, dequant_fill, dequant_ref, dequant_check, NULL, "default"};
 
 /* ---------------- activation quantization ---------------- */
 
@@ -395,4 +395,4 @@ static void aquant_release(vkb_case *c)
 
 VKB_KERNEL(bitnet_aquant) = {"bitnet_aquant", "m,k,shape",
                              "per-token int8: s = 127/max|x|, q = round(x s) (variant plain|rmsnorm: RMSNorm fused)",
-                             aquant_plan, aquant_fill, aquant_ref, aquant_check, aquant_release};
+                             aquant_plan, aquant_fill, aquant_ref, aquant_check, aquant_release, "plain, rmsnorm"};

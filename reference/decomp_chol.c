@@ -212,4 +212,4 @@ static void chol_release(vkb_case *c)
 }
 
 VKB_KERNEL(cholesky) = {"cholesky", "n,nb,spd,cond", "blocked Cholesky A = L L^T (fp32), LAPACK residual vs GSL",
-                        chol_plan, chol_fill, chol_ref, chol_check, chol_release};
+                        chol_plan, chol_fill, chol_ref, chol_check, chol_release, "blocked_nb64 (blocked_nbNB from nb=)"};

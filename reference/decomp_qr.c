@@ -155,4 +155,4 @@ out:
 }
 
 VKB_KERNEL(qr) = {"qr", "m,n", "blocked Householder QR A = Q R (fp32, Q formed), LAPACK residuals vs GSL", qr_plan,
-                  qr_fill, qr_ref, qr_check, NULL};
+                  qr_fill, qr_ref, qr_check, NULL, "householder_nb32"};

@@ -196,4 +196,4 @@ static void svd_release(vkb_case *c)
 }
 
 VKB_KERNEL(svd) = {"svd", "m,n,rank,sweeps", "one-sided Jacobi SVD A = U S V^T (fp32), LAPACK residuals vs GSL",
-                   svd_plan, svd_fill, svd_ref, svd_check, svd_release};
+                   svd_plan, svd_fill, svd_ref, svd_check, svd_release, "jacobi_rr_max30 (jacobi_rr_maxS from sweeps=)"};

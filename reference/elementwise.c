@@ -107,7 +107,7 @@ static void copy_check(vkb_case *c, vkb_check *r)
 static void priv_release(vkb_case *c);
 
 VKB_KERNEL(copy) = {"copy", "n,dtype", "b = a (fp32): the bandwidth yardstick", copy_plan, copy_fill, copy_ref,
-                    copy_check, priv_release};
+                    copy_check, priv_release, "default"};
 
 /* ---------------- binary ---------------- */
 
@@ -224,7 +224,7 @@ static void priv_release(vkb_case *c)
     free(p->bound);
 }
 
-#define BINARY(name, doc) {name, "n,dtype,bcast,cols", doc, binary_plan, binary_fill, binary_ref, binary_check, priv_release}
+#define BINARY(name, doc) {name, "n,dtype,bcast,cols", doc, binary_plan, binary_fill, binary_ref, binary_check, priv_release, "default, bcast_row, bcast_scalar (from bcast=)"}
 VKB_KERNEL(add) = BINARY("add", "c = a + b (bcast=row|scalar broadcasts b)");
 VKB_KERNEL(sub) = BINARY("sub", "c = a - b (bcast=row|scalar broadcasts b)");
 VKB_KERNEL(mul) = BINARY("mul", "c = a * b (bcast=row|scalar broadcasts b)");
@@ -317,7 +317,7 @@ static void unary_check(vkb_case *c, vkb_check *r)
     vkb_cmp_bound(r, t, c->buf[1].host, p->want, n, tol);
 }
 
-#define UNARY(name, doc) {name, "n,dtype", doc, unary_plan, unary_fill, unary_ref, unary_check, priv_release}
+#define UNARY(name, doc) {name, "n,dtype", doc, unary_plan, unary_fill, unary_ref, unary_check, priv_release, "default"}
 VKB_KERNEL(relu) = UNARY("relu", "y = max(x, 0)");
 VKB_KERNEL(gelu) = UNARY("gelu", "y = 0.5 x (1 + tanh(sqrt(2/pi) (x + 0.044715 x^3)))");
 VKB_KERNEL(silu) = UNARY("silu", "y = x / (1 + e^-x)");

@@ -450,4 +450,8 @@ static void mm_release(vkb_case *c)
 
 VKB_KERNEL(matmul) = {"matmul", "m,n,k,dtype,inputs,check",
                       "C = A*B, A MxK and B KxN row-major, C fp32; variants naive, tiled*, coopmat* (fp16, matrix units)",
-                      mm_plan, mm_fill, mm_ref, mm_check, mm_release};
+                      mm_plan, mm_fill, mm_ref, mm_check, mm_release,
+                      "tiled, naive, tiled_bk16, tiled_128x64, tiled_64; fp16 on matrix units: coopmat, coopmat_64, "
+                      "coopmat_128x64, coopmat_w64, coopmat_f, coopmat_f64, coopmat_f256, coopmat_g, coopmat_g64; the same "
+                      "tilings on plain FMA (any device): coopmat_emu, coopmat_f_emu, coopmat_f64_emu, coopmat_f256_emu, "
+                      "coopmat_g_emu, coopmat_g64_emu"};

@@ -102,7 +102,7 @@ static void fma_check(vkb_case *c, vkb_check *r) { exact_check(c, r, 8, "invocat
 
 VKB_KERNEL(peak_fma) = {"peak_fma", "n,iters",
                         "fp32 FMA peak: 8 coupled, non-foldable, exact chains per invocation, 64*iters fma each", fma_plan,
-                        fma_fill, fma_ref, fma_check, NULL};
+                        fma_fill, fma_ref, fma_check, NULL, "fp32_fma"};
 
 /* ---------------- peak_coopmat ---------------- */
 
@@ -163,4 +163,4 @@ static void cm_check(vkb_case *c, vkb_check *r) { exact_check(c, r, 256 * CM_CH,
 
 VKB_KERNEL(peak_coopmat) = {"peak_coopmat", "n,iters",
                             "fp16 matrix-unit peak (NV coopmat 16x16x16, fp32 acc): 8 chains x 2 ops per iter",
-                            cm_plan, cm_fill, cm_ref, cm_check, NULL};
+                            cm_plan, cm_fill, cm_ref, cm_check, NULL, "fp16_fp32acc"};

@@ -107,6 +107,6 @@ static void reduce_check(vkb_case *c, vkb_check *r)
 }
 
 VKB_KERNEL(sum) = {"sum", "n,dtype", "sum of a whole vector (fp32 accumulation)", reduce_plan, reduce_fill,
-                   reduce_ref, reduce_check, NULL};
+                   reduce_ref, reduce_check, NULL, "default"};
 VKB_KERNEL(max) = {"max", "n,dtype", "max of a whole vector", reduce_plan, reduce_fill, reduce_ref, reduce_check,
-                   NULL};
+                   NULL, "default"};

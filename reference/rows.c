@@ -185,7 +185,7 @@ static void rows_release(vkb_case *c)
     free(p->want_t);
 }
 
-#define ROWS(name, doc) {name, "rows,cols,dtype", doc, rows_plan, rows_fill, rows_ref, rows_check, rows_release}
+#define ROWS(name, doc) {name, "rows,cols,dtype", doc, rows_plan, rows_fill, rows_ref, rows_check, rows_release, "default"}
 VKB_KERNEL(rowsum) = ROWS("rowsum", "sum of each row (fp32 result)");
 VKB_KERNEL(rowmax) = ROWS("rowmax", "max of each row (fp32 result)");
 VKB_KERNEL(softmax) = ROWS("softmax", "row softmax exp(x - max) / sum");
