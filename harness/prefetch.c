@@ -147,6 +147,9 @@ void vkb_prefetch_stop(vkb_prefetch *p)
     p->nworkers = 0;
 }
 
+void vkb_prefetch_exclusive_begin(vkb_prefetch *p) { pthread_rwlock_wrlock(&p->cpu); }
+void vkb_prefetch_exclusive_end(vkb_prefetch *p) { pthread_rwlock_unlock(&p->cpu); }
+
 int vkb_prefetch_is_prepared(const vkb_prefetch *p, size_t i) { return p && i < p->n && p->state[i] == ITEM_READY; }
 
 void vkb_prefetch_free(vkb_prefetch *p)

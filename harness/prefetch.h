@@ -27,6 +27,9 @@ vkb_prefetch *vkb_prefetch_start(size_t n, int workers, size_t ahead, double bud
 double vkb_prefetch_wait(vkb_prefetch *p, size_t i);
 /* Item i was consumed and its memory freed: release its reservation. */
 void vkb_prefetch_done(vkb_prefetch *p, size_t i);
+/* Exclusive use of the CPU by the caller: waits for running work() calls to finish, holds new ones back. */
+void vkb_prefetch_exclusive_begin(vkb_prefetch *p);
+void vkb_prefetch_exclusive_end(vkb_prefetch *p);
 /* Stop: workers finish the item in hand and exit; returns once they have. Then is_prepared(i) says which
  * items were prepared (so the caller can free them). NULL is a no-op. */
 void vkb_prefetch_stop(vkb_prefetch *p);

@@ -24,7 +24,7 @@ bench)   # issue 11: the whole default suite as `make bench` runs it (telemetry 
     echo "bench_wall_ms $(( (e - s) / 1000000 ))" | tee -a "$R/bench.log"; tail -n 3 "$R/bench.log"; sed -n '/^finished/,$p' "$R/bench/run.txt" ;;
 concurrency)   # issue 11: do prefetch workers (references, baselines) move the GPU medians? A: --jobs 0, B: --jobs 4,
                # A2: --jobs 0 again (the noise floor); the long QR/SVD references keep the workers busy meanwhile
-    for t in A:0 B:4 A2:0; do "$V" run --seed 11 --dir "$R/conc_${t%%:*}" --jobs "${t##*:}" --min-time 0.5 \
+    for t in A:0 B:4 A2:0; do "$V" run --seed 11 --dir "$R/conc_${t%%:*}" --jobs "${t##*:}" --min-time 0.5 --timeout 1.5 \
         -e "copy n=2^24,2^28" -e "add n=2^26" -e "sum n=2^26" -e "softmax rows=8192 cols=4096" \
         -e "matmul n=4096 variant=coopmat_f256 dtype=f16" -e "matmul n=4096 variant=tiled dtype=f32" \
         -e "bitnet_linear shape=28672x4096 m=1 variant=dot mode=rotate" -e "dense_f16 shape=28672x4096 m=1 mode=rotate" \
