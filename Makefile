@@ -145,18 +145,20 @@ report:
 	$(Q)$(MAKE) --no-print-directory $(BUILD)/vkbench
 	$(Q)$(BUILD)/vkbench report $(or $(RUN),$$(ls -td results/*/ | head -n 1))
 
-# The regression gate (harness/gate.sh; exit codes in `vkbench compare --help`): run suites/gate.suite on
-# this device ROUNDS times (default 5) and compare with BASELINE (a run directory, or a directory of runs).
+# The regression gate (harness/gate.sh; exit codes in `vkbench compare --help`, 4 = inconclusive): run
+# suites/gate.suite on this device ROUNDS times (default 5) and compare with BASELINE (a run directory, or a
+# directory of runs; never build/gate/candidate itself, which the gate rewrites).
 gate: deps
 	$(Q)$(MAKE) --no-print-directory all
 	$(Q)test -n "$(BASELINE)" || { echo 'usage: make gate BASELINE=results/<run>'; exit 3; }
 	$(Q)VKB=$(BUILD)/vkbench ROUNDS='$(ROUNDS)' sh harness/gate.sh run '$(BASELINE)' $(BUILD)/gate
 
 # The gate measuring itself: K A/A and K injected-slowdown comparisons of ROUNDS launches per side
-# (defaults K=20 ROUNDS=5 SLOW=add=0.05,relu=0.05 SUITE=suites/gate.suite); summary in build/gate-selftest.
+# (defaults K=20 ROUNDS=5, SLOW = 5% on the suite's >= 50 us kernels, SUITE=suites/gate.suite); summary in
+# build/gate-selftest/summary.md. FROM=i adds blocks i..K-1 to an earlier run's (a self-test split over commands).
 gate-selftest: deps
 	$(Q)$(MAKE) --no-print-directory all
-	$(Q)VKB=$(BUILD)/vkbench K='$(K)' ROUNDS='$(ROUNDS)' SLOW='$(SLOW)' SUITE='$(SUITE)' \
+	$(Q)VKB=$(BUILD)/vkbench K='$(K)' ROUNDS='$(ROUNDS)' SLOW='$(SLOW)' SUITE='$(SUITE)' FROM='$(FROM)' \
 	  sh harness/gate.sh selftest $(BUILD)/gate-selftest
 
 # Fuzzing (tests/fuzz/*.c): libFuzzer targets for the suite parser and the results.csv and samples.csv readers,

@@ -337,6 +337,11 @@ size_t vkb_cmp_decide(vkb_cmp_row *rows, size_t n, const vkb_cmp_opts *o)
             set_verdict(r, "INCONCLUSIVE", "too noisy: 95%% CI [%.4f, %.4f] straddles the floor [%.4f, %.4f]",
                         r->ci_lo, r->ci_hi, down, up);
         r->undecided = !strcmp(r->verdict, "INCONCLUSIVE") || !strcmp(r->correctness, "unverified");
+        if (r->base.skipped || r->cand.skipped) {
+            size_t used = strlen(r->reason);
+            snprintf(r->reason + used, sizeof(r->reason) - used, "%s%d baseline and %d candidate launches SKIPped it "
+                     "(not counted)", used ? "; " : "", r->base.skipped, r->cand.skipped);
+        }
     }
 cleanup:
     free(p);
@@ -359,11 +364,13 @@ int vkb_cmp_exit_code(const vkb_cmp_row *rows, size_t n)
 
 /* ---- loading -------------------------------------------------------------------------------- */
 
-/* A side's status is its worst launch's. TIMED (timed; the check skipped because an earlier run of the same
- * build established correctness) ranks below PASS: PASS + TIMED launches are PASS, TIMED alone is TIMED. */
+/* A side's status is its worst launch's, with two exceptions. TIMED (timed; the check skipped because an
+ * earlier run of the same build established correctness) ranks below PASS: PASS + TIMED launches are PASS,
+ * TIMED alone is TIMED. SKIP ranks lowest: a launch that skipped a case (a failed injection calibration,
+ * say) leaves the other launches' samples standing, and is counted in the side's `skipped`. */
 static int status_rank(const char *s)
 {
-    return !strcmp(s, "TIMED") ? 0 : !strcmp(s, "PASS") ? 1 : !strcmp(s, "SKIP") ? 2 : !strcmp(s, "FAIL") ? 3 : 4;
+    return !strcmp(s, "SKIP") ? -1 : !strcmp(s, "TIMED") ? 0 : !strcmp(s, "PASS") ? 1 : !strcmp(s, "FAIL") ? 3 : 4;
 }
 
 static int is_dir(const char *p)
@@ -512,6 +519,7 @@ static int load_side(rowset *set, const char *arg, int cand, side_id *id, char *
             if (!r) { snprintf(err, errlen, "%s: out of memory", files[f]); goto cleanup; }
             char *st = cand ? r->cand_status : r->base_status;
             if (!st[0] || status_rank(x->status) > status_rank(st)) snprintf(st, sizeof(r->base_status), "%s", x->status);
+            (cand ? &r->cand : &r->base)->skipped += !strcmp(x->status, "SKIP");
             if (cand ? !isnan(x->gate_delta) : isnan(r->delta)) r->delta = x->gate_delta;  /* the candidate's suite wins */
             r->below_floor |= x->below_floor > 0;   /* NA (not timed) is not below it */
             if (failing(x->status) && !r->reason[0])

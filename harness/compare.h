@@ -28,6 +28,7 @@ typedef struct vkb_cmp_side {
     size_t n;
     size_t *end;         /* cluster c holds t[end[c-1] .. end[c]) (end[-1] = 0); owned */
     int k;               /* clusters (launches) */
+    int skipped;         /* launches that SKIPped the case (no cluster) */
 } vkb_cmp_side;
 
 typedef struct vkb_cmp_row {

@@ -56,7 +56,7 @@ void vkb_cmp_write_csv(FILE *f, const vkb_cmp_row *rows, size_t n)
     fprintf(f, "kernel,variant,params,dtype,mode,base_status,cand_status,correctness,verdict,reason,n_base,n_cand,"
                "launches_base,launches_cand,median_base_s,median_cand_s,ratio,ci_lo,ci_hi,p,p_bh,min_p,delta,"
                "significant,below_floor,mde80,p_samples,p_launches,undecided,injected_factor,launch_medians_base_s,"
-               "launch_medians_cand_s\n");
+               "launch_medians_cand_s,skipped_base,skipped_cand\n");
     for (size_t i = 0; i < n; i++) {
         const vkb_cmp_row *r = &rows[i];
         const char *s[] = {r->kernel, r->variant, r->params, r->dtype, r->mode, r->base_status, r->cand_status,
@@ -77,7 +77,7 @@ void vkb_cmp_write_csv(FILE *f, const vkb_cmp_row *rows, size_t n)
         isnan(r->injected) ? fputs("NA", f) : fprintf(f, "%.6g", r->injected);
         put_medians(f, &r->base);
         put_medians(f, &r->cand);
-        fputc('\n', f);
+        fprintf(f, ",%d,%d\n", r->base.skipped, r->cand.skipped);
     }
 }
 

@@ -59,7 +59,7 @@ static void usage(FILE *f)
             "                            report.md + report.html + plots (several runs: side by side)\n"
             "  csv FILE [COLUMN...]      read a results.csv back (validating it) and print columns, tab-separated\n"
             "  compare BASE CAND         the regression gate (see `vkbench compare --help`; exit 0 ok, 1 slower,\n"
-            "                            2 correctness regression, 3 usage/input error)\n"
+            "                            2 correctness regression, 3 usage/input error, 4 inconclusive)\n"
             "  export --format gbench RUN [-o FILE] [--samples]   a run as Google Benchmark JSON (compare.py,\n"
             "                            github-action-benchmark): per-case aggregates, FAIL/ERROR as error_occurred\n"
             "exit status: 0 all cases PASS or SKIP; 1 a case FAILed or ERRORed; 3 usage or input error (also a --dir\n"

@@ -203,8 +203,8 @@ if [ "$rows" -ge 1 ] && [ "$rows" -lt 400 ] && grep -q 'finished: interrupted' "
 
 echo "== regression gate: vkbench compare, export, harness/gate.sh selftest (issue 7)"
 run -e "add n=2^18" -e "sum n=2^16" --seed 3 --min-time 0.05 --no-calibrate > /dev/null 2>&1; g1=$(lastdir)
-expect_exit 0 "compare: a run against itself: exit 0" "$VKB" compare "$g1" "$g1" --out "$T/cmp0"
-grep_out "compare: one launch a side is flagged (drift invisible)" 'a side holds one launch per case'
+cp -r "$g1" "$T/g1copy"
+expect_exit 0 "compare: a run against a copy of itself: exit 0 (--allow-inconclusive)" "$VKB" compare "$g1" "$T/g1copy" --out "$T/cmp0" --allow-inconclusive
 if ! grep -Eq '^\| (SLOWER|FASTER) ' "$T/out" && [ -s "$T/cmp0/verdicts.csv" ]; then ok "compare: a run against itself is never SLOWER/FASTER"; else bad "self-compare verdicts" "$T/out"; fi
 if ! command -v gnuplot > /dev/null || { [ -s "$T/cmp0/ratios.png" ] && grep -q '<svg' "$T/cmp0/ratios.svg"; }; then
     ok "compare draws the ratio plot (PNG and SVG) with gnuplot"; else bad "compare plot missing" "$T/out"; fi
@@ -229,14 +229,79 @@ assert all(k in x for x in b for k in ("name", "run_name", "iterations", "real_t
 assert {x.get("aggregate_name") for x in b} >= {"mean", "median", "stddev"}' "$T/gb.json" > "$T/out" 2>&1; then
         ok "export: the JSON parses (python3) and every entry has the Google Benchmark fields"; else bad "gbench JSON check" "$T/out"; fi
 else echo "skip - gbench JSON parse check (no python3)"; fi
-# The small self-test: 2 A/A and 2 injected comparisons, 3 launches per side. A 3x slowdown: on a loaded
-# 2-core lavapipe the A/A minimum detectable effect (80% power) was measured at 50-100%, and a 2x one was
-# missed in 2 of 2 comparisons once; the GPU run injects 5%.
-VKB=$VKB SUITE=tests/gate_selftest.suite K=2 ROUNDS=5 SLOW=add=2.0 MIN_US=0 sh harness/gate.sh selftest "$T/selftest" > "$T/out" 2>&1
-grep_out "gate selftest: no false SLOWER in the A/A comparisons" '^aa_false_slower: 0$'
-grep_out "gate selftest: the injected 3x slowdown is caught" '^inj_detected: [1-9][0-9]*/[0-9]'
-if "$VKB" csv "$T/selftest/runs/S0/run1/results.csv" kernel note | grep -Eq "^add$(printf '\t')slowdown pc.slow=[0-9]+: [0-9.]+x achieved"; then
-    ok "gate selftest: the achieved slowdown factor is recorded in the row's note"; else bad "slowdown note missing"; fi
+# The small self-test: 1 A/A and 1 injected comparison of 10 launches a side (30 cheap launches). A 3x
+# slowdown: on a loaded 2-core lavapipe the A/A minimum detectable effect (80% power) was measured at
+# 50-100%; the GPU run injects 5%. False-failure probability of each assertion (<= 1e-4):
+# - "no false SLOWER in the A/A comparison": BH at q = 5e-5 rejects a case only if its p <= q, and
+#   p >= p_launches, the exact Mann-Whitney p over 10 vs 10 launch medians. A and B launch the same build,
+#   interleaved in rotating orders, so their launch medians are exchangeable, and P(p_launches <= 5e-5) is
+#   exactly 8/C(20,10) = 4.3e-5 (two-sided; the 2 x 4 most extreme rank orders), half of it in the SLOWER
+#   direction: 2 cases x 2.2e-5 = 4.3e-5. (The 15% floor only lowers it.)
+# - "the injected slowdown is caught": 10 vs 10 launches completely separated give p = 1.1e-5 <= q/2 = 2.5e-5
+#   (BH over the 2 cases, whatever sub does), and with one inversion 2.2e-5, still <= q/2; two inversions
+#   need slowed launches (calibrated to 3x +- 0.4) faster than plain ones. Measured with 6 other processes
+#   per core: plain add launch medians 0.41-1.32 ms, slowed 2.29-11.7 ms, no inversion; idle, lavapipe's
+#   launches are bimodal within 1.6x. A launch whose calibration fails SKIPs the case and drops out
+#   (compare pools the other launches), and 9 vs 10 separated still give p = 2.2e-5 <= q/2.
+VKB=$VKB SUITE=tests/gate_selftest.suite K=1 ROUNDS=10 SLOW=add=2.0 MIN_US=0 CMP_ARGS="--fdr 5e-5 --resamples 1000" sh harness/gate.sh selftest "$T/selftest" > "$T/out" 2>&1
+grep_out "gate selftest: no false SLOWER in the A/A comparison" '^aa_false_slower: 0$'
+grep_out "gate selftest: the injected 3x slowdown is caught" '^inj_detected: 1/1'
+if "$VKB" csv "$T/selftest/runs/S0/run1/results.csv" kernel injected_factor note | grep -Eq "^add$(printf '\t')[0-9.]+$(printf '\t')slowdown mem level=[0-9]+: [0-9.]+x achieved"; then
+    ok "gate selftest: the achieved slowdown factor is in the row (injected_factor, note)"; else bad "injected_factor missing" "$T/selftest/runs/S0/run1.log"; fi
+
+echo "== the gate fails closed; cheap launches; an injection that fails is a SKIP; JUnit for CI (issue 13)"
+# Every assertion here is deterministic: the compared data are copies of g1 with samples transformed by a
+# fixed rule, or conditions that no timing noise can change (a kernel that ignores pc.slow, bad input).
+fc=$T/fc; mkdir -p "$fc"
+expect_exit 3 "compare: a baseline that is the candidate: exit 3" "$VKB" compare "$g1" "$g1" --out "$fc/c0"
+grep_out "... named as comparing a run with itself" 'are the same: a comparison with itself proves nothing'
+mkdir -p "$fc/gate/candidate/run1"; cp "$g1"/*.csv "$fc/gate/candidate/run1/"
+VKB=$VKB ROUNDS=1 sh harness/gate.sh run "$fc/gate/candidate" "$fc/gate" > "$T/out" 2>&1; rc=$?
+if [ "$rc" = 3 ] && [ -s "$fc/gate/candidate/run1/results.csv" ] && grep -q 'which this run deletes and rewrites' "$T/out"; then
+    ok "gate.sh run: BASELINE=OUT/candidate refused (exit 3) before anything is deleted"; else bad "gate.sh run onto its baseline (exit $rc)" "$T/out"; fi
+expect_exit 4 "compare: nothing decided (too few samples): exit 4" "$VKB" compare "$g1" "$T/g1copy" --out "$fc/c1" --min-samples 100000 --no-plot
+if head -n 1 "$fc/c1/summary.md" | grep -q '^\*\*INCONCLUSIVE: 2 of the 2 cases timed on both sides'; then
+    ok "compare: when most timed cases are INCONCLUSIVE the summary says so first"; else bad "summary headline" "$fc/c1/summary.md"; fi
+expect_exit 0 "compare --allow-inconclusive: exit 0" "$VKB" compare "$g1" "$T/g1copy" --out "$fc/c2" --min-samples 100000 --no-plot --allow-inconclusive
+grep_out "... and the summary echoes the opt-in" 'INCONCLUSIVE, allowed by --allow-inconclusive'
+# One launch a side, every sample 3x: SLOWER only with --allow-one-launch.
+mkdir -p "$fc/x3"; cp "$g1/results.csv" "$fc/x3/"
+awk -F, -v OFS=, 'NR > 1 { $3 = sprintf("%.17g", 3 * $3) } { print }' "$g1/samples.csv" > "$fc/x3/samples.csv"
+expect_exit 4 "compare: one launch a side, 3x slower: INCONCLUSIVE, exit 4" "$VKB" compare "$g1" "$fc/x3" --out "$fc/c3" --no-plot
+grep_out "... with the reason" 'one launch per side: between-launch variance unknown'
+expect_exit 1 "compare --allow-one-launch: the same pair is SLOWER, exit 1" "$VKB" compare "$g1" "$fc/x3" --out "$fc/c4" --no-plot --allow-one-launch
+grep_out "... and the summary echoes the opt-in" '`--allow-one-launch`: FASTER/SLOWER may come from one launch'
+# Bad input: a missing required column, an NA sample: exit 3 naming file:line and column.
+mkdir -p "$fc/nocol" "$fc/nan"; cp "$g1/samples.csv" "$fc/nocol/"; cp "$g1/results.csv" "$fc/nan/"
+awk -F, -v OFS=, 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == "device") $i = "devicename" } { print }' "$g1/results.csv" > "$fc/nocol/results.csv"
+expect_exit 3 "compare: a results.csv without a required column: exit 3" "$VKB" compare "$g1" "$fc/nocol" --out "$fc/c5" --no-plot
+grep_out "... naming file:line and the column" "nocol/results.csv:1: missing required column 'device'"
+awk -F, -v OFS=, 'NR == 2 { $3 = "NA" } { print }' "$g1/samples.csv" > "$fc/nan/samples.csv"
+expect_exit 3 "compare: an NA sample: exit 3" "$VKB" compare "$g1" "$fc/nan" --out "$fc/c6" --no-plot
+grep_out "... naming file:line and the column" 'nan/samples.csv:2: column time_s: case_id 0 sample 0 is NA'
+# JUnit XML: valid XML, one testcase per compared case; a markdown summary beside it.
+n_cmp=$(($(wc -l < "$fc/c4/verdicts.csv") - 1))
+n_tc=$(grep -c '<testcase ' "$fc/c4/junit.xml")
+if command -v xmllint > /dev/null; then xmllint --noout "$fc/c4/junit.xml" > "$T/out" 2>&1; xml_rc=$?
+else python3 -c 'import sys, xml.etree.ElementTree as E; E.parse(sys.argv[1])' "$fc/c4/junit.xml" > "$T/out" 2>&1; xml_rc=$?; fi
+if [ "$xml_rc" = 0 ] && [ "$n_tc" = "$n_cmp" ] && [ "$n_cmp" -ge 2 ] && grep -q '<failure message="SLOWER' "$fc/c4/junit.xml"; then
+    ok "compare: junit.xml is valid XML with one testcase per case ($n_tc), SLOWER a failure"; else bad "junit.xml ($n_tc testcases, $n_cmp cases, xml rc $xml_rc)" "$T/out"; fi
+if grep -q '^## vkbench compare: performance regression (exit 1)' "$fc/c4/summary.md" && grep -q '^| verdict |' "$fc/c4/summary.md"; then
+    ok "compare: summary.md for a CI job summary page"; else bad "summary.md" "$fc/c4/summary.md"; fi
+# A failed injection calibration (copy's shader ignores pc.slow) is a SKIP with its reason, and the gate
+# reads it as a case not timed (exit 4), never as a correctness regression (exit 2).
+run -e "copy n=2^16" --seed 5 --min-time 0.02 --no-calibrate --no-telemetry > /dev/null 2>&1; c1=$(lastdir)
+run -e "copy n=2^16" --seed 5 --min-time 0.02 --no-calibrate --no-telemetry --slowdown copy=2.0 > "$T/out" 2>&1; c2=$(lastdir)
+if [ "$(csv_col "$c2/results.csv" status)" = SKIP ] && csv_col "$c2/results.csv" reason | grep -q '^injected slowdown not calibrated: .*ignores pc.slow'; then
+    ok "run --slowdown on a kernel that ignores it: SKIP with the reason, not ERROR"; else bad "failed calibration row" "$T/out"; fi
+expect_exit 4 "compare: that SKIP is not a correctness regression (exit 4, not 2)" "$VKB" compare "$c1" "$c2" --out "$fc/c7" --no-plot
+# Cheap launches: gate.sh passes what this vkbench offers (--no-cpu-baseline, --established are issue 11's).
+if grep -q -- '--no-calibrate --no-telemetry' "$T/selftest/summary.md" && grep -q '^launches: 30; launch_seconds_median: ' "$T/selftest/summary.md"; then
+    ok "gate selftest: launches without calibration and sensors; launch wall times in the summary"; else bad "selftest launch summary" "$T/selftest/summary.md"; fi
+if ! "$VKB" run --help 2>&1 | grep -q -- '--established' || grep -q '^commit: .*-dirty$' "$T/selftest/runs/A0/run1/run.txt"; then
+    echo "skip - TIMED rows in later gate launches (this vkbench has no --established, or its build is dirty)"
+elif csv_col "$T/selftest/runs/A0/run2/results.csv" status | grep -q '^TIMED$'; then
+    ok "gate selftest: later launches of a side skip the check the first one made (TIMED rows)"; else bad "no TIMED rows" "$T/selftest/runs/A0/run2.log"; fi
 
 echo "== nothing lost, nothing wrong run: run directories, partial runs, inputs, fuzzing (issue 14)"
 # Two runs into one root at once (same second, same name): two directories, each whole and complete, and each

@@ -375,13 +375,14 @@ static void remove_launches(const char *dir, int k)
  * no correctness; JUnit and the CI summary say the same as the exit status. */
 static void cmp_fail_closed(const char *base, const char *out)
 {
-    char b5[400], s5[400], a5[400], t5[400], tall[400], nan[400], nocol[400], bad[400], run1[500], path[700];
+    char b5[400], s5[400], a5[400], t5[400], tall[400], skip1[400], nan[400], nocol[400], bad[400], run1[500], path[700];
     char err[600], note[400], text[8192];
     snprintf(b5, sizeof(b5), "%s_b5", base);
     snprintf(s5, sizeof(s5), "%s_s5", base);
     snprintf(a5, sizeof(a5), "%s_a5", base);
     snprintf(t5, sizeof(t5), "%s_t5", base);
     snprintf(tall, sizeof(tall), "%s_tall", base);
+    snprintf(skip1, sizeof(skip1), "%s_skip1", base);
     snprintf(nan, sizeof(nan), "%s_nan", base);
     snprintf(nocol, sizeof(nocol), "%s_nocol", base);
     snprintf(bad, sizeof(bad), "%s_bad", base);
@@ -390,11 +391,16 @@ static void cmp_fail_closed(const char *base, const char *out)
     write_launches(a5, 5, 1.0, 1, "PASS", "PASS");    /* the same launch medians in the other order */
     write_launches(t5, 5, 1.0, 1, "PASS", "TIMED");   /* checked once, then timed only (run --established) */
     write_launches(tall, 5, 1.0, 1, "TIMED", "TIMED");
+    write_launches(skip1, 5, 1.2, 0, "SKIP", "PASS");   /* the first slowed launch failed its calibration */
     CHECK(compare_exit(b5, s5, out) == VKB_GATE_PERF);
     CHECK_HAS(slurp(out, "junit.xml", text, sizeof(text)), "<testsuites name=\"vkbench compare\" tests=\"2\" failures=\"2\"");
     CHECK_HAS(text, "<failure message=\"SLOWER: ratio 1.2");
     CHECK_HAS(slurp(out, "summary.md", text, sizeof(text)), "## vkbench compare: performance regression (exit 1)");
     CHECK(compare_exit(b5, a5, out) == VKB_GATE_OK);   /* A/A over launches: SAME */
+    /* One launch SKIPped add: the other 4 still count (4 vs 5, exact p 2/126, BH-significant beside sum's
+     * 2/252), and the row says so. */
+    CHECK(compare_exit(b5, skip1, out) == VKB_GATE_PERF);
+    CHECK_HAS(slurp(out, "verdicts.csv", text, sizeof(text)), ",PASS,PASS,ok,SLOWER,0 baseline and 1 candidate launches SKIPped it");
     CHECK(compare_exit(b5, t5, out) == VKB_GATE_OK);   /* PASS + TIMED launches: timed, and checked once */
     CHECK_HAS(slurp(out, "verdicts.csv", text, sizeof(text)), ",PASS,PASS,ok,SAME,");
     /* TIMED only: timed (SAME), but its correctness rests on another run: undecided, exit 4. */
@@ -459,6 +465,7 @@ static void cmp_fail_closed(const char *base, const char *out)
     remove_launches(a5, 5);
     remove_launches(t5, 5);
     remove_launches(tall, 5);
+    remove_launches(skip1, 5);
     remove_run(nan);
     remove_run(nocol);
     remove_run(bad);
