@@ -1,5 +1,3 @@
-#version 450
-#extension GL_GOOGLE_include_directive : require
 // Dense fp16-weight baseline for BitLinear, larger batches: SIMT fp32-accumulating GEMM with the tiling of
 // bitnet_gemm.glsl (64 rows x BM tokens, 256 invocations, rows tx + 16j x tokens ty + 16i). K advances 32
 // per step; W and x are converted to fp32 once when staged in shared memory (row stride 36 floats: vec4
