@@ -98,6 +98,7 @@ $(REG_OBJ): $(REGISTRY) $(BUILD)/.flags
 	$(Q)$(CC) $(ALL_CFLAGS) -c $< -o $@
 
 $(BUILD)/obj/harness/run.o: ALL_CFLAGS += -Icpu
+$(REF_OBJ): ALL_CFLAGS += -Icpu   # reference/ calls the fast full references of cpu/fastref.h
 $(BUILD)/obj/harness/version.o: ALL_CFLAGS += -DVKB_COMMIT='"$(COMMIT)"'
 $(BUILD)/obj/harness/version.o: FORCE
 

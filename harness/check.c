@@ -176,3 +176,31 @@ long vkb_guard_first_change(const uint8_t *g, size_t n, uint8_t pattern)
         if (g[i] != pattern) return (long)i;
     return -1;
 }
+
+void vkb_refcmp_add(vkb_refcmp *rc, const char *what, size_t i, size_t j, double fast, double oracle, double tol)
+{
+    double e = fabs(fast - oracle), ratio = tol > 0 ? e / tol : e > 0 || isnan(e) ? INFINITY : 0;
+    rc->n++;
+    if (!(ratio <= 1)) {
+        if (!rc->nbad)
+            snprintf(rc->first, sizeof(rc->first), "%s (%zu,%zu) fast=%.17g oracle=%.17g tol=%.3g", what, i, j, fast,
+                     oracle, tol);
+        rc->nbad++;
+    }
+    if (!(ratio <= rc->worst)) rc->worst = ratio;
+}
+
+void vkb_check_ref(vkb_check *r, const vkb_refcmp *rc, const char *ref_method)
+{
+    r->fraction = 1;
+    snprintf(r->ref_method, sizeof(r->ref_method), "%s", ref_method);
+    if (!rc || !rc->nbad) return;
+    r->ref_error = 1;
+    r->pass = 0;
+    snprintf(r->method, sizeof(r->method), "reference-mismatch");
+    snprintf(r->ref_method, sizeof(r->ref_method), "%s MISMATCH", ref_method);
+    r->metric = rc->worst;
+    r->threshold = 1;
+    snprintf(r->detail, sizeof(r->detail), "fast reference (%s) disagrees with the scalar oracle in %zu of %zu sampled "
+             "values; first: %s", ref_method, rc->nbad, rc->n, rc->first);
+}

@@ -36,6 +36,20 @@ double vkb_ulp(vkb_dtype t, double x);   /* spacing of type t at |x| (subnormal 
 /* ULP distance between two finite values of type t (given as raw bits via p/q at i). */
 double vkb_ulp_dist(vkb_dtype t, const void *p, const void *q, size_t i);
 
+/* A fast full reference (cpu/fastref.h) checked against the scalar oracle on a sample: add each sampled
+ * value pair, then vkb_check_ref after the elementwise comparison. Agreement needs |fast - oracle| <= tol
+ * (tol derived by the kernel; 0 for exact integers). */
+typedef struct vkb_refcmp {
+    size_t n, nbad;
+    double worst;       /* largest |fast - oracle| / tol (INFINITY when tol = 0 and they differ) */
+    char first[120];    /* the first disagreement, for the detail */
+} vkb_refcmp;
+void vkb_refcmp_add(vkb_refcmp *rc, const char *what, size_t i, size_t j, double fast, double oracle, double tol);
+/* Record how r's expected values were made (ref_method, fraction = 1: every element was compared). On a
+ * disagreement the check fails as an ERROR naming the reference: ref_error = 1, pass = 0, method
+ * "reference-mismatch", metric = rc->worst against threshold 1, ref_method "<ref_method> MISMATCH". */
+void vkb_check_ref(vkb_check *r, const vkb_refcmp *rc, const char *ref_method);
+
 /* Guard regions: the driver fills guard bytes with a pattern and checks them after the run.
  * Returns the offset of the first changed byte or -1. */
 long vkb_guard_first_change(const uint8_t *g, size_t n, uint8_t pattern);

@@ -5,7 +5,8 @@
  *   plan(c)       read c->params, declare buffers, pipelines, dispatches and cost; or set c->skip
  *   fill(c, rng)  write random inputs into the host copies of the input buffers (recorded seed)
  *   reference(c)  compute the expected result on the CPU (scalar, double accumulation) into c->priv;
- *                 returns the fraction of the full work it did (1.0 unless it checks a sample)
+ *                 returns the fraction of the full work the scalar oracle did (1.0, or below 1 when a fast
+ *                 full reference computed every element and the oracle a sample of them: c->fast_ref_s)
  *   check(c, r)   compare the downloaded outputs with the expected result; fill r
  *   release(c)    free what c->priv points to (optional; the driver frees c->priv itself)
  * This header has no Vulkan in it: reference/ never sees Vulkan.
@@ -77,6 +78,7 @@ typedef struct vkb_check {
     int pass;            /* set by the checker: 1 PASS, 0 FAIL */
     char ref_method[48]; /* how the expected values were made: scalar | blas+scalar-sample | exact-int+scalar-sample ... */
     double fraction;     /* fraction of output elements compared with an elementwise bound (1 = all); NAN: unset */
+    int ref_error;       /* 1: the fast reference disagreed with the scalar oracle's sample: the row is an ERROR */
     char detail[256];    /* first mismatches, or how the check was made */
 } vkb_check;
 
@@ -106,6 +108,8 @@ struct vkb_case {
     vkb_caps caps;
     double oracle_budget; /* multiply-adds the scalar oracle may spend on a case (0: the kernel's default);
                            * above it a fast independent reference computes every element (run --oracle-budget) */
+    double fast_ref_s;    /* seconds reference() spent in a fast full reference (cpu/fastref.h), which the
+                           * driver must not extrapolate by the returned fraction (0: none) */
 
     vkb_buf buf[VKB_MAX_BUFS];
     int nbuf;

@@ -10,8 +10,13 @@
  * (<= 5u relative), so |y - acc gamma'/s| <= (6u + 5u^2) |acc gamma'/s| <= 6.01u |.|: that is the bound.
  * Moving acc by one moves y by |gamma'/s| = |y|/|acc|, more than twice the bound while |acc| < 2^20, so
  * there the check also recovers acc = rint(y s / gamma') and demands it equal the reference exactly.
- * Reference cost: every output while M N K <= 2^27 multiply-adds; above, the first and last token in full
- * plus random (m, n) outputs up to that budget (drawn from the case's generator); ref_fraction says how much.
+ * Every output is compared at every size. The scalar oracle computes all of them while M N K fits its
+ * budget (run --oracle-budget; default 2^27 multiply-adds). Above it a fast full reference does
+ * (cpu/fastref.h; ref_method exact-int+scalar-sample): exact integer accumulators on all cores for
+ * BitLinear, OpenBLAS dgemm in double for dense_f16 (derivation at dense_ref). The oracle then recomputes
+ * the first and last token in full plus random (m, n) outputs up to min(2^27, its budget) multiply-adds
+ * (drawn from the case's generator), and the fast reference must agree with it (BitLinear: exactly), else the row is an
+ * ERROR naming the reference; ref_fraction is the oracle's share of the work.
  */
 #include <math.h>
 #include <stdio.h>
@@ -22,6 +27,7 @@
 
 #include "bitnet_layout.glsl"
 #include "check.h"
+#include "fastref.h"
 #include "vkb.h"
 
 #define BUDGET (1u << 27)
@@ -29,10 +35,13 @@
 
 typedef struct lin_priv {
     size_t n, k, m, kp;
-    size_t *pick;   /* sampled outputs, as m * N + n */
+    int fast;       /* M N K above the oracle's budget: a fast reference computes every output */
+    double budget;  /* the oracle's budget (multiply-adds) */
+    size_t *pick;   /* fast: the outputs the oracle recomputes, as m * N + n */
     size_t npick;
-    int64_t *acc;   /* BitLinear: reference accumulators of the picked outputs */
-    double *want, *bound;  /* dense: reference value and error bound of the picked outputs */
+    vkb_refcmp cmp; /* fast: how the fast reference agreed with the oracle on them */
+    int64_t *acc;   /* BitLinear: reference accumulators, every output */
+    double *want, *bound;  /* dense: reference value and error bound, every output */
 } lin_priv;
 
 /* Shape, batch, algorithm, tile and dispatch, common to BitLinear and the dense baseline. kp: row stride of
@@ -62,6 +71,8 @@ static int linear_plan(vkb_case *c, int dense)
     if (!p) return vkb_error(c, "out of memory");
     c->priv = p;
     p->n = (size_t)n, p->k = (size_t)k, p->m = (size_t)m;
+    p->budget = c->oracle_budget > 0 ? c->oracle_budget : (double)BUDGET;
+    p->fast = (double)m * (double)n * (double)k > p->budget;
     p->kp = dense ? ((size_t)k + 7) / 8 * 8 : BITNET_PAD((size_t)k);
     size_t nc = p->kp / (dense ? 8 : BITNET_GROUP);
     if (dense) {
@@ -113,20 +124,25 @@ static int linear_plan(vkb_case *c, int dense)
 
 static int lin_plan(vkb_case *c) { return linear_plan(c, 0); }
 
-/* Outputs the reference computes: all while M N K <= BUDGET, else tokens 0 and M-1 in full plus random
- * (m, n) drawn from the case's generator up to the budget. */
+/* Fast path: the outputs the oracle recomputes to check the fast reference: tokens 0 and M-1 in full plus
+ * random (m, n) drawn from the case's generator up to min(2^27, the oracle's budget) multiply-adds (at
+ * least 64); every output when that is no fewer. */
 static void pick_outputs(vkb_case *c, gsl_rng *r)
 {
     lin_priv *p = c->priv;
-    size_t total = p->m * p->n, budget = BUDGET / p->k;
-    if (total <= budget) return;
-    p->npick = 2 * p->n + (budget > 2 * p->n ? budget - 2 * p->n : 0);
+    size_t total = p->m * p->n, budget = (size_t)(fmin(BUDGET, p->budget) / (double)p->k);
+    if (!p->fast) return;
+    p->npick = 2 * p->n + (budget > 2 * p->n + 64 ? budget - 2 * p->n : 64);
+    int all = p->npick >= total;
+    if (all) p->npick = total;
     p->pick = malloc(p->npick * sizeof(*p->pick));
     if (!p->pick) return;
     for (size_t i = 0; i < p->npick; i++)
-        p->pick[i] = i < p->n ? i : i < 2 * p->n ? (p->m - 1) * p->n + (i - p->n) : (size_t)gsl_rng_uniform_int(r, total);
+        p->pick[i] = all || i < p->n ? i : i < 2 * p->n ? (p->m - 1) * p->n + (i - p->n) : (size_t)gsl_rng_uniform_int(r, total);
     size_t len = strlen(c->note);
-    snprintf(c->note + len, sizeof(c->note) - len, "; checked: tokens 0, M-1 + %zu random outputs", p->npick - 2 * p->n);
+    snprintf(c->note + len, sizeof(c->note) - len, "; every output vs a fast reference, oracle-checked on %s", all ? "all" : "");
+    len = strlen(c->note);
+    if (!all) snprintf(c->note + len, sizeof(c->note) - len, "tokens 0, M-1 + %zu random", p->npick - 2 * p->n);
 }
 
 /* Ternary codes ~ the absmean quantizer's output of normal weights (P(0) ~ 0.31); int8 activations shaped as
@@ -163,25 +179,42 @@ static void lin_fill(vkb_case *c, gsl_rng *r)
     pick_outputs(c, r);
 }
 
+/* The oracle: accumulator of output o = t N + row, plain loop. */
+static int64_t lin_acc(const vkb_case *c, size_t o)
+{
+    const lin_priv *p = c->priv;
+    const uint32_t *w = c->buf[0].host;
+    const int8_t *x = c->buf[2].host;
+    size_t t = o / p->n, row = o % p->n;
+    int64_t a = 0;
+    for (size_t j = 0; j < p->k; j++) {
+        uint32_t word = w[(row * p->kp + j) / BITNET_WORD];
+        int code = (int)((word >> (8 * (j % 4) + 2 * ((j % 16) / 4))) & 3u);
+        a += (int64_t)(code - 1) * x[t * p->kp + j];
+    }
+    return a;
+}
+
 static double lin_ref(vkb_case *c)
 {
     lin_priv *p = c->priv;
-    size_t cnt = p->pick ? p->npick : p->m * p->n;
-    p->acc = malloc(cnt * sizeof(*p->acc));
+    size_t total = p->m * p->n;
+    p->acc = malloc(total * sizeof(*p->acc));
     if (!p->acc) return 1.0;
-    const uint32_t *w = c->buf[0].host;
-    const int8_t *x = c->buf[2].host;
-    for (size_t i = 0; i < cnt; i++) {
-        size_t o = p->pick ? p->pick[i] : i, t = o / p->n, row = o % p->n;
-        int64_t a = 0;
-        for (size_t j = 0; j < p->k; j++) {
-            uint32_t word = w[(row * p->kp + j) / BITNET_WORD];
-            int code = (int)((word >> (8 * (j % 4) + 2 * ((j % 16) / 4))) & 3u);
-            a += (int64_t)(code - 1) * x[t * p->kp + j];
-        }
-        p->acc[i] = a;
+    if (!p->fast) {
+        for (size_t o = 0; o < total; o++) p->acc[o] = lin_acc(c, o);
+        return 1.0;
     }
-    return (double)cnt / (double)(p->m * p->n);
+    if (vkb_fast_ternary_acc(c->buf[0].host, c->buf[2].host, p->n, p->k, p->kp, p->m, p->acc, &c->fast_ref_s) || !p->pick) {
+        free(p->acc);
+        p->acc = NULL;  /* the check reports the reference as out of memory */
+        return 1.0;
+    }
+    for (size_t i = 0; i < p->npick; i++) {  /* integers: the two must be equal */
+        size_t o = p->pick[i];
+        vkb_refcmp_add(&p->cmp, "acc", o / p->n, o % p->n, (double)p->acc[o], (double)lin_acc(c, o), 0);
+    }
+    return (double)p->npick / (double)total;
 }
 
 static void lin_check(vkb_case *c, vkb_check *r)
@@ -190,16 +223,15 @@ static void lin_check(vkb_case *c, vkb_check *r)
     const float *y = c->buf[4].host, *s = c->buf[3].host;
     double g = ((const float *)c->buf[1].host)[0], se = 0, sw = 0;
     vkb_check_begin(r, "exact", 0);
-    if (!p->acc || (p->npick && !p->pick)) {
+    if (!p->acc) {
         snprintf(r->detail, sizeof(r->detail), "reference ran out of memory");
         r->metric = NAN;
         vkb_check_end(r);
         return;
     }
-    size_t cnt = p->pick ? p->npick : p->m * p->n;
-    for (size_t i = 0; i < cnt; i++) {
-        size_t o = p->pick ? p->pick[i] : i, t = o / p->n;
-        double want = (double)p->acc[i] * g / s[t], got = y[o];
+    for (size_t o = 0; o < p->m * p->n; o++) {
+        size_t t = o / p->n;
+        double want = (double)p->acc[o] * g / s[t], got = y[o];
         r->nchecked++;
         if (vkb_is_poison(VKB_F32, y, o)) {
             r->nunwritten++;
@@ -209,12 +241,13 @@ static void lin_check(vkb_case *c, vkb_check *r)
         se += e * e, sw += want * want;
         if (e > r->max_abs) r->max_abs = e;
         if (want != 0 && e / fabs(want) > r->max_rel) r->max_rel = e / fabs(want);
-        int acc_ok = llabs(p->acc[i]) >= (1 << 20) || nearbyint(got * s[t] / g) == (double)p->acc[i];
+        int acc_ok = llabs(p->acc[o]) >= (1 << 20) || nearbyint(got * s[t] / g) == (double)p->acc[o];
         if (!(e <= 6.01 * U32 * fabs(want)) || !acc_ok) vkb_check_bad(r, o, got, want);
     }
     r->nmse = sw > 0 ? se / sw : se;
     r->metric = (double)(r->nbad + r->nunwritten);
     vkb_check_end(r);
+    vkb_check_ref(r, p->fast ? &p->cmp : NULL, p->fast ? "exact-int+scalar-sample" : "scalar");
 }
 
 static void lin_release(vkb_case *c)
@@ -230,7 +263,14 @@ VKB_KERNEL(bitnet_linear) = {"bitnet_linear", "n,k,m,shape,algo,rows,mt,wg,bm",
 /* ---------------- the dense fp16-weight baseline ----------------
  * Tolerance: products of two fp16 values are exact in fp32 (11 + 11 significant bits <= 24) and unpacking
  * fp16 is exact, so only the K - 1 additions round, in whatever order the GPU uses: |y - y_exact| <=
- * gamma_{K-1} sum_k |W[n][k] x[m][k]|, gamma_j = j u / (1 - j u) (Higham §3.1). Reference in double. */
+ * gamma_{K-1} sum_k |W[n][k] x[m][k]|, gamma_j = j u / (1 - j u) (Higham §3.1). Reference in double.
+ * Fast reference (above the oracle's budget): y_ref = x W^T and S = |x| |W|^T by OpenBLAS dgemm on the
+ * fp16 values widened to double. Each product is exact in double (22 significant bits); a double sum of K
+ * terms in any order errs by <= gamma_K(u_d) S, u_d = 2^-53. So S, a sum of terms >= 0, is within a
+ * relative gamma_K(u_d) <= 1.2e-11 (K <= 10^5) of the exact sum -- negligible in a bound of relative size
+ * gamma_{K-1}(u32) -- and y_ref's error gamma_K(u_d) S is 2^-29 of the bound, as the oracle's own. Oracle
+ * and fast reference, both within gamma_K(u_d) S of the exact sums, must agree within
+ * 2 gamma_K(u_d) / (1 - gamma_K(u_d)) S_oracle (for y_ref and S alike), else the row is an ERROR. */
 
 static int dense_plan(vkb_case *c) { return linear_plan(c, 1); }
 
@@ -248,46 +288,66 @@ static void dense_fill(vkb_case *c, gsl_rng *r)
     pick_outputs(c, r);
 }
 
+/* The oracle: y and S = sum |W x| of output o = t N + row, plain loop, double. */
+static void dense_one(const vkb_case *c, size_t o, double *y, double *sa)
+{
+    const lin_priv *p = c->priv;
+    const uint16_t *w = c->buf[0].host, *x = c->buf[1].host;
+    size_t t = o / p->n, row = o % p->n;
+    double s = 0, a = 0;
+    for (size_t j = 0; j < p->k; j++) {
+        double v = (double)vkb_f16_to_f32(w[row * p->kp + j]) * vkb_f16_to_f32(x[t * p->kp + j]);
+        s += v;
+        a += fabs(v);
+    }
+    *y = s, *sa = a;
+}
+
 static double dense_ref(vkb_case *c)
 {
     lin_priv *p = c->priv;
-    size_t cnt = p->pick ? p->npick : p->m * p->n;
-    p->want = malloc(cnt * sizeof(double));
-    p->bound = malloc(cnt * sizeof(double));
+    size_t total = p->m * p->n;
+    p->want = malloc(total * sizeof(double));
+    p->bound = malloc(total * sizeof(double));
     if (!p->want || !p->bound) return 1.0;
-    const uint16_t *w = c->buf[0].host, *x = c->buf[1].host;
-    double km1 = (double)(p->k - 1) * U32, gam = km1 / (1 - km1);
-    for (size_t i = 0; i < cnt; i++) {
-        size_t o = p->pick ? p->pick[i] : i, t = o / p->n, row = o % p->n;
-        double s = 0, sa = 0;
-        for (size_t j = 0; j < p->k; j++) {
-            double v = (double)vkb_f16_to_f32(w[row * p->kp + j]) * vkb_f16_to_f32(x[t * p->kp + j]);
-            s += v;
-            sa += fabs(v);
+    double km1 = (double)(p->k - 1) * U32, gam = km1 / (1 - km1), work = 1.0;
+    if (!p->fast) {
+        for (size_t o = 0; o < total; o++) dense_one(c, o, p->want + o, p->bound + o);
+    } else {
+        vkb_fast_mat x = {c->buf[1].host, VKB_F16, p->kp, 0}, w = {c->buf[0].host, VKB_F16, p->kp, 1};
+        if (vkb_fast_gemm(x, w, p->m, p->n, p->k, p->want, p->bound, &c->fast_ref_s) || !p->pick) {
+            free(p->want);
+            p->want = NULL;  /* the check reports the reference as out of memory */
+            return 1.0;
         }
-        p->want[i] = s;
-        p->bound[i] = gam * sa;
+        double gd = (double)p->k * 0x1p-53, tf;
+        gd /= 1 - gd;
+        tf = 2 * gd / (1 - gd);
+        for (size_t i = 0; i < p->npick; i++) {
+            size_t o = p->pick[i];
+            double y, sa;
+            dense_one(c, o, &y, &sa);
+            vkb_refcmp_add(&p->cmp, "y", o / p->n, o % p->n, p->want[o], y, tf * sa);
+            vkb_refcmp_add(&p->cmp, "|x||W|", o / p->n, o % p->n, p->bound[o], sa, tf * sa);
+        }
+        work = (double)p->npick / (double)total;
     }
-    return (double)cnt / (double)(p->m * p->n);
+    for (size_t o = 0; o < total; o++) p->bound[o] *= gam;
+    return work;
 }
 
 static void dense_check(vkb_case *c, vkb_check *r)
 {
     lin_priv *p = c->priv;
-    const float *y = c->buf[2].host;
-    size_t cnt = p->pick ? p->npick : p->m * p->n;
-    float *got = malloc(cnt * sizeof(*got));
     vkb_check_begin(r, "bound", 1);
-    if (!got || !p->want || !p->bound || (p->npick && !p->pick)) {
+    if (!p->want || !p->bound) {
         snprintf(r->detail, sizeof(r->detail), "reference ran out of memory");
         r->metric = NAN;
         vkb_check_end(r);
-        free(got);
         return;
     }
-    for (size_t i = 0; i < cnt; i++) got[i] = y[p->pick ? p->pick[i] : i];  /* detail indices: sample numbers */
-    vkb_cmp_bound(r, VKB_F32, got, p->want, cnt, (vkb_tol){.bound = p->bound});
-    free(got);
+    vkb_cmp_bound(r, VKB_F32, c->buf[2].host, p->want, p->m * p->n, (vkb_tol){.bound = p->bound});
+    vkb_check_ref(r, p->fast ? &p->cmp : NULL, p->fast ? "blas+scalar-sample" : "scalar");
 }
 
 VKB_KERNEL(dense_f16) = {"dense_f16", "n,k,m,shape,algo,rows,mt,wg,bm",

@@ -398,6 +398,50 @@ if command -v clang > /dev/null && make --no-print-directory -s build/fuzz/fuzz_
     sed 's/^/       /' "$T/out"
 else echo "skip - fuzz targets (no clang with libFuzzer: harness/deps.sh installs clang and libclang-rt-14-dev)"; sed 's/^/       /' "$T/fz.log" | tail -n 5; fi
 
+echo "== every element at every size: fast full references above the oracle's budget (issue 12)"
+# --oracle-budget 2^20 multiply-adds puts these CI-sized cases above the scalar oracle's budget: a fast
+# reference (OpenBLAS dgemm in double, exact integer loops) computes every element and the oracle checks
+# it on a sample of rows and columns. Every row must compare all its elements (check_fraction 1).
+fast() { run --oracle-budget 1048576 --seed 12 --min-time 0.01 --no-calibrate "$@"; }
+expect "fast references: clean kernels PASS above the oracle's budget" fast -e "matmul n=256 variant=naive,tiled dtype=f32,f16" \
+    -e "matmul m=192 n=256 k=64 variant=tiled dtype=f16 inputs=int" -e "matmul m=130 n=132 k=68 variant=tiled_64 check=freivalds" \
+    -e "bitnet_linear n=2048 k=1024 m=1 variant=int,dot" -e "bitnet_linear n=256 k=1024 m=64 variant=int,dot" \
+    -e "dense_f16 n=2048 k=1024 m=1" -e "dense_f16 n=256 k=1024 m=64"
+csv_col "$(lastdir)/results.csv" kernel status ref_method check_fraction > "$T/fast.tsv"
+if awk -F'\t' '$2 != "PASS" || $4 != 1 || $3 != ($1 == "bitnet_linear" ? "exact-int+scalar-sample" : "blas+scalar-sample") { n++ }
+    END { exit n > 0 || NR != 12 }' "$T/fast.tsv"; then ok "fast references: every row says how it was checked (ref_method), every element compared"
+else bad "fast reference rows" "$T/fast.tsv"; fi
+# broken_fast NAME REASON RUN-ARGS...: every row FAILs above the budget with REASON, every element compared.
+broken_fast() { name=$1; re=$2; shift 2
+    fast "$@" > "$T/out" 2>&1; rc=$?
+    csv_col "$(lastdir)/results.csv" status ref_method check_fraction reason metric n_bad n_unwritten n_checked > "$T/bf.tsv"
+    if [ "$rc" = 1 ] && awk -F'\t' -v re="$re" '$1 != "FAIL" || $2 !~ /\+scalar-sample$/ || $3 != 1 || $4 !~ re { n++ }
+        END { exit n > 0 || NR == 0 }' "$T/bf.tsv"; then
+        ok "$name ($(awk -F'\t' '{ printf "%s%s metric %.4g, %s bad, %s unwritten of %s", (NR > 1 ? "; " : ""), $1, $5, $6, $7, $8 }' "$T/bf.tsv"))"
+    else cat "$T/bf.tsv" >> "$T/out"; bad "$name" "$T/out"; fi; }
+broken_fast "fp32 tiled matmul with one 16x16 block of C x1.05" '^bound metric' \
+    -e "matmul n=256 variant=tiled dtype=f32" -e "matmul m=200 n=300 k=100 variant=tiled dtype=f32" --shader matmul_tiled=matmul_tiled_block
+broken_fast "emulated coopmat tiling with one 16x16 block of C x1.05" '^bound metric' \
+    -e "matmul m=192 n=256 k=64 variant=coopmat_emu dtype=f16" --shader matmul_coopmat_emu=matmul_coopmat_emu_block
+broken_fast "BitLinear GEMM (batch 33, 64) with one output off by one quantum" '^exact metric 1 > threshold 0 \(1 bad' \
+    -e "bitnet_linear n=256 k=1024 m=33,64 variant=int" --shader bitnet_gemm_int=bitnet_gemm_int_offbyone
+broken_fast "dense_f16 GEMM (batch 33, 64) with one row of y never written" '^256 elements never written' \
+    -e "dense_f16 n=256 k=1024 m=33,64" --shader dense_gemm=dense_gemm_skiprow
+# A fast reference that disagrees with the oracle's sample is an ERROR naming it, never a PASS
+# (VKB_FASTREF_CORRUPT=1 adds 1 to its first output: cpu/fastref.h).
+VKB_FASTREF_CORRUPT=1 fast -e "matmul n=256 variant=tiled" -e "bitnet_linear n=256 k=1024 m=64 variant=int" \
+    -e "dense_f16 n=256 k=1024 m=64" > "$T/out" 2>&1
+csv_col "$(lastdir)/results.csv" status ref_method check > "$T/mm.tsv"
+if awk -F'\t' '$1 !~ /^(FAIL|ERROR)$/ || $2 !~ / MISMATCH$/ || $3 != "reference-mismatch" { n++ } END { exit n > 0 || NR != 3 }' "$T/mm.tsv" &&
+   grep -q 'fast reference (blas+scalar-sample) disagrees with the scalar oracle' "$T/out"; then
+    ok "a fast reference that disagrees with the scalar oracle fails the row and is named"; else cat "$T/mm.tsv" >> "$T/out"; bad "reference mismatch" "$T/out"; fi
+# Every row of the smoke run compares every output element (check_fraction 1), whatever its size.
+smoke=$(grep -l '^suite: suites/smoke.suite$' "$T"/res/*/run.txt | head -n 1)
+[ -n "$smoke" ] && csv_col "$(dirname "$smoke")/results.csv" kernel params status ref_method check_fraction > "$T/frac.tsv"
+if [ -n "$smoke" ] && awk -F'\t' '$3 != "SKIP" && $5 != 1 { print; n++ } END { exit n > 0 || NR < 100 }' "$T/frac.tsv" > "$T/out"; then
+    ok "smoke suite: every checked row compared every output element (check_fraction 1)"
+else bad "smoke rows with check_fraction below 1 ($(wc -l < "$T/out"))" "$T/out"; fi
+
 echo
 echo "$pass passed, $fail failed"
 [ "$fail" = 0 ]
