@@ -237,6 +237,28 @@ grep_out "gate selftest: the injected 3x slowdown is caught" '^inj_detected: [1-
 if "$VKB" csv "$T/selftest/runs/S0/run1/results.csv" kernel note | grep -Eq "^add$(printf '\t')slowdown pc.slow=[0-9]+: [0-9.]+x achieved"; then
     ok "gate selftest: the achieved slowdown factor is recorded in the row's note"; else bad "slowdown note missing"; fi
 
+echo "== fill=: inputs that reach the failure modes (issue 12)"
+# Each broken shader PASSes on its kernel's default inputs -- which is why the new fill is needed -- and FAILs
+# on the fill made for its failure mode. The correct kernels PASS every fill in the smoke suite above.
+quick="--min-time 0.005 --min-samples 3 --timeout 0.5 --max-noise 0.05"  # smoke.suite's stop rule: correctness is the point
+# shellcheck disable=SC2086
+fill_pair() {  # fill_pair WHAT SHADER=BROKEN CASE PATTERN FILL...: CASE passes as is, FAILs (PATTERN) with each FILL
+    what=$1 sh=$2 kcase=$3 pat=$4; shift 4
+    expect_exit 0 "$what: passes the default inputs" run -e "$kcase" --shader "$sh" --seed 1 $quick
+    for f in "$@"; do
+        expect_exit 1 "$what: FAILs with fill=$f" run -e "$kcase fill=$f" --shader "$sh" --seed 1 $quick
+        grep_out "$what: fill=$f reported with its metric" "$pat"
+    done
+}
+fill_pair "softmax without max subtraction" rows=softmax_nomax "softmax rows=7 cols=1000" \
+    'FAIL +softmax .*NaN/Inf outputs where the reference is finite' large equal
+fill_pair "aquant rounding ties away from zero" bitnet_aquant=aquant_away "bitnet_aquant m=5 k=2560 variant=plain" \
+    'FAIL +bitnet_aquant .*exact metric [0-9]+ > threshold 0' ties
+fill_pair "QR with the cancelling sign of beta" qr_panel=qr_panel_badsign "qr m=100 n=40" \
+    'FAIL +qr .*lapack metric [0-9.e+]+ > threshold 30' tinytail
+expect_exit 3 "a fill the kernel does not offer: exit 3" "$VKB" run -e "softmax rows=2 cols=3 fill=ties"
+grep_out "a fill the kernel does not offer: names the ones it does" 'fill=ties: softmax offers uniform, large, equal'
+
 echo
 echo "$pass passed, $fail failed"
 [ "$fail" = 0 ]
