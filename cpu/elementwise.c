@@ -98,7 +98,7 @@ VKB_BASELINE(scale_add) = BINARY("scale_add");
 
 /* Unary ops in fp32 with glibc's vector libm (libmvec expf, tanhf; see cpu.h): the formulas of the
  * reference, evaluated in float, 8 or 16 lanes at a time. */
-#define U_RELU(x) ((x) > 0.0f ? (x) : 0.0f)
+#define U_RELU(x) ((x) < 0.0f ? 0.0f : (x))  /* NaN stays NaN, as the kernel's contract (torch.relu) */
 #define U_GELU(x) (0.5f * (x) * (1.0f + tanhf(0.7978845608f * ((x) + 0.044715f * (x) * (x) * (x)))))
 #define U_SILU(x) ((x) / (1.0f + expf(-(x))))
 #define U_SIGMOID(x) (1.0f / (1.0f + expf(-(x))))

@@ -1,6 +1,8 @@
 /* check.h — comparing GPU outputs with the reference (pure: no Vulkan).
  * Order of judgement, for every comparator: unwritten elements (poison still there), then NaN/Inf
- * where the reference is finite, then the metric against its threshold. NaN never passes.
+ * where the reference is finite, then the metric against its threshold. A NaN passes only where the
+ * reference is NaN too, an infinity only where the reference is the same infinity (IEEE propagation from
+ * NaN/Inf inputs, what fill=special asks for); a finite value where the reference is NaN is a mismatch.
  * The first 10 mismatches go into r->detail as "i=IDX got=G want=W". */
 #ifndef VKB_CHECK_H
 #define VKB_CHECK_H
@@ -16,6 +18,10 @@ void vkb_check_end(vkb_check *r);
 /* Bitwise/ULP comparison of fp32 (or fp16 when t == VKB_F16) outputs with an expected array of
  * the same type. metric = largest ULP distance; passes when <= max_ulp. */
 void vkb_cmp_ulp(vkb_check *r, vkb_dtype t, const void *got, const void *want, size_t n, double max_ulp);
+/* As vkb_cmp_ulp, and element i also passes within max_ulp of alt[k][i] for any of the nalt arrays (type t):
+ * results the kernel's contract allows besides the reference, e.g. with denormals flushed to zero. */
+void vkb_cmp_ulp_alt(vkb_check *r, vkb_dtype t, const void *got, const void *want, const void *const *alt, int nalt,
+                     size_t n, double max_ulp);
 
 /* Bound comparison against a double reference: element i passes when
  * |got_i - want_i| <= abs + rel*|want_i| + ulps*ulp_t(want_i) + (bound ? bound[i] : 0).

@@ -160,6 +160,71 @@ void vkb_fill_normal_f32(gsl_rng *r, float *x, size_t n, double sigma)
     for (size_t i = 0; i < n; i++) x[i] = (float)gsl_ran_gaussian_ziggurat(r, sigma);
 }
 
+int vkb_fill_pick(vkb_case *c, const char *const *names)
+{
+    const char *v = vkb_param_str(c, "fill", names[0]);
+    char list[160] = "";
+    for (int i = 0; names[i]; i++) {
+        if (!strcmp(v, names[i])) return i;
+        size_t len = strlen(list);
+        snprintf(list + len, sizeof(list) - len, "%s%s", i ? ", " : "", names[i]);
+    }
+    vkb_error(c, "fill=%s: %s offers %s", v, c->k ? c->k->name : "this kernel", list);
+    return -1;
+}
+
+double vkb_min_normal(vkb_dtype t) { return t == VKB_F16 ? 0x1p-14 : 0x1p-126; }
+
+/* x rounded into type t: fp16 through the harness's own conversion, so the device sees the same value. */
+static float in_type(vkb_dtype t, double x)
+{
+    float f = (float)x;
+    return t == VKB_F16 ? vkb_f16_to_f32(vkb_f32_to_f16(f)) : f;
+}
+
+/* m * 2^e with m uniform in [1, 2) and e uniform over [lo, hi], random sign, kept finite in t. */
+static float log_uniform(gsl_rng *r, vkb_dtype t, int lo, int hi)
+{
+    double max = t == VKB_F16 ? 65504.0 : 0x1.fffffep127;
+    int e = lo + (int)gsl_rng_uniform_int(r, (unsigned long)(hi - lo + 1));
+    double m = ldexp(1.0 + gsl_rng_uniform(r), e);
+    float v = in_type(t, m > max ? max : m);
+    if (isinf(v)) v = (float)max;  /* rounding up past the largest finite */
+    return gsl_rng_uniform(r) < 0.5 ? -v : v;
+}
+
+void vkb_fill_edge(gsl_rng *r, float *x, size_t n, vkb_dtype t, vkb_fill_kind kind)
+{
+    int f16 = t == VKB_F16, emax = f16 ? 15 : 127, esub = f16 ? -24 : -149, emin = f16 ? -14 : -126;
+    const double table[] = {0.0, -0.0, INFINITY, -INFINITY, NAN, f16 ? 65504.0 : 0x1.fffffep127,
+                            f16 ? -65504.0 : -0x1.fffffep127, ldexp(1, emin), -ldexp(1, emin), ldexp(1, esub),
+                            -ldexp(1, esub), 1.0, -1.0};
+    const size_t ntab = sizeof(table) / sizeof(table[0]);
+    for (size_t i = 0; i < n; i++) {
+        vkb_fill_kind k = kind;
+        if (k == VKB_FILL_SPECIAL) {
+            unsigned long pick = gsl_rng_uniform_int(r, 2 * ntab);
+            if (pick < ntab) {
+                x[i] = (float)table[pick];
+                continue;
+            }
+            pick -= ntab;  /* the other half: normal, subnormal or large, in thirds */
+            if (pick < ntab / 3) {
+                x[i] = in_type(t, gsl_ran_gaussian_ziggurat(r, 1.0));
+                continue;
+            }
+            k = pick < 2 * ntab / 3 ? VKB_FILL_SUBNORMAL : VKB_FILL_LARGE;
+        }
+        x[i] = k == VKB_FILL_LARGE ? log_uniform(r, t, 0, emax) : log_uniform(r, t, esub, emin + 1);
+    }
+}
+
+void vkb_store_f32(vkb_buf *b, const float *x, size_t n)
+{
+    if (b->type == VKB_F16) vkb_f32_to_f16_array(x, b->host, n);
+    else memcpy(b->host, x, n * sizeof(float));
+}
+
 uint16_t vkb_f32_to_f16(float f)
 {
     uint32_t x;

@@ -161,6 +161,7 @@ typedef struct physinfo {
     VkPhysicalDeviceVulkan11Properties p11;
     VkPhysicalDeviceShaderIntegerDotProductProperties dotp;
     VkPhysicalDevicePCIBusInfoPropertiesEXT pci;
+    VkPhysicalDeviceFloatControlsProperties fc;
     VkPhysicalDeviceFeatures2 f2;
     VkPhysicalDeviceVulkan11Features f11;
     VkPhysicalDeviceVulkan12Features f12;
@@ -193,7 +194,9 @@ static void phys_query(VkPhysicalDevice pd, physinfo *pi)
     pi->id.pNext = &pi->drv;
     pi->drv.pNext = &pi->sub;
     pi->sub.pNext = &pi->dotp;
-    pi->dotp.pNext = pi->has_pci ? &pi->pci : NULL;
+    pi->fc.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FLOAT_CONTROLS_PROPERTIES;
+    pi->dotp.pNext = &pi->fc;
+    pi->fc.pNext = pi->has_pci ? &pi->pci : NULL;
     vkGetPhysicalDeviceProperties2(pd, &pi->p2);
 
     pi->f2.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2;
@@ -489,6 +492,8 @@ vkb_vk *vkb_vk_open(const char *select, int validate, char *err, size_t errlen)
     c->int_dot_accel = pi.dotp.integerDotProduct4x8BitPackedSignedAccelerated;
     c->coopmat_nv = pi.has_coop_nv;
     c->coopmat_khr = pi.has_coop_khr;
+    c->ieee16 = pi.fc.shaderSignedZeroInfNanPreserveFloat16;
+    c->ieee32 = pi.fc.shaderSignedZeroInfNanPreserveFloat32;
     c->subgroup = pi.sub.subgroupSize;
     c->max_wg_count_x = v->props.limits.maxComputeWorkGroupCount[0];
     c->max_wg_size = v->props.limits.maxComputeWorkGroupInvocations;

@@ -64,6 +64,7 @@ typedef struct vkb_dispatch {
 typedef struct vkb_caps {
     int is_cpu;                 /* lavapipe or another CPU implementation */
     int f16, storage16, int8, storage8, int_dot, int_dot_accel, coopmat_nv, coopmat_khr;
+    int ieee16, ieee32;         /* shaderSignedZeroInfNanPreserveFloat16/32: shaders may keep NaN/Inf (ieee.glsl) */
     uint32_t subgroup, max_wg_count_x, max_wg_size, max_shared;
     uint64_t max_range;         /* maxStorageBufferRange */
     uint64_t max_alloc;         /* maxMemoryAllocationSize or the largest heap */
@@ -155,6 +156,22 @@ void vkb_case_free(vkb_case *c);
 /* Random fills (GSL generators, seeded per case). */
 void vkb_fill_uniform_f32(gsl_rng *r, float *x, size_t n, double lo, double hi);
 void vkb_fill_normal_f32(gsl_rng *r, float *x, size_t n, double sigma);
+/* The "fill" axis: the input distributions a kernel offers, each aimed at one of its failure modes.
+ * names is NULL-terminated; names[0] is the kernel's historical distribution, used when the axis is
+ * absent, so rows without fill= keep their inputs. Returns the index of the case's value, or -1 after
+ * setting c->error to a message that lists the accepted values. Call it from plan(). */
+int vkb_fill_pick(vkb_case *c, const char *const *names);
+/* Edge-of-range values, each exactly representable in t (VKB_F32 or VKB_F16; written as floats):
+ *   LARGE      |x| log-uniform over [1, largest finite of t] (exponent uniform), random sign
+ *   SPECIAL    half from the table +-0, +-Inf, NaN, +-max, +-smallest normal, +-smallest subnormal,
+ *              +-1, half drawn as N(0,1), SUBNORMAL or LARGE: every pair of specials meets in a binary op
+ *   SUBNORMAL  |x| log-uniform over [smallest subnormal, 4 * smallest normal], random sign */
+typedef enum { VKB_FILL_LARGE, VKB_FILL_SPECIAL, VKB_FILL_SUBNORMAL } vkb_fill_kind;
+void vkb_fill_edge(gsl_rng *r, float *x, size_t n, vkb_dtype t, vkb_fill_kind kind);
+/* Copy n floats into an input buffer's host copy in its type (VKB_F16: rounded to nearest even). */
+void vkb_store_f32(vkb_buf *b, const float *x, size_t n);
+/* Smallest positive normal of t (VKB_F32 2^-126, VKB_F16 2^-14): below it Vulkan may flush to zero. */
+double vkb_min_normal(vkb_dtype t);
 /* Round-trip through fp16 so host and device see identical values; stores fp16 bits. */
 void vkb_f32_to_f16_array(const float *x, uint16_t *h, size_t n);
 float vkb_f16_to_f32(uint16_t h);

@@ -3,6 +3,7 @@
 //   broadcast: 0 none (b has n elements), 1 row (b has pc.m elements, b[i % m]), 2 scalar (b[0])
 #include "common.glsl"
 #include "types.glsl"
+#include "ieee.glsl"
 layout(constant_id = 1) const uint OP = 0u;
 layout(constant_id = 2) const uint BCAST = 0u;
 layout(binding = 0) readonly buffer A4 { T4 a4[]; };

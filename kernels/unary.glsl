@@ -1,8 +1,9 @@
 // Unary elementwise ops, one vec4 per invocation. Spec constant 1 = op:
-//   0 relu, 1 gelu (tanh form, evaluated as x * sigmoid(2y): same function, no overflow, no cancellation),
+//   0 relu (NaN propagates), 1 gelu (tanh form, evaluated as x * sigmoid(2y): same function, no overflow, no cancellation),
 //   2 silu x/(1+e^-x), 3 sigmoid 1/(1+e^-x)
 #include "common.glsl"
 #include "types.glsl"
+#include "ieee.glsl"
 layout(constant_id = 1) const uint OP = 0u;
 layout(binding = 0) readonly buffer A4 { T4 a4[]; };
 layout(binding = 0) readonly buffer A1 { T a1[]; };
@@ -10,7 +11,7 @@ layout(binding = 1) writeonly buffer C4 { T4 c4[]; };
 layout(binding = 1) writeonly buffer C1 { T c1[]; };
 
 vec4 apply(vec4 x) {
-    if (OP == 0u) return max(x, vec4(0.0));
+    if (OP == 0u) return mix(x, vec4(0.0), lessThan(x, vec4(0.0)));  // a select: NaN stays NaN (max() may drop it)
     if (OP == 1u) {
         vec4 y = 0.7978845608028654 * (x + 0.044715 * x * x * x);
         return x / (1.0 + exp(-2.0 * y));

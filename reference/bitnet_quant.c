@@ -84,10 +84,17 @@ typedef struct wq_priv {
     double gamma_bound;  /* relative bound on the GPU's gamma' */
 } wq_priv;
 
+/* fill= normal | tiny: N(0, 1e-6), mean|W| below eps, gamma' = eps | ties: |W| in {h, 3h}, h = 1/4, in equal
+ * numbers, so gamma' = mean|W| = 2h and every W = +-h is an exact tie W/gamma' = +-0.5 (-> 0, half to even)
+ * and +-3h a tie at +-1.5 (-> +-2, clamped): a code rule of >= instead of > fails (all sums exact in fp32
+ * below 2^25 weights; gamma' exact where the division is correctly rounded, as on lavapipe). */
+static const char *const wq_fills[] = {"normal", "tiny", "ties", NULL};
+enum { WQF_NORMAL, WQF_TINY, WQF_TIES };
+
 static int wquant_plan(vkb_case *c)
 {
     int64_t n, k;
-    if (dims(c, "n", "k", &n, &k)) return -1;
+    if (dims(c, "n", "k", &n, &k) || vkb_fill_pick(c, wq_fills) < 0) return -1;
     const char *v = vkb_param_str(c, "variant", "packed");
     int var = !strcmp(v, "packed") ? WQ_PACKED : !strcmp(v, "int8") ? WQ_INT8 : !strcmp(v, "packed_given") ? WQ_GIVEN : -1;
     if (var < 0) return vkb_error(c, "variant=%s: expected packed, int8 or packed_given", v);
@@ -138,11 +145,14 @@ static void wquant_fill(vkb_case *c, gsl_rng *r)
     wq_priv *p = c->priv;
     float *w = c->buf[0].host;
     size_t n = c->buf[0].count, k = (size_t)c->disp[0].push.k, rows = n / k;
-    const char *f = vkb_param_str(c, "fill", "normal");
-    vkb_fill_normal_f32(r, w, n, !strcmp(f, "tiny") ? 1e-6 : 1.0);  /* tiny: mean|W| < eps, gamma' = eps */
-    if (rows >= 3) {
+    int f = vkb_fill_pick(c, wq_fills);
+    vkb_fill_normal_f32(r, w, n, f == WQF_TINY ? 1e-6 : 1.0);  /* tiny: mean|W| < eps, gamma' = eps */
+    if (f == WQF_TIES)
+        for (size_t i = 0; i < n; i++)  /* h, 3h alternately (2h for a last odd one): mean exactly 2h */
+            w[i] = (w[i] < 0 ? -0.25f : 0.25f) * (i + 1 == n && n % 2 ? 2.0f : i % 2 ? 3.0f : 1.0f);
+    else if (rows >= 3) {
         memset(w, 0, k * sizeof(*w));                 /* an all-zero row */
-        w[k + k / 2] = !strcmp(f, "tiny") ? 1e-3f : 1000.0f;  /* a row with one huge outlier */
+        w[k + k / 2] = f == WQF_TINY ? 1e-3f : 1000.0f;  /* a row with one huge outlier */
     }
     if (p->variant != WQ_GIVEN) return;
     double s = 0;
@@ -151,7 +161,7 @@ static void wquant_fill(vkb_case *c, gsl_rng *r)
     ((float *)c->buf[2].host)[0] = gp;
     /* With gamma' known, plant exact ties and their neighbours in row 2 (if any): W/gamma' = +-0.5 -> 0
      * (half to even), +-1.5 -> 2 -> clamped to 1, the next floats above 0.5 -> +-1. */
-    if (rows >= 3 && k >= 6) {
+    if (rows >= 3 && k >= 6 && f != WQF_TIES) {
         float h = 0.5f * gp, *t = w + 2 * k;
         t[0] = h, t[1] = -h, t[2] = 3 * h, t[3] = -3 * h, t[4] = nextafterf(h, 1e30f), t[5] = -nextafterf(h, 1e30f);
     }
@@ -205,11 +215,16 @@ VKB_KERNEL(bitnet_wquant) = {"bitnet_wquant", "n,k,shape,fill",
 
 /* ---------------- dequantization ---------------- */
 
+/* fill= normal: gamma' in [0.01, 1.01] | large: gamma' log-uniform over [2^100, FLT_MAX] (fp16: [2^15, 2^17):
+ * past 65504 the output overflows to +-Inf, or 65504 under round-toward-zero, 1 ulp) | tiny: gamma' subnormal in
+ * the output type (the output may be flushed to 0: Vulkan's default denormal rule, accepted exactly). */
+static const char *const dq_fills[] = {"normal", "large", "tiny", NULL};
+
 static int dequant_plan(vkb_case *c)
 {
     int64_t n, k;
     vkb_dtype t;
-    if (dims(c, "n", "k", &n, &k) || vkb_case_dtype(c, &t)) return -1;
+    if (dims(c, "n", "k", &n, &k) || vkb_case_dtype(c, &t) || vkb_fill_pick(c, dq_fills) < 0) return -1;
     if (t != VKB_F32 && t != VKB_F16) return vkb_error(c, "dtype %s: expected f32 or f16", c->dtype);
     if (t == VKB_F16 && !(c->caps.f16 && c->caps.storage16))
         return vkb_skip(c, "device lacks shaderFloat16 + storageBuffer16BitAccess");
@@ -238,7 +253,11 @@ static void dequant_fill(vkb_case *c, gsl_rng *r)
             uint32_t code = j < k ? (uint32_t)gsl_rng_uniform_int(r, 3) : 1u;  /* padding holds w = 0 */
             q[(i * kp + j) / BITNET_WORD] |= code << (8 * (j % 4) + 2 * ((j % 16) / 4));
         }
-    ((float *)c->buf[1].host)[0] = (float)(0.01 + gsl_rng_uniform(r));
+    int f = vkb_fill_pick(c, dq_fills), f16 = c->buf[2].type == VKB_F16;
+    double u = gsl_rng_uniform(r);
+    ((float *)c->buf[1].host)[0] = f == 0 ? (float)(0.01 + u)
+                                 : f == 1 ? (f16 ? (float)ldexp(1 + 3 * u, 15) : (float)ldexp(1 + u, 100 + (int)(27 * u)))
+                                          : (f16 ? vkb_f16_to_f32((uint16_t)(1 + 1022 * u)) : (float)ldexp(1 + 1022 * u, -149));
 }
 
 static double dequant_ref(vkb_case *c) { (void)c; return 1.0; }
@@ -250,26 +269,40 @@ static void dequant_check(vkb_case *c, vkb_check *r)
     vkb_dtype t = c->buf[2].type;
     size_t k = c->disp[0].push.k, kp = BITNET_PAD(k), rows = c->disp[0].push.n, n = rows * k;
     float gp = ((const float *)c->buf[1].host)[0];
-    void *want = malloc(n * vkb_dtype_size(t));
-    if (!want) return check_fail_oom(r, "exact");
+    void *want = malloc(n * vkb_dtype_size(t)), *zero = calloc(n, vkb_dtype_size(t));  /* zero: flushed denormals */
+    if (!want || !zero) {
+        free(want);
+        free(zero);
+        return check_fail_oom(r, "exact");
+    }
     for (size_t i = 0; i < rows; i++)
         for (size_t j = 0; j < k; j++) {
             float v = ((float)packed_code(c->buf[0].host, kp, i, j) - 1.0f) * gp;
             if (t == VKB_F16) ((uint16_t *)want)[i * k + j] = vkb_f32_to_f16(v);
             else ((float *)want)[i * k + j] = v;
         }
+    const void *alt[1] = {zero};
     vkb_check_begin(r, t == VKB_F16 ? "ulp" : "exact", 0);
-    vkb_cmp_ulp(r, t, c->buf[2].host, want, n, t == VKB_F16 ? 1.0 : 0.0);
+    vkb_cmp_ulp_alt(r, t, c->buf[2].host, want, alt, fabs(gp) < vkb_min_normal(t), n, t == VKB_F16 ? 1.0 : 0.0);
     free(want);
+    free(zero);
 }
 
-VKB_KERNEL(bitnet_dequant) = {"bitnet_dequant", "n,k,shape,dtype", "packed ternary -> (code-1)*gamma' in f32|f16",
+VKB_KERNEL(bitnet_dequant) = {"bitnet_dequant", "n,k,shape,dtype,fill", "packed ternary -> (code-1)*gamma' in f32|f16",
                               dequant_plan, dequant_fill, dequant_ref, dequant_check, NULL, "default"};
 
 /* ---------------- activation quantization ---------------- */
 
+/* fill= normal | ties: each row's max |x| is 127 2^e (e in [-8, 8]), so s = 2^-e exactly wherever the division
+ *   is correctly rounded (lavapipe), and half the row is (k + 1/2) 2^e: x s lands exactly on k + 0.5, where
+ *   round-half-to-even and half-away-from-zero differ for even k. Exact ties need s known on the host, so only
+ *   variant=plain gets them (rmsnorm's r comes from the GPU's inversesqrt; its rows are still checked bit for
+ *   bit from the GPU's r and s) | tiny: |x| ~ 1e-6, max|x| below eps: s = 127/eps. */
+static const char *const aq_fills[] = {"normal", "ties", "tiny", NULL};
+enum { AQF_NORMAL, AQF_TIES, AQF_TINY };
+
 typedef struct aq_priv {
-    int norm;
+    int norm, fill;
     double *r_ref;   /* RMSNorm factor per row (double) */
     double r_bound;  /* relative bound on the GPU's r */
 } aq_priv;
@@ -279,8 +312,9 @@ static int aquant_plan(vkb_case *c)
     int64_t m, k;
     if (dims(c, "m", "k", &m, &k)) return -1;
     const char *v = vkb_param_str(c, "variant", "plain");
-    int norm = !strcmp(v, "rmsnorm") ? 1 : !strcmp(v, "plain") ? 0 : -1;
+    int norm = !strcmp(v, "rmsnorm") ? 1 : !strcmp(v, "plain") ? 0 : -1, fill = vkb_fill_pick(c, aq_fills);
     if (norm < 0) return vkb_error(c, "variant=%s: expected plain or rmsnorm", v);
+    if (fill < 0) return -1;
     snprintf(c->variant, sizeof(c->variant), "%s", v);
     size_t kp = BITNET_PAD((size_t)k), nv = (kp / 4 + WG - 1) / WG;
     if (nv > 32) return vkb_error(c, "k=%lld: at most %u per row (a row lives in registers)", (long long)k, 32 * 4 * WG);
@@ -288,6 +322,8 @@ static int aquant_plan(vkb_case *c)
     if (!p) return vkb_error(c, "out of memory");
     c->priv = p;
     p->norm = norm;
+    p->fill = fill;
+    if (fill == AQF_TIES && norm) snprintf(c->note, sizeof(c->note), "ties are exact for variant=plain only (r from the GPU)");
     vkb_add_buf(c, "x", VKB_F32, (size_t)(m * k), VKB_IN);
     vkb_add_buf(c, "q", VKB_I8, (size_t)m * kp, VKB_OUT);
     vkb_add_buf(c, "s", VKB_F32, (size_t)m, VKB_OUT);
@@ -315,14 +351,24 @@ static int aquant_plan(vkb_case *c)
 
 static void aquant_fill(vkb_case *c, gsl_rng *r)
 {
+    aq_priv *p = c->priv;
     float *x = c->buf[0].host;
     size_t k = c->disp[0].push.k, m = c->disp[0].push.m;
-    vkb_fill_normal_f32(r, x, m * k, 1.0);
-    if (m >= 3) {
-        memset(x, 0, k * sizeof(*x));  /* all-zero row: the eps guard */
-        x[k + k / 2] = 1000.0f;        /* one huge outlier: the rest of the row quantizes to ~0 */
+    vkb_fill_normal_f32(r, x, m * k, p->fill == AQF_TINY ? 1e-6 : 1.0);
+    for (size_t i = 0; p->fill == AQF_TIES && i < m; i++) {
+        int e = (int)gsl_rng_uniform_int(r, 17) - 8;
+        float *xr = x + i * k;
+        for (size_t j = 0; j < k; j++) {
+            double t = (double)gsl_rng_uniform_int(r, 254) - 126.5;  /* k + 1/2, |t| <= 126.5 */
+            xr[j] = (float)ldexp(j % 2 ? t : fmax(-126.0, fmin(126.0, 40.0 * xr[j])), e);
+        }
+        xr[gsl_rng_uniform_int(r, k)] = (float)ldexp(gsl_rng_uniform(r) < 0.5 ? -127 : 127, e);  /* the max */
     }
-    if (((aq_priv *)c->priv)->norm) vkb_fill_uniform_f32(r, c->buf[3].host, k, 0.5, 1.5);
+    if (m >= 3 && p->fill != AQF_TIES) {
+        memset(x, 0, k * sizeof(*x));  /* all-zero row: the eps guard */
+        x[k + k / 2] = p->fill == AQF_TINY ? 3e-6f : 1000.0f;  /* one outlier: the rest of the row quantizes to ~0 */
+    }
+    if (p->norm) vkb_fill_uniform_f32(r, c->buf[3].host, k, 0.5, 1.5);
 }
 
 static double aquant_ref(vkb_case *c)
@@ -393,6 +439,6 @@ static void aquant_release(vkb_case *c)
     if (p) free(p->r_ref);
 }
 
-VKB_KERNEL(bitnet_aquant) = {"bitnet_aquant", "m,k,shape",
+VKB_KERNEL(bitnet_aquant) = {"bitnet_aquant", "m,k,shape,fill",
                              "per-token int8: s = 127/max|x|, q = round(x s) (variant plain|rmsnorm: RMSNorm fused)",
                              aquant_plan, aquant_fill, aquant_ref, aquant_check, aquant_release, "plain, rmsnorm"};

@@ -27,6 +27,12 @@ double *vkb_dc_to_double(const float *x, size_t m, size_t n, size_t ld);
  * a QR (GSL) of a random normal n x K matrix, K = min(n, 8): dense, with eigenvalues lambda exactly in
  * exact arithmetic, built in O(K n^2). */
 int vkb_dc_sym_from_eigs(gsl_rng *r, size_t n, const double *lambda, double *a);
+/* A = U diag(sigma) V^T (m x n, m >= n, row-major double), U and V products of min(., 8) Householder
+ * reflectors from QRs (GSL) of random normal matrices: dense, singular values sigma (any order) in exact
+ * arithmetic, built in O(8 m n). Returns 0, or -1 out of memory. */
+int vkb_dc_from_svals(gsl_rng *r, size_t m, size_t n, const double *sigma, double *a);
+/* Exponent of a grading 2^-(span i/(count-1)), rounded to an integer so that scaling by it is exact. */
+int vkb_dc_grade(size_t i, size_t count, int span);
 /* "name=v1 name=v2 ..." helper: append to a note with a separator. */
 void vkb_dc_note(char *note, size_t len, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 

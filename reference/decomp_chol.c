@@ -17,6 +17,13 @@
  *   first non-positive pivot is k + 1 (1-based) without ambiguity (|pivot| ~ 1, far above rounding).
  *   That case PASSes only if the kernel reports info = k + 1, GSL reports GSL_EDOM, and the leading
  *   k x k factor it left passes the residual test; the note says so.
+ * fill= normal (the above) | graded: A = D A0 D with A0 the above and D_i = 2^(-10 i/(n-1)): entries span
+ *   2^-20 (D_i rounded to powers of 2) and kappa(A) reaches 2^20 kappa(A0), beyond 1/u at cond=1e3, yet Cholesky succeeds and is stable
+ *   in fp32, because what decides is kappa of the unit-diagonal scaling D^-1 A D^-1 (van der Sluis; Demmel
+ *   1989; Higham Thm 10.7), about kappa(A0); the normwise residual ratio stays O(1). A kernel with an absolute
+ *   pivot threshold or a fixed shift fails it. Positive D keeps the inertia of every leading minor, so spd=0
+ *   still fails first at pivot k + 1. Near-singular inputs are the cond axis (1e6 = 1/(16 u); beyond ~1/(n u)
+ *   the fp32 factor need not exist, which excludes them from the kernel's contract).
  */
 #include <math.h>
 #include <stdlib.h>
@@ -31,9 +38,11 @@
 
 #define THRESH 30.0
 
+static const char *const chol_fills[] = {"normal", "graded", NULL};
+
 typedef struct priv {
     double *a;      /* the fp32 input, in double */
-    int spd;
+    int spd, fill;
     uint32_t want_info; /* 0, or the pivot the spd=0 input must fail at (1-based) */
     int gsl_status;
 } priv;
@@ -42,6 +51,8 @@ static int chol_plan(vkb_case *c)
 {
     int64_t n = vkb_param_int(c, "n", -1), nb = vkb_param_int(c, "nb", 64), spd = vkb_param_int(c, "spd", 1);
     double cond = vkb_param_num(c, "cond", 1e3);
+    int fill = vkb_fill_pick(c, chol_fills);
+    if (fill < 0) return -1;
     if (n < 1 || n > 32768) return vkb_error(c, "n=%s: expected 1..32768", vkb_param_str(c, "n", "(missing)"));
     if (nb < 1 || nb > 64) return vkb_error(c, "nb=%lld: expected 1..64", (long long)nb);
     if (spd != 0 && spd != 1) return vkb_error(c, "spd=%lld: expected 0 or 1", (long long)spd);
@@ -78,6 +89,7 @@ static int chol_plan(vkb_case *c)
     priv *p = calloc(1, sizeof(*p));
     if (!p) return -1;
     p->spd = (int)spd;
+    p->fill = fill;
     c->priv = p;
     return 0;
 }
@@ -109,6 +121,8 @@ static void chol_fill(vkb_case *c, gsl_rng *r)
             }
         p->want_info = (uint32_t)k + 1;
     }
+    for (size_t i = 0; p->fill && n > 1 && i < n; i++)  /* graded: D A0 D, D_i = 2^-e_i (exact scalings) */
+        for (size_t j = 0; j < n; j++) a[i * n + j] = ldexp(a[i * n + j], -vkb_dc_grade(i, n, 10) - vkb_dc_grade(j, n, 10));
     p->a = a;
     a = NULL;
     for (size_t i = 0; i < nn; i++) {
@@ -211,5 +225,5 @@ static void chol_release(vkb_case *c)
     if (p) free(p->a);
 }
 
-VKB_KERNEL(cholesky) = {"cholesky", "n,nb,spd,cond", "blocked Cholesky A = L L^T (fp32), LAPACK residual vs GSL",
+VKB_KERNEL(cholesky) = {"cholesky", "n,nb,spd,cond,fill", "blocked Cholesky A = L L^T (fp32), LAPACK residual vs GSL",
                         chol_plan, chol_fill, chol_ref, chol_check, chol_release, "blocked_nb64 (blocked_nbNB from nb=)"};

@@ -11,7 +11,14 @@
  *   ||A - Q R||_1 / (m ||A||_1 eps) and ||I - Q^T Q||_1 / (m eps), in double from the fp32 outputs; pass
  *   < 30 (dtest.in). Householder QR is normwise backward stable, ||A - QR|| <= c m n eps ||A|| in the worst
  *   case (Higham Thm 19.4), with c n replaced by ~sqrt(n) in practice; LAPACK's threshold encodes that.
- * Inputs: A with independent N(0,1) entries.
+ * fill= normal: independent N(0,1) entries | graded: rows scaled by 2^(-30 i/(m-1)) (rounded to powers of 2):
+ *   every column's lower part is small against its top, and Householder QR without row pivoting is still
+ *   normwise stable (Higham §19.4) | tinytail: A = U + 2^-10 L, U upper triangular (N(0,1) above the diagonal,
+ *   +-[1, 2) on it), L strictly lower N(0,1): at every step the column below the diagonal is ~1e-3 of its first
+ *   element, where the sign of beta decides: beta = -sign(alpha)||x|| (LAPACK xLARFG) keeps alpha - beta free
+ *   of cancellation; +sign(alpha) loses ~log2(alpha^2/|tail|^2) bits of v and tau, and Q's orthogonality with
+ *   them (tests/kernels/qr_panel_badsign.comp) | spread: A = U diag(sigma) V^T, sigma from 1 down to 2^-24
+ *   (near singular, LAPACK's test matrices). The residual ratios stay O(1) for all: the threshold applies.
  */
 #include <math.h>
 #include <stdlib.h>
@@ -27,7 +34,9 @@
 #define JB 32u
 #define SMAX 32u
 
-typedef struct priv { size_t m, n; } priv;
+typedef struct priv { size_t m, n; int fill; } priv;
+static const char *const qr_fills[] = {"normal", "graded", "tinytail", "spread", NULL};
+enum { QF_NORMAL, QF_GRADED, QF_TINYTAIL, QF_SPREAD };
 
 enum { P_INIT, P_PANEL, P_VTC, P_TW, P_UPD }; /* pipeline index = kind + 3 * (C is q) for the last three */
 
@@ -53,6 +62,8 @@ static int qr_apply(vkb_case *c, int pipe0, uint32_t m, uint32_t n, uint32_t j0,
 static int qr_plan(vkb_case *c)
 {
     int64_t n = vkb_param_int(c, "n", -1), m = vkb_param_int(c, "m", n);
+    int fill = vkb_fill_pick(c, qr_fills);
+    if (fill < 0) return -1;
     if (n < 1 || m < n || m * n > (1ll << 30))
         return vkb_error(c, "m=%lld n=%lld: expected 1 <= n <= m, m*n <= 2^30", (long long)m, (long long)n);
     if (c->caps.max_wg_size < 256) return vkb_skip(c, "needs workgroups of 256 invocations");
@@ -94,11 +105,33 @@ static int qr_plan(vkb_case *c)
     if (!pv) return -1;
     pv->m = (size_t)m;
     pv->n = (size_t)n;
+    pv->fill = fill;
     c->priv = pv;
     return 0;
 }
 
-static void qr_fill(vkb_case *c, gsl_rng *r) { vkb_fill_normal_f32(r, c->buf[0].host, c->buf[0].count, 1.0); }
+static void qr_fill(vkb_case *c, gsl_rng *r)
+{
+    const priv *p = c->priv;
+    size_t m = p->m, n = p->n;
+    float *a = c->buf[0].host;
+    vkb_fill_normal_f32(r, a, m * n, 1.0);
+    if (p->fill == QF_SPREAD) {
+        double *sg = malloc(n * sizeof(double)), *ad = malloc(m * n * sizeof(double));
+        for (size_t i = 0; sg && i < n; i++) sg[i] = ldexp(1.0, -vkb_dc_grade(i, n, 24));
+        if (sg && ad && !vkb_dc_from_svals(r, m, n, sg, ad))
+            for (size_t i = 0; i < m * n; i++) a[i] = (float)ad[i];
+        free(sg);
+        free(ad);
+    }
+    for (size_t i = 0; i < m && (p->fill == QF_GRADED || p->fill == QF_TINYTAIL); i++)
+        for (size_t j = 0; j < n; j++) {
+            float *e = &a[i * n + j];
+            if (p->fill == QF_GRADED) *e = ldexpf(*e, -vkb_dc_grade(i, m, 30));
+            else if (i > j) *e = ldexpf(*e, -10);
+            else if (i == j) *e = (*e < 0 ? -1.0f : 1.0f) * (float)(1.0 + gsl_rng_uniform(r));
+        }
+}
 
 static double qr_ref(vkb_case *c)
 {
@@ -154,5 +187,5 @@ out:
     free(e);
 }
 
-VKB_KERNEL(qr) = {"qr", "m,n", "blocked Householder QR A = Q R (fp32, Q formed), LAPACK residuals vs GSL", qr_plan,
+VKB_KERNEL(qr) = {"qr", "m,n,fill", "blocked Householder QR A = Q R (fp32, Q formed), LAPACK residuals vs GSL", qr_plan,
                   qr_fill, qr_ref, qr_check, NULL, "householder_nb32"};

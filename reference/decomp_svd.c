@@ -17,6 +17,10 @@
  *   with p(m,n) = max(m,n), as LAPACK normalises the residual, the ratio is O(1).
  * Inputs: N(0,1) entries; rank=r < n: A = X Y with X (m x r), Y (r x n) N(0,1)/sqrt(r) (rank deficient;
  *   the zero singular values come out at the eps s_max level and are compared like the others).
+ * fill= normal (the above) | graded: columns of the above scaled by 2^(-20 j/(n-1)) (powers of 2) | spread:
+ *   A = U diag(sigma) V^T, sigma_i from 1 down to 2^-24 = eps (LAPACK's "1 ... ulp" test matrices, near
+ *   singular) | equal: every sigma 1 (orthonormal columns: all singular values tied; any U is right).
+ *   For spread and equal, rank=r zeroes sigma_r.. . The ratios are normwise: the thresholds apply unchanged.
  */
 #include <math.h>
 #include <stdlib.h>
@@ -30,9 +34,12 @@
 
 #define THRESH 50.0
 
+static const char *const svd_fills[] = {"normal", "graded", "spread", "equal", NULL};
+enum { SF_NORMAL, SF_GRADED, SF_SPREAD, SF_EQUAL };
+
 typedef struct priv {
     size_t m, n;
-    int sweeps;
+    int sweeps, fill;
     double *sref;  /* GSL's singular values, decreasing */
 } priv;
 
@@ -40,6 +47,8 @@ static int svd_plan(vkb_case *c)
 {
     int64_t n = vkb_param_int(c, "n", -1), m = vkb_param_int(c, "m", n), sw = vkb_param_int(c, "sweeps", 30);
     int64_t rank = vkb_param_int(c, "rank", n);
+    int fill = vkb_fill_pick(c, svd_fills);
+    if (fill < 0) return -1;
     if (n < 2 || m < n || m * n > (1ll << 28))
         return vkb_error(c, "m=%lld n=%lld: expected 2 <= n <= m, m*n <= 2^28", (long long)m, (long long)n);
     if (sw < 1 || sw > 100) return vkb_error(c, "sweeps=%lld: expected 1..100", (long long)sw);
@@ -86,16 +95,14 @@ static int svd_plan(vkb_case *c)
     p->m = (size_t)m;
     p->n = (size_t)n;
     p->sweeps = (int)sw;
+    p->fill = fill;
     c->priv = p;
     return 0;
 }
 
-static void svd_fill(vkb_case *c, gsl_rng *r)
+/* A = X Y with X (m x k), Y (k x n) N(0,1)/sqrt(k): rank k. */
+static void fill_rank(gsl_rng *r, float *a, size_t m, size_t n, size_t k)
 {
-    const priv *p = c->priv;
-    size_t m = p->m, n = p->n, k = (size_t)vkb_param_int(c, "rank", (int64_t)n);
-    float *a = c->buf[0].host;
-    if (k >= n) return vkb_fill_normal_f32(r, a, m * n, 1.0);
     double *x = malloc(m * k * sizeof(double)), *y = malloc(k * n * sizeof(double));
     double *xy = malloc(m * n * sizeof(double));
     if (x && y && xy) {
@@ -107,6 +114,25 @@ static void svd_fill(vkb_case *c, gsl_rng *r)
     free(x);
     free(y);
     free(xy);
+}
+
+static void svd_fill(vkb_case *c, gsl_rng *r)
+{
+    const priv *p = c->priv;
+    size_t m = p->m, n = p->n, k = (size_t)vkb_param_int(c, "rank", (int64_t)n);
+    float *a = c->buf[0].host;
+    if (p->fill == SF_SPREAD || p->fill == SF_EQUAL) {
+        double *sg = malloc(n * sizeof(double)), *ad = malloc(m * n * sizeof(double));
+        for (size_t i = 0; sg && i < n; i++) sg[i] = i >= k ? 0 : p->fill == SF_EQUAL ? 1 : ldexp(1.0, -vkb_dc_grade(i, n, 24));
+        if (sg && ad && !vkb_dc_from_svals(r, m, n, sg, ad))
+            for (size_t i = 0; i < m * n; i++) a[i] = (float)ad[i];
+        free(sg);
+        free(ad);
+        return;
+    }
+    if (k >= n) vkb_fill_normal_f32(r, a, m * n, 1.0);
+    else fill_rank(r, a, m, n, k);
+    for (size_t i = 0; p->fill == SF_GRADED && i < m * n; i++) a[i] = ldexpf(a[i], -vkb_dc_grade(i % n, n, 20));
 }
 
 static double svd_ref(vkb_case *c)
@@ -195,5 +221,5 @@ static void svd_release(vkb_case *c)
     if (p) free(p->sref);
 }
 
-VKB_KERNEL(svd) = {"svd", "m,n,rank,sweeps", "one-sided Jacobi SVD A = U S V^T (fp32), LAPACK residuals vs GSL",
+VKB_KERNEL(svd) = {"svd", "m,n,rank,sweeps,fill", "one-sided Jacobi SVD A = U S V^T (fp32), LAPACK residuals vs GSL",
                    svd_plan, svd_fill, svd_ref, svd_check, svd_release, "jacobi_rr_max30 (jacobi_rr_maxS from sweeps=)"};

@@ -124,6 +124,26 @@ double *vkb_dc_to_double(const float *x, size_t m, size_t n, size_t ld)
     return d;
 }
 
+/* Q^T of a QR (GSL, Householder) of a random normal rows x min(rows, 8) matrix applied from the left to the
+ * rows x cols matrix b: an orthogonal transformation in O(8 rows cols). Returns 0, or -1 out of memory. */
+static int random_reflect(gsl_rng *r, gsl_matrix *b)
+{
+    size_t rows = b->size1, k = rows < 8 ? rows : 8;
+    gsl_matrix *x = gsl_matrix_alloc(rows, k);
+    gsl_vector *tau = gsl_vector_alloc(k);
+    int rc = -1;
+    if (x && tau) {
+        for (size_t i = 0; i < rows; i++)
+            for (size_t j = 0; j < k; j++) gsl_matrix_set(x, i, j, gsl_ran_gaussian(r, 1.0));
+        gsl_linalg_QR_decomp(x, tau);
+        gsl_linalg_QR_QTmat(x, tau, b);
+        rc = 0;
+    }
+    gsl_matrix_free(x);
+    gsl_vector_free(tau);
+    return rc;
+}
+
 int vkb_dc_sym_from_eigs(gsl_rng *r, size_t n, const double *lambda, double *a)
 {
     size_t k = n < 8 ? n : 8;
@@ -147,6 +167,29 @@ out:
     gsl_matrix_free(b);
     gsl_vector_free(tau);
     return rc;
+}
+
+int vkb_dc_from_svals(gsl_rng *r, size_t m, size_t n, const double *sigma, double *a)
+{
+    gsl_matrix *b = gsl_matrix_calloc(m, n), *bt = gsl_matrix_alloc(n, m);
+    int rc = -1;
+    if (!b || !bt) goto out;
+    for (size_t i = 0; i < n; i++) gsl_matrix_set(b, i, i, sigma[i]);
+    if (random_reflect(r, b)) goto out;  /* U diag(sigma) */
+    gsl_matrix_transpose_memcpy(bt, b);
+    if (random_reflect(r, bt)) goto out; /* V^T (U diag(sigma))^T */
+    for (size_t i = 0; i < m; i++)
+        for (size_t j = 0; j < n; j++) a[i * n + j] = gsl_matrix_get(bt, j, i);
+    rc = 0;
+out:
+    gsl_matrix_free(b);
+    gsl_matrix_free(bt);
+    return rc;
+}
+
+int vkb_dc_grade(size_t i, size_t count, int span)
+{
+    return count > 1 ? (int)lround((double)span * (double)i / (double)(count - 1)) : 0;
 }
 
 void vkb_dc_note(char *note, size_t len, const char *fmt, ...)

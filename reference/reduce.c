@@ -6,10 +6,15 @@
  *    k = the longest chain of additions any input passes through in reduce.glsl:
  *    steps per lane (ceil(vec4s / invocations) + 1 for the tail) + 2 (lane fold) + log2(WG) (tree),
  *    then ceil(G / WG) + log2(WG) in the second dispatch (Higham, Accuracy and Stability, §4.2).
+ * fill= (default first): sum normal | large: |x| log-uniform over [2^-27, 2^101], random signs (fp16: [1, 65504],
+ *   where an fp16 accumulator overflows after two elements); max normal | neg: every value negative, every
+ *   7th -Inf (a max started at 0 fails) | equal: one value everywhere (a tie everywhere).
  */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include <gsl/gsl_randist.h>
 
 #include "check.h"
 #include "vkb.h"
@@ -21,7 +26,10 @@ typedef struct priv {
     double want, abs_sum;
     float want_max;
     double k;
+    int fill;
 } priv;
+
+static const char *const sum_fills[] = {"normal", "large", NULL}, *const max_fills[] = {"normal", "neg", "equal", NULL};
 
 static int is_max(const vkb_case *c) { return strcmp(c->k->name, "max") == 0; }
 
@@ -31,6 +39,8 @@ static int reduce_plan(vkb_case *c)
     if (vkb_case_dtype(c, &t)) return -1;
     if (t != VKB_F32 && t != VKB_F16) return vkb_error(c, "dtype %s: expected f32 or f16", c->dtype);
     int64_t n = vkb_param_int(c, "n", -1);
+    int fill = vkb_fill_pick(c, is_max(c) ? max_fills : sum_fills);
+    if (fill < 0) return -1;
     if (n <= 0 || n > 0xFFFFFFF0ll)
         return vkb_error(c, "n=%s: expected an integer in [1, 2^32-16]", vkb_param_str(c, "n", "(missing)"));
     if (t == VKB_F16 && !(c->caps.f16 && c->caps.storage16))
@@ -55,21 +65,25 @@ static int reduce_plan(vkb_case *c)
     if (!p) return vkb_error(c, "out of memory");
     uint64_t per_lane = (nv + G * WG - 1) / (G * WG) + 1;
     p->k = (double)(per_lane + 2 + LOG2_WG + (G + WG - 1) / WG + LOG2_WG);
+    p->fill = fill;
     c->priv = p;
     return 0;
 }
 
 static void reduce_fill(vkb_case *c, gsl_rng *r)
 {
-    size_t n = c->buf[0].count;
-    if (c->buf[0].type == VKB_F32) {
-        vkb_fill_normal_f32(r, c->buf[0].host, n, 1.0);
-        return;
-    }
-    float *x = malloc(n * sizeof(float));
+    vkb_buf *b = &c->buf[0];
+    int fill = ((priv *)c->priv)->fill, f16 = b->type == VKB_F16;
+    float *x = malloc(b->count * sizeof(float)), v = (float)gsl_ran_gaussian_ziggurat(r, 1.0);
     if (!x) return;
-    vkb_fill_normal_f32(r, x, n, 1.0);
-    vkb_f32_to_f16_array(x, c->buf[0].host, n);
+    if (fill && !is_max(c)) vkb_fill_edge(r, x, b->count, b->type, VKB_FILL_LARGE);
+    else vkb_fill_normal_f32(r, x, b->count, 1.0);
+    for (size_t i = 0; fill && i < b->count; i++) {
+        if (!is_max(c)) x[i] = f16 ? x[i] : ldexpf(x[i], -27);  /* fp32 partial sums stay finite */
+        else if (fill == 1) x[i] = i % 7 == 6 ? -INFINITY : -fabsf(x[i]) - 0x1p-10f;
+        else x[i] = v;
+    }
+    vkb_store_f32(b, x, b->count);
     free(x);
 }
 
@@ -106,7 +120,7 @@ static void reduce_check(vkb_case *c, vkb_check *r)
              "%sbound gamma_%.0f * sum|x| = %.3g", r->detail[0] ? "; " : "", p->k, gamma * p->abs_sum);
 }
 
-VKB_KERNEL(sum) = {"sum", "n,dtype", "sum of a whole vector (fp32 accumulation)", reduce_plan, reduce_fill,
+VKB_KERNEL(sum) = {"sum", "n,dtype,fill", "sum of a whole vector (fp32 accumulation)", reduce_plan, reduce_fill,
                    reduce_ref, reduce_check, NULL, "default"};
-VKB_KERNEL(max) = {"max", "n,dtype", "max of a whole vector", reduce_plan, reduce_fill, reduce_ref, reduce_check,
+VKB_KERNEL(max) = {"max", "n,dtype,fill", "max of a whole vector", reduce_plan, reduce_fill, reduce_ref, reduce_check,
                    NULL, "default"};

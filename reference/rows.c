@@ -4,10 +4,12 @@
  * longest addition chain of rows.glsl: a sequential walk per invocation, then a binary tree):
  *  - rowmax, transpose: exact.
  *  - rowsum: |err| <= gamma_k * sum_j |x_j| (Higham §4.2).
- *  - softmax: with R = max_j - min_j of the row, each exp(x_j - m) carries the argument's rounding
- *    (|x_j - m| u <= R u relative) and exp's 3 + 2R ULP (Vulkan precision appendix); the sum adds
- *    gamma_k; the division 2.5 ULP. Relative bound per element:
- *    2 (R u + (3 + 2R) 2u) + gamma_k + 2.5 * 2u  (numerator and denominator each carry one exp error).
+ *  - softmax: with d_j = m - x_j, each e_j = exp(x_j - m) carries the argument's rounding (d_j u relative)
+ *    and exp's 3 + 2 d_j ULP (Vulkan precision appendix): eps_j = d_j u + (3 + 2 d_j) 2u. The sum S carries
+ *    the e_j-weighted mean of the eps_j plus gamma_k; the division 2.5 ULP. Relative bound per element:
+ *    eps_j + sum_k(e_k eps_k)/S + gamma_k + 2.5 * 2u. (It replaces 2 (R u + (3 + 2R) 2u) + ..., R = max - min,
+ *    which it never exceeds: the weighted mean is at most the largest eps_k.) An e_j below 2^-126 may be
+ *    flushed to 0 (Vulkan's default denormal rule): y_j may then be 0, and S lose cols 2^-126.
  *  - rmsnorm: y = x g / sqrt(s/n + eps): the squares and the sum give gamma_{k+1} on s, the scale by
  *    1/n two more roundings, + eps one: gamma_{k+4} relative on the argument, halved by the square root;
  *    inversesqrt 2 ULP; two products 2u. Relative bound: gamma_{k+4}/2 + 2 * 2u + 2u.
@@ -16,6 +18,8 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include <gsl/gsl_randist.h>
 
 #include "check.h"
 #include "vkb.h"
@@ -29,7 +33,27 @@ enum { ROWSUM, ROWMAX, SOFTMAX, RMSNORM, TRANSPOSE };
 typedef struct priv {
     double *want, *bound;
     void *want_t;  /* exact-typed results for rowmax / transpose */
+    int fill;
 } priv;
+
+/* fill= per kernel, default (today's distribution) first:
+ *   large   rowsum: |x| log-uniform over [2^-27, 2^101] (fp16: [1, 65504], where an fp16 accumulator
+ *           overflows); softmax: row offset U(-B, B) + U(-10, 10), B = 1e4 (fp16: 6e4), and row 0 spread
+ *           over U(-B, B): exp without the max subtraction overflows; rmsnorm: rows scaled by 2^[0, 40]
+ *           (fp16: |x| in [2^12, 65504]: squares overflow fp16, not fp32)
+ *   equal   every row one value (rowmax ties; softmax = 1/cols exactly; some rows at +-B or +-0 ties)
+ *   neg     rowmax: every value negative, every 4th row all -Inf (a max started at 0 or -FLT_MAX fails)
+ *   tiny    rmsnorm: rows scaled by 2^-[8, 20]: mean x^2 below eps (fp16: subnormal inputs)
+ *   special transpose: NaN, Inf, +-0, subnormals: moved bit for bit */
+static const char *const *row_fills(int op)
+{
+    static const char *const sum[] = {"normal", "large", "equal", NULL}, *const max[] = {"normal", "neg", "equal", NULL},
+                             *const sm[] = {"uniform", "large", "equal", NULL}, *const rms[] = {"normal", "large", "tiny", NULL},
+                             *const tr[] = {"normal", "special", NULL};
+    static const char *const *const by_op[] = {sum, max, sm, rms, tr};
+    return by_op[op];
+}
+enum { F_DEFAULT, F_LARGE, F_EQUAL, F_NEG = 1, F_TINY = 2, F_SPECIAL = 1 };
 
 static int row_op(const vkb_case *c)
 {
@@ -47,6 +71,8 @@ static int rows_plan(vkb_case *c)
     if (vkb_case_dtype(c, &t)) return -1;
     if (t != VKB_F32 && t != VKB_F16) return vkb_error(c, "dtype %s: expected f32 or f16", c->dtype);
     int64_t rows = vkb_param_int(c, "rows", -1), cols = vkb_param_int(c, "cols", -1);
+    int fill = vkb_fill_pick(c, row_fills(row_op(c)));
+    if (fill < 0) return -1;
     if (rows <= 0 || cols <= 0 || (double)rows * (double)cols > 4294967280.0)
         return vkb_error(c, "rows=%s cols=%s: expected positive integers with rows*cols < 2^32",
                          vkb_param_str(c, "rows", "(missing)"), vkb_param_str(c, "cols", "(missing)"));
@@ -80,22 +106,49 @@ static int rows_plan(vkb_case *c)
                (op == RMSNORM ? (double)cols * (double)es : 0);
     c->flops = fl[op] * (double)n;
     if (!(c->priv = calloc(1, sizeof(priv)))) return vkb_error(c, "out of memory");
+    ((priv *)c->priv)->fill = fill;
     return 0;
+}
+
+/* The input x (rows x cols, as floats) of a fill other than the default. */
+static void rows_fill_x(vkb_case *c, gsl_rng *r, float *x, size_t rows, size_t cols, int fill)
+{
+    int op = row_op(c), f16 = c->buf[0].type == VKB_F16;
+    double B = f16 ? 6e4 : 1e4;
+    if (op == TRANSPOSE || (op == ROWSUM && fill == F_LARGE)) {
+        vkb_fill_edge(r, x, rows * cols, c->buf[0].type, op == TRANSPOSE ? VKB_FILL_SPECIAL : VKB_FILL_LARGE);
+        if (op == ROWSUM && !f16)
+            for (size_t i = 0; i < rows * cols; i++) x[i] = ldexpf(x[i], -27);  /* sums stay finite in fp32 */
+        return;
+    }
+    for (size_t i = 0; i < rows; i++) {
+        float *xr = x + i * cols;
+        double v = gsl_ran_gaussian_ziggurat(r, 1.0), L = B * (2 * gsl_rng_uniform(r) - 1);
+        for (size_t j = 0; j < cols; j++) {
+            double z = gsl_ran_gaussian_ziggurat(r, 1.0);
+            if (fill == F_EQUAL) xr[j] = (float)(i % 3 == 1 ? L : i % 3 == 2 ? (j & 1 ? 0.0 : -0.0) : v);
+            else if (op == ROWMAX) xr[j] = i % 4 == 3 ? -INFINITY : (float)(-fabs(z) - 0x1p-10);
+            else if (op == SOFTMAX) xr[j] = (float)(i == 0 ? B * (2 * gsl_rng_uniform(r) - 1) : L + 20 * gsl_rng_uniform(r) - 10);
+            else if (f16) xr[j] = (float)(fill == F_LARGE ? (z < 0 ? -1 : 1) * ldexp(1 + gsl_rng_uniform(r) * 0.999, 12 + (int)(i % 4))
+                                                          : ldexp(z, -8 - (int)(i % 13)));
+            else xr[j] = (float)ldexp(z, fill == F_LARGE ? (int)(i % 41) : -8 - (int)(i % 13));
+        }
+    }
 }
 
 static void rows_fill(vkb_case *c, gsl_rng *r)
 {
-    int op = row_op(c);
+    int op = row_op(c), fill = ((priv *)c->priv)->fill;
     for (int b = 0; b < c->nbuf; b++) {
         if (c->buf[b].role != VKB_IN) continue;
         size_t n = c->buf[b].count;
         float *x = malloc(n * sizeof(float));
         if (!x) return;
         if (b == 3) vkb_fill_uniform_f32(r, x, n, 0.5, 1.5);        /* rmsnorm weights */
+        else if (fill) rows_fill_x(c, r, x, c->disp[0].push.n, c->disp[0].push.m, fill);
         else if (op == SOFTMAX) vkb_fill_uniform_f32(r, x, n, -10, 10); /* R <= 20 */
         else vkb_fill_normal_f32(r, x, n, 1.0);
-        if (c->buf[b].type == VKB_F16) vkb_f32_to_f16_array(x, c->buf[b].host, n);
-        else memcpy(c->buf[b].host, x, n * sizeof(float));
+        vkb_store_f32(&c->buf[b], x, n);
         free(x);
     }
 }
@@ -113,34 +166,38 @@ static double rows_ref(vkb_case *c)
     p->want_t = malloc(nout * 4);
     if (!p->want || !p->bound || !p->want_t) return 1.0;
     for (size_t i = 0; i < rows; i++) {
-        double s = 0, a = 0, mx = -INFINITY, mn = INFINITY;
+        double s = 0, a = 0, mx = -INFINITY;
         for (size_t j = 0; j < cols; j++) {
             double v = vkb_elem(t, xb->host, i * cols + j);
             s += op == RMSNORM ? v * v : v;
             a += fabs(v);
             if (v > mx) mx = v;
-            if (v < mn) mn = v;
         }
         if (op == ROWSUM || op == ROWMAX) {
             p->want[i] = op == ROWSUM ? s : mx;
             p->bound[i] = gamma_k(k) * a;
             ((float *)p->want_t)[i] = (float)mx;
         } else if (op == SOFTMAX) {
-            double e = 0, R = mx - mn;
-            for (size_t j = 0; j < cols; j++) e += exp(vkb_elem(t, xb->host, i * cols + j) - mx);
-            double rel = 2 * (R * U32 + (3 + 2 * R) * 2 * U32) + gamma_k(k) + 2.5 * 2 * U32;
+            double e = 0, we = 0;  /* S and sum_k e_k eps_k */
             for (size_t j = 0; j < cols; j++) {
-                double y = exp(vkb_elem(t, xb->host, i * cols + j) - mx) / e;
+                double d = mx - vkb_elem(t, xb->host, i * cols + j), ej = exp(-d);
+                e += ej;
+                we += ej * (d * U32 + (3 + 2 * d) * 2 * U32);
+            }
+            double rel_s = we / e + gamma_k(k) + (double)cols * 0x1p-126 / e + 2.5 * 2 * U32;
+            for (size_t j = 0; j < cols; j++) {
+                double d = mx - vkb_elem(t, xb->host, i * cols + j), y = exp(-d) / e;
                 p->want[i * cols + j] = y;
-                p->bound[i * cols + j] = rel * y;
+                p->bound[i * cols + j] = (d * U32 + (3 + 2 * d) * 2 * U32 + rel_s) * y + (exp(-d) < 0x1p-126 ? y : 0);
             }
         } else if (op == RMSNORM) {
             double r = 1.0 / sqrt(s / (double)cols + (double)1e-5f);
             double rel = gamma_k(k + 4) / 2 + 2 * 2 * U32 + 2 * U32;
             for (size_t j = 0; j < cols; j++) {
-                double y = vkb_elem(t, xb->host, i * cols + j) * vkb_elem(t, c->buf[3].host, j) * r;
+                double xv = vkb_elem(t, xb->host, i * cols + j), y = xv * vkb_elem(t, c->buf[3].host, j) * r;
                 p->want[i * cols + j] = y;
-                p->bound[i * cols + j] = rel * fabs(y);
+                /* a subnormal input may be flushed to 0 (Vulkan's default): y may then be 0 */
+                p->bound[i * cols + j] = rel * fabs(y) + (fabs(xv) < vkb_min_normal(t) ? fabs(y) : 0);
             }
         } else {  /* transpose: copy the bits */
             for (size_t j = 0; j < cols; j++)
@@ -185,7 +242,7 @@ static void rows_release(vkb_case *c)
     free(p->want_t);
 }
 
-#define ROWS(name, doc) {name, "rows,cols,dtype", doc, rows_plan, rows_fill, rows_ref, rows_check, rows_release, "default"}
+#define ROWS(name, doc) {name, "rows,cols,dtype,fill", doc, rows_plan, rows_fill, rows_ref, rows_check, rows_release, "default"}
 VKB_KERNEL(rowsum) = ROWS("rowsum", "sum of each row (fp32 result)");
 VKB_KERNEL(rowmax) = ROWS("rowmax", "max of each row (fp32 result)");
 VKB_KERNEL(softmax) = ROWS("softmax", "row softmax exp(x - max) / sum");

@@ -442,6 +442,28 @@ if [ -n "$smoke" ] && awk -F'\t' '$3 != "SKIP" && $5 != 1 { print; n++ } END { e
     ok "smoke suite: every checked row compared every output element (check_fraction 1)"
 else bad "smoke rows with check_fraction below 1 ($(wc -l < "$T/out"))" "$T/out"; fi
 
+echo "== fill=: inputs that reach the failure modes (issue 12)"
+# Each broken shader PASSes on its kernel's default inputs -- which is why the new fill is needed -- and FAILs
+# on the fill made for its failure mode. The correct kernels PASS every fill in the smoke suite above.
+quick="--min-time 0.005 --min-samples 3 --timeout 0.5 --max-noise 0.05"  # smoke.suite's stop rule: correctness is the point
+# shellcheck disable=SC2086
+fill_pair() {  # fill_pair WHAT SHADER=BROKEN CASE PATTERN FILL...: CASE passes as is, FAILs (PATTERN) with each FILL
+    what=$1 sh=$2 kcase=$3 pat=$4; shift 4
+    expect_exit 0 "$what: passes the default inputs" run -e "$kcase" --shader "$sh" --seed 1 $quick
+    for f in "$@"; do
+        expect_exit 1 "$what: FAILs with fill=$f" run -e "$kcase fill=$f" --shader "$sh" --seed 1 $quick
+        grep_out "$what: fill=$f reported with its metric" "$pat"
+    done
+}
+fill_pair "softmax without max subtraction" rows=softmax_nomax "softmax rows=7 cols=1000" \
+    'FAIL +softmax .*NaN/Inf outputs where the reference is finite' large equal
+fill_pair "aquant rounding ties away from zero" bitnet_aquant=aquant_away "bitnet_aquant m=5 k=2560 variant=plain" \
+    'FAIL +bitnet_aquant .*exact metric [0-9]+ > threshold 0' ties
+fill_pair "QR with the cancelling sign of beta" qr_panel=qr_panel_badsign "qr m=100 n=40" \
+    'FAIL +qr .*lapack metric [0-9.e+]+ > threshold 30' tinytail
+expect_exit 3 "a fill the kernel does not offer: exit 3" "$VKB" run -e "softmax rows=2 cols=3 fill=ties"
+grep_out "a fill the kernel does not offer: names the ones it does" 'fill=ties: softmax offers uniform, large, equal'
+
 echo
 echo "$pass passed, $fail failed"
 [ "$fail" = 0 ]

@@ -764,6 +764,33 @@ static void test_check_order(void)
     CHECK_HAS(r.detail, "i=1 got=2 want=3");
 }
 
+static void test_check_special(void)
+{
+    /* IEEE specials: NaN matches only a NaN reference, an infinity only the same infinity; a finite
+     * value where IEEE gives NaN fails; an allowed alternative (e.g. a flushed denormal) is accepted. */
+    float want[5] = {NAN, INFINITY, -INFINITY, 1.0f, 0x1p-140f}, got[5] = {-NAN, INFINITY, -INFINITY, 1.0f, 0.0f};
+    float flushed[5] = {NAN, INFINITY, -INFINITY, 1.0f, 0.0f};
+    const void *alt[1] = {flushed};
+    vkb_check r;
+    vkb_check_begin(&r, "exact", 0);
+    vkb_cmp_ulp_alt(&r, VKB_F32, got, want, alt, 1, 5, 0);
+    CHECK(r.pass && r.nnan == 0 && r.nbad == 0 && isfinite(r.nmse));
+    vkb_check_begin(&r, "exact", 0);
+    vkb_cmp_ulp(&r, VKB_F32, got, want, 5, 0);             /* without the alternative the flush fails */
+    CHECK(!r.pass && r.nbad == 1);
+    got[0] = 0.0f;                                          /* finite where NaN is expected */
+    got[1] = -INFINITY;                                     /* the wrong infinity */
+    vkb_check_begin(&r, "exact", 0);
+    vkb_cmp_ulp_alt(&r, VKB_F32, got, want, alt, 1, 5, 0);
+    CHECK(!r.pass && r.nbad == 1 && r.nnan == 1 && isinf(r.metric));
+    double wd[3] = {NAN, 0x1.fffffep127 * 2, 1.0};          /* Vulkan's ULP rule: past the largest finite, */
+    float gb[3] = {NAN, INFINITY, INFINITY};                /* the infinity of the same sign may be returned */
+    vkb_tol tol = {.ulps = 2.5};
+    vkb_check_begin(&r, "bound", 1);
+    vkb_cmp_bound(&r, VKB_F32, gb, wd, 3, tol);
+    CHECK(!r.pass && r.nnan == 1 && r.nbad == 0);           /* only element 2 (inf for 1.0) is wrong */
+}
+
 static void test_check_bound(void)
 {
     /* allowed_i = abs + rel |w| + ulps ulp(w) + bound_i; metric = max err/allowed. */
@@ -982,6 +1009,7 @@ static const struct { const char *name; void (*fn)(void); } tests[] = {
     {"fp16", test_fp16},
     {"check_ulp", test_check_ulp},
     {"check_order", test_check_order},
+    {"check_special", test_check_special},
     {"check_bound", test_check_bound},
     {"report_bootstrap", test_report_bootstrap},
     {"parse_int_sums", test_parse_int_sums},
