@@ -34,7 +34,7 @@ PURE_SRC := harness/stats.c harness/suite.c harness/check.c harness/result.c har
 # No Vulkan (unit-tested), though not pure in the strict sense: sensors through dlopen/sysfs, hwloc.
 PURE_SRC += harness/telemetry.c harness/topo.c
 PURE_SRC += harness/report.c
-PURE_SRC += harness/devpeak.c
+PURE_SRC += harness/devpeak.c harness/ceiling.c
 HARN_SRC := $(filter-out harness/main.c $(PURE_SRC),$(wildcard harness/*.c))
 REF_SRC  := $(wildcard reference/*.c)
 CPU_SRC  := $(wildcard cpu/*.c)
