@@ -294,54 +294,75 @@ static int cmp_rate_desc(const void *a, const void *b)
     return x < y ? 1 : x > y ? -1 : 0;
 }
 
-/* Every subgroup-scope configuration the device reports that a probe shader exists for, times every grid
- * and workgroup size, screened briefly; the three best fp16-input fp32-accumulate ones measured in full.
- * The ceiling is the best of those (fp32 accumulation is what the matmul coopmat kernels use; an fp16-
- * accumulate rate can be twice as high on GeForce parts, and int8 counts integer operations). On a CPU
- * device a few configurations run through the emulated shader instead: a test of the probe's host side,
- * never a ceiling. */
-static double probe_sweep(vkb_vk *v, const vkb_caps *caps, double floor_s, vkb_calib *c, char *why, size_t len)
+/* The configurations to try: every subgroup-scope NV configuration the device reports that a probe shader
+ * exists for, times every grid and workgroup size (a line for each one left out, and why); on a CPU device a
+ * few through the emulated shader. Returns how many were written to cfg (at most max). */
+static int sweep_list(const vkb_caps *caps, vkb_calib *c, cm_cfg *cfg, int max)
 {
-    enum { MAXCFG = VKB_MAX_CM * 24 };
-    cm_cfg *cfg = calloc(MAXCFG, sizeof(*cfg));
-    int ncfg = 0, emu = caps->is_cpu;
-    double best = NAN, batch_s = fmax(1e-4, 50 * floor_s);
-    if (!cfg) {
-        snprintf(why, len, "out of memory");
-        return NAN;
-    }
-    if (emu) {
-        static const cm_cfg emu_cfg[] = {{"f16f32", 16, 8, 16, 1, 1, 1, 0, ""}, {"f16f32", 16, 8, 16, 2, 2, 2, 0, ""},
-                                         {"s8s32", 8, 8, 32, 1, 2, 1, 0, ""}};
+    static const cm_cfg emu_cfg[] = {{"f16f32", 16, 8, 16, 1, 1, 1, 0, ""}, {"f16f32", 16, 8, 16, 2, 2, 2, 0, ""},
+                                     {"s8s32", 8, 8, 32, 1, 2, 1, 0, ""}};
+    int ncfg = 0, khr_twins = 0, nkhr = 0;
+    if (caps->is_cpu) {
         memcpy(cfg, emu_cfg, sizeof(emu_cfg));
-        ncfg = (int)(sizeof(emu_cfg) / sizeof(emu_cfg[0]));
         probe_line(c, "coopmat_probe: a CPU device has no matrix units: %d configurations through the emulated shader "
-                      "(plain arithmetic) test the probe; their figures are never a ceiling", ncfg);
-    } else if (!caps->coopmat_nv)
-        probe_line(c, "coopmat_probe: none (device lacks VK_NV_cooperative_matrix)");
-    for (int i = 0; !emu && i < caps->ncm; i++) {
+                      "(plain arithmetic) test the probe; their figures are never a ceiling", (int)(sizeof(emu_cfg) / sizeof(emu_cfg[0])));
+        return (int)(sizeof(emu_cfg) / sizeof(emu_cfg[0]));
+    }
+    if (!caps->coopmat_nv) probe_line(c, "coopmat_probe: none (device lacks VK_NV_cooperative_matrix)");
+    for (int i = 0; i < caps->ncm; i++) {
         const vkb_cm_shape *s = &caps->cm[i];
         const char *type = cm_probe_type(s);
-        int dup = 0;
-        for (int j = 0; j < i; j++)
-            dup |= !memcmp(&caps->cm[j], s, sizeof(*s));
+        int dup = 0, twin = 0;
+        for (int j = 0; j < caps->ncm; j++) {
+            const vkb_cm_shape *o = &caps->cm[j];
+            int same = o->m == s->m && o->n == s->n && o->k == s->k && o->a == s->a && o->b == s->b && o->c == s->c &&
+                       o->d == s->d;
+            dup |= same && j < i && o->khr == s->khr;
+            twin |= same && s->khr && !o->khr;
+        }
         if (dup) continue;
+        nkhr += s->khr, khr_twins += twin;
+        if (twin) continue;  /* a KHR configuration the NV extension also offers: probed through NV */
         if (s->khr || !type) {
             probe_line(c, "coopmat_probe: %s %ux%ux%u A %s B %s C %s D %s: not probed (%s)", s->khr ? "KHR" : "NV", s->m,
                        s->n, s->k, vkb_cm_type_name(s->a), vkb_cm_type_name(s->b), vkb_cm_type_name(s->c),
                        vkb_cm_type_name(s->d),
-                       s->khr ? "Debian 12's glslang 12 compiles GL_NV_cooperative_matrix only, no GL_KHR_cooperative_matrix "
-                                "shader; the NV configurations are probed"
+                       s->khr ? "offered by VK_KHR_cooperative_matrix only: Debian 12's glslang 12 compiles "
+                                "GL_NV_cooperative_matrix, not GL_KHR_cooperative_matrix"
                               : "no probe shader for these component types");
             continue;
         }
         for (size_t gi = 0; gi < sizeof(sweep_grid) / sizeof(sweep_grid[0]); gi++)
-            for (size_t si = 0; si < sizeof(sweep_sgs) / sizeof(sweep_sgs[0]) && ncfg < MAXCFG; si++)
+            for (size_t si = 0; si < sizeof(sweep_sgs) / sizeof(sweep_sgs[0]) && ncfg < max; si++)
                 cfg[ncfg++] = (cm_cfg){type, s->m, s->n, s->k, sweep_grid[gi][0], sweep_grid[gi][1], sweep_sgs[si], 0, ""};
     }
+    if (nkhr)
+        probe_line(c, "coopmat_probe: %d VK_KHR_cooperative_matrix configurations, %d of them also offered by the NV "
+                      "extension and probed through it (glslang 12 has no GL_KHR_cooperative_matrix)", nkhr, khr_twins);
+    return ncfg;
+}
+
+/* The sweep: every configuration of sweep_list screened briefly, each figure on its own line; the three best
+ * fp16-input fp32-accumulate ones measured in full. The ceiling is the best of those (fp32 accumulation is
+ * what the matmul coopmat kernels use; an fp16-accumulate rate can be twice as high on GeForce parts, and
+ * int8 counts integer operations): their best screened figures get lines of their own. On a CPU device the
+ * emulated configurations test the probe and the ceiling stays NA. */
+static double probe_sweep(vkb_vk *v, const vkb_caps *caps, double floor_s, vkb_calib *c, char *why, size_t len)
+{
+    enum { MAXCFG = VKB_MAX_CM * 24 };
+    static const char *const types[] = {"f16f32", "f16f16", "s8s32"};
+    cm_cfg *cfg = calloc(MAXCFG, sizeof(*cfg));
+    int emu = caps->is_cpu;
+    double best = NAN, batch_s = fmax(1e-4, 50 * floor_s);
     const char *impl = emu ? "emulated" : "NV";
-    for (int i = 0; i < ncfg; i++) {
-        cm_measure(v, caps, emu, &cfg[i], batch_s, i == 0 ? (emu ? 0.02 : 0.3) : 0.0, 0);
+    if (!cfg) {
+        snprintf(why, len, "out of memory");
+        return NAN;
+    }
+    int ncfg = sweep_list(caps, c, cfg, MAXCFG);
+    for (int i = 0, warmed = 0; i < ncfg; i++) {  /* the first configuration that runs lets the clocks ramp */
+        cm_measure(v, caps, emu, &cfg[i], batch_s, warmed ? 0.0 : emu ? 0.02 : 0.3, 0);
+        warmed |= !isnan(cfg[i].rate);
         cm_report(c, "coopmat_probe", impl, &cfg[i]);
     }
     qsort(cfg, (size_t)ncfg, sizeof(*cfg), cmp_rate_desc);
@@ -352,14 +373,14 @@ static double probe_sweep(vkb_vk *v, const vkb_caps *caps, double floor_s, vkb_c
         cm_report(c, "coopmat_probe_final", impl, &cfg[i]);
         if (!emu && !isnan(cfg[i].rate) && (isnan(best) || cfg[i].rate > best)) best = cfg[i].rate;
     }
-    static const char *const types[] = {"f16f32", "f16f16", "s8s32"};
-    for (size_t ti = 0; ti < 3; ti++) {  /* the best screened figure of each type, for the record */
-        const cm_cfg *b = NULL;
-        for (int i = 0; i < ncfg && !b; i++)
-            if (!isnan(cfg[i].rate) && !strcmp(cfg[i].type, types[ti])) b = &cfg[i];
-        if (b) cm_report(c, ti == 0 ? "coopmat_probe_best_f16f32" : ti == 1 ? "coopmat_probe_best_f16f16"
-                                                                            : "coopmat_probe_best_s8s32",
-                         impl, b);
+    for (size_t ti = 0; ti < sizeof(types) / sizeof(types[0]); ti++) {
+        char tag[48];
+        snprintf(tag, sizeof(tag), "coopmat_probe_best_%s", types[ti]);
+        for (int i = 0; i < ncfg; i++)
+            if (!isnan(cfg[i].rate) && !strcmp(cfg[i].type, types[ti])) {
+                cm_report(c, tag, impl, &cfg[i]);
+                break;
+            }
     }
     if (isnan(best))
         snprintf(why, len, "%s", emu ? "CPU device: no matrix units (the emulated probe is a test, not a ceiling)"
