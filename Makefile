@@ -38,6 +38,7 @@ PURE_SRC += harness/telemetry.c harness/topo.c
 PURE_SRC += $(wildcard harness/report_*.c)
 # No Vulkan either: run directories, their locks and the per-device registry (report and compare read run.txt).
 PURE_SRC += harness/rundir.c
+PURE_SRC += harness/devpeak.c harness/ceiling.c
 HARN_SRC := $(filter-out harness/main.c $(PURE_SRC),$(wildcard harness/*.c))
 REF_SRC  := $(wildcard reference/*.c)
 CPU_SRC  := $(wildcard cpu/*.c)

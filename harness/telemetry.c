@@ -223,7 +223,7 @@ struct vkb_nvml {
     char matched_by[64], name[96], uuid[96], busid[32], driver[80], version[80];
     int power_field;              /* field 186 works; else nvmlDeviceGetPowerUsage (1-s average on Ampere+) */
     int ok_energy, ok_power, ok_temp, ok_sm, ok_mem, ok_reasons, ok_violation;
-    unsigned max_mem_MHz, bus_width, power_limit_mW;
+    unsigned max_mem_MHz, bus_width, power_limit_mW, max_sm_MHz;
     char sensor_why[200];         /* which sensors are not supported, with NVML's code */
 };
 
@@ -279,6 +279,7 @@ static void nvml_probe(vkb_nvml *n)
     n->ok_violation = field_u64(n, FI_VIOLATION_POWER, &v) == 0 && field_u64(n, FI_VIOLATION_THERMAL, &v) == 0;
     if (!n->ok_violation) probe(n, "throttle_time", 1, 3);
     if (!f->max_clock || f->max_clock(n->dev, NV_CLOCK_MEM, &n->max_mem_MHz)) n->max_mem_MHz = 0;
+    if (!f->max_clock || f->max_clock(n->dev, NV_CLOCK_SM, &n->max_sm_MHz)) n->max_sm_MHz = 0;
     if (!f->bus_width || f->bus_width(n->dev, &n->bus_width)) n->bus_width = 0;
     if (!f->power_limit || f->power_limit(n->dev, &n->power_limit_mW)) n->power_limit_mW = 0;
 }
@@ -373,6 +374,16 @@ double vkb_nvml_peak_Bps(const vkb_nvml *n, char *why, size_t len)
     }
     why[0] = 0;
     return 2.0 * n->max_mem_MHz * 1e6 * n->bus_width / 8.0;
+}
+
+double vkb_nvml_max_sm_Hz(const vkb_nvml *n, char *why, size_t len)
+{
+    if (!n->max_sm_MHz) {
+        snprintf(why, len, "NVML gave no max SM clock (nvmlDeviceGetMaxClockInfo)");
+        return NAN;
+    }
+    why[0] = 0;
+    return n->max_sm_MHz * 1e6;
 }
 
 /* ---------------- sysfs ---------------- */

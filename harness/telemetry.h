@@ -66,6 +66,8 @@ void vkb_nvml_close(vkb_nvml *n);
 void vkb_nvml_print(FILE *f, const vkb_nvml *n);
 /* 2 × max memory clock × bus width / 8 in bytes/s, or NAN with the reason in why. */
 double vkb_nvml_peak_Bps(const vkb_nvml *n, char *why, size_t len);
+/* The max SM clock (nvmlDeviceGetMaxClockInfo, NVML_CLOCK_SM) in Hz, or NAN with the reason in why. */
+double vkb_nvml_max_sm_Hz(const vkb_nvml *n, char *why, size_t len);
 
 /* ---- the sampler ---- */
 

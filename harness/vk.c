@@ -152,6 +152,19 @@ static int has_ext(const VkExtensionProperties *e, uint32_t n, const char *name)
     return 0;
 }
 
+/* VK_KHR_cooperative_matrix's property record (Vulkan 1.3.255): Debian 12's headers (1.3.239) predate it.
+ * Field for field as the registry declares it; the enums are 32-bit. */
+typedef struct khr_cm_props {
+    VkStructureType sType;
+    void *pNext;
+    uint32_t MSize, NSize, KSize;
+    uint32_t AType, BType, CType, ResultType;  /* VkComponentTypeKHR: the NV values 0..10 */
+    VkBool32 saturatingAccumulation;
+    uint32_t scope;                            /* VkScopeKHR: 3 = subgroup, as VkScopeNV */
+} khr_cm_props;
+#define STYPE_CM_PROPS_KHR ((VkStructureType)1000506001)
+typedef VkResult(VKAPI_PTR *pfn_cm_props_khr)(VkPhysicalDevice, uint32_t *, khr_cm_props *);
+
 /* Everything we learn about one physical device, for selection, `devices` and the caps. */
 typedef struct physinfo {
     VkPhysicalDeviceProperties2 p2;
@@ -162,6 +175,9 @@ typedef struct physinfo {
     VkPhysicalDeviceShaderIntegerDotProductProperties dotp;
     VkPhysicalDevicePCIBusInfoPropertiesEXT pci;
     VkPhysicalDeviceFloatControlsProperties fc;
+    VkPhysicalDeviceShaderSMBuiltinsPropertiesNV sm;   /* VK_NV_shader_sm_builtins: SM count */
+    VkPhysicalDeviceShaderCorePropertiesAMD amd;       /* VK_AMD_shader_core_properties: CU layout */
+    VkPhysicalDeviceShaderCoreProperties2AMD amd2;     /* ..._properties2: active CU count */
     VkPhysicalDeviceFeatures2 f2;
     VkPhysicalDeviceVulkan11Features f11;
     VkPhysicalDeviceVulkan12Features f12;
@@ -169,10 +185,74 @@ typedef struct physinfo {
     VkPhysicalDeviceMemoryProperties mem;
     VkExtensionProperties *ext;
     uint32_t next;
-    int has_pci, has_coop_nv, has_coop_khr, has_coop2_nv;
+    int has_pci, has_coop_nv, has_coop_khr, has_coop2_nv, has_sm, has_amd, has_amd2;
+    int ncm, cm_other;          /* subgroup-scope configurations kept; others (other scopes, overflow) */
+    vkb_cm_shape cm[VKB_MAX_CM];
 } physinfo;
 
-static void phys_query(VkPhysicalDevice pd, physinfo *pi)
+static void cm_add(physinfo *pi, uint32_t scope, const uint32_t mnk[3], const uint32_t abcd[4], int khr)
+{
+    if (scope != 3u || pi->ncm >= VKB_MAX_CM) {  /* 3: VK_SCOPE_SUBGROUP_{NV,KHR}, the only scope the probe uses */
+        pi->cm_other++;
+        return;
+    }
+    pi->cm[pi->ncm++] = (vkb_cm_shape){mnk[0], mnk[1], mnk[2], abcd[0], abcd[1], abcd[2], abcd[3], khr};
+}
+
+/* The cooperative-matrix configurations of both extensions, through the instance (the loader's
+ * physical-device trampolines). A query that fails leaves the list as it is: the probe then has less to try. */
+static void cm_query(VkInstance inst, VkPhysicalDevice pd, physinfo *pi)
+{
+    uint32_t n = 0;
+    PFN_vkGetPhysicalDeviceCooperativeMatrixPropertiesNV nv =
+        pi->has_coop_nv ? (PFN_vkGetPhysicalDeviceCooperativeMatrixPropertiesNV)vkGetInstanceProcAddr(
+                              inst, "vkGetPhysicalDeviceCooperativeMatrixPropertiesNV")
+                        : NULL;
+    if (nv && nv(pd, &n, NULL) == VK_SUCCESS && n) {
+        VkCooperativeMatrixPropertiesNV *p = calloc(n, sizeof(*p));
+        for (uint32_t i = 0; p && i < n; i++) p[i].sType = VK_STRUCTURE_TYPE_COOPERATIVE_MATRIX_PROPERTIES_NV;
+        if (p && nv(pd, &n, p) >= VK_SUCCESS)
+            for (uint32_t i = 0; i < n; i++)
+                cm_add(pi, (uint32_t)p[i].scope, (uint32_t[3]){p[i].MSize, p[i].NSize, p[i].KSize},
+                       (uint32_t[4]){(uint32_t)p[i].AType, (uint32_t)p[i].BType, (uint32_t)p[i].CType,
+                                     (uint32_t)p[i].DType}, 0);
+        free(p);
+    }
+    n = 0;
+    pfn_cm_props_khr khr = pi->has_coop_khr ? (pfn_cm_props_khr)vkGetInstanceProcAddr(
+                                                  inst, "vkGetPhysicalDeviceCooperativeMatrixPropertiesKHR")
+                                            : NULL;
+    if (khr && khr(pd, &n, NULL) == VK_SUCCESS && n) {
+        khr_cm_props *p = calloc(n, sizeof(*p));
+        for (uint32_t i = 0; p && i < n; i++) p[i].sType = STYPE_CM_PROPS_KHR;
+        if (p && khr(pd, &n, p) >= VK_SUCCESS)
+            for (uint32_t i = 0; i < n; i++)
+                cm_add(pi, p[i].scope, (uint32_t[3]){p[i].MSize, p[i].NSize, p[i].KSize},
+                       (uint32_t[4]){p[i].AType, p[i].BType, p[i].CType, p[i].ResultType}, 1);
+        free(p);
+    }
+}
+
+/* SMs (NVIDIA) or CUs (AMD) as the driver reports them; 0 with the reason when it does not. */
+static uint32_t sm_count(const physinfo *pi, char *src, size_t len)
+{
+    if (pi->has_sm && pi->sm.shaderSMCount) {
+        snprintf(src, len, "VK_NV_shader_sm_builtins shaderSMCount");
+        return pi->sm.shaderSMCount;
+    }
+    if (pi->has_amd2 && pi->amd2.activeComputeUnitCount) {
+        snprintf(src, len, "VK_AMD_shader_core_properties2 activeComputeUnitCount");
+        return pi->amd2.activeComputeUnitCount;
+    }
+    if (pi->has_amd && pi->amd.shaderEngineCount) {  /* an upper bound: harvested CUs are not subtracted */
+        snprintf(src, len, "VK_AMD_shader_core_properties engines x arrays x CUs per array");
+        return pi->amd.shaderEngineCount * pi->amd.shaderArraysPerEngineCount * pi->amd.computeUnitsPerShaderArray;
+    }
+    snprintf(src, len, "not reported (neither VK_NV_shader_sm_builtins nor VK_AMD_shader_core_properties)");
+    return 0;
+}
+
+static void phys_query(VkInstance inst, VkPhysicalDevice pd, physinfo *pi)
 {
     memset(pi, 0, sizeof(*pi));
     vkEnumerateDeviceExtensionProperties(pd, NULL, &pi->next, NULL);
@@ -183,6 +263,9 @@ static void phys_query(VkPhysicalDevice pd, physinfo *pi)
     pi->has_coop_nv = has_ext(pi->ext, pi->next, "VK_NV_cooperative_matrix");
     pi->has_coop_khr = has_ext(pi->ext, pi->next, "VK_KHR_cooperative_matrix");
     pi->has_coop2_nv = has_ext(pi->ext, pi->next, "VK_NV_cooperative_matrix2");
+    pi->has_sm = has_ext(pi->ext, pi->next, VK_NV_SHADER_SM_BUILTINS_EXTENSION_NAME);
+    pi->has_amd = has_ext(pi->ext, pi->next, VK_AMD_SHADER_CORE_PROPERTIES_EXTENSION_NAME);
+    pi->has_amd2 = has_ext(pi->ext, pi->next, VK_AMD_SHADER_CORE_PROPERTIES_2_EXTENSION_NAME);
 
     pi->p2.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PROPERTIES_2;
     pi->id.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_ID_PROPERTIES;
@@ -190,14 +273,23 @@ static void phys_query(VkPhysicalDevice pd, physinfo *pi)
     pi->sub.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SUBGROUP_PROPERTIES;
     pi->dotp.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SHADER_INTEGER_DOT_PRODUCT_PROPERTIES;
     pi->pci.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PCI_BUS_INFO_PROPERTIES_EXT;
+    pi->sm.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SHADER_SM_BUILTINS_PROPERTIES_NV;
+    pi->amd.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SHADER_CORE_PROPERTIES_AMD;
+    pi->amd2.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SHADER_CORE_PROPERTIES_2_AMD;
     pi->p2.pNext = &pi->id;
     pi->id.pNext = &pi->drv;
     pi->drv.pNext = &pi->sub;
     pi->sub.pNext = &pi->dotp;
     pi->fc.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FLOAT_CONTROLS_PROPERTIES;
     pi->dotp.pNext = &pi->fc;
-    pi->fc.pNext = pi->has_pci ? &pi->pci : NULL;
+    void **tail = &pi->fc.pNext;  /* extension records only when the device offers the extension */
+    if (pi->has_pci) *tail = &pi->pci, tail = &pi->pci.pNext;
+    if (pi->has_sm) *tail = &pi->sm, tail = &pi->sm.pNext;
+    if (pi->has_amd) *tail = &pi->amd, tail = &pi->amd.pNext;
+    if (pi->has_amd2) *tail = &pi->amd2, tail = &pi->amd2.pNext;
+    *tail = NULL;
     vkGetPhysicalDeviceProperties2(pd, &pi->p2);
+    cm_query(inst, pd, pi);
 
     pi->f2.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2;
     pi->f11.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_1_FEATURES;
@@ -266,7 +358,7 @@ int vkb_vk_list(FILE *f, char *err, size_t errlen)
     vkEnumeratePhysicalDevices(inst, &n, pds);
     for (uint32_t i = 0; i < n; i++) {
         physinfo pi;
-        phys_query(pds[i], &pi);
+        phys_query(inst, pds[i], &pi);
         const VkPhysicalDeviceProperties *p = &pi.p2.properties;
         uint32_t qn = 0;
         vkGetPhysicalDeviceQueueFamilyProperties(pds[i], &qn, NULL);
@@ -302,6 +394,16 @@ int vkb_vk_list(FILE *f, char *err, size_t errlen)
                 pi.f13.shaderIntegerDotProduct ? "yes" : "no",
                 pi.dotp.integerDotProduct4x8BitPackedSignedAccelerated ? " (accelerated)" : "",
                 pi.has_coop_nv ? "yes" : "no", pi.has_coop_khr ? "yes" : "no", pi.has_coop2_nv ? "yes" : "no");
+        char src[128];
+        uint32_t sms = sm_count(&pi, src, sizeof(src));
+        if (sms) fprintf(f, "    SMs/CUs: %u (%s)\n", sms, src);
+        else fprintf(f, "    SMs/CUs: NA (%s)\n", src);
+        for (int j = 0; j < pi.ncm; j++)
+            fprintf(f, "    coopmat %s %ux%ux%u A %s B %s C %s D %s\n", pi.cm[j].khr ? "KHR" : "NV", pi.cm[j].m,
+                    pi.cm[j].n, pi.cm[j].k, vkb_cm_type_name(pi.cm[j].a), vkb_cm_type_name(pi.cm[j].b),
+                    vkb_cm_type_name(pi.cm[j].c), vkb_cm_type_name(pi.cm[j].d));
+        if (pi.cm_other) fprintf(f, "    coopmat: %d more configurations not used (not subgroup scope, or past %d)\n",
+                                 pi.cm_other, VKB_MAX_CM);
         free(pi.ext);
     }
     ret = (int)n;
@@ -382,7 +484,7 @@ vkb_vk *vkb_vk_open(const char *select, int validate, char *err, size_t errlen)
         }
     }
     v->phys = pds[pick];
-    phys_query(v->phys, &pi);
+    phys_query(v->inst, v->phys, &pi);
     v->props = pi.p2.properties;
     v->mem = pi.mem;
     if (v->props.apiVersion < VK_API_VERSION_1_3) {
@@ -482,6 +584,7 @@ vkb_vk *vkb_vk_open(const char *select, int validate, char *err, size_t errlen)
     in->pci_func = pi.pci.pciFunction;
     in->timestamp_period_ns = (double)v->props.limits.timestampPeriod;
     in->index = (uint32_t)pick;
+    in->sm_count = sm_count(&pi, in->sm_source, sizeof(in->sm_source));
     vkb_caps *c = &v->caps;
     c->is_cpu = v->props.deviceType == VK_PHYSICAL_DEVICE_TYPE_CPU;
     c->f16 = pi.f12.shaderFloat16;
@@ -501,6 +604,8 @@ vkb_vk *vkb_vk_open(const char *select, int validate, char *err, size_t errlen)
     c->max_range = v->props.limits.maxStorageBufferRange;
     c->device_mem = largest_heap(&v->mem, 1);
     c->max_alloc = c->device_mem;
+    c->ncm = pi.ncm;
+    memcpy(c->cm, pi.cm, sizeof(c->cm));
 
     /* Cold-mode flush buffer: several times any last-level cache we expect (GPU L2 <= 128 MiB). */
     v->flush_size = c->is_cpu ? (64u << 20) : (512u << 20);

@@ -22,6 +22,8 @@ typedef struct vkb_devinfo {
     double timestamp_period_ns;  /* kept as double: it may be non-integral */
     uint32_t timestamp_bits;
     uint32_t index;         /* index in vkEnumeratePhysicalDevices */
+    uint32_t sm_count;      /* SMs (NVIDIA) or CUs (AMD) the driver reports; 0 when it does not */
+    char sm_source[128];    /* the query that gave sm_count, or why there is none */
 } vkb_devinfo;
 
 /* Open an instance and a device. select: NULL (default: discrete > integrated > virtual > cpu),

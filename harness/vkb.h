@@ -60,6 +60,17 @@ typedef struct vkb_dispatch {
     vkb_push push;
 } vkb_dispatch;
 
+/* One cooperative-matrix configuration the device reports (subgroup scope only): D = A·B + C with A M×K,
+ * B K×N, C and D M×N. Component types are VkComponentTypeKHR values (NV and KHR share 0..10:
+ * 0 fp16, 1 fp32, 3 sint8, 5 sint32, 7 uint8, 9 uint32). khr: from the KHR query, else the NV one. */
+#define VKB_MAX_CM 48
+typedef struct vkb_cm_shape {
+    uint32_t m, n, k, a, b, c, d;
+    int khr;
+} vkb_cm_shape;
+/* "fp16", "fp32", "sint8", ... for a component type of vkb_cm_shape; "type<N>" for others (harness/devpeak.c). */
+const char *vkb_cm_type_name(uint32_t t);
+
 /* What the device offers, as plain flags, so plan() can SKIP with a reason. */
 typedef struct vkb_caps {
     int is_cpu;                 /* lavapipe or another CPU implementation */
@@ -69,6 +80,8 @@ typedef struct vkb_caps {
     uint64_t max_range;         /* maxStorageBufferRange */
     uint64_t max_alloc;         /* maxMemoryAllocationSize or the largest heap */
     uint64_t device_mem;        /* largest device-local heap */
+    int ncm;                    /* cooperative-matrix configurations reported (NV first, then KHR) */
+    vkb_cm_shape cm[VKB_MAX_CM];
 } vkb_caps;
 
 typedef struct vkb_check {

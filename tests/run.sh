@@ -464,6 +464,39 @@ fill_pair "QR with the cancelling sign of beta" qr_panel=qr_panel_badsign "qr m=
 expect_exit 3 "a fill the kernel does not offer: exit 3" "$VKB" run -e "softmax rows=2 cols=3 fill=ties"
 grep_out "a fill the kernel does not offer: names the ones it does" 'fill=ties: softmax offers uniform, large, equal'
 
+echo "== ceilings that match the hardware (issue 12) and a copy ceiling that holds (issue 14)"
+# lavapipe: no SMs and no matrix units, so the theoretical FLOP/s ceilings are NA with the reason, and the matrix-unit
+# probe runs its configurations through the emulated shader (a test of the sweep, never a ceiling).
+expect "calibrate (issue 12): runs" "$VKB" calibrate --out "$T/cal12"
+nprobe=$(grep -Ec '^coopmat_probe: emulated (f16f32|s8s32) [0-9]+x[0-9]+x[0-9]+ grid [0-9]x[0-9] sgs [0-9]: [0-9.e+]+ FLOP/s$' "$T/out")
+if [ "$nprobe" -ge 3 ] && grep -q '^coopmat_probe_final: emulated f16f32 ' "$T/out" && grep -q '^ceiling_coopmat_flop_per_s: NA (CPU device' "$T/out"
+then ok "calibrate: every probe configuration on its own line with its figure ($nprobe), none a ceiling on a CPU device"
+else bad "calibrate: probe configuration lines ($nprobe)" "$T/out"; fi
+grep_out "calibrate: theoretical FMA ceiling NA on lavapipe, with the reason" '^theoretical_fma_flop_per_s: NA \(CPU device'
+grep_out "calibrate: theoretical matrix-unit ceiling NA on lavapipe, with the reason" '^theoretical_coopmat_flop_per_s: NA \(CPU device'
+if [ "$(grep -Ec '^utilization_(bw_frac_copy|bw_frac_read|bw_frac_write|flop_frac_fma|flop_frac_coopmat|bw_frac_theoretical): [A-Za-z_]+ / [A-Za-z_]+ \(.+\)$' "$T/out")" = 6 ]
+then ok "calibrate: each utilization column says which ceiling it divides by"; else bad "utilization_* lines" "$T/out"; fi
+run -e "copy n=2^20" -e "peak_fma n=4096 iters=16" --min-time 0.02 > "$T/out" 2>&1
+d12=$(lastdir)
+# The copy ceiling is measured again at the start of the run, with its spread; the rows divide by that figure.
+if grep -q '^calibration: cache ' "$d12/run.txt" && awk -F': ' '/^ceiling_copy_Bps: /{c = $2} /^copy_refresh_median_Bps: /{m = $2}
+    /^copy_refresh_iqr_Bps: /{q = $2} /^copy_refresh_samples: /{n = $2} END { exit !(n >= 5 && m > 0 && q >= 0 && c >= m) }' "$d12/run.txt" &&
+   grep -Eq '^copy_refresh: [0-9]+ samples of copy n=[0-9]+ at the start of this run .*IQR' "$d12/run.txt" &&
+   grep -Eq '^copy_calibrated_Bps: [0-9]' "$d12/run.txt"
+then ok "run: the cached copy ceiling is refreshed at the start of the run (best, median, IQR, samples in run.txt)"
+else bad "copy refresh in run.txt" "$d12/run.txt"; fi
+cbps=$(awk -F': ' '/^ceiling_copy_Bps: /{print $2}' "$d12/run.txt")
+if csv_col "$d12/results.csv" copy_Bps | awk -v c="$cbps" '{ d = $1 - c; if (d * d > (c * 1e-9) ^ 2) n++ } END { exit n > 0 || NR != 2 }'
+then ok "run: every row's copy_Bps is this run's refreshed ceiling"; else bad "copy_Bps in rows vs run.txt ($cbps)" "$d12/results.csv"; fi
+if [ "$(csv_col "$d12/results.csv" theoretical_fma_flop_per_s theoretical_coopmat_flop_per_s ceiling_why | sort -u)" = \
+     "$(printf 'NA\tNA\ttheoretical FLOP/s: CPU device (no SMs; the table covers GPUs)')" ]
+then ok "rows: theoretical FLOP/s columns NA on lavapipe, the reason in ceiling_why"; else bad "theoretical columns in rows" "$d12/results.csv"; fi
+expect_exit 1 "peak_coopmat: a probe one round short FAILs its exact check" run -e "peak_coopmat impl=emu type=f16f32 shape=16x8x16 n=64 iters=8" \
+    --shader peak_coopmat_emu=peak_coopmat_emu_skip --min-time 0.01 --no-calibrate
+grep_out "peak_coopmat: the short probe's first mismatches are printed" 'FAIL +peak_coopmat .*exact'
+expect_exit 3 "peak_coopmat: iters beyond fp16's exact range refused before anything runs" run -e "peak_coopmat impl=emu type=f16f16 shape=8x8x32 iters=1951"
+grep_out "peak_coopmat: the refusal names the bound (2048 - 2 - 3K)" 'iters=1951: expected 1\.\.1950'
+
 echo
 echo "$pass passed, $fail failed"
 [ "$fail" = 0 ]

@@ -17,6 +17,9 @@
 #include "telemetry.h"
 #include "report.h"
 #include "rundir.h"
+#include "devpeak.h"
+#include "calibrate.h"
+#include "vkb.h"
 
 static int g_fail, g_checks;
 static const char *g_tmpdir = "/tmp";
@@ -980,6 +983,121 @@ static void test_rundir(void)
     CHECK(vkb_result_column("nosuchcol") == -1);
 }
 
+/* ---- devpeak: theoretical ceilings from the device table ------------------------------------- */
+
+static void test_devpeak(void)
+{
+    char why[240];
+    const vkb_devpeak *h = vkb_devpeak_find(0x10de, 0x2330);  /* H100 SXM5: 132 SMs, Hopper rates */
+    CHECK(h != NULL);
+    if (h) {
+        CHECK(h->sms == 132);
+        CHECK_NEAR(h->flop_per_clk[VKB_PEAK_FMA], 256, 0);    /* 128 fp32 lanes x 2 */
+        CHECK_NEAR(h->flop_per_clk[VKB_PEAK_MMA], 4096, 0);
+    }
+    CHECK(vkb_devpeak_find(0x10de, 0x2335) != NULL);          /* H200 SXM */
+    CHECK(vkb_devpeak_find(0x1002, 0x2330) == NULL);          /* the vendor is part of the key */
+    /* The datasheet's dense fp16 figure at its 1830 MHz: 132 x 4096 x 1.83e9 = 540,672 x 1.83e9 = 989,429,760,000,000. */
+    vkb_devpeak_in in = {0, 0x10de, 0x2330, 0, 1.83e9, NULL};
+    CHECK_NEAR(vkb_devpeak_flops(&in, VKB_PEAK_MMA, why, sizeof(why)), 98942976e7, 1);
+    CHECK_HAS(why, "132 SMs (table)");
+    /* fp32 at 1980 MHz with the driver's SM count: 132 x 256 x 1.98e9 = 66,908,160,000,000 (datasheet: 67). */
+    in.sms = 132, in.clock_Hz = 1.98e9;
+    CHECK_NEAR(vkb_devpeak_flops(&in, VKB_PEAK_FMA, why, sizeof(why)), 6690816e7, 1);
+    CHECK_HAS(why, "(driver)");
+    /* A100 SXM4 80GB at 1410 MHz: 108 x 2048 x 1.41e9 = 311,869,440,000,000 (datasheet: 312). */
+    vkb_devpeak_in a = {0, 0x10de, 0x20b2, 0, 1.41e9, NULL};
+    CHECK_NEAR(vkb_devpeak_flops(&a, VKB_PEAK_MMA, why, sizeof(why)), 31186944e7, 1);
+    vkb_devpeak_in cpu = {1, 0x10005, 0, 0, NAN, "x"};
+    CHECK(isnan(vkb_devpeak_flops(&cpu, VKB_PEAK_FMA, why, sizeof(why))));
+    CHECK_HAS(why, "CPU device");
+    vkb_devpeak_in unk = {0, 0x10de, 0x1234, 0, 1e9, NULL};
+    CHECK(isnan(vkb_devpeak_flops(&unk, VKB_PEAK_MMA, why, sizeof(why))));
+    CHECK_HAS(why, "0x1234 is not in the table");
+    vkb_devpeak_in noclk = {0, 0x10de, 0x2331, 0, NAN, "no NVML device"};
+    CHECK(isnan(vkb_devpeak_flops(&noclk, VKB_PEAK_MMA, why, sizeof(why))));
+    CHECK_HAS(why, "no NVML device");
+    CHECK_STR(vkb_cm_type_name(0), "fp16");
+    CHECK_STR(vkb_cm_type_name(5), "sint32");
+    CHECK_STR(vkb_cm_type_name(12), "type12");
+}
+
+/* ---- ceilings: utilization reasons and the calibration block (harness/ceiling.c) --------------- */
+
+static void calib_fixture(vkb_calib *c)
+{
+    memset(c, 0, sizeof(*c));
+    for (int i = 0; i < VKB_CAL_N; i++) c->val[i] = NAN;
+    c->val[VKB_CAL_COPY] = 100e9, c->val[VKB_CAL_READ] = 150e9, c->val[VKB_CAL_COOPMAT] = 386e12;
+    c->val[VKB_CAL_FMA] = 60e12;
+    c->theo_Bps = 120e9;                                   /* copy is 83% of it: no line */
+    c->theo_flops[VKB_PEAK_FMA] = 66.9e12;                 /* fma 90%: no line */
+    c->theo_flops[VKB_PEAK_MMA] = 1070e12;                 /* coopmat 36.1%: below 70% */
+    c->copy_calibrated = 90e9;
+    /* Refresh samples: best 100, median 98, min 95 (range 5/98 = 5.1%), IQR 97..99 (2.0%). */
+    c->refresh = (vkb_calib_refresh){9, 1u << 26, 100e9, 98e9, 97e9, 99e9, 95e9, 0.25, ""};
+}
+
+static void test_calib_row(void)
+{
+    vkb_calib c;
+    vkb_result r;
+    calib_fixture(&c);
+    vkb_result_init(&r);
+    r.bw_Bps = 120e9, r.flop_per_s = NAN, r.time_median_s = 1;  /* 120% of copy, 80% of read */
+    vkb_calib_row(&c, &r);
+    CHECK_NEAR(r.bw_frac_copy, 1.2, 1e-12);
+    CHECK_HAS(r.util_why, "within the read-only ceiling read_Bps (80.0% of it): a read-heavy mix");
+    CHECK_NEAR(r.theoretical_coopmat_flop_per_s, 1070e12, 0);
+    CHECK_HAS(r.ceiling_why, "coopmat_flop_per_s: measured 36.1% of theoretical_coopmat_flop_per_s");
+    CHECK(!strstr(r.ceiling_why, "fma_flop_per_s: measured"));
+    c.val[VKB_CAL_READ] = 101e9;                               /* 103% of copy, above read, within the 5.1% range */
+    r.bw_Bps = 103e9;
+    vkb_calib_row(&c, &r);
+    CHECK_HAS(r.util_why, "by less than the copy refresh's own spread (min to best 5.1%, IQR 2.0% over 9 runs)");
+    r.bw_Bps = 200e9;                                          /* 200%: above both */
+    vkb_calib_row(&c, &r);
+    CHECK_HAS(r.util_why, "the working set may stay in cache");
+    r.bw_Bps = 99e9;                                           /* under 100%: no reason */
+    vkb_calib_row(&c, &r);
+    CHECK(!strstr(r.util_why, "bw_frac_copy"));
+    /* NA theoretical ceilings with one reason are named once. */
+    c.theo_flops[0] = c.theo_flops[1] = NAN;
+    snprintf(c.theo_flops_why[0], sizeof(c.theo_flops_why[0]), "CPU device");
+    snprintf(c.theo_flops_why[1], sizeof(c.theo_flops_why[1]), "CPU device");
+    vkb_calib_row(&c, &r);
+    CHECK_STR(r.ceiling_why, "theoretical FLOP/s: CPU device");
+    CHECK(isnan(r.theoretical_fma_flop_per_s));
+}
+
+static void test_calib_print(void)
+{
+    vkb_calib c;
+    char path[512], text[8192];
+    calib_fixture(&c);
+    snprintf(c.probe, sizeof(c.probe), "coopmat_probe: NV f16f32 16x8x16 grid 2x4 sgs 4: 3.86e+14 FLOP/s\n");
+    snprintf(path, sizeof(path), "%s/vkb_unit_calib_%d.txt", g_tmpdir, (int)getpid());
+    FILE *f = fopen(path, "w+");
+    CHECK(f != NULL);
+    if (!f) return;
+    vkb_calib_print(f, &c);
+    rewind(f);
+    size_t n = fread(text, 1, sizeof(text) - 1, f);
+    text[n] = 0;
+    fclose(f);
+    remove(path);
+    CHECK_HAS(text, "ceiling_copy_Bps: 100000000000\n");
+    CHECK_HAS(text, "copy_refresh_median_Bps: 98000000000\n");
+    CHECK_HAS(text, "copy_refresh_iqr_Bps: 2000000000\n");
+    CHECK_HAS(text, "copy_refresh_samples: 9\n");
+    CHECK_HAS(text, "ceiling_below_theoretical: coopmat_flop_per_s 3.86e+14 is 36.1% of theoretical_coopmat_flop_per_s");
+    CHECK(!strstr(text, "ceiling_below_theoretical: fma_flop_per_s"));
+    CHECK(!strstr(text, "ceiling_below_theoretical: copy_Bps"));
+    CHECK_HAS(text, "utilization_flop_frac_coopmat: flop_per_s / ceiling_coopmat_flop_per_s");
+    CHECK_HAS(text, "utilization_bw_frac_theoretical: bw_Bps / theoretical_Bps");
+    CHECK_HAS(text, "coopmat_probe: NV f16f32 16x8x16 grid 2x4 sgs 4");
+}
+
 static const struct { const char *name; void (*fn)(void); } tests[] = {
     {"summary_1_to_10", test_summary_1_to_10},
     {"summary_outliers", test_summary_outliers},
@@ -1015,6 +1133,9 @@ static const struct { const char *name; void (*fn)(void); } tests[] = {
     {"parse_int_sums", test_parse_int_sums},
     {"suite_bytes", test_suite_bytes},
     {"rundir", test_rundir},
+    {"devpeak", test_devpeak},
+    {"calib_row", test_calib_row},
+    {"calib_print", test_calib_print},
 };
 
 int main(int argc, char **argv)
