@@ -794,6 +794,34 @@ static void test_check_special(void)
     CHECK(!r.pass && r.nnan == 1 && r.nbad == 0);           /* only element 2 (inf for 1.0) is wrong */
 }
 
+static void test_fill_edge(void)
+{
+    /* Every value lies in its kind's range and is exact in the type (fp16 round trip); SPECIAL holds the
+     * IEEE specials, the extremes and subnormals. */
+    gsl_rng *r = gsl_rng_alloc(gsl_rng_mt19937);
+    float x[4000];
+    for (int f16 = 0; f16 < 2; f16++) {
+        vkb_dtype t = f16 ? VKB_F16 : VKB_F32;
+        double max = f16 ? 65504.0 : 0x1.fffffep127, mn = vkb_min_normal(t);
+        int bad = 0, nan = 0, pinf = 0, ninf = 0, zero = 0, top = 0, sub = 0;
+        for (int k = VKB_FILL_LARGE; k <= VKB_FILL_SUBNORMAL; k++) {
+            vkb_fill_edge(r, x, 4000, t, (vkb_fill_kind)k);
+            for (int i = 0; i < 4000; i++) {
+                double a = fabs(x[i]);
+                bad += f16 && !isnan(x[i]) && vkb_f16_to_f32(vkb_f32_to_f16(x[i])) != x[i];
+                bad += k == VKB_FILL_LARGE && !(a >= 1 && a <= max);
+                bad += k == VKB_FILL_SUBNORMAL && !(a > 0 && a <= 4 * mn);
+                if (k != VKB_FILL_SPECIAL) continue;
+                nan += isnan(x[i]), pinf += x[i] == INFINITY, ninf += x[i] == -INFINITY, zero += x[i] == 0;
+                top += a == max, sub += a > 0 && a < mn;
+            }
+        }
+        CHECK(bad == 0);
+        CHECK(nan > 0 && pinf > 0 && ninf > 0 && zero > 0 && top > 0 && sub > 0);
+    }
+    gsl_rng_free(r);
+}
+
 static void test_check_bound(void)
 {
     /* allowed_i = abs + rel |w| + ulps ulp(w) + bound_i; metric = max err/allowed. */
@@ -1128,6 +1156,7 @@ static const struct { const char *name; void (*fn)(void); } tests[] = {
     {"check_ulp", test_check_ulp},
     {"check_order", test_check_order},
     {"check_special", test_check_special},
+    {"fill_edge", test_fill_edge},
     {"check_bound", test_check_bound},
     {"report_bootstrap", test_report_bootstrap},
     {"parse_int_sums", test_parse_int_sums},
