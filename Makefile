@@ -178,7 +178,7 @@ build/fuzz/%: tests/fuzz/%.c $(wildcard harness/*.h)
 	$(Q)$(FUZZ_CC) $(FUZZ_FLAGS) $(filter-out -Wno-format-truncation,$(WARN)) $(filter %.c,$^) -o $@ -lm
 
 fuzz: deps
-	$(Q)$(MAKE) --no-print-directory $(FUZZ_BINS)
+	$(Q)$(MAKE) --no-print-directory -s $(FUZZ_BINS)
 	$(Q)FUZZ_SECONDS=$(FUZZ_SECONDS) sh tests/fuzz/run.sh $(FUZZ_BINS)
 
 clean:

@@ -65,7 +65,7 @@ static void untimed(FILE *f, int *first, const char *name, int family, const vkb
     fprintf(f, ", \"iterations\": 0, \"time_unit\": \"ns\"}");
 }
 
-/* A PASS case: mean/median/stddev aggregates (repetitions = raw samples), from the row itself or, with samples,
+/* A timed case: mean/median/stddev aggregates (repetitions = raw samples), from the row itself or, with samples,
  * recomputed from them after one entry per raw sample. One sample: a single iteration entry. */
 static int timed(FILE *f, int *first, const char *name, int family, const vkb_result *r, const char *samples_csv,
                  int per_sample, char *err, size_t errlen)
@@ -122,7 +122,10 @@ int vkb_export_gbench(FILE *f, const char *results_csv, int per_sample, char *er
     for (long i = 0; i < n && rc == 0; i++, family++) {
         const vkb_result *r = &rows[i];
         bench_name(r, name, sizeof(name));
-        if (strcmp(r->status, "PASS")) untimed(f, &first, name, family, r);
+        /* Timed: a PASS, or another status that carries times of a finished case (not a cut-short INTERRUPTED). */
+        int no_time = !strcmp(r->status, "FAIL") || !strcmp(r->status, "ERROR") || !strcmp(r->status, "SKIP") ||
+                      !strcmp(r->status, "INTERRUPTED") || isnan(r->time_median_s);
+        if (no_time) untimed(f, &first, name, family, r);
         else rc = timed(f, &first, name, family, r, samples, per_sample, err, errlen);
     }
     fprintf(f, "\n  ]\n}\n");

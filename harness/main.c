@@ -116,15 +116,13 @@ static int cmd_csv(int argc, char **argv)
     for (long i = 0; i < n; i++) {
         for (int a = 2; a < argc; a++) {
             const vkb_result *r = &rows[i];
-            int found = 0;
             if (a > 2) putchar('\t');
-#define VKB_X_PRINT_S(name) if (!strcmp(argv[a], #name)) { fputs(r->name, stdout); found = 1; }
-#define VKB_X_PRINT_I(name) if (!strcmp(argv[a], #name)) { if (r->name == VKB_NA_I) fputs("NA", stdout); else printf("%lld", (long long)r->name); found = 1; }
-#define VKB_X_PRINT_D(name) if (!strcmp(argv[a], #name)) { if (isnan(r->name)) fputs("NA", stdout); else printf("%.10g", r->name); found = 1; }
+#define VKB_X_PRINT_S(name) if (!strcmp(argv[a], #name)) { fputs(r->name, stdout); }
+#define VKB_X_PRINT_I(name) if (!strcmp(argv[a], #name)) { if (r->name == VKB_NA_I) fputs("NA", stdout); else printf("%lld", (long long)r->name); }
+#define VKB_X_PRINT_D(name) if (!strcmp(argv[a], #name)) { if (isnan(r->name)) fputs("NA", stdout); else printf("%.10g", r->name); }
 #define VKB_X_PRINT(t, name) VKB_X_PRINT_##t(name)
             VKB_RESULT_COLUMNS(VKB_X_PRINT)
 #undef VKB_X_PRINT
-            (void)found;
         }
         putchar('\n');
     }
@@ -306,6 +304,7 @@ static int cmd_run(int argc, char **argv)
     struct sigaction sa;
     memset(&sa, 0, sizeof(sa));
     sa.sa_handler = on_signal;
+    sa.sa_flags = SA_RESTART;   /* as signal() had it: a read or wait in flight goes on, the loop sees the flag */
     sigemptyset(&sa.sa_mask);
     sigaction(SIGINT, &sa, NULL);
     sigaction(SIGTERM, &sa, NULL);

@@ -1,8 +1,9 @@
 /* fuzz_suite.c — libFuzzer target: the suite parser (harness/suite.c) on arbitrary bytes, under ASan/UBSan.
  * Beyond "no crash, no leak, no undefined behaviour" it checks the parser's promises (suite.h): an error names the
  * file and a line (or says the file holds no kernel line); a parsed line has a kernel, axes of 1..256 values and
- * at most VKB_SUITE_MAX_CASES cases, each of which vkb_line_case maps inside its axes; an integer the value
- * parser accepts prints and parses back to itself. A broken promise aborts, and libFuzzer keeps the input. */
+ * at most VKB_SUITE_MAX_CASES cases, each of which vkb_line_case maps inside its axes; an accepted suite holds no
+ * control byte (a NUL once ended a line early and the rest ran unseen); an integer the value parser accepts prints
+ * and parses back to itself. A broken promise aborts, and libFuzzer keeps the input. */
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -32,6 +33,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         size_t n = strlen(name);
         if (strncmp(err, name, n) || err[n] != ':') abort();
         if (!(err[n + 1] >= '1' && err[n + 1] <= '9') && !strstr(err, "no kernel line") && !strstr(err, "memory")) abort();
+    }
+    for (size_t i = 0; !rc && i < size; i++) {
+        uint8_t c = data[i];
+        if (c < 0x20 && c != '\t' && c != '\n' && !(c == '\r' && (i + 1 == size || data[i + 1] == '\n'))) abort();
+        if (c == 0x7f) abort();
     }
     for (int i = 0; i < s.nline; i++) {
         const vkb_line *l = &s.line[i];

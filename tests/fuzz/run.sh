@@ -14,7 +14,7 @@ for bin in "$@"; do
     t=${bin##*/fuzz_}
     mkdir -p "$WORK/$t"
     seeds="tests/fuzz/corpus/$t"
-    [ "$t" = suite ] && seeds="$seeds suites tests"
+    [ "$t" = suite ] && seeds="$seeds suites"
     [ -n "${CORPUS_EXTRA:-}" ] && [ -d "$CORPUS_EXTRA/$t" ] && seeds="$seeds $CORPUS_EXTRA/$t"
     dict=""
     [ -f "tests/fuzz/$t.dict" ] && dict="-dict=tests/fuzz/$t.dict"
