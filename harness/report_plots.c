@@ -380,8 +380,9 @@ static void bandwidth_plot(rep *R)
     char slots[MAX_GROUPS * 4];
     colour_slots(R->r, R->nr, groups, ng, slots, sizeof(slots));
     const char *bx[3] = {ng_s, nr_s, slots};
-    if (any) rep_plot(R, "bandwidth.gp", "bandwidth", "Bandwidth utilization (fraction of the run's copy bandwidth) against "
-                      "bytes moved, by kernel family", bx, 3);
+    const char *alt = "Bandwidth utilization (fraction of the run's copy bandwidth) against bytes moved, by kernel family";
+    if (any) rep_plot(R, "bandwidth.gp", "bandwidth", alt, bx, 3);
+    else rep_para(R, "%s: NA: no PASS row has a fraction of the copy bandwidth (bw_frac_copy; util_why says why).", alt);
 }
 
 void rep_plots(rep *R)

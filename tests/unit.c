@@ -20,6 +20,7 @@
 #include "devpeak.h"
 #include "calibrate.h"
 #include "vkb.h"
+#include "report_impl.h"
 
 static int g_fail, g_checks;
 static const char *g_tmpdir = "/tmp";
@@ -1124,6 +1125,32 @@ static void test_calib_print(void)
     CHECK_HAS(text, "utilization_flop_frac_coopmat: flop_per_s / ceiling_coopmat_flop_per_s");
     CHECK_HAS(text, "utilization_bw_frac_theoretical: bw_Bps / theoretical_Bps");
     CHECK_HAS(text, "coopmat_probe: NV f16f32 16x8x16 grid 2x4 sgs 4");
+/* The report's number format (one notation per column: plain decimal, %g's digits) and its kernel families. */
+static void test_report_fmt_family(void)
+{
+    static const struct { double v; int sig; const char *want; } f[] = {
+        {23034.4, 4, "23030"}, {3133.2, 4, "3133"}, {0.000567, 3, "0.000567"}, {22.9, 4, "22.9"}, {26, 4, "26"},
+        {-1.5e5, 3, "-150000"}, {0, 3, "0"}, {999.96, 4, "1000"}, {0.09996, 3, "0.1"}, {178, 9, "178"}, {1e-7, 2, "0.0000001"},
+    };
+    char out[64];
+    for (size_t i = 0; i < sizeof(f) / sizeof(f[0]); i++) {
+        rep_fmt_sig(f[i].v, f[i].sig, out, sizeof(out));
+        CHECK(!strcmp(out, f[i].want));
+        CHECK(fabs(strtod(out, NULL) - f[i].v) <= fabs(f[i].v) * 5e-4 * pow(10, 4 - f[i].sig) + 1e-300);  /* same value to sig digits */
+    }
+    vkb_result r;
+    vkb_result_init(&r);
+    CHECK(!strcmp(rep_family("gelu"), "elementwise") && !strcmp(rep_family("bitnet_linear"), "BitNet"));
+    CHECK(!strcmp(rep_family("new_kernel"), "new_kernel") && rep_family_index("new_kernel") == -1);
+    snprintf(r.kernel, sizeof(r.kernel), "matmul");
+    snprintf(r.variant, sizeof(r.variant), "coopmat_f256");
+    CHECK(rep_on_matrix_units(&r));
+    snprintf(r.variant, sizeof(r.variant), "coopmat_f256_emu");   /* emulated on plain FMA */
+    CHECK(!rep_on_matrix_units(&r));
+    snprintf(r.variant, sizeof(r.variant), "tiled");
+    CHECK(!rep_on_matrix_units(&r));
+    snprintf(r.kernel, sizeof(r.kernel), "peak_coopmat");
+    CHECK(rep_on_matrix_units(&r));
 }
 
 static const struct { const char *name; void (*fn)(void); } tests[] = {
@@ -1165,6 +1192,7 @@ static const struct { const char *name; void (*fn)(void); } tests[] = {
     {"devpeak", test_devpeak},
     {"calib_row", test_calib_row},
     {"calib_print", test_calib_print},
+    {"report_fmt_family", test_report_fmt_family},
 };
 
 int main(int argc, char **argv)
