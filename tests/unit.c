@@ -1125,6 +1125,8 @@ static void test_calib_print(void)
     CHECK_HAS(text, "utilization_flop_frac_coopmat: flop_per_s / ceiling_coopmat_flop_per_s");
     CHECK_HAS(text, "utilization_bw_frac_theoretical: bw_Bps / theoretical_Bps");
     CHECK_HAS(text, "coopmat_probe: NV f16f32 16x8x16 grid 2x4 sgs 4");
+}
+
 /* The report's number format (one notation per column: plain decimal, %g's digits) and its kernel families. */
 static void test_report_fmt_family(void)
 {
