@@ -2,7 +2,7 @@
 # The GPU batch behind the closing notes' figures (run on an NVIDIA H100/H200 with NVIDIA's Vulkan
 # driver, from the repo root, with build/gpu/vkbench built here and OUT set to a results folder).
 # Each block fits one 10-minute device command; run them back to back.
-#   sh tests/gpu/run.sh calibrate|bitnet|decomp|default|bench|concurrency|overhead|matmul|gate|peers
+#   sh tests/gpu/run.sh calibrate|bitnet|decomp|default|bench|concurrency|overhead|matmul|gate|peers|issue12
 set -u
 V=${VKB:-build/gpu/vkbench}; OUT=${OUT:-/tmp/vkbench-gpu}; R=$OUT/res
 mkdir -p "$R"
@@ -43,5 +43,14 @@ matmul) "$V" run --no-telemetry --dir "$R/matmul" --seed 2 -e "set min_time=0.3 
 gate) VKB=$V SUITE=suites/gate.suite K=20 ROUNDS=5 SLOW=add=0.05,relu=0.05 MIN_US=50 \
     RUN_ARGS="--no-telemetry --min-time 0.15 --timeout 1.5" sh harness/gate.sh selftest "$R/gate" ;;
 peers) python3 tests/gpu/peers.py "$OUT/peers.csv" ;;
+issue12)   # the matrix-unit probe and theoretical ceilings; the broken coopmat_f256 block at 4096 and 8192 (must FAIL);
+           # cuBLAS fp16 on the same machine (torch runs with LD_LIBRARY_PATH emptied)
+    timeout -s INT 200 "$V" calibrate --out "$R/cal" > "$R/calibrate.txt" 2>&1
+    grep -E '^(ceiling_|theoretical|coopmat_probe|copy_refresh)' "$R/calibrate.txt" | sort | uniq -c | sort -rn | head -n 40
+    "$V" run --no-telemetry --no-cpu-baseline --dir "$R/broken" --seed 5 --min-time 0.05 --timeout 0.5 \
+        -e "matmul n=4096,8192 variant=coopmat_f256 dtype=f16" --shader matmul_coopmat_w4x4=matmul_coopmat_w4x4_block \
+        > "$R/broken.log" 2>&1; tail -n 6 "$R/broken.log"
+    LD_LIBRARY_PATH= timeout 120 python3 tests/gpu/peers.py "$R/peers.csv" --quick > "$R/peers.log" 2>&1
+    grep -iE 'matmul|gemm' "$R/peers.csv" | head -n 12 ;;
 *) sed -n '2,6p' "$0"; exit 3 ;;
 esac
