@@ -22,6 +22,10 @@ bench)   # issue 11: the whole default suite as `make bench` runs it (telemetry 
     s=$(date +%s%N); "$V" run suites/default.suite --dir "$R/bench" --seed 7 > "$R/bench.log" 2>&1; echo "rc=$?" >> "$R/bench.log"
     "$V" report --no-plots "$R/bench" >> "$R/bench.log" 2>&1; e=$(date +%s%N)
     echo "bench_wall_ms $(( (e - s) / 1000000 ))" | tee -a "$R/bench.log"; tail -n 3 "$R/bench.log"; sed -n '/^finished/,$p' "$R/bench/run.txt" ;;
+gatelaunch)   # issue 13: the wall time of one gate launch, first (checked) and second (--established)
+    for i in 1 2; do s=$(date +%s%N); "$V" run suites/gate.suite --dir "$R/gl$i" --seed 1 --no-calibrate --no-telemetry \
+        --no-cpu-baseline $( [ $i = 2 ] && echo --established "$R/gl1" ) > "$R/gl$i.log" 2>&1; e=$(date +%s%N)
+        echo "gate launch $i: $(( (e - s) / 1000000 )) ms"; tail -n 8 "$R/gl$i.log"; done ;;
 concurrency)   # issue 11: do prefetch workers (references, baselines) move the GPU medians? A: --jobs 0, B: --jobs 4,
                # A2: --jobs 0 again (the noise floor); the long QR/SVD references keep the workers busy meanwhile
     for t in A:0 B:4 A2:0; do "$V" run --seed 11 --dir "$R/conc_${t%%:*}" --jobs "${t##*:}" --min-time 0.5 --timeout 1.5 \
