@@ -36,7 +36,7 @@ static void absolute(double *d, size_t count)
     for (size_t i = 0; i < count; i++) d[i] = d[i] < 0 ? -d[i] : d[i];
 }
 
-int vkb_fast_gemm(vkb_fast_mat a, vkb_fast_mat b, size_t m, size_t n, size_t k, double *c, double *s, double *secs)
+static int fast_gemm(vkb_fast_mat a, vkb_fast_mat b, size_t m, size_t n, size_t k, double *c, double *s, double *secs)
 {
     double t0 = omp_get_wtime();
     /* As stored: A is m×k (or k×m when transposed), B k×n (or n×k). */
@@ -64,7 +64,7 @@ out:
 
 #define SHIFT(j) (8 * ((j) % 4) + 2 * (((j) % 16) / 4))  /* bit position of weight j inside its word */
 
-int vkb_fast_ternary_acc(const uint32_t *w, const int8_t *x, size_t n, size_t k, size_t kp, size_t m, int64_t *acc,
+static int fast_ternary_acc(const uint32_t *w, const int8_t *x, size_t n, size_t k, size_t kp, size_t m, int64_t *acc,
                          double *secs)
 {
     double t0 = omp_get_wtime();
@@ -91,4 +91,31 @@ int vkb_fast_ternary_acc(const uint32_t *w, const int8_t *x, size_t n, size_t k,
     if (!rc && corrupt() && m > 0 && n > 0) acc[0] += 1;
     *secs += omp_get_wtime() - t0;
     return rc ? -1 : 0;
+}
+
+static void (*guard_enter)(void *), (*guard_leave)(void *);
+static void *guard_arg;
+
+void vkb_fastref_set_guard(void (*enter)(void *), void (*leave)(void *), void *arg)
+{
+    guard_enter = enter;
+    guard_leave = leave;
+    guard_arg = arg;
+}
+
+int vkb_fast_gemm(vkb_fast_mat a, vkb_fast_mat b, size_t m, size_t n, size_t k, double *c, double *s, double *secs)
+{
+    if (guard_enter) guard_enter(guard_arg);
+    int rc = fast_gemm(a, b, m, n, k, c, s, secs);
+    if (guard_leave) guard_leave(guard_arg);
+    return rc;
+}
+
+int vkb_fast_ternary_acc(const uint32_t *w, const int8_t *x, size_t n, size_t k, size_t kp, size_t m, int64_t *acc,
+                         double *secs)
+{
+    if (guard_enter) guard_enter(guard_arg);
+    int rc = fast_ternary_acc(w, x, n, k, kp, m, acc, secs);
+    if (guard_leave) guard_leave(guard_arg);
+    return rc;
 }

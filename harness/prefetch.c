@@ -1,6 +1,7 @@
 /* prefetch.c — see prefetch.h. One mutex and one condition guard the counters; a writer-preferring rwlock
  * is the "CPU": work() holds it shared, solo() alone. */
 #include <pthread.h>
+#include <sched.h>
 #include <stdlib.h>
 
 #include "fsutil.h"
@@ -38,9 +39,7 @@ static int reserve(vkb_prefetch *p, size_t i, double b)
 
 static void prepare(vkb_prefetch *p, size_t i)
 {
-    pthread_rwlock_rdlock(&p->cpu);
     p->fns.work(p->fns.ctx, i);
-    pthread_rwlock_unlock(&p->cpu);
     if (!p->fns.solo) return;
     pthread_rwlock_wrlock(&p->cpu);
     p->fns.solo(p->fns.ctx, i);
@@ -50,6 +49,10 @@ static void prepare(vkb_prefetch *p, size_t i)
 static void *worker(void *arg)
 {
     vkb_prefetch *p = arg;
+    /* Lowest priority: whatever else wants a core (the caller's exclusive sections, the timed GPU submissions)
+     * preempts the preparation. Not allowed or not offered: the workers run at normal priority. */
+    struct sched_param sp = {0};
+    pthread_setschedparam(pthread_self(), SCHED_IDLE, &sp);
     pthread_mutex_lock(&p->m);
     while (!p->stop && p->next_claim < p->n) {
         size_t i = p->next_claim;
@@ -147,6 +150,8 @@ void vkb_prefetch_stop(vkb_prefetch *p)
     p->nworkers = 0;
 }
 
+void vkb_prefetch_shared_begin(vkb_prefetch *p) { pthread_rwlock_rdlock(&p->cpu); }
+void vkb_prefetch_shared_end(vkb_prefetch *p) { pthread_rwlock_unlock(&p->cpu); }
 void vkb_prefetch_exclusive_begin(vkb_prefetch *p) { pthread_rwlock_wrlock(&p->cpu); }
 void vkb_prefetch_exclusive_end(vkb_prefetch *p) { pthread_rwlock_unlock(&p->cpu); }
 

@@ -1,8 +1,10 @@
 /* prefetch.h — items 0..n-1 prepared ahead, in order, by worker threads while the caller consumes them in
  * order (the driver: the next cases' inputs and references are computed while the GPU times this one).
  *
- * An item is prepared in two steps: size(i) (cheap; no lock held) says how many host bytes it will hold,
- * then work(i) runs under a shared "CPU" lock, then solo(i) under the same lock held exclusively. Items reserve their bytes against a budget strictly in index
+ * An item is prepared in two steps: size(i) (cheap) says how many host bytes it will hold, then work(i), on a
+ * worker thread at the lowest scheduling priority (SCHED_IDLE), then solo(i) under the "CPU" lock held exclusively.
+ * work() takes the lock shared around what must not run beside the caller's exclusive sections (multithreaded
+ * references); single-threaded work at idle priority yields its core to them anyway. Items reserve their bytes against a budget strictly in index
  * order, so the lowest unconsumed item can always proceed: no deadlock, whatever the sizes. The caller can
  * take the CPU lock exclusively (e.g. to time a CPU baseline on every core): no work() runs meanwhile.
  * With workers == 0 nothing runs in the background: vkb_prefetch_wait(i) prepares item i itself. */
@@ -27,7 +29,10 @@ vkb_prefetch *vkb_prefetch_start(size_t n, int workers, size_t ahead, double bud
 double vkb_prefetch_wait(vkb_prefetch *p, size_t i);
 /* Item i was consumed and its memory freed: release its reservation. */
 void vkb_prefetch_done(vkb_prefetch *p, size_t i);
-/* Exclusive use of the CPU by the caller: waits for running work() calls to finish, holds new ones back. */
+/* Shared use of the CPU lock (inside work()), and exclusive use by the caller: exclusive_begin waits for the
+ * shared sections in progress to end and holds new ones back. */
+void vkb_prefetch_shared_begin(vkb_prefetch *p);
+void vkb_prefetch_shared_end(vkb_prefetch *p);
 void vkb_prefetch_exclusive_begin(vkb_prefetch *p);
 void vkb_prefetch_exclusive_end(vkb_prefetch *p);
 /* Stop: workers finish the item in hand and exit; returns once they have. Then is_prepared(i) says which

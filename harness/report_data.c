@@ -187,7 +187,7 @@ const char *rep_family(const char *kernel)
 int rep_on_matrix_units(const vkb_result *r)
 {
     size_t n = strlen(r->variant);
-    return !strcmp(r->kernel, "peak_coopmat") ||
+    return (!strcmp(r->kernel, "peak_coopmat") && !strstr(r->params, "impl=emu")) ||
            (!strcmp(r->kernel, "matmul") && !strncmp(r->variant, "coopmat", 7) && !(n >= 4 && !strcmp(r->variant + n - 4, "_emu")));
 }
 

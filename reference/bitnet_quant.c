@@ -206,6 +206,7 @@ static void wquant_check(vkb_case *c, vkb_check *r)
             if (got != want) vkb_check_bad(r, i * kp + j, (double)got - 1, (double)want - 1);
         }
     r->metric = (double)r->nbad;
+    r->fraction = 1;  /* every code compared above, the scale beside them; n_checked counts the codes */
     vkb_check_end(r);
 }
 
@@ -430,6 +431,7 @@ static void aquant_check(vkb_case *c, vkb_check *r)
     }
     free(y);
     r->metric = (double)r->nbad;
+    r->fraction = 1;  /* every code compared above, the per-token scales beside them; n_checked counts the codes */
     vkb_check_end(r);
 }
 

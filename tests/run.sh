@@ -47,7 +47,7 @@ if [ "$n_rows" -gt 100 ] && [ "$n_bad" = 0 ]; then ok "smoke results.csv: $n_row
 # issue 11: default.suite covers every kernel family (a family missing from `make bench` is a failing test),
 # and every row says where its wall time went: the per-phase columns are numbers on PASS rows, wall_s on all.
 fam_missing=""
-for k in $("$VKB" list | awk '{print $1}' | grep -vx 'noop\|peak_fma\|peak_coopmat\|readbw\|writebw'); do
+for k in $("$VKB" list | awk '$2 == "axes:" {print $1}' | grep -vx 'noop\|peak_fma\|peak_coopmat\|readbw\|writebw'); do
     grep -qE "^$k( |$)" suites/default.suite || fam_missing="$fam_missing $k"
 done
 if [ -z "$fam_missing" ]; then ok "default.suite names every kernel (calibration yardsticks aside)"
