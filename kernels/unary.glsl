@@ -11,7 +11,13 @@ layout(binding = 1) writeonly buffer C4 { T4 c4[]; };
 layout(binding = 1) writeonly buffer C1 { T c1[]; };
 
 vec4 apply(vec4 x) {
-    if (OP == 0u) return mix(x, vec4(0.0), lessThan(x, vec4(0.0)));  // a select: NaN stays NaN (max() may drop it)
+    if (OP == 0u) {
+        // A select: NaN stays NaN (max() may drop it). A negative subnormal is negative too, but a device that
+        // flushes denormals compares it as -0 (an H200 returned -1.4e-45 for relu(-1.4e-45)): its bits say so.
+        uvec4 b = floatBitsToUint(x);
+        uvec4 negsub = uvec4(greaterThan(b, uvec4(0x80000000u))) * uvec4(lessThanEqual(b, uvec4(0x807FFFFFu)));
+        return mix(mix(x, vec4(0.0), lessThan(x, vec4(0.0))), vec4(0.0), notEqual(negsub, uvec4(0u)));
+    }
     if (OP == 1u) {
         vec4 y = 0.7978845608028654 * (x + 0.044715 * x * x * x);
         return x / (1.0 + exp(-2.0 * y));
