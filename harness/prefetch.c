@@ -1,5 +1,5 @@
 /* prefetch.c — see prefetch.h. One mutex and one condition guard the counters; a writer-preferring rwlock
- * is the "CPU": work() holds it shared, solo() alone. */
+ * is the "CPU": work() may hold it shared, the caller's exclusive sections hold it alone. */
 #include <pthread.h>
 #include <sched.h>
 #include <stdlib.h>
@@ -40,10 +40,6 @@ static int reserve(vkb_prefetch *p, size_t i, double b)
 static void prepare(vkb_prefetch *p, size_t i)
 {
     p->fns.work(p->fns.ctx, i);
-    if (!p->fns.solo) return;
-    pthread_rwlock_wrlock(&p->cpu);
-    p->fns.solo(p->fns.ctx, i);
-    pthread_rwlock_unlock(&p->cpu);
 }
 
 static void *worker(void *arg)
@@ -154,8 +150,6 @@ void vkb_prefetch_shared_begin(vkb_prefetch *p) { pthread_rwlock_rdlock(&p->cpu)
 void vkb_prefetch_shared_end(vkb_prefetch *p) { pthread_rwlock_unlock(&p->cpu); }
 void vkb_prefetch_exclusive_begin(vkb_prefetch *p) { pthread_rwlock_wrlock(&p->cpu); }
 void vkb_prefetch_exclusive_end(vkb_prefetch *p) { pthread_rwlock_unlock(&p->cpu); }
-
-int vkb_prefetch_is_prepared(const vkb_prefetch *p, size_t i) { return p && i < p->n && p->state[i] == ITEM_READY; }
 
 void vkb_prefetch_free(vkb_prefetch *p)
 {

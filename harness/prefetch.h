@@ -2,11 +2,11 @@
  * order (the driver: the next cases' inputs and references are computed while the GPU times this one).
  *
  * An item is prepared in two steps: size(i) (cheap) says how many host bytes it will hold, then work(i), on a
- * worker thread at the lowest scheduling priority (SCHED_IDLE), then solo(i) under the "CPU" lock held exclusively.
- * work() takes the lock shared around what must not run beside the caller's exclusive sections (multithreaded
- * references); single-threaded work at idle priority yields its core to them anyway. Items reserve their bytes against a budget strictly in index
- * order, so the lowest unconsumed item can always proceed: no deadlock, whatever the sizes. The caller can
- * take the CPU lock exclusively (e.g. to time a CPU baseline on every core): no work() runs meanwhile.
+ * worker thread at the lowest scheduling priority (SCHED_IDLE). Items reserve their bytes against a budget
+ * strictly in index order, so the lowest unconsumed item can always proceed: no deadlock, whatever the sizes.
+ * work() may take the "CPU" lock shared around what must not run beside the caller's exclusive sections
+ * (multithreaded references); single-threaded work at idle priority yields its core to them anyway. The caller
+ * takes the lock exclusively (e.g. to time a CPU baseline on every core): no shared section runs meanwhile.
  * With workers == 0 nothing runs in the background: vkb_prefetch_wait(i) prepares item i itself. */
 #ifndef VKB_PREFETCH_H
 #define VKB_PREFETCH_H
@@ -17,7 +17,6 @@ typedef struct vkb_prefetch vkb_prefetch;
 typedef struct vkb_prefetch_fns {
     double (*size)(void *ctx, size_t i);   /* host bytes item i will hold until consumed */
     void (*work)(void *ctx, size_t i);     /* prepare item i (called once, on a worker or in wait) */
-    void (*solo)(void *ctx, size_t i);     /* optional, after work: with the CPU lock held exclusively */
     void *ctx;
 } vkb_prefetch_fns;
 
@@ -35,10 +34,8 @@ void vkb_prefetch_shared_begin(vkb_prefetch *p);
 void vkb_prefetch_shared_end(vkb_prefetch *p);
 void vkb_prefetch_exclusive_begin(vkb_prefetch *p);
 void vkb_prefetch_exclusive_end(vkb_prefetch *p);
-/* Stop: workers finish the item in hand and exit; returns once they have. Then is_prepared(i) says which
- * items were prepared (so the caller can free them). NULL is a no-op. */
+/* Stop: workers finish the item in hand and exit; returns once they have. NULL is a no-op. */
 void vkb_prefetch_stop(vkb_prefetch *p);
-int vkb_prefetch_is_prepared(const vkb_prefetch *p, size_t i);
 void vkb_prefetch_free(vkb_prefetch *p);
 
 #endif

@@ -959,7 +959,7 @@ int vkb_run(vkb_vk *v, const vkb_suite *s, const vkb_run_opts *o, vkb_run_totals
     print_header(&x);
     x.started = vkb_now_s();
     x.gpu_last = NAN;
-    vkb_prefetch_fns fns = {job_size, job_work, NULL, &x};
+    vkb_prefetch_fns fns = {job_size, job_work, &x};
     size_t ahead = x.workers ? 64 : 0;  /* long references start early; the memory budget bounds it */
     if (!(x.pf = vkb_prefetch_start(x.njobs, x.workers, ahead, host_budget(), fns))) {
         snprintf(err, errlen, "out of host memory for the run");
