@@ -11,6 +11,7 @@
 #include "check.h"
 #include "cpu.h"
 #include "stats.h"
+#include "fsutil.h"
 
 /* OpenBLAS's own controls (pthreads build); not in GSL's CBLAS header. */
 void openblas_set_num_threads(int n);
@@ -26,13 +27,6 @@ static hwloc_topology_t topo;
 /* GSL (the scalar references, the checks) calls OpenBLAS too: single-threaded unless a baseline runs. */
 __attribute__((constructor)) static void blas_single(void) { openblas_set_num_threads(1); }
 static int ncores = -1;
-
-static double now_s(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
 
 int vkb_cpu_threads(void)
 {
@@ -151,20 +145,20 @@ void vkb_cpu_baseline(vkb_case *c, vkb_result *r)
         goto out;
     }
     poison_outputs(c);
-    double t0 = now_s();
+    double t0 = vkb_now_s();
     if ((why = b->run(c, st))) {  /* warm-up; also where an unsupported case says so */
         set_na(r, why);
         goto out;
     }
-    double first = now_s() - t0;
+    double first = vkb_now_s() - t0;
     int runs = first > SLOW_RUN ? 3 : first * MAX_RUNS < MIN_TIME ? MAX_RUNS : (int)ceil(MIN_TIME / first);
     if (runs < MIN_RUNS && first <= SLOW_RUN) runs = MIN_RUNS;
     for (int i = 0; i < runs; i++) {
         inout_restore(c, save);
         if (i == runs - 1) poison_outputs(c);  /* the validated run starts from poison */
-        t0 = now_s();
+        t0 = vkb_now_s();
         b->run(c, st);
-        t[i] = now_s() - t0;
+        t[i] = vkb_now_s() - t0;
     }
     vkb_summary sm;
     vkb_stats_summarise(t, (size_t)runs, &sm);

@@ -78,13 +78,6 @@ static void set_params(vkb_case *c, const char *text, int refresh)
     }
 }
 
-static double now_s(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
-
 /* One planned, filled, checked case on the device, ready to be timed. */
 typedef struct probe {
     vkb_case c;
@@ -169,7 +162,7 @@ static int probe_time(probe *p, vkb_vk *v, double batch_s, double warm, double m
                       double max_wall, double *t, char *why, size_t len)
 {
     uint32_t batch = (uint32_t)fmin(fmax(ceil(batch_s / fmax(p->t1, 1e-9)), 1), 10000);
-    double busy = 0, wall0 = now_s();
+    double busy = 0, wall0 = vkb_now_s();
     int n = 0;
     while (n < max_n) {
         double s;
@@ -178,9 +171,9 @@ static int probe_time(probe *p, vkb_vk *v, double batch_s, double warm, double m
             return -1;
         }
         busy += s;
-        if (busy < warm && now_s() - wall0 < max_wall) continue;
+        if (busy < warm && vkb_now_s() - wall0 < max_wall) continue;
         t[n++] = s / batch;
-        if ((n >= min_n && busy >= warm + min_time) || now_s() - wall0 > max_wall) break;
+        if ((n >= min_n && busy >= warm + min_time) || vkb_now_s() - wall0 > max_wall) break;
     }
     return n;
 }
@@ -396,7 +389,7 @@ static double probe_sweep(vkb_vk *v, const vkb_caps *caps, double floor_s, vkb_c
 static void copy_refresh(vkb_vk *v, const vkb_caps *caps, double floor_s, vkb_calib *c)
 {
     vkb_calib_refresh *r = &c->refresh;
-    double t[MAX_SAMPLES], rate[MAX_SAMPLES], t0 = now_s();
+    double t[MAX_SAMPLES], rate[MAX_SAMPLES], t0 = vkb_now_s();
     int want = caps->is_cpu ? REFRESH_SAMPLES_CPU : REFRESH_SAMPLES_GPU;
     probe p;
     memset(r, 0, sizeof(*r));
@@ -418,7 +411,7 @@ static void copy_refresh(vkb_vk *v, const vkb_caps *caps, double floor_s, vkb_ca
         c->why[VKB_CAL_COPY][0] = 0;
     }
     probe_close(&p);
-    r->wall_s = now_s() - t0;
+    r->wall_s = vkb_now_s() - t0;
 }
 
 /* ---------------- the cache ---------------- */

@@ -5,13 +5,7 @@
 #include <time.h>
 
 #include "telrow.h"
-
-static double now_s(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
+#include "fsutil.h"
 
 static void add_why(char *s, size_t len, const char *what, const char *why)
 {
@@ -158,7 +152,7 @@ static void energy_window(vkb_telrow *t, vkb_gpu *g, vkb_result *r, vkb_tel_wind
 {
     double per_call = !isnan(r->time_median_s) && r->time_median_s > 0 ? r->time_median_s : 1e-3;
     uint32_t batch = (uint32_t)fmin(fmax(ceil(0.1 / per_call), 1), 10000);
-    double gpu = 0, calls = 0, t0 = now_s();
+    double gpu = 0, calls = 0, t0 = vkb_now_s();
     vkb_tel_begin(t->tel);
     while (!vkb_telrow_energy_ready(t, gpu)) {
         double s;
@@ -169,7 +163,7 @@ static void energy_window(vkb_telrow *t, vkb_gpu *g, vkb_result *r, vkb_tel_wind
         gpu += s;
         calls += batch;
     }
-    double wall = now_s() - t0;
+    double wall = vkb_now_s() - t0;
     vkb_tel_end(t->tel, w);
     energy_eval(r, w, wall, calls, why, len);
 }

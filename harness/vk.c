@@ -13,6 +13,7 @@
 
 #include "check.h"
 #include "vk.h"
+#include "fsutil.h"
 
 #define MAX_OVERRIDES 16
 #define GUARD_PATTERN 0x5Au
@@ -101,13 +102,6 @@ static void set_err(char *buf, size_t len, const char *fmt, ...)
             goto error;                                                                          \
         }                                                                                        \
     } while (0)
-
-static double now_s(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
 
 static VKAPI_ATTR VkBool32 VKAPI_CALL on_validation(VkDebugUtilsMessageSeverityFlagBitsEXT sev,
                                                    VkDebugUtilsMessageTypeFlagsEXT type,
@@ -1042,7 +1036,7 @@ int vkb_gpu_download(vkb_gpu *g, char *guard_msg, size_t len)
 int vkb_gpu_e2e(vkb_gpu *g, double *seconds)
 {
     vkb_vk *v = g->v;
-    double t0 = now_s();
+    double t0 = vkb_now_s();
     for (int i = 0; i < g->c->nbuf; i++) {
         const vkb_buf *cb = &g->c->buf[i];
         if (cb->role == VKB_IN || cb->role == VKB_INOUT)
@@ -1073,7 +1067,7 @@ int vkb_gpu_e2e(vkb_gpu *g, double *seconds)
         if (cb->role == VKB_IN || cb->role == VKB_SCRATCH) continue;
         memcpy(cb->host, g->b[i].map + VKB_GUARD_BYTES, cb->count * vkb_dtype_size(cb->type));
     }
-    *seconds = now_s() - t0;
+    *seconds = vkb_now_s() - t0;
     return 0;
 }
 
