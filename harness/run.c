@@ -47,8 +47,7 @@ typedef struct ctx {
     vkb_run_totals *tot;
     vkb_calib cal;        /* ceilings (calibrate.h) */
     vkb_telrow tr;        /* sensors and pinning (telrow.h) */
-    struct job *jobs;     /* every selected case, in run order */
-    size_t njobs;
+    struct job *jobs;     /* every selected case, in run order (total_cases of them) */
     vkb_prefetch *pf;     /* prepares the next cases while the GPU times this one */
     int workers;          /* prefetch threads (0: every case prepared inline, --jobs 0) */
     vkb_result *est;      /* --established: the rows of that run */
@@ -755,7 +754,7 @@ static void case_record(ctx *x, job *j, const vkb_check *chk, const double *samp
                           r->timing_s, r->energy_s, r->cpu_fast_s, r->overhead_s};
     for (size_t i = 0; i < sizeof(val) / sizeof(val[0]); i++)
         if (!isnan(val[i])) *acc[i] += val[i];
-    if (!isnan(r->overhead_s) && x->noverhead < x->njobs) x->overheads[x->noverhead++] = r->overhead_s;
+    if (!isnan(r->overhead_s) && x->noverhead < x->total_cases) x->overheads[x->noverhead++] = r->overhead_s;
 }
 
 /* The case at index i: wait for its preparation, baseline, GPU, row. */
@@ -829,12 +828,11 @@ static void pf_shared_end(void *p) { vkb_prefetch_shared_end(p); }
 static int plan_jobs(ctx *x, const vkb_suite *s, char *err, size_t errlen)
 {
     for (int i = 0; i < s->nline; i++)
-        if (!x->o->filter || strstr(s->line[i].kernel, x->o->filter)) x->njobs += vkb_line_ncases(&s->line[i]);
-    x->total_cases = x->njobs;
-    x->jobs = calloc(x->njobs ? x->njobs : 1, sizeof(*x->jobs));
-    x->overheads = calloc(x->njobs ? x->njobs : 1, sizeof(*x->overheads));
+        if (!x->o->filter || strstr(s->line[i].kernel, x->o->filter)) x->total_cases += vkb_line_ncases(&s->line[i]);
+    x->jobs = calloc(x->total_cases ? x->total_cases : 1, sizeof(*x->jobs));
+    x->overheads = calloc(x->total_cases ? x->total_cases : 1, sizeof(*x->overheads));
     if (!x->jobs || !x->overheads) {
-        snprintf(err, errlen, "out of host memory for %zu cases", x->njobs);
+        snprintf(err, errlen, "out of host memory for %zu cases", x->total_cases);
         return -1;
     }
     size_t n = 0;
@@ -961,7 +959,7 @@ int vkb_run(vkb_vk *v, const vkb_suite *s, const vkb_run_opts *o, vkb_run_totals
     x.gpu_last = NAN;
     vkb_prefetch_fns fns = {job_size, job_work, &x};
     size_t ahead = x.workers ? 64 : 0;  /* long references start early; the memory budget bounds it */
-    if (!(x.pf = vkb_prefetch_start(x.njobs, x.workers, ahead, host_budget(), fns))) {
+    if (!(x.pf = vkb_prefetch_start(x.total_cases, x.workers, ahead, host_budget(), fns))) {
         snprintf(err, errlen, "out of host memory for the run");
         goto out;
     }
@@ -969,7 +967,7 @@ int vkb_run(vkb_vk *v, const vkb_suite *s, const vkb_run_opts *o, vkb_run_totals
      * references (OpenBLAS, OpenMP teams that need not inherit that priority) hold the CPU lock shared, so no
      * baseline is timed beside them. */
     if (x.workers) vkb_fastref_set_guard(pf_shared_begin, pf_shared_end, x.pf);
-    for (size_t i = 0; i < x.njobs && !vkb_run_interrupted; i++) run_case(&x, i);
+    for (size_t i = 0; i < x.total_cases && !vkb_run_interrupted; i++) run_case(&x, i);
     vkb_prefetch_stop(x.pf);
     size_t finished = x.done_cases - x.interrupted_rows;
     fprintf(info, "finished: %s after %zu of %zu cases\n", vkb_run_interrupted ? "interrupted" : "complete",
@@ -995,7 +993,7 @@ out:
     if (ret && info) fprintf(info, "status: error: %s\n", err);  /* not killed: say why it stopped */
     vkb_fastref_set_guard(NULL, NULL, NULL);
     vkb_prefetch_free(x.pf);
-    for (size_t i = 0; x.jobs && i < x.njobs; i++) vkb_case_free(&x.jobs[i].c);  /* prepared, never run */
+    for (size_t i = 0; x.jobs && i < x.total_cases; i++) vkb_case_free(&x.jobs[i].c);  /* prepared, never run */
     free(x.jobs);
     free(x.overheads);
     free(x.est);
