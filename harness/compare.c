@@ -483,6 +483,54 @@ static long sample_line(const char *path, int64_t case_id, long idx)
     return line;
 }
 
+/* The runs that TIMED rows name as establishing them (ref_method "established: DIR (...)"), read once each. */
+typedef struct estab {
+    char dir[600];
+    vkb_result *rows;   /* NULL: unreadable (the rows it was to vouch for stay TIMED) */
+    long n;
+} estab;
+static estab estabs[16];
+static int nestab;
+
+static void estab_free(void)
+{
+    for (int i = 0; i < nestab; i++) free(estabs[i].rows);
+    nestab = 0;
+}
+
+/* A TIMED row's correctness is that of the run that established it: the PASS row of the same commit, seed
+ * and case in DIR (as `run --established` matched it). With it the row counts as PASS; without it (DIR gone,
+ * unreadable, or not holding that row) it stays TIMED, which establishes nothing. The gate's check launches
+ * (harness/gate.sh) are such runs: not timed for the comparison, they vouch for its launches. */
+static const char *vouched(const vkb_result *x)
+{
+    static const char pre[] = "established: ";
+    if (strcmp(x->status, "TIMED") || strncmp(x->ref_method, pre, sizeof(pre) - 1)) return x->status;
+    char dir[600];
+    snprintf(dir, sizeof(dir), "%s", x->ref_method + sizeof(pre) - 1);
+    char *cut = strstr(dir, " (PASS");
+    if (cut) *cut = 0;
+    estab *e = NULL;
+    for (int i = 0; i < nestab && !e; i++)
+        if (!strcmp(estabs[i].dir, dir)) e = &estabs[i];
+    if (!e) {
+        if (nestab == (int)(sizeof(estabs) / sizeof(estabs[0]))) return x->status;
+        e = &estabs[nestab++];
+        snprintf(e->dir, sizeof(e->dir), "%s", dir);
+        char path[700], err[512];
+        snprintf(path, sizeof(path), "%s/results.csv", dir);
+        e->n = vkb_result_read(path, &e->rows, err, sizeof(err));
+        if (e->n < 0) e->rows = NULL, e->n = 0;
+    }
+    for (long i = 0; i < e->n; i++) {
+        const vkb_result *y = &e->rows[i];
+        if (!strcmp(y->status, "PASS") && !strcmp(y->commit, x->commit) && y->seed == x->seed &&
+            !strcmp(y->kernel, x->kernel) && !strcmp(y->params, x->params))
+            return "PASS";
+    }
+    return x->status;
+}
+
 /* Read one side's runs into the row set (cand: 0 baseline, 1 candidate). */
 static int load_side(rowset *set, const char *arg, int cand, side_id *id, char *err, size_t errlen)
 {
@@ -518,7 +566,8 @@ static int load_side(rowset *set, const char *arg, int cand, side_id *id, char *
             vkb_cmp_row *r = find_or_add(set, x, 1);
             if (!r) { snprintf(err, errlen, "%s: out of memory", files[f]); goto cleanup; }
             char *st = cand ? r->cand_status : r->base_status;
-            if (!st[0] || status_rank(x->status) > status_rank(st)) snprintf(st, sizeof(r->base_status), "%s", x->status);
+            const char *xs = vouched(x);
+            if (!st[0] || status_rank(xs) > status_rank(st)) snprintf(st, sizeof(r->base_status), "%s", xs);
             (cand ? &r->cand : &r->base)->skipped += !strcmp(x->status, "SKIP");
             if (cand ? !isnan(x->gate_delta) : isnan(r->delta)) r->delta = x->gate_delta;  /* the candidate's suite wins */
             r->below_floor |= x->below_floor > 0;   /* NA (not timed) is not below it */
@@ -616,7 +665,9 @@ long vkb_cmp_load(const char *base, const char *cand, const vkb_cmp_opts *o, int
     *mismatch = 0;
     note[0] = 0;
     if (overlap(base, cand, err, errlen)) return -1;
-    if (load_side(&set, base, 0, &ib, err, errlen) || load_side(&set, cand, 1, &ic, err, errlen)) {
+    int bad = load_side(&set, base, 0, &ib, err, errlen) || load_side(&set, cand, 1, &ic, err, errlen);
+    estab_free();
+    if (bad) {
         vkb_cmp_rows_free(set.r, set.n);
         return -1;
     }
@@ -658,7 +709,8 @@ static void cmp_usage(FILE *f)
             "verdicts: SAME (CI inside [1/(1+D), 1+D]); SLOWER/FASTER (BH-significant and CI beyond the floor, >= 2\n"
             "  launches a side); INCONCLUSIVE with the reason (too few samples or launches, too noisy, one launch per\n"
             "  side, below the timer floor, not timed, ...). Rows with status PASS or TIMED are timed; a TIMED row\n"
-            "  (check skipped: correctness established by an earlier run) never establishes correctness itself.\n"
+            "  (check skipped: correctness established by an earlier run) counts as PASS when that run (its\n"
+            "  ref_method names it) still holds the case's PASS row, same commit and seed; else it establishes nothing.\n"
             "exit status: 0 no regression; 1 performance regression (a SLOWER case); 2 correctness regression\n"
             "  (PASS in the baseline, FAIL or ERROR in the candidate; wins over 1); 3 usage or input error: bad\n"
             "  options, unreadable/corrupt/truncated results (file:line), a required column missing or a NaN\n"

@@ -19,8 +19,11 @@
 #             microseconds (default 50); FROM: first block to run (default 0, afresh): FROM > 0 adds blocks
 #             FROM..K-1 to OUT's earlier ones, so a long self-test can be split over several commands.
 # A launch does only what the gate needs: no ceilings calibration, no sensors, and, where this vkbench
-# offers them, no CPU baselines and (after a side's first launch) no reference or check for the cases
-# that launch established.
+# offers them, no CPU baselines and no reference or check: each side first runs one check launch (DIR.check,
+# beside the side's runs, with minimal timing) that establishes the cases' correctness, and every timed launch
+# after it is --established against it. The check launch's times are never compared: on an H200, checked
+# launches (references and checks beside the timing) ran 1.1x-4x slower than the established ones and made
+# every A/A comparison of the >= 50 us cases "too noisy".
 set -u
 VKB=${VKB:-build/vkbench}
 SUITE=${SUITE:-suites/gate.suite}
@@ -47,9 +50,9 @@ cheap() {
 }
 
 # launch BIN CHEAP DIR FIRST [ARGS...]: one `vkbench run` of the suite into DIR; CHEAP is `cheap BIN`'s
-# output, FIRST the side's first launch (empty for that launch itself). Returns 0 when the run completed
+# output, FIRST the side's check launch (empty for that launch itself). Returns 0 when the run completed
 # (case FAILs are the compare's business), 2 when it crashed, 3 when it refused its input. Appends
-# "SIDE SECONDS" to $LAUNCH_LOG when set (SIDE: DIR's parent's name).
+# "SIDE SECONDS" to $LAUNCH_LOG when set (SIDE: DIR's parent's name; a check launch's own name, SIDE.check).
 launch() {   # (sh has no locals: its variables are l_*)
     l_bin=$1; l_opts=$2; l_dir=$3; l_first=$4; shift 4
     case $l_opts in
@@ -60,12 +63,24 @@ launch() {   # (sh has no locals: its variables are l_*)
     # shellcheck disable=SC2086
     "$l_bin" run "$SUITE" --dir "$l_dir" --seed "$SEED" $l_opts $RUN_ARGS "$@" > "$l_dir.log" 2>&1
     l_rc=$?
-    [ -n "$LAUNCH_LOG" ] && echo "$(basename "$(dirname "$l_dir")") $(now) $l_t0" | awk '{printf "%s %.3f\n", $1, $2 - $3}' >> "$LAUNCH_LOG"
+    case $l_dir in *.check) l_side=$(basename "$l_dir") ;; *) l_side=$(basename "$(dirname "$l_dir")") ;; esac
+    [ -n "$LAUNCH_LOG" ] && echo "$l_side $(now) $l_t0" | awk '{printf "%s %.3f\n", $1, $2 - $3}' >> "$LAUNCH_LOG"
     case $l_rc in
     0|1) return 0 ;;
     3) echo "gate: $l_bin refused its input (see $l_dir.log):" >&2; tail -n 3 "$l_dir.log" >&2; return 3 ;;
     *) echo "gate: $l_bin crashed or was killed (exit $l_rc; see $l_dir.log)" >&2; tail -n 5 "$l_dir.log" >&2; return 2 ;;
     esac
+}
+
+# check_launch BIN CHEAP SIDE_DIR [ARGS...]: with --established, one check launch into SIDE_DIR.check
+# (references and checks, and just enough timing for a valid row), printing that directory for the side's
+# timed launches; without it (an older vkbench) nothing, and every launch checks.
+check_launch() {
+    case $2 in *--established*) ;; *) return 0 ;; esac
+    c_bin=$1; c_opts=$2; c_dir=$3.check; shift 3
+    rm -rf "$c_dir"
+    launch "$c_bin" "$c_opts" "$c_dir" "" --min-time 0 --min-samples 1 --timeout 0.01 "$@" || return $?
+    echo "$c_dir"
 }
 
 compare() {  # compare BASE CAND OUT: exit status of vkbench compare
@@ -91,13 +106,13 @@ run)
     b=$(realpath -m -- "$1"); c=$(realpath -m -- "$out/candidate")
     case "$b/" in "$c"/*) echo "gate: BASELINE $1 is (or lies inside) $out/candidate, which this run deletes and rewrites: compare with a copy made before (cp -r $out/candidate build/gate-baseline)" >&2; exit 3 ;; esac
     case "$c/" in "$b"/*) echo "gate: BASELINE $1 holds $out/candidate, which this run deletes and rewrites: keep the baseline apart" >&2; exit 3 ;; esac
-    rm -rf "$out/candidate"
+    rm -rf "$out/candidate" "$out/candidate.check"
     # ROUNDS launches: between-launch variance enters the candidate's CI (a baseline made the same way,
     # a directory of runs, brings its own; one launch per side decides nothing).
     opts=$(cheap "$VKB")
+    first=$(check_launch "$VKB" "$opts" "$out/candidate") || exit $?
     r=1
     while [ "$r" -le "$ROUNDS" ]; do
-        first=; [ "$r" -gt 1 ] && first=$out/candidate/run1
         launch "$VKB" "$opts" "$out/candidate/run$r" "$first" || exit $?
         r=$((r + 1))
     done
@@ -109,15 +124,16 @@ interleave)
     [ "$ROUNDS" -ge 4 ] || { echo "gate: ROUNDS=$ROUNDS: at least 4 launches per side (compare tests launch medians; 3 vs 3 cannot reach p < .1)" >&2; exit 3; }
     a=$1; b=$2; out=${3:-build/gate-interleave}
     for bin in "$a" "$b"; do [ -x "$bin" ] || { echo "gate: $bin: not an executable" >&2; exit 3; }; done
-    rm -rf "$out/A" "$out/B"
+    rm -rf "$out/A" "$out/B" "$out/A.check" "$out/B.check"
     opts_a=$(cheap "$a"); opts_b=$(cheap "$b")
+    first_A=$(check_launch "$a" "$opts_a" "$out/A") || exit $?
+    first_B=$(check_launch "$b" "$opts_b" "$out/B") || exit $?
     r=1
     while [ "$r" -le "$ROUNDS" ]; do
         # A B, then B A: neither build always runs first after the other.
         if [ $((r % 2)) = 1 ]; then first=A; else first=B; fi
         for side in $first $( [ $first = A ] && echo B || echo A ); do
-            bin=$a; opts=$opts_a; [ "$side" = B ] && bin=$b && opts=$opts_b
-            f=; [ "$r" -gt 1 ] && f=$out/$side/run1
+            bin=$a; opts=$opts_a; f=$first_A; [ "$side" = B ] && bin=$b && opts=$opts_b && f=$first_B
             launch "$bin" "$opts" "$out/$side/run$r" "$f" || exit $?
         done
         r=$((r + 1))
@@ -143,13 +159,16 @@ selftest)
     i=$FROM
     while [ "$i" -lt "$K" ]; do
         t0=$(now)
+        first_A=$(check_launch "$VKB" "$opts" "$out/runs/A$i") || exit $?
+        first_B=$(check_launch "$VKB" "$opts" "$out/runs/B$i") || exit $?
+        first_S=$(check_launch "$VKB" "$opts" "$out/runs/S$i" --slowdown "$SLOW") || exit $?
         r=1
         while [ "$r" -le "$ROUNDS" ]; do
             case $(((r - 1 + 3 * i) % 6)) in
             0) order="A B S" ;; 1) order="S B A" ;; 2) order="B S A" ;; 3) order="A S B" ;; 4) order="S A B" ;; *) order="B A S" ;;
             esac
             for side in $order; do
-                first=; [ "$r" -gt 1 ] && first=$out/runs/$side$i/run1
+                eval "first=\$first_$side"
                 if [ "$side" = S ]; then launch "$VKB" "$opts" "$out/runs/S$i/run$r" "$first" --slowdown "$SLOW" || exit $?
                 else launch "$VKB" "$opts" "$out/runs/$side$i/run$r" "$first" || exit $?; fi
             done
@@ -159,19 +178,25 @@ selftest)
         echo "gate selftest: block $((i + 1)) of $K done" >&2
         i=$((i + 1))
     done
-    i=$FROM
+    # The comparisons, on the host's cores (each one single-threaded; ~2-3 s of bootstrap each): its own wall
+    # time per comparison in compare_seconds.
+    i=$FROM; par=$(nproc 2>/dev/null || echo 2); [ "$par" -gt 8 ] && par=8
     while [ "$i" -lt "$K" ]; do
-        t0=$(now)
         for kind in aa inj; do
-            cand=$out/runs/B$i; [ $kind = inj ] && cand=$out/runs/S$i
-            compare "$out/runs/A$i" "$cand" "$out/$kind/$i" > "$out/logs/$kind$i.log" 2>&1
-            rc=$?
-            # 4 (inconclusive) is a verdict the self-test counts, not a failure of the self-test.
-            case $rc in 0|1|4) ;; *) echo "gate: $kind compare $i: exit $rc" >&2; tail -n 5 "$out/logs/$kind$i.log" >&2 ;; esac
+            (
+                t0=$(now)
+                cand=$out/runs/B$i; [ $kind = inj ] && cand=$out/runs/S$i
+                compare "$out/runs/A$i" "$cand" "$out/$kind/$i" > "$out/logs/$kind$i.log" 2>&1
+                rc=$?
+                echo "$(now) $t0" | awk '{printf "%.3f\n", $1 - $2}' >> "$out/compare_seconds"
+                # 4 (inconclusive) is a verdict the self-test counts, not a failure of the self-test.
+                case $rc in 0|1|4) ;; *) echo "gate: $kind compare $i: exit $rc" >&2; tail -n 5 "$out/logs/$kind$i.log" >&2 ;; esac
+            ) &
         done
-        echo "$(now) $t0" | awk '{printf "%.3f\n", ($1 - $2) / 2}' >> "$out/compare_seconds"
         i=$((i + 1))
+        [ $(((i - FROM) * 2 % par)) -lt 2 ] && wait
     done
+    wait
     min_s=$(awk -v u="$MIN_US" 'BEGIN { printf "%.9g", u * 1e-6 }')
     "$VKB" gate-summary -s "$SLOW" -m "$min_s" "$out/aa" "$out/inj" > "$out/summary.md" || exit 3
     # Where a launch's wall time goes, per case (wall_s, when this vkbench fills it), over every launch.
@@ -181,16 +206,17 @@ selftest)
                   m = n[k]; for (a = 1; a <= m; a++) s[a] = v[k, a]
                   for (a = 2; a <= m; a++) { x = s[a]; for (b = a - 1; b >= 1 && s[b] > x; b--) s[b + 1] = s[b]; s[b + 1] = x }
                   printf "%s\t%.3f\n", k, (s[int((m + 1) / 2)] + s[int(m / 2) + 1]) / 2 } }' | sort > "$out/case_wall_seconds"
-    nl=$(wc -l < "$out/launch_seconds")
+    nl=$(grep -vc 'check ' "$out/launch_seconds"); nc=$(grep -c 'check ' "$out/launch_seconds")
     {
         echo
         echo "selftest: K=$K ROUNDS=$ROUNDS SLOW=$SLOW suite=$SUITE vkbench=$VKB"
         case $opts in
-        *--established*) echo "launch options: ${opts%--established}(+ --established RUN1 after a side's first launch)" ;;
+        *--established*) echo "launch options: ${opts%--established}(+ --established SIDE.check: each side's check launch, not timed, not compared)" ;;
         *) echo "launch options: $opts(this vkbench offers no --established: every launch checks)" ;;
         esac
-        echo "launches: $nl; launch_seconds_median: plain $(awk '$1 !~ /^S/' "$out/launch_seconds" > "$out/.p"; med "$out/.p" 2),"\
-             "slowed $(awk '$1 ~ /^S/' "$out/launch_seconds" > "$out/.s"; med "$out/.s" 2);"\
+        echo "launches: $nl (+ $nc check launches); launch_seconds_median: plain $(awk '$1 !~ /^S/ && $1 !~ /check/' "$out/launch_seconds" > "$out/.p"; med "$out/.p" 2),"\
+             "slowed $(awk '$1 ~ /^S/ && $1 !~ /check/' "$out/launch_seconds" > "$out/.s"; med "$out/.s" 2),"\
+             "check $(awk '$1 ~ /check/' "$out/launch_seconds" > "$out/.c"; med "$out/.c" 2);"\
              "launch_seconds_max: $(awk 'BEGIN { m = 0 } $2 > m { m = $2 } END { printf "%.3f", m }' "$out/launch_seconds")"
         echo "device_seconds_total: $(awk '{ s += $1 } END { printf "%.1f", s }' "$out/block_seconds") (all blocks: every launch, Vulkan start included)"
         echo "median_seconds_per_comparison: $(awk -v a="$(med "$out/block_seconds")" -v b="$(med "$out/compare_seconds")" \
@@ -199,7 +225,7 @@ selftest)
         echo "per-case wall seconds in a launch (median; NA: this vkbench does not fill wall_s):"
         sed 's/^/  /' "$out/case_wall_seconds"
     } >> "$out/summary.md"
-    rm -f "$out/.p" "$out/.s"
+    rm -f "$out/.p" "$out/.s" "$out/.c"
     cat "$out/summary.md"
     ;;
 *) usage ;;
