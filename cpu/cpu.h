@@ -52,8 +52,9 @@ extern const vkb_baseline *const vkb_baselines[];  /* NULL-terminated, generated
 /* Run the case's optimized CPU baseline (if any) on its filled inputs and fill the cpu_fast_* columns of
  * r: time (median of warm runs), threads, implementation, status PASS/FAIL (kernel's check) or NA with
  * the reason in cpu_fast_why. Leaves inputs, c->note and the calling thread's CPU binding as it found
- * them; outputs hold the baseline's result (the GPU upload poisons them again). */
-void vkb_cpu_baseline(vkb_case *c, vkb_result *r);
+ * them; outputs hold the baseline's result (the GPU upload poisons them again). budget > 0: seconds for the
+ * warm-up and the timed runs together; the runs are cut to fit, down to one (then no CI). */
+void vkb_cpu_baseline(vkb_case *c, vkb_result *r, double budget);
 
 /* Worker threads the baselines use: one per core (hwloc), at least 1. */
 int vkb_cpu_threads(void);

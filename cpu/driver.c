@@ -118,7 +118,7 @@ static void set_na(vkb_result *r, const char *why)
     snprintf(r->cpu_fast_why, sizeof(r->cpu_fast_why), "%s", why);
 }
 
-void vkb_cpu_baseline(vkb_case *c, vkb_result *r)
+void vkb_cpu_baseline(vkb_case *c, vkb_result *r, double budget)
 {
     const vkb_baseline *b = vkb_cpu_find(c->k->name);
     void *save[VKB_MAX_BUFS] = {0}, *st = NULL;
@@ -153,6 +153,7 @@ void vkb_cpu_baseline(vkb_case *c, vkb_result *r)
     double first = vkb_now_s() - t0;
     int runs = first > SLOW_RUN ? 3 : first * MAX_RUNS < MIN_TIME ? MAX_RUNS : (int)ceil(MIN_TIME / first);
     if (runs < MIN_RUNS && first <= SLOW_RUN) runs = MIN_RUNS;
+    if (budget > 0 && first * (runs + 1) > budget) runs = (int)fmax(1, floor(budget / first - 1));  /* cpu_budget */
     for (int i = 0; i < runs; i++) {
         inout_restore(c, save);
         if (i == runs - 1) poison_outputs(c);  /* the validated run starts from poison */

@@ -47,6 +47,8 @@ static void usage(FILE *f)
             "      --jobs N              threads preparing the next cases' inputs and references while the GPU\n"
             "                            times this one (default: up to 4 on a GPU, 0 on a CPU device)\n"
             "      --no-cpu-baseline     skip the optimized CPU baselines (cpu_fast_* NA)\n"
+            "      --cpu-budget S        seconds a CPU baseline may take per case, warm-up included (default: the\n"
+            "                            suite's cpu_budget, else 2; 0: no limit); a case predicted over it is NA\n"
             "      --established DIR     cases that PASSed in run DIR (same commit, seed, case) are timed without\n"
             "                            reference or check: status TIMED, ref_method names DIR (gate launches)\n"
             "      --slowdown K=F[:alu|:mem][,..]  make kernel K (1+F)x slower: extra bytes streamed (mem, below 16\n"
@@ -188,9 +190,9 @@ static int cmd_run(int argc, char **argv)
         {"spv-dir", 1, 0, 'P'},   {"no-calibrate", 0, 0, 'C'},
         {"recalibrate", 0, 0, 'R'}, {"no-telemetry", 0, 0, 'O'}, {"discard-throttled", 0, 0, 'H'}, {"help", 0, 0, 'h'},    {"slowdown", 1, 0, 'W'},
         {"oracle-budget", 1, 0, 'B'}, {"no-cpu-baseline", 0, 0, 'Z'}, {"jobs", 1, 0, 'J'},
-        {"established", 1, 0, 'E'}, {"force", 0, 0, 'F'},
+        {"established", 1, 0, 'E'}, {"force", 0, 0, 'F'}, {"cpu-budget", 1, 0, 'U'},
         {0, 0, 0, 0}};
-    vkb_run_opts o = {.min_time = NAN, .max_noise = NAN, .timeout = NAN, .min_samples = -1, .jobs = -1, .argc = argc,
+    vkb_run_opts o = {.min_time = NAN, .max_noise = NAN, .timeout = NAN, .cpu_budget = NAN, .min_samples = -1, .jobs = -1, .argc = argc,
                       .argv = argv};
     const char *device = NULL, *spv_dir = NULL, *shader[16];
     const char *inline_lines[64];
@@ -198,7 +200,8 @@ static int cmd_run(int argc, char **argv)
     char err[1024];
     vkb_suite s = {0};
     vkb_vk *v = NULL;
-    vkb_options opt = {.min_time = 0.5, .max_noise = 0.005, .timeout = 15, .min_samples = 10, .mode = "hot"};
+    vkb_options opt = {.min_time = 0.5, .max_noise = 0.005, .timeout = 15, .min_samples = 10, .cpu_budget = 2.0,
+                       .mode = "hot"};
     int c, li = -1;
     optind = 1;
     while ((c = getopt_long(argc, argv, "e:h", lo, &li)) != -1) {
@@ -239,6 +242,7 @@ static int cmd_run(int argc, char **argv)
             break;
         case 'B': o.oracle_budget = strtod(optarg, &end); if (*end || !(o.oracle_budget >= 1)) goto bad_number; break;
         case 'Z': o.no_cpu_baseline = 1; break;
+        case 'U': o.cpu_budget = strtod(optarg, &end); if (*end || !(o.cpu_budget >= 0)) goto bad_number; break;
         case 'J': o.jobs = (int)strtol(optarg, &end, 10); if (*end || o.jobs < 0 || o.jobs > 64) goto bad_number; break;
         case 'E': o.established = optarg; break;
         case 'F': o.force = 1; break;

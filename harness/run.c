@@ -63,15 +63,12 @@ typedef struct ctx {
     vkb_rundir rd;        /* the locked run directory and the device's registry of live runs (rundir.h) */
     size_t interrupted_rows;   /* rows recorded as INTERRUPTED: the case in flight when the run was stopped */
     int write_errno;      /* first failed flush or fsync of a row: the run reports it instead of claiming success */
+    struct {              /* the last measured CPU baseline per kernel and dtype: seconds per unit of work */
+        char key[64], params[120];
+        double per_work;
+    } cpu_rate[32];
+    int ncpu_rate;
 } ctx;
-
-static uint64_t mix64(uint64_t x)
-{
-    x += 0x9e3779b97f4a7c15ull;
-    x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ull;
-    x = (x ^ (x >> 27)) * 0x94d049bb133111ebull;
-    return x ^ (x >> 31);
-}
 
 static uint64_t hash_str(uint64_t h, const char *s)
 {
@@ -324,7 +321,7 @@ static double job_size(void *arg, size_t i)
     case_init(c, k, &x->caps, j->l, j->pick, j->mode, sizeof(j->mode), r->params, sizeof(r->params));
     if (x->o->mode) snprintf(j->mode, sizeof(j->mode), "%s", x->o->mode);
     c->oracle_budget = x->o->oracle_budget;
-    c->seed = mix64(hash_str(hash_str(x->o->seed ^ 0xcbf29ce484222325ull, k->name), r->params));
+    c->seed = vkb_mix64(hash_str(hash_str(x->o->seed ^ 0xcbf29ce484222325ull, k->name), r->params));
     r->case_id = (int64_t)i;
     snprintf(r->kernel, sizeof(r->kernel), "%s", k->name);
     snprintf(r->mode, sizeof(r->mode), "%s", j->mode);
@@ -411,6 +408,21 @@ static void job_baseline(ctx *x, job *j)
                       : j->established   ? "reference not run (--established): no check for the baseline"
                                          : NULL;
     if (j->state != JOB_RUN) return;
+    double budget = !isnan(x->o->cpu_budget) ? x->o->cpu_budget : j->l->opt.cpu_budget;
+    char key[64];
+    double work = r->flops > 0 ? r->flops : r->bytes;
+    snprintf(key, sizeof(key), "%s %s", j->c.k->name, vkb_param_str(&j->c, "dtype", ""));
+    int slot = 0;
+    while (slot < x->ncpu_rate && strcmp(x->cpu_rate[slot].key, key)) slot++;
+    /* The budget: a warm-up and one timed run must fit. The prediction scales the same kernel's last baseline
+     * by the work (FLOPs, else bytes); a case with no history runs, capped at one timed run if it is slow. */
+    double predicted = slot < x->ncpu_rate && work > 0 ? work * x->cpu_rate[slot].per_work : NAN;
+    char over[sizeof(r->cpu_fast_why)];
+    if (!off && budget > 0 && 2 * predicted > budget) {
+        snprintf(over, sizeof(over), "over the baseline budget: a run predicted to take %.3g s (from %s), a warm-up and "
+                 "one run > cpu_budget %.3g s (--cpu-budget to raise it)", predicted, x->cpu_rate[slot].params, budget);
+        off = over;
+    }
     if (off) {
         snprintf(r->cpu_fast_status, sizeof(r->cpu_fast_status), "NA");
         snprintf(r->cpu_fast_why, sizeof(r->cpu_fast_why), "%s", off);
@@ -418,9 +430,15 @@ static void job_baseline(ctx *x, job *j)
     }
     double t0 = vkb_now_s();
     if (x->workers) vkb_prefetch_exclusive_begin(x->pf);
-    vkb_cpu_baseline(&j->c, r);  /* timed, checked, cpu_fast_* columns */
+    vkb_cpu_baseline(&j->c, r, budget);  /* timed, checked, cpu_fast_* columns */
     if (x->workers) vkb_prefetch_exclusive_end(x->pf);
     r->cpu_fast_s = vkb_now_s() - t0;
+    if (work > 0 && r->cpu_fast_time_s > 0 && slot < (int)(sizeof(x->cpu_rate) / sizeof(x->cpu_rate[0]))) {
+        if (slot == x->ncpu_rate) x->ncpu_rate++;
+        snprintf(x->cpu_rate[slot].key, sizeof(x->cpu_rate[slot].key), "%s", key);
+        snprintf(x->cpu_rate[slot].params, sizeof(x->cpu_rate[slot].params), "%s", r->params);
+        x->cpu_rate[slot].per_work = r->cpu_fast_time_s / work;
+    }
 }
 
 /* Idle GPUs drop their clocks: on an H200 the first ~0.2 s of a 1 GiB copy after a CPU-side reference ran
@@ -466,14 +484,14 @@ static int measure(ctx *x, vkb_gpu *g, const vkb_line *l, int cold, vkb_result *
     double *s = malloc(cap * sizeof(*s));
     if (!s) return -1;
     vkb_telrow_case_begin(&x->tr);
-    double t0 = vkb_now_s(), busy = 0, calls = 0;
+    double t0 = vkb_now_s(), calls = 0;
+    int waited = 0;  /* the stopping rule had fired before the energy window was long enough */
     for (;;) {
         double t;
         if (vkb_gpu_run(g, batch, cold, &t)) {
             free(s);
             return -1;
         }
-        busy += t;
         calls += batch;
         if (vkb_telrow_reject(&x->tr, vkb_now_s() - t0, st.timeout)) continue;  /* --discard-throttled */
         if (n == cap) {
@@ -483,8 +501,12 @@ static int measure(ctx *x, vkb_gpu *g, const vkb_line *l, int cold, vkb_result *
             cap *= 2;
         }
         s[n++] = t / batch;
-        int stop = vkb_stop_add(&st, t / batch * batch, vkb_now_s() - t0);
-        if (vkb_run_interrupted || (stop && (!shared || vkb_telrow_energy_ready(&x->tr, busy)))) break;
+        double el = vkb_now_s() - t0;
+        int stop = vkb_stop_add(&st, t / batch * batch, el);
+        /* The energy window is the samples' wall time: the counter integrates it, gaps between batches
+         * included, and energy per call divides by every call in it. */
+        if (vkb_run_interrupted || (stop && (!shared || vkb_telrow_energy_ready(&x->tr, el)))) break;
+        waited = stop;
     }
     double wall = vkb_now_s() - t0;
     if (shared) {
@@ -497,7 +519,7 @@ static int measure(ctx *x, vkb_gpu *g, const vkb_line *l, int cold, vkb_result *
     r->samples = (int64_t)n;
     r->batch = batch;
     snprintf(r->stop_reason, sizeof(r->stop_reason), "%s",
-             vkb_run_interrupted ? "interrupted" : shared && wall > st.min_time ? "energy window (>= 1 s)" : st.why);
+             vkb_run_interrupted ? "interrupted" : waited ? "energy window (>= 1 s)" : st.why);
     r->time_median_s = sm.median;
     r->time_mean_s = sm.mean;
     r->time_stddev_s = sm.stddev;
@@ -965,8 +987,11 @@ int vkb_run(vkb_vk *v, const vkb_suite *s, const vkb_run_opts *o, vkb_run_totals
     }
     /* The scalar oracles run on idle-priority workers, which a CPU baseline preempts; the multithreaded fast
      * references (OpenBLAS, OpenMP teams that need not inherit that priority) hold the CPU lock shared, so no
-     * baseline is timed beside them. */
-    if (x.workers) vkb_fastref_set_guard(pf_shared_begin, pf_shared_end, x.pf);
+     * baseline is timed beside them. So do the parallel input fills (vkb_par_fill). */
+    if (x.workers) {
+        vkb_fastref_set_guard(pf_shared_begin, pf_shared_end, x.pf);
+        vkb_par_fill_set_guard(pf_shared_begin, pf_shared_end, x.pf);
+    }
     for (size_t i = 0; i < x.total_cases && !vkb_run_interrupted; i++) run_case(&x, i);
     vkb_prefetch_stop(x.pf);
     size_t finished = x.done_cases - x.interrupted_rows;
@@ -992,6 +1017,7 @@ int vkb_run(vkb_vk *v, const vkb_suite *s, const vkb_run_opts *o, vkb_run_totals
 out:
     if (ret && info) fprintf(info, "status: error: %s\n", err);  /* not killed: say why it stopped */
     vkb_fastref_set_guard(NULL, NULL, NULL);
+    vkb_par_fill_set_guard(NULL, NULL, NULL);
     vkb_prefetch_free(x.pf);
     for (size_t i = 0; x.jobs && i < x.total_cases; i++) vkb_case_free(&x.jobs[i].c);  /* prepared, never run */
     free(x.jobs);

@@ -19,6 +19,7 @@ typedef struct vkb_run_opts {
     int no_telemetry;         /* sensors off: every sensor column NA (to measure their overhead) */
     int discard_throttled;    /* drop samples whose window saw a throttle reason, after a cool-down */
     int no_cpu_baseline;      /* skip the optimized CPU baselines (gate launches) */
+    double cpu_budget;        /* seconds a baseline may take per case; NAN: the suite's cpu_budget; 0: no limit */
     int jobs;                 /* prefetch threads; <0: automatic (none on a CPU device) */
     const char *established;  /* a run directory whose PASS rows (same commit, seed, case) stand for this run's
                                * check: those cases are timed without reference or check (status TIMED) */

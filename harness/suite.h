@@ -32,6 +32,7 @@ typedef struct vkb_options {
     long min_samples;
     double cpu_max_bytes;   /* footprint cap on CPU devices (lavapipe profile); 0 = none */
     double gate_delta;      /* regression-gate effect floor for these lines (0 < d < 1); 0 = compare's default */
+    double cpu_budget;      /* seconds the optimized CPU baseline may spend on a case, warm-up included; 0 = none */
     char mode[8];           /* default mode: hot | cold */
 } vkb_options;
 

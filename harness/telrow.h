@@ -51,9 +51,10 @@ void vkb_telrow_case_end(vkb_telrow *t, vkb_gpu *g, vkb_result *r);
 /* The timed samples double as the energy window (no separate window) when telemetry has a GPU energy
  * counter, the samples are hot back-to-back batches (hot: not cold mode) and none are discarded. */
 int vkb_telrow_energy_shared(const vkb_telrow *t, int hot);
-/* 1 once gpu_busy seconds of back-to-back batches make a valid energy window (>= VKB_ENERGY_MIN_S with more
- * than VKB_TEL_MIN_UPDATES counter updates, or VKB_ENERGY_MAX_S). */
-int vkb_telrow_energy_ready(vkb_telrow *t, double gpu_busy);
+/* 1 once `seconds` of back-to-back batches make a valid energy window (>= VKB_ENERGY_MIN_S with more than
+ * VKB_TEL_MIN_UPDATES counter updates, or VKB_ENERGY_MAX_S): GPU time in a separate window, wall time when
+ * the samples double as the window. */
+int vkb_telrow_energy_ready(vkb_telrow *t, double seconds);
 /* After the timed samples doubled as the energy window: close it; `calls` calls ran in `wall` seconds. */
 void vkb_telrow_case_end_shared(vkb_telrow *t, double wall, double calls, vkb_result *r);
 /* For every row, last: close any open window and give each NA sensor column its reason. */

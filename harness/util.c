@@ -8,7 +8,9 @@
 #include <gsl/gsl_randist.h>
 
 #include <errno.h>
+#include <pthread.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "fsutil.h"
 #include "vkb.h"
@@ -150,14 +152,98 @@ void vkb_case_free(vkb_case *c)
     free(c->disp);
 }
 
+static void (*par_enter)(void *), (*par_leave)(void *);
+static void *par_arg;
+
+void vkb_par_fill_set_guard(void (*enter)(void *), void (*leave)(void *), void *guard_arg)
+{
+    par_enter = enter, par_leave = leave, par_arg = guard_arg;
+}
+
+typedef struct par_job {
+    size_t n, grain, nchunk;
+    uint64_t seed;
+    void (*fn)(gsl_rng *, size_t, size_t, void *);
+    void *arg;
+    size_t next;   /* the next chunk to claim (atomic) */
+} par_job;
+
+uint64_t vkb_mix64(uint64_t x)
+{
+    x += 0x9e3779b97f4a7c15ull;
+    x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ull;
+    x = (x ^ (x >> 27)) * 0x94d049bb133111ebull;
+    return x ^ (x >> 31);
+}
+
+static void *par_worker(void *a)
+{
+    par_job *j = a;
+    gsl_rng *cr = gsl_rng_alloc(gsl_rng_mt19937);
+    if (!cr) return NULL;
+    for (size_t i; (i = __atomic_fetch_add(&j->next, 1, __ATOMIC_RELAXED)) < j->nchunk;) {
+        gsl_rng_set(cr, (unsigned long)vkb_mix64(j->seed ^ vkb_mix64(i)));
+        size_t lo = i * j->grain, hi = lo + j->grain < j->n ? lo + j->grain : j->n;
+        j->fn(cr, lo, hi, j->arg);
+    }
+    gsl_rng_free(cr);
+    return (void *)1;
+}
+
+void vkb_par_fill(gsl_rng *r, size_t n, size_t grain, void (*fn)(gsl_rng *cr, size_t lo, size_t hi, void *arg),
+                  void *arg)
+{
+    if (grain < 1) grain = 1;
+    if (n / grain < VKB_PAR_CHUNKS) {
+        fn(r, 0, n, arg);
+        return;
+    }
+    par_job j = {n, grain, (n + grain - 1) / grain, (uint64_t)gsl_rng_get(r) << 32 ^ gsl_rng_get(r), fn, arg, 0};
+    long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
+    int nt = ncpu < 1 ? 1 : ncpu > 64 ? 64 : (int)ncpu, started = 0;
+    pthread_t th[64];
+    if (par_enter) par_enter(par_arg);
+    for (int t = 1; t < nt; t++) started += !pthread_create(&th[started], NULL, par_worker, &j);
+    par_worker(&j);   /* this thread works too */
+    for (int t = 0; t < started; t++) pthread_join(th[t], NULL);
+    /* Chunks no thread could take (no memory for a generator anywhere): the same seeds through r, which an
+     * mt19937 r turns into the same values (r's own sequence is then not what it would have been). */
+    for (size_t i = j.next; i < j.nchunk; i++) {
+        gsl_rng_set(r, (unsigned long)vkb_mix64(j.seed ^ vkb_mix64(i)));
+        fn(r, i * grain, i * grain + grain < n ? i * grain + grain : n, arg);
+    }
+    if (par_leave) par_leave(par_arg);
+}
+
+typedef struct fill_arg {
+    float *x;
+    double a, b;
+} fill_arg;
+
+static void uniform_chunk(gsl_rng *r, size_t lo, size_t hi, void *arg)
+{
+    const fill_arg *f = arg;
+    for (size_t i = lo; i < hi; i++) f->x[i] = (float)(f->a + (f->b - f->a) * gsl_rng_uniform(r));
+}
+
+static void normal_chunk(gsl_rng *r, size_t lo, size_t hi, void *arg)
+{
+    const fill_arg *f = arg;
+    for (size_t i = lo; i < hi; i++) f->x[i] = (float)gsl_ran_gaussian_ziggurat(r, f->a);
+}
+
+#define FILL_GRAIN (1u << 16)
+
 void vkb_fill_uniform_f32(gsl_rng *r, float *x, size_t n, double lo, double hi)
 {
-    for (size_t i = 0; i < n; i++) x[i] = (float)(lo + (hi - lo) * gsl_rng_uniform(r));
+    fill_arg f = {x, lo, hi};
+    vkb_par_fill(r, n, FILL_GRAIN, uniform_chunk, &f);
 }
 
 void vkb_fill_normal_f32(gsl_rng *r, float *x, size_t n, double sigma)
 {
-    for (size_t i = 0; i < n; i++) x[i] = (float)gsl_ran_gaussian_ziggurat(r, sigma);
+    fill_arg f = {x, sigma, 0};
+    vkb_par_fill(r, n, FILL_GRAIN, normal_chunk, &f);
 }
 
 int vkb_fill_pick(vkb_case *c, const char *const *names)

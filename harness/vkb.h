@@ -169,6 +169,19 @@ void vkb_case_free(vkb_case *c);
 /* Random fills (GSL generators, seeded per case). */
 void vkb_fill_uniform_f32(gsl_rng *r, float *x, size_t n, double lo, double hi);
 void vkb_fill_normal_f32(gsl_rng *r, float *x, size_t n, double sigma);
+/* A fill of n items on all cores, deterministic whatever the thread count: fn(cr, lo, hi, arg) fills items
+ * [lo, hi) from generator cr. With at least VKB_PAR_CHUNKS chunks of `grain` items, one 64-bit draw from r
+ * seeds a fresh mt19937 per chunk (its index mixed in) and the chunks spread over the cores; fewer items
+ * are one call with r itself, so small cases keep the inputs they always had. A fill of 2^26 normals took
+ * ~0.7 s on one core: the gate's launches and the default suite's large cases waited on it. */
+#define VKB_PAR_CHUNKS 16
+/* SplitMix64's finaliser: case seeds from the run seed, chunk seeds from a fill's draw. */
+uint64_t vkb_mix64(uint64_t x);
+void vkb_par_fill(gsl_rng *r, size_t n, size_t grain, void (*fn)(gsl_rng *cr, size_t lo, size_t hi, void *arg),
+                  void *arg);
+/* The parallel fills take this guard around their threads (run.c: the prefetch workers' shared CPU lock, so
+ * that no fill competes with a CPU baseline being timed). */
+void vkb_par_fill_set_guard(void (*enter)(void *), void (*leave)(void *), void *guard_arg);
 /* The "fill" axis: the input distributions a kernel offers, each aimed at one of its failure modes.
  * names is NULL-terminated; names[0] is the kernel's historical distribution, used when the axis is
  * absent, so rows without fill= keep their inputs. Returns the index of the case's value, or -1 after

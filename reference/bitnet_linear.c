@@ -148,18 +148,25 @@ static void pick_outputs(vkb_case *c, gsl_rng *r)
 /* Ternary codes ~ the absmean quantizer's output of normal weights (P(0) ~ 0.31); int8 activations shaped as
  * the activation quantizer's (a row's max |x_q| is 127). Edge cases: weight rows all 0, all +1, all -1 (the
  * sum(x) correction at its extremes); tokens all zero (s = 127/eps) and with one outlier. */
-static void lin_fill(vkb_case *c, gsl_rng *r)
+static void code_rows(gsl_rng *r, size_t lo, size_t hi, void *arg)
 {
-    lin_priv *p = c->priv;
-    uint32_t *w = c->buf[0].host;
-    int8_t *x = c->buf[2].host;
-    float *s = c->buf[3].host;
-    for (size_t i = 0; i < p->n; i++)
+    vkb_case *c = arg;
+    const lin_priv *p = c->priv;
+    uint32_t *w = c->buf[0].host;   /* a row holds kp (a multiple of 16) codes: whole words */
+    for (size_t i = lo; i < hi; i++)
         for (size_t j = 0; j < p->kp; j++) {
             double u = gsl_rng_uniform(r);
             uint32_t code = j >= p->k ? 1u : i < 3 && p->n >= 8 ? (i == 0 ? 1u : i == 1 ? 2u : 0u) : u < 0.345 ? 0u : u < 0.655 ? 1u : 2u;
             w[(i * p->kp + j) / BITNET_WORD] |= code << (8 * (j % 4) + 2 * ((j % 16) / 4));
         }
+}
+
+static void lin_fill(vkb_case *c, gsl_rng *r)
+{
+    lin_priv *p = c->priv;
+    int8_t *x = c->buf[2].host;
+    float *s = c->buf[3].host;
+    vkb_par_fill(r, p->n, (1u << 16) / p->kp + 1, code_rows, c);
     ((float *)c->buf[1].host)[0] = (float)(0.01 + 0.04 * gsl_rng_uniform(r));
     double *z = malloc(p->k * sizeof(*z));
     if (!z) return;
@@ -274,10 +281,23 @@ VKB_KERNEL(bitnet_linear) = {"bitnet_linear", "n,k,m,shape,algo,rows,mt,wg,bm",
 
 static int dense_plan(vkb_case *c) { return linear_plan(c, 1); }
 
+typedef struct f16_rows {
+    uint16_t *h;
+    size_t k, kp;
+} f16_rows;
+
+static void f16_chunk(gsl_rng *r, size_t lo, size_t hi, void *arg)
+{
+    const f16_rows *f = arg;
+    for (size_t i = lo; i < hi; i++)
+        for (size_t j = 0; j < f->kp; j++)
+            f->h[i * f->kp + j] = j < f->k ? vkb_f32_to_f16((float)gsl_ran_gaussian_ziggurat(r, 1.0)) : 0;
+}
+
 static void fill_f16_rows(gsl_rng *r, uint16_t *h, size_t rows, size_t k, size_t kp)
 {
-    for (size_t i = 0; i < rows; i++)
-        for (size_t j = 0; j < kp; j++) h[i * kp + j] = j < k ? vkb_f32_to_f16((float)gsl_ran_gaussian_ziggurat(r, 1.0)) : 0;
+    f16_rows f = {h, k, kp};
+    vkb_par_fill(r, rows, (1u << 16) / kp + 1, f16_chunk, &f);
 }
 
 static void dense_fill(vkb_case *c, gsl_rng *r)

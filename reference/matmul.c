@@ -209,19 +209,31 @@ static int mm_plan(vkb_case *c)
     return 0;
 }
 
+typedef struct fill_arg {
+    float *x;
+    int intin, f16;
+} fill_arg;
+
+static void fill_chunk(gsl_rng *r, size_t lo, size_t hi, void *arg)
+{
+    const fill_arg *f = arg;
+    for (size_t i = lo; i < hi; i++) {
+        if (f->intin) {
+            f->x[i] = (float)((int)gsl_rng_uniform_int(r, 5) - 2);
+        } else {
+            double u = 2.0 * gsl_rng_uniform(r) - 1.0;
+            if (f->f16 && fabs(u) < 0x1p-13) u = u < 0 ? -0x1p-13 : 0x1p-13;
+            f->x[i] = (float)u;
+        }
+    }
+}
+
 static void fill_input(gsl_rng *r, vkb_buf *b, int intin)
 {
     float *x = b->type == VKB_F32 ? b->host : malloc(b->count * sizeof(float));
     if (!x) return;
-    for (size_t i = 0; i < b->count; i++) {
-        if (intin) {
-            x[i] = (float)((int)gsl_rng_uniform_int(r, 5) - 2);
-        } else {
-            double u = 2.0 * gsl_rng_uniform(r) - 1.0;
-            if (b->type == VKB_F16 && fabs(u) < 0x1p-13) u = u < 0 ? -0x1p-13 : 0x1p-13;
-            x[i] = (float)u;
-        }
-    }
+    fill_arg f = {x, intin, b->type == VKB_F16};
+    vkb_par_fill(r, b->count, 1u << 16, fill_chunk, &f);
     if (b->type == VKB_F16) {
         vkb_f32_to_f16_array(x, b->host, b->count);
         free(x);
