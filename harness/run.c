@@ -63,10 +63,11 @@ typedef struct ctx {
     vkb_rundir rd;        /* the locked run directory and the device's registry of live runs (rundir.h) */
     size_t interrupted_rows;   /* rows recorded as INTERRUPTED: the case in flight when the run was stopped */
     int write_errno;      /* first failed flush or fsync of a row: the run reports it instead of claiming success */
-    struct {              /* the last measured CPU baseline per kernel and dtype: seconds per unit of work */
+    struct {              /* the last measured CPU baseline per kernel and dtype: seconds per unit of work of one
+                           * run, and of the rest (setup, the check of its output) */
         char key[64], params[120];
-        double per_work;
-    } cpu_rate[32];
+        double per_work, rest_per_work;
+    } cpu_rate[128];      /* one per kernel and dtype: the default suite has ~45 */
     int ncpu_rate;
 } ctx;
 
@@ -414,13 +415,16 @@ static void job_baseline(ctx *x, job *j)
     snprintf(key, sizeof(key), "%s %s", j->c.k->name, vkb_param_str(&j->c, "dtype", ""));
     int slot = 0;
     while (slot < x->ncpu_rate && strcmp(x->cpu_rate[slot].key, key)) slot++;
-    /* The budget: a warm-up and one timed run must fit. The prediction scales the same kernel's last baseline
-     * by the work (FLOPs, else bytes); a case with no history runs, capped at one timed run if it is slow. */
-    double predicted = slot < x->ncpu_rate && work > 0 ? work * x->cpu_rate[slot].per_work : NAN;
+    /* The budget: a warm-up, one timed run and the check of its output must fit. The prediction scales the same
+     * kernel's last baseline by the work (FLOPs, else bytes); a case with no history runs, capped at one timed
+     * run if it is slow. */
+    int known = slot < x->ncpu_rate && work > 0;
+    double run1 = known ? work * x->cpu_rate[slot].per_work : NAN, rest = known ? work * x->cpu_rate[slot].rest_per_work : NAN;
     char over[sizeof(r->cpu_fast_why)];
-    if (!off && budget > 0 && 2 * predicted > budget) {
-        snprintf(over, sizeof(over), "over the baseline budget: a run predicted to take %.3g s (from %s), a warm-up and "
-                 "one run > cpu_budget %.3g s (--cpu-budget to raise it)", predicted, x->cpu_rate[slot].params, budget);
+    if (!off && budget > 0 && 2 * run1 + rest > budget) {
+        snprintf(over, sizeof(over), "over the baseline budget: predicted (from %s) %.3g s a run and %.3g s for setup and "
+                 "check, a warm-up, one run and the check > cpu_budget %.3g s (--cpu-budget to raise it)",
+                 x->cpu_rate[slot].params, run1, rest, budget);
         off = over;
     }
     if (off) {
@@ -438,6 +442,7 @@ static void job_baseline(ctx *x, job *j)
         snprintf(x->cpu_rate[slot].key, sizeof(x->cpu_rate[slot].key), "%s", key);
         snprintf(x->cpu_rate[slot].params, sizeof(x->cpu_rate[slot].params), "%s", r->params);
         x->cpu_rate[slot].per_work = r->cpu_fast_time_s / work;
+        x->cpu_rate[slot].rest_per_work = fmax(0, r->cpu_fast_s - (double)(r->cpu_fast_runs + 1) * r->cpu_fast_time_s) / work;
     }
 }
 
