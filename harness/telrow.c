@@ -144,7 +144,7 @@ static void energy_eval(vkb_result *r, const vkb_tel_window *w, double wall, dou
 int vkb_telrow_energy_ready(vkb_telrow *t, double seconds)
 {
     return seconds >= VKB_ENERGY_MAX_S ||
-           (seconds >= VKB_ENERGY_MIN_S && vkb_tel_gpu_updates(t->tel) > VKB_TEL_MIN_UPDATES);
+           (seconds >= VKB_ENERGY_MIN_S && vkb_tel_gpu_updates(t->tel) >= VKB_TEL_MIN_UPDATES);
 }
 
 /* Repeat the case's dispatch sequence until the energy window is long enough; fill the energy columns. */

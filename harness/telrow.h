@@ -51,7 +51,7 @@ void vkb_telrow_case_end(vkb_telrow *t, vkb_gpu *g, vkb_result *r);
 /* The timed samples double as the energy window (no separate window) when telemetry has a GPU energy
  * counter, the samples are hot back-to-back batches (hot: not cold mode) and none are discarded. */
 int vkb_telrow_energy_shared(const vkb_telrow *t, int hot);
-/* 1 once `seconds` of back-to-back batches make a valid energy window (>= VKB_ENERGY_MIN_S with more than
+/* 1 once `seconds` of back-to-back batches make a valid energy window (>= VKB_ENERGY_MIN_S with at least
  * VKB_TEL_MIN_UPDATES counter updates, or VKB_ENERGY_MAX_S): GPU time in a separate window, wall time when
  * the samples double as the window. */
 int vkb_telrow_energy_ready(vkb_telrow *t, double seconds);
