@@ -71,6 +71,11 @@ nfast=$(csv_col "$d/results.csv" cpu_fast_status | grep -c '^PASS$')
 nfastbad=$(csv_col "$d/results.csv" cpu_fast_status | grep -c '^FAIL$')
 if [ "$nfast" -gt 50 ] && [ "$nfastbad" = 0 ]; then ok "optimized CPU baselines: $nfast validated PASS, none FAIL"
 else bad "optimized CPU baselines ($nfast PASS, $nfastbad FAIL)" "$d/results.csv"; fi
+# The budget (deterministic: every baseline takes more than a nanosecond): with 1 ns the first case of a kernel
+# runs once after its warm-up, and the next one, predicted from it, is NA with the reason.
+run -e "qr n=64,96" --seed 3 --min-time 0.01 --no-calibrate --no-telemetry --cpu-budget 1e-9 > "$T/out" 2>&1; cb=$(lastdir)
+if [ "$(csv_col "$cb/results.csv" cpu_fast_runs | head -n 1)" = 1 ] && csv_col "$cb/results.csv" cpu_fast_why | tail -n 1 | grep -q '^over the baseline budget: predicted (from n=64)'; then
+    ok "cpu budget: a slow baseline is cut to one run, and one predicted over the budget is NA with its reason"; else bad "cpu budget" "$cb/results.csv"; fi
 nona=$(csv_col "$d/results.csv" status cpu_fast_status cpu_fast_why | grep -c "$(printf '^PASS\tNA\t$')")
 if [ "$nona" = 0 ]; then ok "every NA baseline on a PASS row says why"; else bad "$nona NA baselines without a reason"; fi
 expect "report: writes report.md, report.html, report-numbers.csv" "$VKB" report "$d"

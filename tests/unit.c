@@ -9,6 +9,7 @@
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
+#include <gsl/gsl_randist.h>
 
 #include "check.h"
 #include "result.h"
@@ -802,6 +803,43 @@ static void test_check_special(void)
     CHECK(!r.pass && r.nnan == 1 && r.nbad == 0);           /* only element 2 (inf for 1.0) is wrong */
 }
 
+/* vkb_par_fill's contract: a large fill is the same whatever the threads did (two fills from equal generators
+ * agree), chunk i is an mt19937 seeded with mix64(draw ^ mix64(i)) from the caller's one 64-bit draw, and a
+ * fill below VKB_PAR_CHUNKS chunks is the caller's generator itself, as before. */
+static void test_par_fill(void)
+{
+    size_t n = (size_t)VKB_PAR_CHUNKS * 65536 + 1234, bad = 0;
+    float *a = malloc(n * sizeof(*a)), *b = malloc(n * sizeof(*b));
+    gsl_rng *r1 = gsl_rng_alloc(gsl_rng_mt19937), *r2 = gsl_rng_alloc(gsl_rng_mt19937), *c = gsl_rng_alloc(gsl_rng_mt19937);
+    CHECK(a && b && r1 && r2 && c);
+    if (!a || !b || !r1 || !r2 || !c) goto out;
+    gsl_rng_set(r1, 42), gsl_rng_set(r2, 42);
+    vkb_fill_normal_f32(r1, a, n, 1.0);
+    vkb_fill_normal_f32(r2, b, n, 1.0);
+    CHECK(memcmp(a, b, n * sizeof(*a)) == 0);
+    CHECK(gsl_rng_get(r1) == gsl_rng_get(r2));          /* the caller's generator moved by the same draws */
+    gsl_rng_set(r2, 42);
+    uint64_t seed = (uint64_t)gsl_rng_get(r2) << 32;
+    seed ^= gsl_rng_get(r2);
+    size_t last = n / 65536;                             /* the short last chunk */
+    for (size_t ci = 0; ci <= last; ci += last) {
+        gsl_rng_set(c, (unsigned long)vkb_mix64(seed ^ vkb_mix64(ci)));
+        for (size_t i = ci * 65536; i < n && i < (ci + 1) * 65536; i++)
+            bad += a[i] != (float)gsl_ran_gaussian_ziggurat(c, 1.0);
+    }
+    CHECK(bad == 0);
+    gsl_rng_set(r1, 7), gsl_rng_set(c, 7);
+    vkb_fill_uniform_f32(r1, a, 1000, -1, 1);          /* small: the caller's own sequence */
+    bad = 0;
+    for (size_t i = 0; i < 1000; i++) bad += a[i] != (float)(-1 + 2 * gsl_rng_uniform(c));
+    CHECK(bad == 0);
+out:
+    free(a), free(b);
+    if (r1) gsl_rng_free(r1);
+    if (r2) gsl_rng_free(r2);
+    if (c) gsl_rng_free(c);
+}
+
 static void test_fill_edge(void)
 {
     /* Every value lies in its kind's range and is exact in the type (fp16 round trip); SPECIAL holds the
@@ -1193,6 +1231,7 @@ static const struct { const char *name; void (*fn)(void); } tests[] = {
     {"check_order", test_check_order},
     {"check_special", test_check_special},
     {"fill_edge", test_fill_edge},
+    {"par_fill", test_par_fill},
     {"check_bound", test_check_bound},
     {"report_bootstrap", test_report_bootstrap},
     {"parse_int_sums", test_parse_int_sums},
