@@ -264,6 +264,7 @@ typedef struct job {
     int state;
     int established;     /* correctness established by --established DIR: no reference, no check (TIMED) */
     double t_plan;       /* seconds in plan() and the fit checks */
+    vkb_gpu *g;          /* buffers, pipelines and staged inputs, made by the worker that filled the inputs */
 } job;
 
 static void set_status(vkb_result *r, const char *status, const char *reason)
@@ -305,8 +306,8 @@ static void record(ctx *x, vkb_result *r, const double *samples, size_t nsamples
     if (!strcmp(r->status, "INTERRUPTED")) x->interrupted_rows++;
 }
 
-/* Prefetch step 1 (no lock held): the case planned; returns the host bytes it will hold (inputs, outputs
- * and about as much again for the expected values). */
+/* Prefetch step 1 (no lock held): the case planned; returns the host bytes it will hold (inputs, outputs,
+ * about as much again for the expected values, and their staging copies on a GPU). */
 static double job_size(void *arg, size_t i)
 {
     ctx *x = arg;
@@ -341,7 +342,7 @@ static double job_size(void *arg, size_t i)
     double bytes = 0;
     for (int b = 0; j->state == JOB_RUN && b < c->nbuf; b++)
         bytes += (double)c->buf[b].count * (double)vkb_dtype_size(c->buf[b].type);
-    return 2 * bytes;
+    return (x->workers ? 3 : 2) * bytes;
 }
 
 /* Prefetch step 2 (under the shared CPU lock): host buffers, inputs, the timed reference. */
@@ -374,6 +375,11 @@ static void job_work(void *arg, size_t i)
     }
     gsl_rng_set(rng, (unsigned long)c->seed);
     if (c->k->fill) c->k->fill(c, rng);
+    /* The device side too, off the main thread: buffers, pipelines (a driver's shader compile took up to 4 s of
+     * an H200 run's first matmul case) and the staged inputs; in an H200 gate launch the main thread spent
+     * 0.47 s of add n=2^25's 0.54 s on them. A failure leaves j->g NULL: the main thread tries again and says why.
+     * Not with --validate: the layer's messages are counted against the case the main thread is on. */
+    if (x->workers && !x->o->validate && (j->g = vkb_gpu_prepare(x->v, c))) vkb_gpu_stage(j->g);
     r->setup_s = j->t_plan + (vkb_now_s() - t0);
     if (j->established) {
         snprintf(r->ref_method, sizeof(r->ref_method), "established: %s (PASS, same commit, seed and case)",
@@ -661,7 +667,8 @@ static void case_gpu(ctx *x, job *j, vkb_check *chk, double **samples, size_t *n
     vkb_case *c = &j->c;
     vkb_result *r = &j->r;
     double t0 = vkb_now_s();
-    vkb_gpu *g = vkb_gpu_prepare(x->v, c);
+    vkb_gpu *g = j->g ? j->g : vkb_gpu_prepare(x->v, c);
+    j->g = NULL;
     r->setup_s += vkb_now_s() - t0;
     if (!g) {
         set_status(r, "ERROR", vkb_vk_error(x->v));
@@ -808,6 +815,8 @@ static void run_case(ctx *x, size_t i)
                  (unsigned long long)(vkb_vk_validation_messages(x->v) - vmsgs));
         set_status(r, "ERROR", why);
     }
+    vkb_gpu_release(j->g);   /* prepared by a worker for a case that never reached the GPU */
+    j->g = NULL;
     vkb_case_free(&j->c);
     memset(&j->c, 0, sizeof(j->c));
     vkb_prefetch_done(x->pf, i);
@@ -1024,7 +1033,10 @@ out:
     vkb_fastref_set_guard(NULL, NULL, NULL);
     vkb_par_fill_set_guard(NULL, NULL, NULL);
     vkb_prefetch_free(x.pf);
-    for (size_t i = 0; x.jobs && i < x.total_cases; i++) vkb_case_free(&x.jobs[i].c);  /* prepared, never run */
+    for (size_t i = 0; x.jobs && i < x.total_cases; i++) {  /* prepared, never run */
+        vkb_gpu_release(x.jobs[i].g);
+        vkb_case_free(&x.jobs[i].c);
+    }
     free(x.jobs);
     free(x.overheads);
     free(x.est);

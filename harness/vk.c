@@ -66,6 +66,7 @@ struct vkb_gpu {
     VkDeviceMemory *copy_mem;
     VkDescriptorPool rpool;
     VkDescriptorSet *rset;     /* [ncopies] */
+    int staged;                /* the staging buffers hold the inputs and poisoned outputs (vkb_gpu_stage) */
 };
 
 static const char *vk_result_name(VkResult r)
@@ -941,10 +942,17 @@ static void stage_in(vkb_gpu *g)
     }
 }
 
+void vkb_gpu_stage(vkb_gpu *g)
+{
+    stage_in(g);
+    g->staged = 1;
+}
+
 int vkb_gpu_upload(vkb_gpu *g)
 {
     vkb_vk *v = g->v;
-    stage_in(g);
+    if (!g->staged) stage_in(g);
+    g->staged = 0;
     if (begin(v)) return -1;
     copy_all(g, 1, 0);
     barrier(v->cmd, ST_COPY, VK_ACCESS_2_TRANSFER_WRITE_BIT, ST_COMPUTE | ST_COPY, AC_RW);

@@ -47,6 +47,10 @@ int vkb_vk_add_override(vkb_vk *v, const char *spec);
 vkb_gpu *vkb_gpu_prepare(vkb_vk *v, vkb_case *c);
 /* Write inputs (host copies) and poison outputs, guards included, to the device. */
 int vkb_gpu_upload(vkb_gpu *g);
+/* The host half of the next vkb_gpu_upload: inputs and poisoned outputs into the staging buffers. Neither this
+ * nor vkb_gpu_prepare touches the queue or another case's objects, so a prefetch worker may call both for a
+ * later case while the main thread times this one (the upload then only copies). */
+void vkb_gpu_stage(vkb_gpu *g);
 /* Run the case's dispatch sequence `batch` times between two timestamps; cold: flush caches first.
  * *seconds = GPU time of the whole batch. */
 int vkb_gpu_run(vkb_gpu *g, uint32_t batch, int cold, double *seconds);

@@ -76,6 +76,17 @@ else bad "optimized CPU baselines ($nfast PASS, $nfastbad FAIL)" "$d/results.csv
 run -e "qr n=64,96" --seed 3 --min-time 0.01 --no-calibrate --no-telemetry --cpu-budget 1e-9 > "$T/out" 2>&1; cb=$(lastdir)
 if [ "$(csv_col "$cb/results.csv" cpu_fast_runs | head -n 1)" = 1 ] && csv_col "$cb/results.csv" cpu_fast_why | tail -n 1 | grep -q '^over the baseline budget: predicted (from n=64)'; then
     ok "cpu budget: a slow baseline is cut to one run, and one predicted over the budget is NA with its reason"; else bad "cpu budget" "$cb/results.csv"; fi
+# Prefetch workers (a GPU's default; none on a CPU device unless --jobs) fill inputs, build the device buffers and
+# pipelines and stage the inputs for later cases: every verdict and every checked error must be what the main
+# thread alone gets (same seed: same inputs, same outputs).
+run -e "add n=2^20" -e "bitnet_linear shape=2560x2560 m=1 variant=dot mode=rotate" -e "qr n=128" -e "softmax rows=64 cols=1000 fill=large" \
+    --seed 9 --min-time 0.02 --timeout 0.2 --no-calibrate --no-telemetry --no-cpu-baseline --jobs 0 > "$T/out" 2>&1; j0=$(lastdir)
+run -e "add n=2^20" -e "bitnet_linear shape=2560x2560 m=1 variant=dot mode=rotate" -e "qr n=128" -e "softmax rows=64 cols=1000 fill=large" \
+    --seed 9 --min-time 0.02 --timeout 0.2 --no-calibrate --no-telemetry --no-cpu-baseline --jobs 2 > "$T/out" 2>&1; j2=$(lastdir)
+csv_col "$j0/results.csv" kernel status metric max_abs_err n_checked > "$T/j0"; csv_col "$j2/results.csv" kernel status metric max_abs_err n_checked > "$T/j2"
+if [ "$(grep -c PASS "$T/j0")" = 4 ] && cmp -s "$T/j0" "$T/j2"; then
+    ok "--jobs 2 (inputs, device buffers and pipelines prepared on workers): the same verdicts and checked errors as --jobs 0"
+else bad "--jobs 2 differs from --jobs 0" "$T/j2"; fi
 nona=$(csv_col "$d/results.csv" status cpu_fast_status cpu_fast_why | grep -c "$(printf '^PASS\tNA\t$')")
 if [ "$nona" = 0 ]; then ok "every NA baseline on a PASS row says why"; else bad "$nona NA baselines without a reason"; fi
 expect "report: writes report.md, report.html, report-numbers.csv" "$VKB" report "$d"
