@@ -32,6 +32,14 @@
 
 volatile int vkb_run_interrupted;
 
+/* The last two measured CPU baselines of different work of one kernel and dtype: work (FLOPs, else bytes), seconds
+ * of one run, seconds of the rest (setup, the check of its output). */
+typedef struct cpu_rate {
+    char key[64], params[2][120];
+    double work[2], run[2], rest[2];
+    int n;
+} cpu_rate;
+
 typedef struct ctx {
     vkb_vk *v;
     const vkb_devinfo *info;
@@ -63,11 +71,7 @@ typedef struct ctx {
     vkb_rundir rd;        /* the locked run directory and the device's registry of live runs (rundir.h) */
     size_t interrupted_rows;   /* rows recorded as INTERRUPTED: the case in flight when the run was stopped */
     int write_errno;      /* first failed flush or fsync of a row: the run reports it instead of claiming success */
-    struct {              /* the last measured CPU baseline per kernel and dtype: seconds per unit of work of one
-                           * run, and of the rest (setup, the check of its output) */
-        char key[64], params[120];
-        double per_work, rest_per_work;
-    } cpu_rate[128];      /* one per kernel and dtype: the default suite has ~45 */
+    cpu_rate cpu_rate[128];  /* one per kernel and dtype: the default suite has ~45 */
     int ncpu_rate;
 } ctx;
 
@@ -75,6 +79,16 @@ static uint64_t hash_str(uint64_t h, const char *s)
 {
     while (*s) h = (h ^ (unsigned char)*s++) * 0x100000001b3ull;
     return h;
+}
+
+/* Seconds in the unit that keeps the figure in plain notation (reports keep one notation per column). */
+static const char *fmt_dur(double s, char *buf, size_t len)
+{
+    if (s >= 1) snprintf(buf, len, "%.2f s", s);
+    else if (s >= 1e-3) snprintf(buf, len, "%.1f ms", s * 1e3);
+    else if (s >= 1e-6) snprintf(buf, len, "%.1f us", s * 1e6);
+    else snprintf(buf, len, "%.1f ns", s * 1e9);
+    return buf;
 }
 
 static const char *fmt_bytes(double b, char *buf, size_t len)
@@ -421,16 +435,28 @@ static void job_baseline(ctx *x, job *j)
     snprintf(key, sizeof(key), "%s %s", j->c.k->name, vkb_param_str(&j->c, "dtype", ""));
     int slot = 0;
     while (slot < x->ncpu_rate && strcmp(x->cpu_rate[slot].key, key)) slot++;
-    /* The budget: a warm-up, one timed run and the check of its output must fit. The prediction scales the same
-     * kernel's last baseline by the work (FLOPs, else bytes); a case with no history runs, capped at one timed
-     * run if it is slow. */
-    int known = slot < x->ncpu_rate && work > 0;
-    double run1 = known ? work * x->cpu_rate[slot].per_work : NAN, rest = known ? work * x->cpu_rate[slot].rest_per_work : NAN;
-    char over[sizeof(r->cpu_fast_why)];
+    /* The budget: a warm-up, one timed run and the check of its output must fit. The prediction is linear in the
+     * work through the same kernel's last two baselines; with one, proportional to the work up to 64x it (one point
+     * charges its fixed costs to the work: a 1-element matmul predicted 5000 s for a 64^3 one); otherwise the case
+     * runs, capped at one timed run if it is slow. */
+    const cpu_rate *p = slot < x->ncpu_rate && work > 0 ? &x->cpu_rate[slot] : NULL;
+    double run1 = NAN, rest = NAN;
+    char from[300] = "";
+    if (p && p->n >= 2) {
+        const double *w = p->work, *t = p->run, *e = p->rest;
+        run1 = fmax(0, t[1] + fmax(0, (t[1] - t[0]) / (w[1] - w[0])) * (work - w[1]));
+        rest = fmax(0, e[1] + fmax(0, (e[1] - e[0]) / (w[1] - w[0])) * (work - w[1]));
+        snprintf(from, sizeof(from), "linear in the work through %s and %s", p->params[0], p->params[1]);
+    } else if (p && p->n == 1 && work <= 64 * p->work[0]) {
+        run1 = p->run[0] * work / p->work[0];
+        rest = p->rest[0] * work / p->work[0];
+        snprintf(from, sizeof(from), "proportional to the work from %s", p->params[0]);
+    }
+    char over[sizeof(r->cpu_fast_why)], a[24], b[24], c[24];
     if (!off && budget > 0 && 2 * run1 + rest > budget) {
-        snprintf(over, sizeof(over), "over the baseline budget: predicted (from %s) %.3g s a run and %.3g s for setup and "
-                 "check, a warm-up, one run and the check > cpu_budget %.3g s (--cpu-budget to raise it)",
-                 x->cpu_rate[slot].params, run1, rest, budget);
+        snprintf(over, sizeof(over), "over the baseline budget: predicted (%s) %s a run and %s for setup and check, a "
+                 "warm-up, one run and the check > cpu_budget %s (--cpu-budget to raise it)", from,
+                 fmt_dur(run1, a, sizeof(a)), fmt_dur(rest, b, sizeof(b)), fmt_dur(budget, c, sizeof(c)));
         off = over;
     }
     if (off) {
@@ -444,11 +470,20 @@ static void job_baseline(ctx *x, job *j)
     if (x->workers) vkb_prefetch_exclusive_end(x->pf);
     r->cpu_fast_s = vkb_now_s() - t0;
     if (work > 0 && r->cpu_fast_time_s > 0 && slot < (int)(sizeof(x->cpu_rate) / sizeof(x->cpu_rate[0]))) {
-        if (slot == x->ncpu_rate) x->ncpu_rate++;
-        snprintf(x->cpu_rate[slot].key, sizeof(x->cpu_rate[slot].key), "%s", key);
-        snprintf(x->cpu_rate[slot].params, sizeof(x->cpu_rate[slot].params), "%s", r->params);
-        x->cpu_rate[slot].per_work = r->cpu_fast_time_s / work;
-        x->cpu_rate[slot].rest_per_work = fmax(0, r->cpu_fast_s - (double)(r->cpu_fast_runs + 1) * r->cpu_fast_time_s) / work;
+        if (slot == x->ncpu_rate) x->ncpu_rate++, x->cpu_rate[slot].n = 0;
+        cpu_rate *q = &x->cpu_rate[slot];
+        snprintf(q->key, sizeof(q->key), "%s", key);
+        int k = q->n == 0 ? 0 : q->work[q->n - 1] == work ? q->n - 1 : q->n == 1 ? 1 : 2;
+        if (k == 2) {   /* keep the last two: shift */
+            q->work[0] = q->work[1], q->run[0] = q->run[1], q->rest[0] = q->rest[1];
+            memcpy(q->params[0], q->params[1], sizeof(q->params[0]));
+            k = 1;
+        }
+        q->work[k] = work;
+        q->run[k] = r->cpu_fast_time_s;
+        q->rest[k] = fmax(0, r->cpu_fast_s - (double)(r->cpu_fast_runs + 1) * r->cpu_fast_time_s);
+        snprintf(q->params[k], sizeof(q->params[k]), "%s", r->params);
+        if (k + 1 > q->n) q->n = k + 1;
     }
 }
 
