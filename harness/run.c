@@ -32,11 +32,16 @@
 
 volatile int vkb_run_interrupted;
 
-/* The last two measured CPU baselines of different work of one kernel and dtype: work (FLOPs, else bytes), seconds
- * of one run, seconds of the rest (setup, the check of its output). */
+/* The last two measured CPU baselines of different work of one kernel and dtype (key): work (FLOPs, else bytes),
+ * seconds of one run, seconds of the rest (setup, the check of its output), and the case's parameters. */
+typedef struct cpu_point {
+    double work, run, rest;
+    char params[120];
+} cpu_point;
+
 typedef struct cpu_rate {
-    char key[64], params[2][120];
-    double work[2], run[2], rest[2];
+    char key[64];
+    cpu_point pt[2];   /* oldest first */
     int n;
 } cpu_rate;
 
@@ -280,8 +285,9 @@ typedef struct job {
     int state;
     int established;     /* correctness established by --established DIR: no reference, no check (TIMED) */
     double t_plan;       /* seconds in plan() and the fit checks */
-    vkb_gpu *g;          /* buffers, pipelines and staged inputs, made by the worker that filled the inputs */
-    int64_t g_bytes;     /* device bytes of g, counted in ctx.dev_ahead until the main thread takes it */
+    int64_t bytes;       /* the case's buffers (job_size) */
+    vkb_gpu *g;          /* buffers, pipelines and staged inputs, made by the worker that filled the inputs; its
+                          * bytes count in ctx.dev_ahead until the main thread takes it */
 } job;
 
 static void set_status(vkb_result *r, const char *status, const char *reason)
@@ -356,10 +362,10 @@ static double job_size(void *arg, size_t i)
     else j->state = JOB_RUN;
     j->established = j->state == JOB_RUN && established_by(x, r) != NULL;
     j->t_plan = vkb_now_s() - t0;
-    double bytes = 0;
+    j->bytes = 0;
     for (int b = 0; j->state == JOB_RUN && b < c->nbuf; b++)
-        bytes += (double)c->buf[b].count * (double)vkb_dtype_size(c->buf[b].type);
-    return (x->workers ? 3 : 2) * bytes;
+        j->bytes += (int64_t)(c->buf[b].count * vkb_dtype_size(c->buf[b].type));
+    return (x->workers ? 3 : 2) * (double)j->bytes;
 }
 
 /* Claim (bytes > 0) or give back (< 0) device memory for a case prepared ahead; 0 when the claim would pass a
@@ -407,13 +413,9 @@ static void job_work(void *arg, size_t i)
      * an H200 run's first matmul case) and the staged inputs; in an H200 gate launch the main thread spent
      * 0.47 s of add n=2^25's 0.54 s on them. A failure leaves j->g NULL: the main thread tries again and says why.
      * Not with --validate: the layer's messages are counted against the case the main thread is on. */
-    int64_t dev = 0;
-    for (int b = 0; b < c->nbuf; b++) dev += (int64_t)(c->buf[b].count * vkb_dtype_size(c->buf[b].type));
-    if (x->workers && !x->o->validate && dev_reserve(x, dev)) {
-        if ((j->g = vkb_gpu_prepare(x->v, c))) {
-            vkb_gpu_stage(j->g);
-            j->g_bytes = dev;
-        } else dev_reserve(x, -dev);
+    if (x->workers && !x->o->validate && dev_reserve(x, j->bytes)) {
+        if ((j->g = vkb_gpu_prepare(x->v, c))) vkb_gpu_stage(j->g);
+        else dev_reserve(x, -j->bytes);
     }
     r->setup_s = j->t_plan + (vkb_now_s() - t0);
     if (j->established) {
@@ -439,6 +441,38 @@ out:
     if (rng) gsl_rng_free(rng);
 }
 
+/* The baseline history of c's kernel and dtype (a new, empty one the first time), NULL when the table is full. */
+static cpu_rate *cpu_rate_of(ctx *x, const vkb_case *c)
+{
+    char key[64];
+    snprintf(key, sizeof(key), "%s %s", c->k->name, vkb_param_str(c, "dtype", ""));
+    for (int i = 0; i < x->ncpu_rate; i++)
+        if (!strcmp(x->cpu_rate[i].key, key)) return &x->cpu_rate[i];
+    if (x->ncpu_rate == (int)(sizeof(x->cpu_rate) / sizeof(x->cpu_rate[0]))) return NULL;
+    cpu_rate *r = &x->cpu_rate[x->ncpu_rate++];
+    snprintf(r->key, sizeof(r->key), "%s", key);
+    r->n = 0;
+    return r;
+}
+
+/* The budget: a warm-up, one timed run and the check of its output must fit. The prediction is linear in the work
+ * through the same kernel's last two baselines; with one, proportional to the work up to 64x it (one point charges
+ * its fixed costs to the work: a 1-element matmul predicted 5000 s for a 64^3 one); otherwise none (NAN), and the
+ * case runs, capped at one timed run if it is slow. */
+static void cpu_predict(const cpu_rate *p, double work, double *run1, double *rest, char *from, size_t len)
+{
+    const cpu_point *a = &p->pt[0], *b = &p->pt[1];
+    if (p->n == 2) {
+        *run1 = fmax(0, b->run + fmax(0, (b->run - a->run) / (b->work - a->work)) * (work - b->work));
+        *rest = fmax(0, b->rest + fmax(0, (b->rest - a->rest) / (b->work - a->work)) * (work - b->work));
+        snprintf(from, len, "linear in the work through %s and %s", a->params, b->params);
+    } else if (p->n == 1 && work <= 64 * a->work) {
+        *run1 = a->run * work / a->work;
+        *rest = a->rest * work / a->work;
+        snprintf(from, len, "proportional to the work from %s", a->params);
+    }
+}
+
 /* The optimized CPU baseline, on the main thread between two GPU cases, with the CPU to itself: no case's
  * preparation and no GPU timing runs meanwhile. (Run on a worker beside GPU timing, the baselines read 2% to
  * 6.6x slower on an H200 host, --jobs 4 against --jobs 0: the submitting thread's fence waits shared a core
@@ -451,28 +485,10 @@ static void job_baseline(ctx *x, job *j)
                                          : NULL;
     if (j->state != JOB_RUN) return;
     double budget = !isnan(x->o->cpu_budget) ? x->o->cpu_budget : j->l->opt.cpu_budget;
-    char key[64];
-    double work = r->flops > 0 ? r->flops : r->bytes;
-    snprintf(key, sizeof(key), "%s %s", j->c.k->name, vkb_param_str(&j->c, "dtype", ""));
-    int slot = 0;
-    while (slot < x->ncpu_rate && strcmp(x->cpu_rate[slot].key, key)) slot++;
-    /* The budget: a warm-up, one timed run and the check of its output must fit. The prediction is linear in the
-     * work through the same kernel's last two baselines; with one, proportional to the work up to 64x it (one point
-     * charges its fixed costs to the work: a 1-element matmul predicted 5000 s for a 64^3 one); otherwise the case
-     * runs, capped at one timed run if it is slow. */
-    const cpu_rate *p = slot < x->ncpu_rate && work > 0 ? &x->cpu_rate[slot] : NULL;
-    double run1 = NAN, rest = NAN;
+    double work = r->flops > 0 ? r->flops : r->bytes, run1 = NAN, rest = NAN;
+    cpu_rate *rate = work > 0 ? cpu_rate_of(x, &j->c) : NULL;
     char from[300] = "";
-    if (p && p->n >= 2) {
-        const double *w = p->work, *t = p->run, *e = p->rest;
-        run1 = fmax(0, t[1] + fmax(0, (t[1] - t[0]) / (w[1] - w[0])) * (work - w[1]));
-        rest = fmax(0, e[1] + fmax(0, (e[1] - e[0]) / (w[1] - w[0])) * (work - w[1]));
-        snprintf(from, sizeof(from), "linear in the work through %s and %s", p->params[0], p->params[1]);
-    } else if (p && p->n == 1 && work <= 64 * p->work[0]) {
-        run1 = p->run[0] * work / p->work[0];
-        rest = p->rest[0] * work / p->work[0];
-        snprintf(from, sizeof(from), "proportional to the work from %s", p->params[0]);
-    }
+    if (rate) cpu_predict(rate, work, &run1, &rest, from, sizeof(from));
     char over[sizeof(r->cpu_fast_why)], a[24], b[24], c[24];
     if (!off && budget > 0 && 2 * run1 + rest > budget) {
         snprintf(over, sizeof(over), "over the baseline budget: predicted (%s) %s a run and %s for setup and check, a "
@@ -490,21 +506,14 @@ static void job_baseline(ctx *x, job *j)
     vkb_cpu_baseline(&j->c, r, budget);  /* timed, checked, cpu_fast_* columns */
     if (x->workers) vkb_prefetch_exclusive_end(x->pf);
     r->cpu_fast_s = vkb_now_s() - t0;
-    if (work > 0 && r->cpu_fast_time_s > 0 && slot < (int)(sizeof(x->cpu_rate) / sizeof(x->cpu_rate[0]))) {
-        if (slot == x->ncpu_rate) x->ncpu_rate++, x->cpu_rate[slot].n = 0;
-        cpu_rate *q = &x->cpu_rate[slot];
-        snprintf(q->key, sizeof(q->key), "%s", key);
-        int k = q->n == 0 ? 0 : q->work[q->n - 1] == work ? q->n - 1 : q->n == 1 ? 1 : 2;
-        if (k == 2) {   /* keep the last two: shift */
-            q->work[0] = q->work[1], q->run[0] = q->run[1], q->rest[0] = q->rest[1];
-            memcpy(q->params[0], q->params[1], sizeof(q->params[0]));
-            k = 1;
-        }
-        q->work[k] = work;
-        q->run[k] = r->cpu_fast_time_s;
-        q->rest[k] = fmax(0, r->cpu_fast_s - (double)(r->cpu_fast_runs + 1) * r->cpu_fast_time_s);
-        snprintf(q->params[k], sizeof(q->params[k]), "%s", r->params);
-        if (k + 1 > q->n) q->n = k + 1;
+    if (rate && r->cpu_fast_time_s > 0) {  /* a point for the next prediction: the last two of different work */
+        if (rate->n && rate->pt[rate->n - 1].work == work) rate->n--;
+        else if (rate->n == 2) rate->pt[0] = rate->pt[1], rate->n = 1;
+        cpu_point *pt = &rate->pt[rate->n++];
+        pt->work = work;
+        pt->run = r->cpu_fast_time_s;
+        pt->rest = fmax(0, r->cpu_fast_s - (double)(r->cpu_fast_runs + 1) * r->cpu_fast_time_s);
+        snprintf(pt->params, sizeof(pt->params), "%s", r->params);
     }
 }
 
@@ -724,7 +733,7 @@ static void case_gpu(ctx *x, job *j, vkb_check *chk, double **samples, size_t *n
     vkb_result *r = &j->r;
     double t0 = vkb_now_s();
     vkb_gpu *g = j->g ? j->g : vkb_gpu_prepare(x->v, c);
-    if (j->g) dev_reserve(x, -j->g_bytes);
+    if (j->g) dev_reserve(x, -j->bytes);
     j->g = NULL;
     r->setup_s += vkb_now_s() - t0;
     if (!g) {
@@ -874,7 +883,7 @@ static void run_case(ctx *x, size_t i)
                  (unsigned long long)(vkb_vk_validation_messages(x->v) - vmsgs));
         set_status(r, "ERROR", why);
     }
-    if (j->g) dev_reserve(x, -j->g_bytes);
+    if (j->g) dev_reserve(x, -j->bytes);
     vkb_gpu_release(j->g);   /* prepared by a worker for a case that never reached the GPU */
     j->g = NULL;
     vkb_case_free(&j->c);
