@@ -12,5 +12,9 @@ void vkb_slug(const char *in, char *out, size_t len);
 const char *vkb_fmt_time(double s, char *buf, size_t len);
 /* Seconds on CLOCK_MONOTONIC (for host-side durations). */
 double vkb_now_s(void);
+/* VKB_TRACE=1 in the environment: one line per harness step on stderr, "trace T STEP WHAT SECONDS" (T: seconds
+ * since vkb_trace_init, SECONDS: since t0), for finding where a run's wall time goes. Otherwise nothing. */
+void vkb_trace_init(void);
+void vkb_trace(const char *step, const char *what, double t0);
 
 #endif

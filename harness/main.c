@@ -10,6 +10,7 @@
 #include <time.h>
 
 #include "calibrate.h"
+#include "fsutil.h"
 #include "registry.h"
 #include "report.h"
 #include "result.h"
@@ -294,7 +295,9 @@ static int cmd_run(int argc, char **argv)
         fprintf(stderr, "vkbench: %s\n", err);
         goto out;
     }
+    double t0 = vkb_now_s();
     v = vkb_vk_open(device, o.validate, err, sizeof(err));
+    vkb_trace("vk_open", NULL, t0);
     if (!v) {
         fprintf(stderr, "vkbench: %s\n", err);
         goto out;
@@ -325,7 +328,9 @@ static int cmd_run(int argc, char **argv)
     if (o.validate) printf("validation messages: %llu\n", (unsigned long long)vkb_vk_validation_messages(v));
     ret = vkb_run_interrupted ? EXIT_SIGNAL + vkb_run_interrupted : tot.fail || tot.error ? EXIT_CASES_FAILED : EXIT_OK;
 out:
+    t0 = vkb_now_s();
     vkb_vk_close(v);
+    vkb_trace("vk_close", NULL, t0);
     vkb_suite_free(&s);
     return ret;
 }
@@ -337,6 +342,7 @@ int main(int argc, char **argv)
         return EXIT_USAGE;
     }
     const char *cmd = argv[1];
+    vkb_trace_init();
     if (!strcmp(cmd, "run")) return cmd_run(argc - 1, argv + 1);
     if (!strcmp(cmd, "list")) return cmd_list();
     if (!strcmp(cmd, "devices")) return cmd_devices();

@@ -391,7 +391,7 @@ static void job_work(void *arg, size_t i)
         r->setup_s = j->t_plan;
         return;
     }
-    double t0 = vkb_now_s();
+    double t0 = vkb_now_s(), tt = t0;
     for (int b = 0; b < c->nbuf; b++) {
         c->buf[b].host = calloc(c->buf[b].count ? c->buf[b].count : 1, vkb_dtype_size(c->buf[b].type));
         if (!c->buf[b].host) {
@@ -408,14 +408,22 @@ static void job_work(void *arg, size_t i)
         goto out;
     }
     gsl_rng_set(rng, (unsigned long)c->seed);
+    vkb_trace("job_alloc", c->k->name, tt);
+    tt = vkb_now_s();
     if (c->k->fill) c->k->fill(c, rng);
+    vkb_trace("job_fill", c->k->name, tt);
+    tt = vkb_now_s();
     /* The device side too, off the main thread: buffers, pipelines (a driver's shader compile took up to 4 s of
      * an H200 run's first matmul case) and the staged inputs; in an H200 gate launch the main thread spent
      * 0.47 s of add n=2^25's 0.54 s on them. A failure leaves j->g NULL: the main thread tries again and says why.
      * Not with --validate: the layer's messages are counted against the case the main thread is on. */
     if (x->workers && !x->o->validate && dev_reserve(x, j->bytes)) {
-        if ((j->g = vkb_gpu_prepare(x->v, c))) vkb_gpu_stage(j->g);
-        else dev_reserve(x, -j->bytes);
+        if ((j->g = vkb_gpu_prepare(x->v, c))) {
+            vkb_trace("job_prepare", c->k->name, tt);
+            tt = vkb_now_s();
+            vkb_gpu_stage(j->g);
+            vkb_trace("job_stage", c->k->name, tt);
+        } else dev_reserve(x, -j->bytes);
     }
     r->setup_s = j->t_plan + (vkb_now_s() - t0);
     if (j->established) {
@@ -520,10 +528,11 @@ static void job_baseline(ctx *x, job *j)
 /* Idle GPUs drop their clocks: on an H200 the first ~0.2 s of a 1 GiB copy after a CPU-side reference ran
  * 2.5x slower. The device is kept busy for as long as it sat idle (at most 0.3 s, at least 20 ms), so a
  * case that follows another closely needs almost no warm-up while the first one of a run gets it all. */
-static int warm_up(ctx *x, vkb_gpu *g, uint32_t batch, int cold)
+static int warm_up(ctx *x, vkb_gpu *g, uint32_t batch, int cold, double at_least)
 {
     double idle = isnan(x->gpu_last) ? 1 : vkb_now_s() - x->gpu_last;
     double warm = x->caps.is_cpu ? 0.02 : fmin(0.3, fmax(0.02, idle)), busy = 0, wall0 = vkb_now_s();
+    warm = fmax(warm, at_least);  /* the suite's warmup= */
     while (busy < warm && vkb_now_s() - wall0 < 2 * warm + 1) {
         double t;
         if (vkb_gpu_run(g, batch, cold, &t)) return -1;
@@ -555,7 +564,7 @@ static int measure(ctx *x, vkb_gpu *g, const vkb_line *l, int cold, vkb_result *
     if (!cold && t1 < target) batch = (uint32_t)fmin(ceil(target / fmax(t1, 1e-9)), 10000);
     uint32_t copies = vkb_gpu_copies(g);  /* rotate mode: every copy of the inputs read equally often */
     if (copies > 1) batch = (batch + copies - 1) / copies * copies;
-    if (warm_up(x, g, batch, cold)) return -1;
+    if (warm_up(x, g, batch, cold, l->opt.warmup)) return -1;
     size_t cap = 256, n = 0;
     double *s = malloc(cap * sizeof(*s));
     if (!s) return -1;
@@ -621,9 +630,11 @@ static int case_validate(ctx *x, job *j, vkb_gpu *g)
     char guard[200];
     if (vkb_gpu_upload(g)) return set_status(r, "ERROR", vkb_vk_error(x->v)), -1;
     r->setup_s += vkb_now_s() - t0;
+    vkb_trace("upload", j->c.k->name, t0);
     t0 = vkb_now_s();
     if (vkb_gpu_run(g, 1, 0, &tv) || vkb_gpu_download(g, guard, sizeof(guard)))
         return set_status(r, "ERROR", vkb_vk_error(x->v)), -1;
+    vkb_trace("validate_run", j->c.k->name, t0);
     x->gpu_last = vkb_now_s();
     r->check_s = vkb_now_s() - t0;
     if (guard[0]) return set_status(r, "FAIL", guard), -1;
@@ -712,11 +723,15 @@ static int case_time(ctx *x, job *j, vkb_gpu *g, double **samples, size_t *nsamp
         size_t used = strlen(r->note);
         snprintf(r->note + used, sizeof(r->note) - used, "%srotating %d input copies", used ? "; " : "", nc);
     }
+    double tt = vkb_now_s();
     if (vkb_slowdown_apply(x->v, g, c, x->o->slowdown, !strcmp(mode, "cold"), r)) return -1;  /* SKIP or ERROR */
+    vkb_trace("slowdown", c->k->name, tt);
+    tt = vkb_now_s();
     if (measure(x, g, j->l, !strcmp(mode, "cold"), r, samples, nsamples)) {
         snprintf(why, sizeof(why), "timing: %s", vkb_vk_error(x->v));
         return set_status(r, "ERROR", why), -1;
     }
+    vkb_trace("measure", c->k->name, tt);
     if (isnan(r->energy_s)) {  /* not shared with the samples: a window of its own */
         double te = vkb_now_s();
         vkb_telrow_case_end(&x->tr, g, r);
@@ -736,6 +751,7 @@ static void case_gpu(ctx *x, job *j, vkb_check *chk, double **samples, size_t *n
     if (j->g) dev_reserve(x, -j->bytes);
     j->g = NULL;
     r->setup_s += vkb_now_s() - t0;
+    vkb_trace("case_prepare", c->k->name, t0);
     if (!g) {
         set_status(r, "ERROR", vkb_vk_error(x->v));
         return;
@@ -747,7 +763,9 @@ static void case_gpu(ctx *x, job *j, vkb_check *chk, double **samples, size_t *n
     int threaded = !j->established && !x->caps.is_cpu && pthread_create(&th, NULL, check_case, &ck) == 0;
     if (!threaded) check_case(&ck);
     int trc = ck.rc ? -1 : case_time(x, j, g, samples, nsamples);
+    t0 = vkb_now_s();
     if (threaded) pthread_join(th, NULL);
+    vkb_trace("check_join", c->k->name, t0);
     if (ck.rc || trc) {
         free(*samples);
         *samples = NULL;
@@ -760,8 +778,10 @@ static void case_gpu(ctx *x, job *j, vkb_check *chk, double **samples, size_t *n
     }
     double e2e[3];
     int ne = 0;
+    t0 = vkb_now_s();
     for (; ne < 3 && (ne == 0 || e2e[0] < 0.3); ne++)
         if (vkb_gpu_e2e(g, &e2e[ne])) break;
+    vkb_trace("e2e", c->k->name, t0);
     if (ne) {
         for (int i = 1; i < ne; i++)
             if (e2e[i] < e2e[0]) e2e[0] = e2e[i];
@@ -775,7 +795,9 @@ static void case_gpu(ctx *x, job *j, vkb_check *chk, double **samples, size_t *n
     else set_status(r, j->established ? "TIMED" : "PASS", "");
 out:
     x->gpu_last = vkb_now_s();
+    t0 = vkb_now_s();
     vkb_gpu_release(g);
+    vkb_trace("release", c->k->name, t0);
 }
 
 /* Compute-bound rows read in FLOP/s against the right compute ceiling, memory-bound ones in bytes/s
@@ -870,6 +892,7 @@ static void run_case(ctx *x, size_t i)
     progress(x, x->jobs[i].l->kernel);
     uint64_t vmsgs = vkb_vk_validation_messages(x->v);
     double waited = vkb_prefetch_wait(x->pf, i);
+    vkb_trace("wait_prefetch", j->c.k ? j->c.k->name : NULL, w0);
     vkb_result *r = &j->r;
     r->ref_wait_s = x->workers ? waited : vkb_now_s() - w0;
     if (j->state == JOB_RUN) {
@@ -892,6 +915,7 @@ static void run_case(ctx *x, size_t i)
     r->wall_s = vkb_now_s() - w0;
     r->overhead_s = r->wall_s - (isnan(r->timing_s) ? 0 : r->timing_s) - (isnan(r->energy_s) ? 0 : r->energy_s);
     case_record(x, j, &chk, samples, nsamples);
+    vkb_trace("case", r->kernel, w0);
     free(samples);
 }
 
@@ -1046,6 +1070,7 @@ int vkb_run(vkb_vk *v, const vkb_suite *s, const vkb_run_opts *o, vkb_run_totals
         snprintf(err, errlen, "cannot write %s/results.csv or samples.csv: %s", x.rd.path, strerror(errno));
         goto out;
     }
+    double t0 = vkb_now_s();
     if (vkb_vk_timer_floor(v, &x.timer_floor)) {
         snprintf(err, errlen, "timer floor: %s", vkb_vk_error(v));
         goto out;
@@ -1056,6 +1081,7 @@ int vkb_run(vkb_vk *v, const vkb_suite *s, const vkb_run_opts *o, vkb_run_totals
     vkb_calib_get(v, o->out_root, o->recalibrate, o->no_calibrate, vkb_telrow_nvml(&x.tr), x.timer_floor, &x.cal,
                   err, errlen);
     x.copy_Bps = x.cal.val[VKB_CAL_COPY];
+    vkb_trace("run_start", "timer floor, telemetry, calibration", t0);
     if (isatty(2)) fprintf(stderr, "\r\033[K");
     write_runinfo(&x, s, info);
     vkb_rundir_sync(info);
@@ -1077,7 +1103,9 @@ int vkb_run(vkb_vk *v, const vkb_suite *s, const vkb_run_opts *o, vkb_run_totals
         vkb_par_fill_set_guard(pf_shared_begin, pf_shared_end, x.pf);
     }
     for (size_t i = 0; i < x.total_cases && !vkb_run_interrupted; i++) run_case(&x, i);
+    t0 = vkb_now_s();
     vkb_prefetch_stop(x.pf);
+    vkb_trace("prefetch_stop", NULL, t0);
     size_t finished = x.done_cases - x.interrupted_rows;
     fprintf(info, "finished: %s after %zu of %zu cases\n", vkb_run_interrupted ? "interrupted" : "complete",
             finished, x.total_cases);

@@ -386,6 +386,21 @@ double vkb_now_s(void)
     return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
 }
 
+static double trace_start = NAN;
+
+void vkb_trace_init(void)
+{
+    const char *e = getenv("VKB_TRACE");
+    if (e && *e && strcmp(e, "0")) trace_start = vkb_now_s();
+}
+
+void vkb_trace(const char *step, const char *what, double t0)
+{
+    if (isnan(trace_start)) return;
+    double now = vkb_now_s();
+    fprintf(stderr, "trace %.4f %s %s %.6f\n", now - trace_start, step, what ? what : "-", now - t0);
+}
+
 const char *vkb_fmt_time(double s, char *buf, size_t len)
 {
     if (isnan(s)) snprintf(buf, len, "NA");
