@@ -183,6 +183,8 @@ static int parse_set(char **tok, int ntok, vkb_options *opt, const char *file, i
             o.cpu_max_bytes = ok ? (double)iv : o.cpu_max_bytes;
         } else if (!strcmp(k, "cpu_budget")) {
             ok = !parse_real(v, &o.cpu_budget) && o.cpu_budget >= 0;
+        } else if (!strcmp(k, "warmup")) {
+            ok = !parse_real(v, &o.warmup) && o.warmup >= 0 && o.warmup <= 10;
         } else if (!strcmp(k, "gate_delta")) {
             ok = !parse_real(v, &o.gate_delta) && o.gate_delta > 0 && o.gate_delta < 1;
         } else if (!strcmp(k, "mode")) {
@@ -190,7 +192,7 @@ static int parse_set(char **tok, int ntok, vkb_options *opt, const char *file, i
             if (ok) snprintf(o.mode, sizeof(o.mode), "%s", v);
         } else
             return seterr(err, errlen, file, lineno, "unknown set key '%s' (min_time, max_noise, "
-                          "timeout, min_samples, cpu_max_bytes, cpu_budget, mode, gate_delta)", k);
+                          "timeout, min_samples, cpu_max_bytes, cpu_budget, mode, gate_delta, warmup)", k);
         if (!ok) return seterr(err, errlen, file, lineno, "bad value for %s: '%s'", k, v);
     }
     *opt = o;

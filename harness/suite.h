@@ -2,7 +2,7 @@
  *
  *   # comment (anywhere after a '#')
  *   set KEY=VALUE ...            run options for the following lines (min_time, max_noise, timeout,
- *                                min_samples, cpu_max_bytes, mode, gate_delta)
+ *                                min_samples, cpu_max_bytes, cpu_budget, mode, gate_delta, warmup)
  *   KERNEL KEY=V1,V2,... ...     one kernel line; each comma list is an axis, expanded as a cartesian
  *                                product (first axis varies slowest)
  * Values: integers (1000, 2^20, 64Ki, 1Mi, and sums of them: 2^20+1, 1Mi-16), reals, words, and ranges inside a list:
@@ -33,6 +33,7 @@ typedef struct vkb_options {
     double cpu_max_bytes;   /* footprint cap on CPU devices (lavapipe profile); 0 = none */
     double gate_delta;      /* regression-gate effect floor for these lines (0 < d < 1); 0 = compare's default */
     double cpu_budget;      /* seconds the optimized CPU baseline may spend on a case, warm-up included; 0 = none */
+    double warmup;          /* seconds of the kernel run before its samples, at least (0 = the harness's rule) */
     char mode[8];           /* default mode: hot | cold */
 } vkb_options;
 
