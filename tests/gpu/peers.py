@@ -3,8 +3,13 @@
 cuSOLVER, CUDA copies): the numbers vkbench's closing notes compare against.
 
 Usage: python3 tests/gpu/peers.py OUT.csv [--quick]
-Each row: op, shape, dtype, median_s, min_s, samples, rate, unit. Timing: CUDA events around one
-call, 5 warm-up calls, median of N (N from a ~0.3 s budget, at least 5)."""
+Each row: op, shape, dtype, median_s, min_s, samples, rate, unit, method. Timing: 5 warm-up calls; then each
+sample times R back-to-back calls between one pair of CUDA events and divides by R, R chosen so that a sample
+lasts >= 200 us: one call per event pair would time the ~10-20 us launch path, not the kernel (fp16 512^3 and
+1024^3 both read ~19 us that way). Where the call can be captured, the R calls are one CUDA graph (method
+"graph"), otherwise a plain loop of R launches (method "loop", cuSOLVER's host syncs forbid capture).
+Median of N samples (N from a ~0.3 s budget, at least 5).
+"""
 import csv, sys, time
 import torch
 
@@ -13,20 +18,43 @@ torch.backends.cudnn.allow_tf32 = False
 dev = torch.device("cuda")
 
 
-def timed(fn, budget=0.3, warm=5):
+def timed(fn, budget=0.3, warm=5, graph=True):
     for _ in range(warm):
         fn()
     torch.cuda.synchronize()
     s, e = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
     s.record(); fn(); e.record(); torch.cuda.synchronize()
     one = max(s.elapsed_time(e) / 1e3, 1e-6)
-    n = int(min(200, max(5, budget / one)))
+    reps = max(1, min(1000, int(2e-4 / one + 0.999)))
+    run, method = None, "loop"
+    if graph:
+        try:
+            side = torch.cuda.Stream()
+            side.wait_stream(torch.cuda.current_stream())
+            with torch.cuda.stream(side):
+                fn()
+            torch.cuda.current_stream().wait_stream(side)
+            g = torch.cuda.CUDAGraph()
+            with torch.cuda.graph(g):
+                for _ in range(reps):
+                    fn()
+            g.replay(); torch.cuda.synchronize()
+            run, method = g.replay, "graph"
+        except Exception:
+            torch.cuda.synchronize()
+    if run is None:
+        def run():
+            for _ in range(reps):
+                fn()
+    s.record(); run(); e.record(); torch.cuda.synchronize()
+    per = max(s.elapsed_time(e) / 1e3, 1e-6)
+    n = int(min(200, max(5, budget / per)))
     ts = []
     for _ in range(n):
-        s.record(); fn(); e.record(); torch.cuda.synchronize()
-        ts.append(s.elapsed_time(e) / 1e3)
+        s.record(); run(); e.record(); torch.cuda.synchronize()
+        ts.append(s.elapsed_time(e) / 1e3 / reps)
     ts.sort()
-    return ts[len(ts) // 2], ts[0], len(ts)
+    return ts[len(ts) // 2], ts[0], len(ts), method
 
 
 def main():
@@ -36,8 +64,8 @@ def main():
 
     def add(op, shape, dtype, t, rate, unit):
         rows.append(dict(op=op, shape=shape, dtype=dtype, median_s="%.6g" % t[0], min_s="%.6g" % t[1],
-                         samples=t[2], rate="%.6g" % rate, unit=unit))
-        print("%-10s %-18s %-5s %10.4g s  %10.4g %s" % (op, shape, dtype, t[0], rate, unit), flush=True)
+                         samples=t[2], rate="%.6g" % rate, unit=unit, method=t[3]))
+        print("%-10s %-18s %-5s %10.4g s  %10.4g %-10s %s" % (op, shape, dtype, t[0], rate, unit, t[3]), flush=True)
 
     n = 2 ** 28
     a = torch.randn(n, device=dev); b = torch.empty_like(a)
@@ -49,20 +77,33 @@ def main():
             t = timed(lambda: A @ B); add("matmul", "%dx%dx%d" % (s, s, s), name, t, 2 * s ** 3 / t[0] / 1e12, "TFLOP/s")
     for (N, K) in ((3840, 2560), (2560, 2560), (13824, 2560), (2560, 6912), (20480, 3200), (6144, 4096),
                    (4096, 4096), (28672, 4096), (4096, 14336)):
-        W = torch.randn(N, K, device=dev, dtype=torch.float16); x = torch.randn(K, device=dev, dtype=torch.float16)
-        t = timed(lambda: torch.mv(W, x)); add("gemv_f16", "%dx%d" % (N, K), "f16", t, (2 * N * K + 2 * K + 2 * N) / t[0] / 1e9, "GB/s")
+        # Rotating copies of W, >= 512 MiB in all (10x the L2), as vkbench's mode=rotate: a GEMV timed on one
+        # copy back to back would read W from the L2 where it fits (6144x4096 fp16 is 50 MB).
+        W = torch.randn(N, K, device=dev, dtype=torch.float16)
+        Ws = [W] + [W.clone() for _ in range(max(0, -(-(512 << 20) // (2 * N * K)) - 1))]
+        x = torch.randn(K, device=dev, dtype=torch.float16)
+        nxt = iter(range(1 << 62))
+        t = timed(lambda: torch.mv(Ws[next(nxt) % len(Ws)], x))
+        add("gemv_f16", "%dx%d" % (N, K), "f16", t, (2 * N * K + 2 * K + 2 * N) / t[0] / 1e9, "GB/s")
+        # dense_f16's batched rows: y = x W^T with m tokens (vkbench's dense_f16 shape=NxK m=M mode=rotate; its y
+        # is fp32, torch's fp16)
+        for m in (8, 32):
+            X = torch.randn(m, K, device=dev, dtype=torch.float16)
+            t = timed(lambda: torch.nn.functional.linear(X, Ws[next(nxt) % len(Ws)]))
+            add("linear_f16", "%dx%d m=%d" % (N, K, m), "f16", t, 2 * m * N * K / t[0] / 1e12, "TFLOP/s")
+        del W, Ws
     for s in ((256, 1024, 2048, 4096) if not quick else (4096,)):
         M = torch.randn(s, s, device=dev, dtype=torch.float64)
         spd = (M @ M.T / s + torch.eye(s, device=dev, dtype=torch.float64)).float()
-        t = timed(lambda: torch.linalg.cholesky(spd)); add("cholesky", "%d" % s, "f32", t, s ** 3 / 3 / t[0] / 1e9, "GFLOP/s")
+        t = timed(lambda: torch.linalg.cholesky(spd), graph=False); add("cholesky", "%d" % s, "f32", t, s ** 3 / 3 / t[0] / 1e9, "GFLOP/s")
         A = torch.randn(s, s, device=dev)
-        t = timed(lambda: torch.linalg.qr(A)); add("qr", "%dx%d" % (s, s), "f32", t, (4 / 3) * s ** 3 / t[0] / 1e9, "GFLOP/s")
+        t = timed(lambda: torch.linalg.qr(A), graph=False); add("qr", "%dx%d" % (s, s), "f32", t, (4 / 3) * s ** 3 / t[0] / 1e9, "GFLOP/s")
     for (m, k) in ((4096, 256), (8192, 512)):
         A = torch.randn(m, k, device=dev)
-        t = timed(lambda: torch.linalg.qr(A)); add("qr", "%dx%d" % (m, k), "f32", t, (2 * m * k * k - 2 * k ** 3 / 3) / t[0] / 1e9, "GFLOP/s")
+        t = timed(lambda: torch.linalg.qr(A), graph=False); add("qr", "%dx%d" % (m, k), "f32", t, (2 * m * k * k - 2 * k ** 3 / 3) / t[0] / 1e9, "GFLOP/s")
     for (m, k) in (((64, 64), (256, 256), (512, 512), (1024, 1024), (4096, 256), (2048, 512)) if not quick else ((1024, 1024),)):
         A = torch.randn(m, k, device=dev)
-        t = timed(lambda: torch.linalg.svd(A, full_matrices=False), budget=1.0, warm=2)
+        t = timed(lambda: torch.linalg.svd(A, full_matrices=False), budget=1.0, warm=2, graph=False)
         add("svd", "%dx%d" % (m, k), "f32", t, 0, "-")
     with open(out, "w", newline="") as f:
         w = csv.DictWriter(f, fieldnames=list(rows[0].keys()))
