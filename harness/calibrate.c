@@ -138,7 +138,7 @@ static int probe_open(probe *p, vkb_vk *v, const vkb_caps *caps, const char *ker
         if (k->reference) k->reference(&p->c);
     }
     p->g = vkb_gpu_prepare(v, &p->c);
-    if (!p->g || vkb_gpu_upload(p->g) || vkb_gpu_run(p->g, 1, 0, &p->t1) || vkb_gpu_download(p->g, guard, sizeof(guard))) {
+    if (!p->g || vkb_gpu_upload(p->g) || vkb_gpu_run(p->g, 1, 0, &p->t1) || vkb_gpu_download(p->g, 1, guard, sizeof(guard))) {
         snprintf(why, len, "%s: %s", k->name, vkb_vk_error(v));
         goto done;
     }

@@ -632,7 +632,7 @@ static int case_validate(ctx *x, job *j, vkb_gpu *g)
     r->setup_s += vkb_now_s() - t0;
     vkb_trace("upload", j->c.k->name, t0);
     t0 = vkb_now_s();
-    if (vkb_gpu_run(g, 1, 0, &tv) || vkb_gpu_download(g, guard, sizeof(guard)))
+    if (vkb_gpu_run(g, 1, 0, &tv) || vkb_gpu_download(g, !j->established, guard, sizeof(guard)))
         return set_status(r, "ERROR", vkb_vk_error(x->v)), -1;
     vkb_trace("validate_run", j->c.k->name, t0);
     x->gpu_last = vkb_now_s();
@@ -779,9 +779,16 @@ static void case_gpu(ctx *x, job *j, vkb_check *chk, double **samples, size_t *n
     double e2e[3];
     int ne = 0;
     t0 = vkb_now_s();
-    for (; ne < 3 && (ne == 0 || e2e[0] < 0.3); ne++)
+    /* Not in an --established launch (the gate's): it compares kernel times, and the add and relu of an H200
+     * gate launch spent 0.23 and 0.15 s here, a quarter of the launch. */
+    for (; !j->established && ne < 3 && (ne == 0 || e2e[0] < 0.3); ne++)
         if (vkb_gpu_e2e(g, &e2e[ne])) break;
     vkb_trace("e2e", c->k->name, t0);
+    if (j->established) {
+        size_t used = strlen(r->note);
+        snprintf(r->note + used, sizeof(r->note) - used, "%se2e_time_s not measured (--established launch)",
+                 used ? "; " : "");
+    }
     if (ne) {
         for (int i = 1; i < ne; i++)
             if (e2e[i] < e2e[0]) e2e[0] = e2e[i];

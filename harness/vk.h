@@ -54,9 +54,9 @@ void vkb_gpu_stage(vkb_gpu *g);
 /* Run the case's dispatch sequence `batch` times between two timestamps; cold: flush caches first.
  * *seconds = GPU time of the whole batch. */
 int vkb_gpu_run(vkb_gpu *g, uint32_t batch, int cold, double *seconds);
-/* Read outputs back into the host copies and check the guards. guard_msg is empty when intact,
- * else names the buffer and the first changed byte. */
-int vkb_gpu_download(vkb_gpu *g, char *guard_msg, size_t len);
+/* Check every buffer's guards and, with outputs != 0, read the outputs back into their host copies (inputs never
+ * come back). guard_msg is empty when intact, else names the buffer and the first changed byte. */
+int vkb_gpu_download(vkb_gpu *g, int outputs, char *guard_msg, size_t len);
 /* End to end, host-timed: upload inputs, run once, download outputs. */
 int vkb_gpu_e2e(vkb_gpu *g, double *seconds);
 /* Rotate mode (a cold-cache measurement without flushes): make copies of every input buffer until

@@ -171,10 +171,12 @@ void vkb_fill_uniform_f32(gsl_rng *r, float *x, size_t n, double lo, double hi);
 void vkb_fill_normal_f32(gsl_rng *r, float *x, size_t n, double sigma);
 /* A fill of n items on all cores, deterministic whatever the thread count: fn(cr, lo, hi, arg) fills items
  * [lo, hi) from generator cr. With at least VKB_PAR_CHUNKS chunks of `grain` items, one 64-bit draw from r
- * seeds a fresh mt19937 per chunk (its index mixed in) and the chunks spread over the cores; fewer items
+ * seeds a fresh vkb_rng_xoshiro per chunk (its index mixed in) and the chunks spread over the cores; fewer items
  * are one call with r itself, so small cases keep the inputs they always had. A fill of 2^26 normals took
  * ~0.7 s on one core: the gate's launches and the default suite's large cases waited on it. */
 #define VKB_PAR_CHUNKS 16
+/* The chunks' generator: xoshiro256** as a gsl_rng_type (gsl_rng_set seeds all 64 bits through SplitMix64). */
+extern const gsl_rng_type *vkb_rng_xoshiro;
 /* SplitMix64's finaliser: case seeds from the run seed, chunk seeds from a fill's draw. */
 uint64_t vkb_mix64(uint64_t x);
 void vkb_par_fill(gsl_rng *r, size_t n, size_t grain, void (*fn)(gsl_rng *cr, size_t lo, size_t hi, void *arg),

@@ -803,14 +803,33 @@ static void test_check_special(void)
     CHECK(!r.pass && r.nnan == 1 && r.nbad == 0);           /* only element 2 (inf for 1.0) is wrong */
 }
 
+/* xoshiro256** from state {1, 2, 3, 4}: outputs 11520, 0, 1509978240 (its authors' reference code), seen through
+ * get_double's top 53 bits; a seeded generator's doubles lie in [0, 1) and its 32-bit draws use the high bits. */
+static void xo_check(gsl_rng *c)
+{
+    uint64_t *s = gsl_rng_state(c);
+    s[0] = 1, s[1] = 2, s[2] = 3, s[3] = 4;
+    const double want[] = {(double)(11520u >> 11) * 0x1p-53, 0.0, (double)(1509978240u >> 11) * 0x1p-53};
+    for (int i = 0; i < 3; i++) CHECK(vkb_rng_xoshiro->get_double(s) == want[i]);
+    gsl_rng_set(c, 1);
+    double lo = 1, hi = 0;
+    unsigned long top = 0;
+    for (int i = 0; i < 100000; i++) {
+        double u = gsl_rng_uniform(c);
+        lo = fmin(lo, u), hi = fmax(hi, u);
+        top |= gsl_rng_get(c);
+    }
+    CHECK(lo >= 0 && lo < 1e-3 && hi < 1 && hi > 1 - 1e-3 && top == 0xffffffffUL);
+}
+
 /* vkb_par_fill's contract: a large fill is the same whatever the threads did (two fills from equal generators
- * agree), chunk i is an mt19937 seeded with mix64(draw ^ mix64(i)) from the caller's one 64-bit draw, and a
+ * agree), chunk i is a vkb_rng_xoshiro seeded with mix64(draw ^ mix64(i)) from the caller's one 64-bit draw, and a
  * fill below VKB_PAR_CHUNKS chunks is the caller's generator itself, as before. */
 static void test_par_fill(void)
 {
     size_t n = (size_t)VKB_PAR_CHUNKS * 65536 + 1234, bad = 0;
     float *a = malloc(n * sizeof(*a)), *b = malloc(n * sizeof(*b));
-    gsl_rng *r1 = gsl_rng_alloc(gsl_rng_mt19937), *r2 = gsl_rng_alloc(gsl_rng_mt19937), *c = gsl_rng_alloc(gsl_rng_mt19937);
+    gsl_rng *r1 = gsl_rng_alloc(gsl_rng_mt19937), *r2 = gsl_rng_alloc(gsl_rng_mt19937), *c = gsl_rng_alloc(vkb_rng_xoshiro);
     CHECK(a && b && r1 && r2 && c);
     if (!a || !b || !r1 || !r2 || !c) goto out;
     gsl_rng_set(r1, 42), gsl_rng_set(r2, 42);
@@ -828,7 +847,14 @@ static void test_par_fill(void)
             bad += a[i] != (float)gsl_ran_gaussian_ziggurat(c, 1.0);
     }
     CHECK(bad == 0);
+    /* The generator itself: xoshiro256** from state {1, 2, 3, 4} gives 11520, 0, 1509978240 (its authors'
+     * reference code), and uniform doubles lie in [0, 1). */
+    xo_check(c);
     gsl_rng_set(r1, 7), gsl_rng_set(c, 7);
+    c = (gsl_rng_free(c), gsl_rng_alloc(gsl_rng_mt19937));
+    CHECK(c != NULL);
+    if (!c) goto out;
+    gsl_rng_set(c, 7);
     vkb_fill_uniform_f32(r1, a, 1000, -1, 1);          /* small: the caller's own sequence */
     bad = 0;
     for (size_t i = 0; i < 1000; i++) bad += a[i] != (float)(-1 + 2 * gsl_rng_uniform(c));
