@@ -337,6 +337,20 @@ if ! "$VKB" run --help 2>&1 | grep -q -- '--established' || grep -q '^commit: .*
 elif csv_col "$T/selftest/runs/A0/run1/results.csv" status | grep -q '^TIMED$' &&
      csv_col "$T/selftest/runs/A0.check/results.csv" status | grep -q '^PASS$' && [ ! -e "$T/selftest/runs/A0.check/run1" ]; then
     ok "gate selftest: every timed launch skips the check its side's check launch (A0.check, not compared) made"; else bad "no TIMED rows" "$T/selftest/runs/A0/run1.log"; fi
+# An --established launch skips the check and the end-to-end time (NA, with the reason), never the guards: the
+# same case through a shader that writes one element past the end still FAILs.
+if ! "$VKB" run --help 2>&1 | grep -q -- '--established' || grep -q '^commit: .*-dirty$' "$T/selftest/runs/A0/run1/run.txt"; then
+    echo "skip - established launches' guards (this vkbench has no --established, or its build is dirty)"
+else
+    run -e "add n=4097" --seed 9 --min-time 0.01 --no-calibrate --no-telemetry > /dev/null 2>&1; e1=$(lastdir)
+    run -e "add n=4097" --seed 9 --min-time 0.01 --no-calibrate --no-telemetry --established "$e1" > /dev/null 2>&1; e2=$(lastdir)
+    run -e "add n=4097" --seed 9 --min-time 0.01 --no-calibrate --no-telemetry --established "$e1" --shader binary=add_oob > "$T/out" 2>&1; e3=$(lastdir)
+    if [ "$(csv_col "$e2/results.csv" status)" = TIMED ] && [ "$(csv_col "$e2/results.csv" e2e_time_s)" = NA ] &&
+       csv_col "$e2/results.csv" note | grep -q 'e2e_time_s not measured (--established launch)' &&
+       [ "$(csv_col "$e3/results.csv" status)" = FAIL ] && csv_col "$e3/results.csv" reason | grep -q 'out-of-bounds write'; then
+        ok "established launch: e2e NA with its reason; an out-of-bounds write still FAILs on the guards"
+    else bad "established launch e2e/guards" "$T/out"; fi
+fi
 
 echo "== nothing lost, nothing wrong run: run directories, partial runs, inputs, fuzzing (issue 14)"
 # Two runs into one root at once (same second, same name): two directories, each whole and complete, and each
