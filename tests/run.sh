@@ -330,13 +330,14 @@ if [ "$(csv_col "$c2/results.csv" status)" = SKIP ] && csv_col "$c2/results.csv"
     ok "run --slowdown on a kernel that ignores it: SKIP with the reason, not ERROR"; else bad "failed calibration row" "$T/out"; fi
 expect_exit 4 "compare: that SKIP is not a correctness regression (exit 4, not 2)" "$VKB" compare "$c1" "$c2" --out "$fc/c7" --no-plot
 # Cheap launches: gate.sh passes what this vkbench offers (--no-cpu-baseline, --established are issue 11's).
-if grep -q -- '--no-calibrate --no-telemetry' "$T/selftest/summary.md" && grep -q '^launches: 30 (+ 3 check launches); launch_seconds_median: ' "$T/selftest/summary.md"; then
+if grep -q -- '--no-calibrate --no-telemetry' "$T/selftest/summary.md" && grep -q '^launches: 30 (+ 2 check launches); launch_seconds_median: ' "$T/selftest/summary.md"; then
     ok "gate selftest: launches without calibration and sensors; launch wall times in the summary"; else bad "selftest launch summary" "$T/selftest/summary.md"; fi
 if ! "$VKB" run --help 2>&1 | grep -q -- '--established' || grep -q '^commit: .*-dirty$' "$T/selftest/runs/A0/run1/run.txt"; then
     echo "skip - TIMED rows in later gate launches (this vkbench has no --established, or its build is dirty)"
 elif csv_col "$T/selftest/runs/A0/run1/results.csv" status | grep -q '^TIMED$' &&
-     csv_col "$T/selftest/runs/A0.check/results.csv" status | grep -q '^PASS$' && [ ! -e "$T/selftest/runs/A0.check/run1" ]; then
-    ok "gate selftest: every timed launch skips the check its side's check launch (A0.check, not compared) made"; else bad "no TIMED rows" "$T/selftest/runs/A0/run1.log"; fi
+     csv_col "$T/selftest/runs/plain.check/results.csv" status | grep -q '^PASS$' && [ ! -e "$T/selftest/runs/plain.check/run1" ] &&
+     csv_col "$T/selftest/runs/S0/run1/results.csv" status | grep -q '^TIMED$' && csv_col "$T/selftest/runs/slowed.check/results.csv" status | grep -q '^PASS$'; then
+    ok "gate selftest: every timed launch skips the check that its kind's check launch (plain.check or slowed.check, not compared) made"; else bad "no TIMED rows" "$T/selftest/runs/A0/run1.log"; fi
 # An --established launch skips the check and the end-to-end time (NA, with the reason), never the guards: the
 # same case through a shader that writes one element past the end still FAILs.
 if ! "$VKB" run --help 2>&1 | grep -q -- '--established' || grep -q '^commit: .*-dirty$' "$T/selftest/runs/A0/run1/run.txt"; then
