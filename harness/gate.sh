@@ -219,7 +219,7 @@ selftest)
         echo
         echo "selftest: K=$K ROUNDS=$ROUNDS SLOW=$SLOW suite=$SUITE vkbench=$VKB"
         case $opts in
-        *--established*) echo "launch options: ${opts%--established}(+ --established SIDE.check: each side's check launch, not timed, not compared)" ;;
+        *--established*) echo "launch options: ${opts%--established}(+ --established CHECK: a check launch of the same build and seed, not timed, not compared)" ;;
         *) echo "launch options: $opts(this vkbench offers no --established: every launch checks)" ;;
         esac
         echo "launches: $nl (+ $nc check launches); launch_seconds_median: plain $(awk '$1 !~ /^S/ && $1 !~ /check/' "$out/launch_seconds" > "$out/.p"; med "$out/.p" 2),"\
