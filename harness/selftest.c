@@ -212,11 +212,13 @@ int vkb_gate_summary_cmd(int argc, char **argv)
         double fa = med(x->factor, x->nfactor);
         aa_false_slower += x->aa[2];
         char fas[16] = "NA";
+        char rs[16] = "NA", ds[16] = "NA";   /* NA: no comparison of this case decided a ratio or an MDE */
         if (!isnan(fa)) snprintf(fas, sizeof(fas), "%.4f", fa);
-        printf("| %s | %s | %.4g us | %d/%d/%d/%d | %d/%d | %d/%d/%d/%d | %d | %s | %.4f | %s%.2f%% |\n", x->key,
+        if (!isnan(r)) snprintf(rs, sizeof(rs), "%.4f", r);
+        if (!isnan(d)) snprintf(ds, sizeof(ds), "%.2f%%", 100 * d);
+        printf("| %s | %s | %.4g us | %d/%d/%d/%d | %d/%d | %d/%d/%d/%d | %d | %s | %s | %s |\n", x->key,
                x->injected ? "yes" : "no", 1e6 * b, x->aa[0], x->aa[1], x->aa[2], x->aa[3], x->aa[1] + x->aa[2],
-               naa, x->inj[0], x->inj[1], x->inj[2], x->inj[3], x->inj_skip, fas, r, isnan(d) ? "NA " : "",
-               isnan(d) ? 0 : 100 * d);
+               naa, x->inj[0], x->inj[1], x->inj[2], x->inj[3], x->inj_skip, fas, rs, ds);
     }
     printf("\nA/A cases of >= %.3g s that were not SAME, with their launch medians:\n%s", min_s,
            noisy_len ? noisy_buf : "- none\n");
