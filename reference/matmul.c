@@ -137,10 +137,10 @@ typedef struct mm_rule {
 } mm_rule;
 
 static const mm_rule rules[] = {
-    {1, 0x1p22, "coopmat_f256", "m*n >= 2048^2 on matrix units"},
-    {1, 0, "coopmat_64", "m*n < 2048^2 on matrix units"},
-    {0, 0x1p22, "tiled", "m*n >= 2048^2, SIMT"},
-    {0, 0, "tiled_64", "m*n < 2048^2, SIMT"},
+    {1, 0x1p22, "coopmat_f256", "matrix units, m*n >= 2048^2"},
+    {1, 0, "coopmat_64", "matrix units, m*n < 2048^2 or rule 1's tile does not fit"},
+    {0, 0x1p22, "tiled", "SIMT, m*n >= 2048^2"},
+    {0, 0, "tiled_64", "SIMT, m*n < 2048^2 or rule 3's tile does not fit"},
     {0, 0, "naive", "fallback: no tiled variant fits this device"},
 };
 
