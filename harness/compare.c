@@ -436,9 +436,15 @@ typedef struct side_id {
     int have;
 } side_id;
 
+/* "auto" or "auto:CHOICE" (a kernel's variant=auto records what it chose): 1. */
+static int is_auto(const char *v) { return !strncmp(v, "auto", 4) && (v[4] == 0 || v[4] == ':'); }
+
+/* An auto row matches the auto row of the other side whatever each chose: the case is the default's
+ * speed, and a rule that picks a slower tiling is a regression of it. */
 static int same_case(const vkb_cmp_row *r, const vkb_result *x)
 {
-    return !strcmp(r->kernel, x->kernel) && !strcmp(r->variant, x->variant) && !strcmp(r->params, x->params) &&
+    return !strcmp(r->kernel, x->kernel) && (!strcmp(r->variant, x->variant) || (is_auto(r->variant) && is_auto(x->variant))) &&
+           !strcmp(r->params, x->params) &&
            !strcmp(r->dtype, x->dtype) && !strcmp(r->mode, x->mode);
 }
 
@@ -565,6 +571,7 @@ static int load_side(rowset *set, const char *arg, int cand, side_id *id, char *
             }
             vkb_cmp_row *r = find_or_add(set, x, 1);
             if (!r) { snprintf(err, errlen, "%s: out of memory", files[f]); goto cleanup; }
+            snprintf(cand ? r->variant : r->base_variant, sizeof(r->variant), "%s", x->variant);
             char *st = cand ? r->cand_status : r->base_status;
             const char *xs = vouched(x);
             if (!st[0] || status_rank(xs) > status_rank(st)) snprintf(st, sizeof(r->base_status), "%s", xs);

@@ -33,6 +33,8 @@ typedef struct vkb_cmp_side {
 
 typedef struct vkb_cmp_row {
     char kernel[40], variant[32], params[160], dtype[8], mode[8];
+    char base_variant[32];   /* the baseline's variant: differs from variant (the candidate's) only where
+                              * variant=auto chose differently (auto:X rows match on "auto") */
     char base_status[8], cand_status[8];   /* the worst over a side's launches: ERROR > FAIL > SKIP > PASS > TIMED */
     char correctness[16];    /* ok | REGRESSION | still-failing | fixed | unverified (TIMED only) | untimed */
     char verdict[16];        /* SAME | FASTER | SLOWER | INCONCLUSIVE */

@@ -37,8 +37,15 @@ void vkb_cmp_write_markdown(FILE *f, const vkb_cmp_row *rows, size_t n, const vk
         if (!isnan(r->ratio)) snprintf(ratio, sizeof(ratio), "%.4f", r->ratio);
         if (!isnan(r->ci_lo)) snprintf(ci, sizeof(ci), "[%.4f, %.4f]", r->ci_lo, r->ci_hi);
         if (!isnan(r->p)) snprintf(p, sizeof(p), "%.2g (%.2g)", r->p, r->p_bh);
+        /* What variant=auto chose (both sides where they differ): the params alone do not say. */
+        char par[sizeof(r->params) + 2 * sizeof(r->variant) + 32];
+        snprintf(par, sizeof(par), "%s", r->params);
+        int moved = r->base_variant[0] && strcmp(r->variant, r->base_variant);
+        if (!strncmp(r->variant, "auto:", 5) || moved)
+            snprintf(par + strlen(par), sizeof(par) - strlen(par), " (%s%s%s)", r->variant, moved ? "; baseline " : "",
+                     moved ? r->base_variant : "");
         fprintf(f, "| %s | %s | %s | %s | %s | %s | %s | %s | %s | %.1f%% | %zu (%d) / %zu (%d) | %s | %s |\n",
-                r->verdict, r->kernel, r->params, r->mode, vkb_fmt_time(r->med_base, a, sizeof(a)),
+                r->verdict, r->kernel, par, r->mode, vkb_fmt_time(r->med_base, a, sizeof(a)),
                 vkb_fmt_time(r->med_cand, b, sizeof(b)), ratio, ci, p, 100 * r->delta, r->base.n, r->base.k, r->cand.n,
                 r->cand.k, r->correctness, r->reason);
     }

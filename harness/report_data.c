@@ -186,9 +186,10 @@ const char *rep_family(const char *kernel)
 
 int rep_on_matrix_units(const vkb_result *r)
 {
-    size_t n = strlen(r->variant);
+    const char *v = !strncmp(r->variant, "auto:", 5) ? r->variant + 5 : r->variant;  /* what variant=auto chose */
+    size_t n = strlen(v);
     return (!strcmp(r->kernel, "peak_coopmat") && !strstr(r->params, "impl=emu")) ||
-           (!strcmp(r->kernel, "matmul") && !strncmp(r->variant, "coopmat", 7) && !(n >= 4 && !strcmp(r->variant + n - 4, "_emu")));
+           (!strcmp(r->kernel, "matmul") && !strncmp(v, "coopmat", 7) && !(n >= 4 && !strcmp(v + n - 4, "_emu")));
 }
 
 int rep_want_elem(const vkb_result *r) { return !strcmp(rep_family(r->kernel), "elementwise"); }

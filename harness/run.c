@@ -844,6 +844,7 @@ static void print_row(const ctx *x, const vkb_result *r, const vkb_check *chk)
            r->check);
     if (!isnan(r->metric)) printf(" %.3g/%.3g", r->metric, r->threshold);
     if (r->reason[0]) printf("  (%s)", r->reason);
+    if (!strncmp(r->variant, "auto:", 5)) printf("  [%s]", r->variant);  /* what variant=auto chose */
     printf("\n");
     if (chk && chk->detail[0] && strcmp(r->status, "PASS")) printf("       first mismatches: %s\n", chk->detail);
     fflush(stdout);

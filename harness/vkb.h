@@ -136,7 +136,7 @@ struct vkb_case {
     double flops;        /* floating-point (or integer) operations */
     char dtype[8];       /* element type of the row, for the CSV */
     char variant[24];
-    char note[128];      /* free text the kernel wants in the row (e.g. sweeps done) */
+    char note[256];      /* free text the kernel wants in the row (e.g. sweeps done, the rule auto applied) */
     char skip[200];      /* plan() writes a reason here to SKIP the case */
     char error[200];     /* plan() writes here for a bad parameter (ERROR) */
     void *priv;          /* kernel-owned: expected results etc. */

@@ -5,7 +5,8 @@
  * M×N in fp32. dtype=f16 stores A and B in fp16 (fp32 arithmetic / fp32 accumulation), C stays fp32.
  * Cost: flops = 2·M·N·K; bytes = size(A) + size(B) + size(C), each moved once.
  * Axes: m, n, k (m and k default to n: `n=512` alone is square), dtype=f32|f16, inputs=rand|int,
- * check=auto|full|freivalds, variant (table below; tile configurations are separate variants).
+ * check=auto|full|freivalds, variant (table below; tile configurations are separate variants; auto, the
+ * default, picks one by the rule table above mm_config and records it as auto:VARIANT).
  *
  * Tolerance (kernels.md §3.3/§3.4). Reference: double accumulation from the same stored (already
  * rounded) inputs. An fp32 inner product of length K, in any order, with or without fma, satisfies
@@ -101,6 +102,7 @@ static const mm_variant variants[] = {
 typedef struct priv {
     size_t m, n, k;
     int intin, fast, freivalds;  /* fast: OpenBLAS computes every element, the oracle a sample */
+    int rule;                   /* variant=auto: the rule (index into rules[]) that chose; -1: named */
     double budget;              /* the oracle's budget (multiply-adds) */
     float *a, *b;               /* inputs as float (fp16 widened exactly); point at host for fp32 */
     int own_ab;
@@ -118,17 +120,109 @@ static const mm_variant *find_variant(const char *name)
     return NULL;
 }
 
+/* variant=auto, the default: the first row whose unit and size range match the case and whose variant runs
+ * on this device (tiles split over its subgroup size, shared memory, workgroup size) is the one timed, and
+ * the row records it as `auto:VARIANT` with the rule in its note. Keyed on m·n (output elements), which sets
+ * the workgroup count: 128×128 and 128×256 tiles leave most SMs of a large GPU idle below 2048² outputs
+ * (at 1024²: 64 and 32 workgroups for 132 SMs on an H200), 64×64 tiles fill them from 512² on. Measured on
+ * an H200 (fp16, us): at 512 coopmat_64 20.3, tiled_64 28.2, coopmat 56.5, tiled 70.8, naive 70.2; at 4096
+ * and 8192 coopmat_f256 is the fastest (825 us, 6.27 ms). The 2048² threshold (1024 and 2048 between the
+ * measured sizes) is inferred from the workgroup counts: GPU_SWEEP.txt times it. Matrix units need fp16 and
+ * VK_NV_cooperative_matrix; every other case takes the SIMT rows (fp32 or fp16 storage). The _emu twins
+ * are validation tools, never chosen (mm_auto refuses them). The last row runs anywhere. */
+typedef struct mm_rule {
+    int unit;        /* 1: matrix units (fp16 + NV coopmat); 0: SIMT, any dtype */
+    double mn_lo;    /* applies when m·n >= mn_lo */
+    const char *variant, *why;
+} mm_rule;
+
+static const mm_rule rules[] = {
+    {1, 0x1p22, "coopmat_f256", "matrix units, m*n >= 2048^2"},
+    {1, 0, "coopmat_64", "matrix units, m*n < 2048^2 or rule 1's tile does not fit"},
+    {0, 0x1p22, "tiled", "SIMT, m*n >= 2048^2"},
+    {0, 0, "tiled_64", "SIMT, m*n < 2048^2 or rule 3's tile does not fit"},
+    {0, 0, "naive", "fallback: no tiled variant fits this device"},
+};
+
+/* Spec constants, workgroup size and shader of variant v for this case: 0 (runs), 1 (SKIP: why), -1 (ERROR: why). */
+static int mm_config(const vkb_case *c, const mm_variant *v, vkb_dtype t, int64_t m, int64_t n, int64_t k,
+                     uint32_t spec[8], uint32_t *nspec, char *shader, size_t sl, char *why, size_t wl)
+{
+    uint32_t wg;
+    double shared = 0;
+    int vec;
+    *nspec = 1;
+    if (v->kind >= K_COOP && t != VKB_F16) return snprintf(why, wl, "variant=%s takes dtype=f16 only", v->name), -1;
+    if (v->kind == K_COOP && !c->caps.coopmat_nv)
+        return snprintf(why, wl, "device lacks VK_NV_cooperative_matrix (fp16 matrix units)"), 1;
+    if (v->kind == K_NAIVE) {
+        wg = 256;
+    } else if (v->kind == K_TILED) {
+        vec = k % 4 == 0 && n % 4 == 0;
+        wg = (v->bm / v->tm) * (v->bn / v->tn);
+        shared = 4.0 * 2 * v->bk * (v->bm + 4 + v->bn);
+        /* The shader fetches whole vec4 per invocation: each tile must split evenly over the workgroup. */
+        if ((v->bm * v->bk / 4) % wg || (v->bk * v->bn / 4) % wg || v->tm % 4 || v->tn % 4)
+            return snprintf(why, wl, "variant %s: tiles do not split over %u invocations", v->name, wg), -1;
+        spec[1] = v->bm, spec[2] = v->bn, spec[3] = v->bk, spec[4] = v->tm, spec[5] = v->tn, spec[6] = (uint32_t)vec;
+        *nspec = 7;
+    } else {
+        uint32_t sg = c->caps.subgroup ? c->caps.subgroup : 32;
+        vec = k % 8 == 0 && n % 8 == 0;
+        wg = sg * v->tm * v->tn;
+        uint32_t buf = v->bm * (v->bk / 8 + 1) + v->bk * (v->bn / 8 + 1);  /* uvec4 per stage, as the shader */
+        shared = 16.0 * 2 * buf;
+        /* Whole uvec4 fetches per invocation, 16x16 fragments per subgroup, edge staging (64 uvec4 per
+         * subgroup) inside the two stages. */
+        if ((v->bm * v->bk / 8) % wg || (v->bk * v->bn / 8) % wg || v->bk % 16 || v->bm % (16 * v->tm) ||
+            v->bn % (16 * v->tn) || 64 * v->tm * v->tn > 2 * buf)
+            return snprintf(why, wl, "variant %s: tiles do not split over %u invocations (this device's subgroup size %u)",
+                            v->name, wg, sg), 1;
+        spec[1] = v->bm, spec[2] = v->bn, spec[3] = v->bk, spec[4] = v->tm, spec[5] = v->tn, spec[6] = (uint32_t)vec;
+        spec[7] = vec && m % v->bm == 0 && n % v->bn == 0 && k % v->bk == 0 ? (uint32_t)v->fixed : 0;
+        *nspec = 8;
+    }
+    if (shared > c->caps.max_shared)
+        return snprintf(why, wl, "variant %s needs %.0f B shared memory > maxComputeSharedMemorySize %u", v->name, shared,
+                        c->caps.max_shared), 1;
+    if (wg > c->caps.max_wg_size)
+        return snprintf(why, wl, "variant %s needs workgroup %u > max %u", v->name, wg, c->caps.max_wg_size), 1;
+    spec[0] = wg;
+    snprintf(shader, sl, "%s%s", v->shader, t == VKB_F16 && v->kind < K_COOP ? "_f16" : "");
+    if (v->fixed)  /* the stub compiled with this I x J accumulator grid (kernels/matmul_coopmat*_wIxJ.comp) */
+        snprintf(shader, sl, "%s_w%ux%u", v->shader, v->bm / (16 * v->tm), v->bn / (16 * v->tn));
+    return 0;
+}
+
+/* variant=auto: the first rule (table above) that matches and runs; NULL when none does (*rule: its index). */
+static const mm_variant *mm_auto(const vkb_case *c, vkb_dtype t, int64_t m, int64_t n, int64_t k, int *rule)
+{
+    int unit = t == VKB_F16 && c->caps.coopmat_nv;
+    uint32_t spec[8], nspec;
+    char shader[48], why[200];
+    for (size_t i = 0; i < sizeof(rules) / sizeof(rules[0]); i++) {
+        const mm_variant *v = find_variant(rules[i].variant);
+        if (!v || v->kind == K_EMU || rules[i].unit > unit || (double)m * (double)n < rules[i].mn_lo) continue;
+        if (mm_config(c, v, t, m, n, k, spec, &nspec, shader, sizeof(shader), why, sizeof(why))) continue;
+        *rule = (int)i;
+        return v;
+    }
+    return NULL;
+}
+
 static int mm_plan(vkb_case *c)
 {
     vkb_dtype t;
     if (vkb_case_dtype(c, &t)) return 0;
     if (t != VKB_F32 && t != VKB_F16) return vkb_error(c, "dtype %s: expected f32 or f16", c->dtype) < 0;
-    if (!c->variant[0]) snprintf(c->variant, sizeof(c->variant), "tiled");
-    const mm_variant *v = find_variant(c->variant);
-    if (!v) return vkb_error(c, "variant=%s: expected naive, tiled, tiled_bk16, tiled_128x64, tiled_64, coopmat, "
-                                "coopmat_64, coopmat_128x64, coopmat_w64, coopmat_f, coopmat_f64, coopmat_f256, "
-                                "coopmat_g, coopmat_g64 or coopmat_emu, coopmat_f_emu, coopmat_f64_emu, coopmat_f256_emu, "
-                                "coopmat_g_emu, coopmat_g64_emu", c->variant) < 0;
+    if (!c->variant[0]) snprintf(c->variant, sizeof(c->variant), "auto");
+    int is_auto = !strcmp(c->variant, "auto"), rule = -1;
+    const mm_variant *v = is_auto ? NULL : find_variant(c->variant);
+    if (!is_auto && !v)
+        return vkb_error(c, "variant=%s: expected auto, naive, tiled, tiled_bk16, tiled_128x64, tiled_64, coopmat, "
+                            "coopmat_64, coopmat_128x64, coopmat_w64, coopmat_f, coopmat_f64, coopmat_f256, "
+                            "coopmat_g, coopmat_g64 or coopmat_emu, coopmat_f_emu, coopmat_f64_emu, coopmat_f256_emu, "
+                            "coopmat_g_emu, coopmat_g64_emu", c->variant) < 0;
     int64_t n = vkb_param_int(c, "n", -1), m = vkb_param_int(c, "m", n), k = vkb_param_int(c, "k", n);
     if (n <= 0 || m <= 0 || k <= 0)
         return vkb_error(c, "m=%lld n=%lld k=%lld: expected positive sizes", (long long)m, (long long)n,
@@ -143,52 +237,18 @@ static int mm_plan(vkb_case *c)
         return vkb_error(c, "check=%s: expected auto, full, blas or freivalds", ck) < 0;
     int intin = !strcmp(in, "int");
     if (intin && k > (1 << 22)) return vkb_error(c, "inputs=int needs k <= 2^22 (sums of 4k < 2^24 stay exact)") < 0;
-    if (v->kind >= K_COOP && t != VKB_F16) return vkb_error(c, "variant=%s takes dtype=f16 only", v->name) < 0;
+    if (v && v->kind >= K_COOP && t != VKB_F16) return vkb_error(c, "variant=%s takes dtype=f16 only", v->name) < 0;
     if (t == VKB_F16 && !(c->caps.f16 && c->caps.storage16))
         return vkb_skip(c, "device lacks shaderFloat16 + storageBuffer16BitAccess");
-    if (v->kind == K_COOP && !c->caps.coopmat_nv)
-        return vkb_skip(c, "device lacks VK_NV_cooperative_matrix (fp16 matrix units)");
-
-    uint32_t spec[8], nspec = 1, wg;
-    double shared = 0;
-    int vec;
-    if (v->kind == K_NAIVE) {
-        wg = 256;
-    } else if (v->kind == K_TILED) {
-        vec = k % 4 == 0 && n % 4 == 0;
-        wg = (v->bm / v->tm) * (v->bn / v->tn);
-        shared = 4.0 * 2 * v->bk * (v->bm + 4 + v->bn);
-        /* The shader fetches whole vec4 per invocation: each tile must split evenly over the workgroup. */
-        if ((v->bm * v->bk / 4) % wg || (v->bk * v->bn / 4) % wg || v->tm % 4 || v->tn % 4)
-            return vkb_error(c, "variant %s: tiles do not split over %u invocations", v->name, wg) < 0;
-        spec[1] = v->bm, spec[2] = v->bn, spec[3] = v->bk, spec[4] = v->tm, spec[5] = v->tn, spec[6] = (uint32_t)vec;
-        nspec = 7;
-    } else {
-        uint32_t sg = c->caps.subgroup ? c->caps.subgroup : 32;
-        vec = k % 8 == 0 && n % 8 == 0;
-        wg = sg * v->tm * v->tn;
-        uint32_t buf = v->bm * (v->bk / 8 + 1) + v->bk * (v->bn / 8 + 1);  /* uvec4 per stage, as the shader */
-        shared = 16.0 * 2 * buf;
-        /* Whole uvec4 fetches per invocation, 16x16 fragments per subgroup, edge staging (64 uvec4 per
-         * subgroup) inside the two stages. */
-        if ((v->bm * v->bk / 8) % wg || (v->bk * v->bn / 8) % wg || v->bk % 16 || v->bm % (16 * v->tm) ||
-            v->bn % (16 * v->tn) || 64 * v->tm * v->tn > 2 * buf)
-            return vkb_skip(c, "variant %s: tiles do not split over %u invocations (this device's subgroup size %u)",
-                            v->name, wg, sg) < 0;
-        spec[1] = v->bm, spec[2] = v->bn, spec[3] = v->bk, spec[4] = v->tm, spec[5] = v->tn, spec[6] = (uint32_t)vec;
-        spec[7] = vec && m % v->bm == 0 && n % v->bn == 0 && k % v->bk == 0 ? (uint32_t)v->fixed : 0;
-        nspec = 8;
+    if (is_auto) {
+        if (!(v = mm_auto(c, t, m, n, k, &rule))) return vkb_skip(c, "variant=auto: no variant of the rule table runs here");
+        snprintf(c->variant, sizeof(c->variant), "auto:%s", v->name);
     }
-    if (shared > c->caps.max_shared)
-        return vkb_skip(c, "variant %s needs %.0f B shared memory > maxComputeSharedMemorySize %u", v->name, shared,
-                        c->caps.max_shared);
-    if (wg > c->caps.max_wg_size)
-        return vkb_skip(c, "variant %s needs workgroup %u > max %u", v->name, wg, c->caps.max_wg_size);
-    spec[0] = wg;
-    char shader[48];
-    snprintf(shader, sizeof(shader), "%s%s", v->shader, t == VKB_F16 && v->kind < K_COOP ? "_f16" : "");
-    if (v->fixed)  /* the stub compiled with this I x J accumulator grid (kernels/matmul_coopmat*_wIxJ.comp) */
-        snprintf(shader, sizeof(shader), "%s_w%ux%u", v->shader, v->bm / (16 * v->tm), v->bn / (16 * v->tn));
+
+    uint32_t spec[8], nspec;
+    char shader[48], why[200];
+    int rc = mm_config(c, v, t, m, n, k, spec, &nspec, shader, sizeof(shader), why, sizeof(why));
+    if (rc) return rc < 0 ? vkb_error(c, "%s", why) < 0 : vkb_skip(c, "%s", why);
     vkb_add_buf(c, "a", t, (size_t)(m * k), VKB_IN);
     vkb_add_buf(c, "b", t, (size_t)(k * n), VKB_IN);
     vkb_add_buf(c, "c", VKB_F32, (size_t)(m * n), VKB_OUT);
@@ -200,7 +260,7 @@ static int mm_plan(vkb_case *c)
     c->bytes = es * ((double)m * (double)k + (double)k * (double)n) + 4.0 * (double)m * (double)n;
     priv *pv = calloc(1, sizeof(priv));
     if (!pv) return vkb_error(c, "out of memory") < 0;
-    pv->m = (size_t)m, pv->n = (size_t)n, pv->k = (size_t)k, pv->intin = intin;
+    pv->m = (size_t)m, pv->n = (size_t)n, pv->k = (size_t)k, pv->intin = intin, pv->rule = rule;
     double budget = c->oracle_budget > 0 ? c->oracle_budget : ORACLE_MAX;
     pv->freivalds = !strcmp(ck, "freivalds");
     pv->fast = !strcmp(ck, "blas") || (strcmp(ck, "full") && (double)m * (double)n * (double)k > budget);
@@ -465,7 +525,9 @@ static void mm_check(vkb_case *c, vkb_check *r)
     char ref[64] = "the scalar oracle", fv[32] = "";
     if (p->fast) snprintf(ref, sizeof(ref), "OpenBLAS dgemm, oracle-checked on %zu rows %zu cols", p->nrow, p->ncol);
     if (p->freivalds) snprintf(fv, sizeof(fv), "; + freivalds %d x r = +-1", NV);
-    snprintf(c->note, sizeof(c->note), "every element vs %s; %s%s", ref,
+    char rule[96] = "";
+    if (p->rule >= 0) snprintf(rule, sizeof(rule), "auto rule %d (%s); ", p->rule + 1, rules[p->rule].why);
+    snprintf(c->note, sizeof(c->note), "%severy element vs %s; %s%s", rule, ref,
              p->intin ? "int inputs bit-exact" : "|err| <= 2 K u32 (|A||B|)_ij", fv);
 }
 
@@ -482,9 +544,9 @@ static void mm_release(vkb_case *c)
 }
 
 VKB_KERNEL(matmul) = {"matmul", "m,n,k,dtype,inputs,check",
-                      "C = A*B, A MxK and B KxN row-major, C fp32; variants naive, tiled*, coopmat* (fp16, matrix units)",
+                      "C = A*B, A MxK and B KxN row-major, C fp32; variants auto (default), naive, tiled*, coopmat* (fp16, matrix units)",
                       mm_plan, mm_fill, mm_ref, mm_check, mm_release,
-                      "tiled, naive, tiled_bk16, tiled_128x64, tiled_64; fp16 on matrix units: coopmat, coopmat_64, "
+                      "auto (recorded as auto:VARIANT, the rule in the note), tiled, naive, tiled_bk16, tiled_128x64, tiled_64; fp16 on matrix units: coopmat, coopmat_64, "
                       "coopmat_128x64, coopmat_w64, coopmat_f, coopmat_f64, coopmat_f256, coopmat_g, coopmat_g64; the same "
                       "tilings on plain FMA (any device): coopmat_emu, coopmat_f_emu, coopmat_f64_emu, coopmat_f256_emu, "
                       "coopmat_g_emu, coopmat_g64_emu"};

@@ -563,8 +563,34 @@ if git ls-files --error-unmatch results/README.md > /dev/null 2>&1 && grep -q 'r
     ok "results/README.md is in the repository and says what a run writes"; else bad "results/README.md missing"; fi
 "$VKB" list > "$T/out" 2>&1
 nk=$(grep -c '^[a-z_0-9]* *axes:' "$T/out"); nv=$(grep -c 'modes: hot, cold, rotate$' "$T/out")
-if [ "$nk" -gt 20 ] && [ "$nk" = "$nv" ] && grep -q 'variants: dot, int;' "$T/out" && grep -q 'variants: tiled, naive,' "$T/out" &&
+if [ "$nk" -gt 20 ] && [ "$nk" = "$nv" ] && grep -q 'variants: dot, int;' "$T/out" && grep -q 'variants: auto .*, tiled, naive,' "$T/out" &&
    grep -q 'coopmat_f256_emu' "$T/out"; then ok "list: every kernel ($nk) with its variants and modes"; else bad "list variants ($nk kernels, $nv variant lines)" "$T/out"; fi
+echo "== matmul variant=auto, the default (issue 16)"
+# No variant named, and variant=auto: the row records auto:CHOICE and the rule; CHOICE is a variant the kernel
+# runs when named (never an _emu twin, never a matrix-unit one on a device without them), and the auto rows
+# PASS at two sizes and both dtypes. A named variant still runs as itself.
+run -e "matmul n=96,256 dtype=f32,f16" -e "matmul n=96 variant=auto dtype=f32" -e "matmul n=96 variant=naive dtype=f32" \
+    --seed 16 --min-time 0.01 --no-calibrate --no-telemetry > "$T/out" 2>&1; au=$(lastdir)
+csv_col "$au/results.csv" status variant params note > "$T/auto.tsv"
+coop=$(sed -n 's/^coopmat_nv: //p' "$au/run.txt")
+awk -F'\t' -v coop="$coop" '$3 !~ /variant=/ || $3 ~ /variant=auto/ {
+        n++; c = $2; sub(/^auto:/, "", c)
+        if ($1 != "PASS" || $2 !~ /^auto:[a-z0-9_]+$/ || c ~ /_emu$/ || (coop != 1 && c ~ /^coopmat/) || $4 !~ /^auto rule [0-9]+ \(/) { print "bad auto row: " $0; bad++ } }
+    $3 ~ /variant=naive/ && ($1 != "PASS" || $2 != "naive") { print "named variant row: " $0; bad++ }
+    END { if (n != 5) print "auto rows: " n ", want 5"; exit bad > 0 || n != 5 }' "$T/auto.tsv" >> "$T/out" &&
+    [ "$(awk -F'\t' '$3 == "n=96 dtype=f32" || $3 == "n=96 variant=auto dtype=f32" {print $2}' "$T/auto.tsv" | sort -u | wc -l)" = 1 ] &&
+    ok "auto rows PASS at n=96, 256 (f32, f16) as auto:CHOICE with their rule (no _emu, no coopmat without matrix units); variant=auto = no variant; variant=naive runs as naive" ||
+    bad "matmul auto rows" "$T/out"
+ch=$(awk -F'\t' '$3 == "n=256 dtype=f16" {sub(/^auto:/, "", $2); print $2}' "$T/auto.tsv")
+run -e "matmul n=256 variant=$ch dtype=f16" --seed 16 --min-time 0.01 --no-calibrate --no-telemetry > "$T/out" 2>&1
+if [ -n "$ch" ] && [ "$(csv_col "$(lastdir)/results.csv" status variant)" = "$(printf 'PASS\t%s' "$ch")" ]; then
+    ok "auto's choice at n=256 f16 ($ch) is a real variant: named, it runs and PASSes"; else bad "auto's choice '$ch' named" "$T/out"; fi
+# compare pairs an auto row with the baseline's auto row even where the two chose differently, and says so.
+rm -rf "$T/aub" && cp -r "$au" "$T/aub" && sed -i 's/,auto:[a-z0-9_]*,n=96 dtype=f32,/,auto:naive,n=96 dtype=f32,/' "$T/aub/results.csv"
+"$VKB" compare "$T/aub" "$au" > "$T/out" 2>&1
+if [ "$(csv_col "$au/compare/verdicts.csv" variant | grep -c '^auto:')" = 5 ] && ! grep -q 'new case' "$au/compare/verdicts.csv" &&
+   grep -q '| n=96 dtype=f32 (auto:[a-z0-9_]*; baseline auto:naive) |' "$T/out"; then
+    ok "compare: auto rows matched to the baseline's auto rows; a changed choice is named"; else bad "compare of auto rows" "$T/out"; fi
 # The smoke run's report, written from another directory: the templates are found from the executable.
 sd=$(dirname "$(grep -l 'suites/smoke.suite' "$T"/res/*/run.txt | head -n 1)")
 rm -rf "$T/away" && mkdir -p "$T/away" && cp "$sd"/results.csv "$sd"/samples.csv "$sd"/run.txt "$T/away/"

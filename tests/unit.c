@@ -1222,6 +1222,10 @@ static void test_report_fmt_family(void)
     CHECK(!rep_on_matrix_units(&r));
     snprintf(r.variant, sizeof(r.variant), "tiled");
     CHECK(!rep_on_matrix_units(&r));
+    snprintf(r.variant, sizeof(r.variant), "auto:coopmat_64");    /* what variant=auto chose */
+    CHECK(rep_on_matrix_units(&r));
+    snprintf(r.variant, sizeof(r.variant), "auto:tiled_64");
+    CHECK(!rep_on_matrix_units(&r));
     snprintf(r.kernel, sizeof(r.kernel), "peak_coopmat");
     CHECK(rep_on_matrix_units(&r));
 }
