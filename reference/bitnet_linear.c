@@ -1,7 +1,7 @@
 /* bitnet_linear.c — BitLinear and, beside it, the dense fp16-weight baseline (dense_f16, at the end). BitLinear: y[m][n] = (W_t . x_q)[m][n] * gamma' / s[m] with packed ternary W (T2 layout,
  * kernels/bitnet_layout.glsl), int8 activations (row stride Kp) and int32 accumulation (kernels.md §1).
- * algo=gemv (default for m <= 32): R rows x MT tokens per workgroup, masked-word dot products
- * (kernels/bitnet_gemv.glsl); algo=gemv_sg: row blocks owned by subgroups, each invocation issuing several
+ * algo=gemv (default for 2 <= m <= 32): R rows x MT tokens per workgroup, masked-word dot products
+ * (kernels/bitnet_gemv.glsl); algo=gemv_sg (default for m = 1): row blocks owned by subgroups, each invocation issuing several
  * groups' weight loads at once (kernels/bitnet_gemv_sg.glsl, tunables at sg_plan); algo=gemm (default above
  * 32): 64-row x BM-token tiles through shared memory (kernels/bitnet_gemm.glsl). variant=dot uses the device's packed 4x8 dot product, variant=int plain
  * integer multiply-add.
@@ -102,7 +102,7 @@ static int linear_plan(vkb_case *c, int dense)
     snprintf(c->dtype, sizeof(c->dtype), dense ? "f16" : "i2i8");
     if (!dense && dot && !c->caps.int_dot) return vkb_skip(c, "device lacks shaderIntegerDotProduct (variant=int is the plain path)");
     if (dense && !c->caps.storage16) return vkb_skip(c, "device lacks storageBuffer16BitAccess");
-    const char *algo = vkb_param_str(c, "algo", m <= 32 ? "gemv" : "gemm");
+    const char *algo = vkb_param_str(c, "algo", m == 1 && !dense ? "gemv_sg" : m <= 32 ? "gemv" : "gemm");
     int gemm = !strcmp(algo, "gemm"), sgv = !strcmp(algo, "gemv_sg");
     if (!gemm && !sgv && strcmp(algo, "gemv")) return vkb_error(c, "algo=%s: expected gemv, gemv_sg or gemm", algo);
     if (sgv && dense) return vkb_error(c, "algo=gemv_sg: BitLinear only (dense_f16: gemv or gemm)");
