@@ -46,26 +46,35 @@ typedef struct lin_priv {
 } lin_priv;
 
 /* algo=gemv_sg (kernels/bitnet_gemv_sg.glsl): rows= R rows per block, split= subgroups per block (they split
- * K; > 1 adds one shared-memory reduction and a barrier), gpt= 64-weight groups per invocation per step (its
- * G x R 16-byte weight loads are issued together), wg= invocations per workgroup, mt= tokens per workgroup.
+ * K; > 1 adds one shared-memory reduction and a barrier), lanes= invocations per block when a block is a
+ * power-of-two part of a subgroup (split=1; reduced by shuffles; for rows of few groups), gpt= 64-weight groups
+ * per invocation per step (its G x R 16-byte weight loads are issued together), wg= invocations per workgroup,
+ * mt= tokens per workgroup.
  * Default rule, for a 132-SM GPU (H100/H200) at batch 1: R = 4 (x, read through L1, is reused by 4 rows);
  * split doubles while the grid has fewer than 4096 blocks (~31 subgroups per SM) and each invocation still
  * gets a group per row (2 split sg <= groups per row): short wide rows (4096x14336, 2560x6912) get 2-4x the
  * subgroups, tall ones keep split 1 and no barrier; gpt = the groups per row each invocation owns (so one step
- * loads its whole slice), at most 8; wg = the fewest whole blocks that make >= 4 subgroups. On success fills
- * spec[0..4] = wg, R, MT, G, T (= split sg) and the grid; else returns vkb_error's -1 or vkb_skip's 1. */
+ * loads its whole slice), at most 8 and 32/R; lanes = the subgroup size; wg = the fewest whole blocks that make
+ * >= 4 subgroups. On success fills spec[0..4] = wg, R, MT, G, T (= split sg, or lanes) and the grid; else
+ * returns vkb_error's -1 or vkb_skip's 1. */
 static int sg_plan(vkb_case *c, long long n, int64_t m, size_t nc, uint32_t sg, uint32_t spec[5], uint32_t *gx, uint32_t *gy)
 {
     int64_t rows = vkb_param_int(c, "rows", 4), mt = vkb_param_int(c, "mt", m < 8 ? m : 8);
     if (rows < 1 || rows > 16 || mt < 1 || mt > 16)
         return vkb_error(c, "rows=%lld mt=%lld: expected 1..16 each", (long long)rows, (long long)mt);
     int64_t blocks = (n + rows - 1) / rows, split = 1;
-    while (split < 16 && blocks * split < 4096 && 2 * (size_t)split * sg <= nc) split *= 2;
+    int lanes_set = vkb_param_str(c, "lanes", NULL) != NULL;
+    while (!lanes_set && split < 16 && blocks * split < 4096 && 2 * (size_t)split * sg <= nc) split *= 2;
     split = vkb_param_int(c, "split", split);
     if (split < 1 || split > 16)
         return vkb_error(c, "split=%lld: expected 1..16 subgroups per row block", (long long)split);
-    int64_t per = ((int64_t)nc + split * sg - 1) / (split * sg);
-    int64_t gpt = vkb_param_int(c, "gpt", per < 8 ? per : 8);
+    int64_t lanes = vkb_param_int(c, "lanes", split * sg), tb = lanes;  /* tb: invocations per block */
+    if (lanes_set && (split > 1 || lanes < 2 || lanes & (lanes - 1)))
+        return vkb_error(c, "lanes=%lld split=%lld: expected lanes a power of two >= 2, and split=1", (long long)lanes, (long long)split);
+    if (lanes_set && (lanes > sg || sg % lanes))
+        return vkb_skip(c, "lanes=%lld on this device: needs a divisor of its subgroup size %u", (long long)lanes, sg);
+    int64_t per = ((int64_t)nc + tb - 1) / tb, cap = 32 / rows < 8 ? 32 / rows : 8;
+    int64_t gpt = vkb_param_int(c, "gpt", per < cap ? per : cap);
     int64_t wg = vkb_param_int(c, "wg", (split + 3) / split * split * sg);  /* >= 4 subgroups, a multiple of split */
     if (gpt < 1 || gpt > 16 || rows * gpt > 32)
         return vkb_error(c, "gpt=%lld rows=%lld: expected gpt 1..16 and rows*gpt <= 32 (16-byte loads in flight per invocation)",
@@ -74,11 +83,11 @@ static int sg_plan(vkb_case *c, long long n, int64_t m, size_t nc, uint32_t sg, 
     if (wg % sg || wg / sg > 16 || wg > c->caps.max_wg_size || (wg / sg) % split) /* fine elsewhere: not bad input */
         return vkb_skip(c, "wg=%lld split=%lld on this device: wg needs a multiple of split x the subgroup size %u, <= 16 subgroups, <= %u",
                         (long long)wg, (long long)split, sg, c->caps.max_wg_size);
-    uint32_t per_wg = (uint32_t)(rows * (wg / sg / split));
-    spec[0] = (uint32_t)wg, spec[1] = (uint32_t)rows, spec[2] = (uint32_t)mt, spec[3] = (uint32_t)gpt, spec[4] = (uint32_t)(split * sg);
+    uint32_t per_wg = (uint32_t)(rows * (wg / tb));
+    spec[0] = (uint32_t)wg, spec[1] = (uint32_t)rows, spec[2] = (uint32_t)mt, spec[3] = (uint32_t)gpt, spec[4] = (uint32_t)tb;
     *gx = (uint32_t)((n + per_wg - 1) / per_wg), *gy = (uint32_t)((m + mt - 1) / mt);
-    snprintf(c->note, sizeof(c->note), "gemv_sg rows=%lld split=%lld gpt=%lld wg=%lld mt=%lld", (long long)rows, (long long)split,
-             (long long)gpt, (long long)wg, (long long)mt);
+    snprintf(c->note, sizeof(c->note), "gemv_sg rows=%lld split=%lld lanes=%lld gpt=%lld wg=%lld mt=%lld", (long long)rows,
+             (long long)split, (long long)tb, (long long)gpt, (long long)wg, (long long)mt);
     return 0;
 }
 
@@ -106,8 +115,8 @@ static int linear_plan(vkb_case *c, int dense)
     int gemm = !strcmp(algo, "gemm"), sgv = !strcmp(algo, "gemv_sg");
     if (!gemm && !sgv && strcmp(algo, "gemv")) return vkb_error(c, "algo=%s: expected gemv, gemv_sg or gemm", algo);
     if (sgv && dense) return vkb_error(c, "algo=gemv_sg: BitLinear only (dense_f16: gemv or gemm)");
-    if (!sgv && (vkb_param_str(c, "gpt", NULL) || vkb_param_str(c, "split", NULL)))
-        return vkb_error(c, "gpt= and split= apply to algo=gemv_sg only (algo=%s)", algo);
+    if (!sgv && (vkb_param_str(c, "gpt", NULL) || vkb_param_str(c, "split", NULL) || vkb_param_str(c, "lanes", NULL)))
+        return vkb_error(c, "gpt=, split= and lanes= apply to algo=gemv_sg only (algo=%s)", algo);
     lin_priv *p = calloc(1, sizeof(*p));
     if (!p) return vkb_error(c, "out of memory");
     c->priv = p;
@@ -309,7 +318,7 @@ static void lin_release(vkb_case *c)
     if (p) free(p->pick), free(p->acc), free(p->want), free(p->bound);
 }
 
-VKB_KERNEL(bitnet_linear) = {"bitnet_linear", "n,k,m,shape,algo,rows,mt,wg,bm,gpt,split",
+VKB_KERNEL(bitnet_linear) = {"bitnet_linear", "n,k,m,shape,algo,rows,mt,wg,bm,gpt,split,lanes",
                              "BitLinear y = (W_t x_q) gamma'/s, packed 2-bit W, int8 x, int32 acc (variant dot|int)",
                              lin_plan, lin_fill, lin_ref, lin_check, lin_release, "dot, int"};
 
