@@ -1,10 +1,10 @@
 /* bitnet_linear.c — BitLinear and, beside it, the dense fp16-weight baseline (dense_f16, at the end). BitLinear: y[m][n] = (W_t . x_q)[m][n] * gamma' / s[m] with packed ternary W (T2 layout,
  * kernels/bitnet_layout.glsl), int8 activations (row stride Kp) and int32 accumulation (kernels.md §1).
  * algo=gemv (default for 2 <= m <= 32): R rows x MT tokens per workgroup, masked-word dot products
- * (kernels/bitnet_gemv.glsl); algo=gemv_sg (default for m = 1): row blocks owned by subgroups, each invocation issuing several
- * groups' weight loads at once (kernels/bitnet_gemv_sg.glsl, tunables at sg_plan); algo=gemm (default above
- * 32): 64-row x BM-token tiles through shared memory (kernels/bitnet_gemm.glsl). variant=dot uses the device's packed 4x8 dot product, variant=int plain
- * integer multiply-add.
+ * (kernels/bitnet_gemv.glsl); algo=gemv_sg (default for m = 1): row blocks owned by subgroups, each invocation
+ * issuing several groups' weight loads at once (kernels/bitnet_gemv_sg.glsl, tunables at sg_plan); algo=gemm
+ * (default above 32): 64-row x BM-token tiles through shared memory (kernels/bitnet_gemm.glsl). variant=dot uses
+ * the device's packed 4x8 dot product, variant=int plain integer multiply-add.
  *
  * Check. acc is exact in int32 (|acc| <= 127 K < 2^24, so float(acc) is exact too). The shader computes
  * y = fl(fl(float(acc) * gamma') / s): the product rounds once (u), the quotient carries Vulkan's 2.5 ulp
@@ -70,7 +70,8 @@ static int sg_plan(vkb_case *c, long long n, int64_t m, size_t nc, uint32_t sg, 
         return vkb_error(c, "split=%lld: expected 1..16 subgroups per row block", (long long)split);
     int64_t lanes = vkb_param_int(c, "lanes", split * sg), tb = lanes;  /* tb: invocations per block */
     if (lanes_set && (split > 1 || lanes < 2 || lanes & (lanes - 1)))
-        return vkb_error(c, "lanes=%lld split=%lld: expected lanes a power of two >= 2, and split=1", (long long)lanes, (long long)split);
+        return vkb_error(c, "lanes=%lld split=%lld: expected lanes a power of two >= 2, and split=1", (long long)lanes,
+                         (long long)split);
     if (lanes_set && (lanes > sg || sg % lanes))
         return vkb_skip(c, "lanes=%lld on this device: needs a divisor of its subgroup size %u", (long long)lanes, sg);
     int64_t per = ((int64_t)nc + tb - 1) / tb, cap = 32 / rows < 8 ? 32 / rows : 8;
