@@ -1,9 +1,10 @@
 /* bitnet_linear.c — BitLinear and, beside it, the dense fp16-weight baseline (dense_f16, at the end). BitLinear: y[m][n] = (W_t . x_q)[m][n] * gamma' / s[m] with packed ternary W (T2 layout,
  * kernels/bitnet_layout.glsl), int8 activations (row stride Kp) and int32 accumulation (kernels.md §1).
- * algo=gemv (default for m <= 32): R rows x MT tokens per workgroup, masked-word dot products
- * (kernels/bitnet_gemv.glsl); algo=gemm (default above): 64-row x BM-token tiles through shared memory
- * (kernels/bitnet_gemm.glsl). variant=dot uses the device's packed 4x8 dot product, variant=int plain
- * integer multiply-add.
+ * algo=gemv (default for 2 <= m <= 32): R rows x MT tokens per workgroup, masked-word dot products
+ * (kernels/bitnet_gemv.glsl); algo=gemv_sg (default for m = 1): row blocks owned by subgroups, each invocation
+ * issuing several groups' weight loads at once (kernels/bitnet_gemv_sg.glsl, tunables at sg_plan); algo=gemm
+ * (default above 32): 64-row x BM-token tiles through shared memory (kernels/bitnet_gemm.glsl). variant=dot uses
+ * the device's packed 4x8 dot product, variant=int plain integer multiply-add.
  *
  * Check. acc is exact in int32 (|acc| <= 127 K < 2^24, so float(acc) is exact too). The shader computes
  * y = fl(fl(float(acc) * gamma') / s): the product rounds once (u), the quotient carries Vulkan's 2.5 ulp
@@ -44,6 +45,53 @@ typedef struct lin_priv {
     double *want, *bound;  /* dense: reference value and error bound, every output */
 } lin_priv;
 
+/* algo=gemv_sg (kernels/bitnet_gemv_sg.glsl): rows= R rows per block, split= subgroups per block (they split
+ * K; > 1 adds one shared-memory reduction and a barrier), lanes= invocations per block when a block is a
+ * power-of-two part of a subgroup (split=1; reduced by shuffles; for rows of few groups), gpt= 64-weight groups
+ * per invocation per step (its G x R 16-byte weight loads are issued together), wg= invocations per workgroup,
+ * mt= tokens per workgroup.
+ * Default rule, for a 132-SM GPU (H100/H200) at batch 1: R = 4 (x, read through L1, is reused by 4 rows);
+ * split doubles while the grid has fewer than 4096 blocks (~31 subgroups per SM) and each invocation still
+ * gets a group per row (2 split sg <= groups per row): short wide rows (4096x14336, 2560x6912) get 2-4x the
+ * subgroups, tall ones keep split 1 and no barrier; gpt = the groups per row each invocation owns (so one step
+ * loads its whole slice), at most 8 and 32/R; lanes = the subgroup size; wg = the fewest whole blocks that make
+ * >= 4 subgroups. On success fills spec[0..4] = wg, R, MT, G, T (= split sg, or lanes) and the grid; else
+ * returns vkb_error's -1 or vkb_skip's 1. */
+static int sg_plan(vkb_case *c, long long n, int64_t m, size_t nc, uint32_t sg, uint32_t spec[5], uint32_t *gx, uint32_t *gy)
+{
+    int64_t rows = vkb_param_int(c, "rows", 4), mt = vkb_param_int(c, "mt", m < 8 ? m : 8);
+    if (rows < 1 || rows > 16 || mt < 1 || mt > 16)
+        return vkb_error(c, "rows=%lld mt=%lld: expected 1..16 each", (long long)rows, (long long)mt);
+    int64_t blocks = (n + rows - 1) / rows, split = 1;
+    int lanes_set = vkb_param_str(c, "lanes", NULL) != NULL;
+    while (!lanes_set && split < 16 && blocks * split < 4096 && 2 * (size_t)split * sg <= nc) split *= 2;
+    split = vkb_param_int(c, "split", split);
+    if (split < 1 || split > 16)
+        return vkb_error(c, "split=%lld: expected 1..16 subgroups per row block", (long long)split);
+    int64_t lanes = vkb_param_int(c, "lanes", split * sg), tb = lanes;  /* tb: invocations per block */
+    if (lanes_set && (split > 1 || lanes < 2 || lanes & (lanes - 1)))
+        return vkb_error(c, "lanes=%lld split=%lld: expected lanes a power of two >= 2, and split=1", (long long)lanes,
+                         (long long)split);
+    if (lanes_set && (lanes > sg || sg % lanes))
+        return vkb_skip(c, "lanes=%lld on this device: needs a divisor of its subgroup size %u", (long long)lanes, sg);
+    int64_t per = ((int64_t)nc + tb - 1) / tb, cap = 32 / rows < 8 ? 32 / rows : 8;
+    int64_t gpt = vkb_param_int(c, "gpt", per < cap ? per : cap);
+    int64_t wg = vkb_param_int(c, "wg", (split + 3) / split * split * sg);  /* >= 4 subgroups, a multiple of split */
+    if (gpt < 1 || gpt > 16 || rows * gpt > 32)
+        return vkb_error(c, "gpt=%lld rows=%lld: expected gpt 1..16 and rows*gpt <= 32 (16-byte loads in flight per invocation)",
+                         (long long)gpt, (long long)rows);
+    if (wg < 1 || wg > 1024) return vkb_error(c, "wg=%lld: expected 1..1024", (long long)wg);
+    if (wg % sg || wg / sg > 16 || wg > c->caps.max_wg_size || (wg / sg) % split) /* fine elsewhere: not bad input */
+        return vkb_skip(c, "wg=%lld split=%lld on this device: wg needs a multiple of split x the subgroup size %u, <= 16 subgroups, <= %u",
+                        (long long)wg, (long long)split, sg, c->caps.max_wg_size);
+    uint32_t per_wg = (uint32_t)(rows * (wg / tb));
+    spec[0] = (uint32_t)wg, spec[1] = (uint32_t)rows, spec[2] = (uint32_t)mt, spec[3] = (uint32_t)gpt, spec[4] = (uint32_t)tb;
+    *gx = (uint32_t)((n + per_wg - 1) / per_wg), *gy = (uint32_t)((m + mt - 1) / mt);
+    snprintf(c->note, sizeof(c->note), "gemv_sg rows=%lld split=%lld lanes=%lld gpt=%lld wg=%lld mt=%lld", (long long)rows,
+             (long long)split, (long long)tb, (long long)gpt, (long long)wg, (long long)mt);
+    return 0;
+}
+
 /* Shape, batch, algorithm, tile and dispatch, common to BitLinear and the dense baseline. kp: row stride of
  * W and x in elements; nc: chunks per row as the shaders count them (64-weight groups, or 8 halves). */
 static int linear_plan(vkb_case *c, int dense)
@@ -64,9 +112,12 @@ static int linear_plan(vkb_case *c, int dense)
     snprintf(c->dtype, sizeof(c->dtype), dense ? "f16" : "i2i8");
     if (!dense && dot && !c->caps.int_dot) return vkb_skip(c, "device lacks shaderIntegerDotProduct (variant=int is the plain path)");
     if (dense && !c->caps.storage16) return vkb_skip(c, "device lacks storageBuffer16BitAccess");
-    const char *algo = vkb_param_str(c, "algo", m <= 32 ? "gemv" : "gemm");
-    int gemm = !strcmp(algo, "gemm");
-    if (!gemm && strcmp(algo, "gemv")) return vkb_error(c, "algo=%s: expected gemv or gemm", algo);
+    const char *algo = vkb_param_str(c, "algo", m == 1 && !dense ? "gemv_sg" : m <= 32 ? "gemv" : "gemm");
+    int gemm = !strcmp(algo, "gemm"), sgv = !strcmp(algo, "gemv_sg");
+    if (!gemm && !sgv && strcmp(algo, "gemv")) return vkb_error(c, "algo=%s: expected gemv, gemv_sg or gemm", algo);
+    if (sgv && dense) return vkb_error(c, "algo=gemv_sg: BitLinear only (dense_f16: gemv or gemm)");
+    if (!sgv && (vkb_param_str(c, "gpt", NULL) || vkb_param_str(c, "split", NULL) || vkb_param_str(c, "lanes", NULL)))
+        return vkb_error(c, "gpt=, split= and lanes= apply to algo=gemv_sg only (algo=%s)", algo);
     lin_priv *p = calloc(1, sizeof(*p));
     if (!p) return vkb_error(c, "out of memory");
     c->priv = p;
@@ -85,11 +136,16 @@ static int linear_plan(vkb_case *c, int dense)
         vkb_add_buf(c, "s", VKB_F32, p->m, VKB_IN);
     }
     vkb_add_buf(c, "y", VKB_F32, p->m * p->n, VKB_OUT);
-    uint32_t sg = c->caps.subgroup ? c->caps.subgroup : 32, gx, gy, spec[3];
+    uint32_t sg = c->caps.subgroup ? c->caps.subgroup : 32, gx = 0, gy = 0, spec[5];
+    int nspec = 3;
     char shader[48];
     if (dense) snprintf(shader, sizeof(shader), "dense_%s", gemm ? "gemm" : "gemv");
-    else snprintf(shader, sizeof(shader), "bitnet_%s_%s", gemm ? "gemm" : "gemv", var);
-    if (gemm) {
+    else snprintf(shader, sizeof(shader), "bitnet_%s_%s", algo, var);
+    if (sgv) {
+        int e = sg_plan(c, n, m, nc, sg, spec, &gx, &gy);
+        if (e) return e;
+        nspec = 5;
+    } else if (gemm) {
         /* BM = 64 unless that leaves fewer than ~2 tiles per SM of a 132-SM GPU; bm= overrides. */
         uint32_t bm = (uint32_t)vkb_param_int(c, "bm", m >= 64 && ((n + 63) / 64) * ((m + 63) / 64) >= 264 ? 64 : 32);
         if (bm != 16 && bm != 32 && bm != 64) return vkb_error(c, "bm=%u: expected 16, 32 or 64", bm);
@@ -113,7 +169,7 @@ static int linear_plan(vkb_case *c, int dense)
     }
     if (gx > c->caps.max_wg_count_x || gy > 65535)
         return vkb_skip(c, "grid %ux%u exceeds this device's maxComputeWorkGroupCount (%u x 65535)", gx, gy, c->caps.max_wg_count_x);
-    vkb_dispatch *d = vkb_add_dispatch(c, vkb_add_pipe(c, shader, gemm ? 2 : 3, spec), gx, gy, 1);
+    vkb_dispatch *d = vkb_add_dispatch(c, vkb_add_pipe(c, shader, gemm ? 2 : nspec, spec), gx, gy, 1);
     if (!d) return vkb_error(c, "out of memory");
     d->push.n = (uint32_t)n, d->push.m = (uint32_t)m, d->push.k = (uint32_t)k, d->push.p0 = (uint32_t)nc;
     double nk = (double)n * (double)k, mk = (double)m * (double)k, mn = (double)m * (double)n;
@@ -263,7 +319,7 @@ static void lin_release(vkb_case *c)
     if (p) free(p->pick), free(p->acc), free(p->want), free(p->bound);
 }
 
-VKB_KERNEL(bitnet_linear) = {"bitnet_linear", "n,k,m,shape,algo,rows,mt,wg,bm",
+VKB_KERNEL(bitnet_linear) = {"bitnet_linear", "n,k,m,shape,algo,rows,mt,wg,bm,gpt,split,lanes",
                              "BitLinear y = (W_t x_q) gamma'/s, packed 2-bit W, int8 x, int32 acc (variant dot|int)",
                              lin_plan, lin_fill, lin_ref, lin_check, lin_release, "dot, int"};
 

@@ -1,0 +1,100 @@
+// BitLinear GEMV in subgroup row blocks (algo=gemv_sg, the batch-1 default):
+//   y[m][n] = (float(acc) * gamma') / s[m],  acc = sum_k w[n][k] * xq[m][k] in int32 (exact).
+// Why a second GEMV: at batch 1 the weights are the only real traffic and the kernel must keep enough of
+// them in flight. bitnet_gemv.glsl spreads one row block over a whole workgroup, so at K = 4096 each
+// invocation has ONE 16 B load per row in flight, then a shared-memory reduction and a barrier.
+// Here a row block of R rows belongs to T invocations: split x subgroup size (split = 1: one subgroup, no
+// shared memory, no barrier), or a power-of-two part of a subgroup (lanes=, for short rows: K = 2560 has 40
+// groups, which leave 24 of 32 lanes idle for one of two steps, but 5 whole steps of 8 lanes). Invocation v of the block takes the 64-weight groups c = c0 + u T + v,
+// u < G, for all R rows and issues those G x R uvec4 loads (for fixed u, r: T consecutive uvec4 of one row,
+// coalesced: 128 B at T = 8) before any math; for K <= 64 G T the whole row slice is one step. x (int8, 64 B per group) is
+// read through L1 and reused for the R rows: x bytes per weight byte = 4 / R.
+// Math as bitnet_gemv.glsl (layout T2): acc = a0 + a1/4 + a2/16 + a3/64 - sum(x), each a_j a multiple
+// of 4^j in every partial sum, so the shifts are exact per invocation.
+// Buffers: 0 packed W (N x Kp/16 words), 1 gamma', 2 xq (int8, M x Kp), 3 s (M), 4 y (M x N).
+// Push: n = N, m = M, p0 = Kp/64 groups per row. Grid: (ceil(N / (R wg/T)), ceil(M/MT)).
+// The host keeps T a multiple or a power-of-two divisor of the subgroup size, wg a multiple of both, <= 16 subgroups.
+#include "common.glsl"
+#include "bitnet_common.glsl"
+#extension GL_KHR_shader_subgroup_shuffle : require
+layout(constant_id = 1) const uint R = 4u;   // rows per block
+layout(constant_id = 2) const uint MT = 1u;  // tokens per workgroup
+layout(constant_id = 3) const uint G = 2u;   // groups per invocation per step (loads issued together)
+layout(constant_id = 4) const uint T = 32u;  // invocations per block: split x subgroup size, or lanes
+layout(binding = 0) readonly buffer Wb { uvec4 w[]; };
+layout(binding = 1) readonly buffer Gb { float gam[]; };
+layout(binding = 2) readonly buffer Xb { uvec4 x[]; };
+layout(binding = 3) readonly buffer Sb { float sc[]; };
+layout(binding = 4) writeonly buffer Yb { float y[]; };
+shared int red[R * MT * 16];  // split > 1: one partial per (block, output, subgroup)
+
+// Output i (= r MT + t) of the block whose first row is row0.
+void store(uint row0, uint tok0, uint i, int a) {
+    uint row = row0 + i / MT, tok = tok0 + i % MT;
+    precise float p = float(a) * gam[0];
+    precise float o = p / sc[min(tok, pc.m - 1u)];
+    if (row < pc.n && tok < pc.m) y[tok * pc.n + row] = o;
+}
+
+void main() {
+    uint tid = gl_LocalInvocationID.x, nc = pc.p0, blk = tid / T, v = tid % T;
+    uint row0 = (gl_WorkGroupID.x * (gl_WorkGroupSize.x / T) + blk) * R, tok0 = gl_WorkGroupID.y * MT;
+    uint wrow[R];
+    for (uint r = 0u; r < R; ++r) wrow[r] = min(row0 + r, pc.n - 1u) * nc;
+    ivec4 acc[R * MT];
+    int sx[MT];
+    for (uint i = 0u; i < R * MT; ++i) acc[i] = ivec4(0);
+    for (uint t = 0u; t < MT; ++t) sx[t] = 0;
+    uint extra = 0u;  // gate self-test: extra weight reads (kernels/common.glsl), folded in as 0 below
+    for (uint c0 = v; c0 < nc; c0 += T * G) {
+        uvec4 wv[G * R];
+        for (uint u = 0u; u < G; ++u) {  // every weight load of the step first; past the row: a valid duplicate
+            uint c = min(c0 + u * T, nc - 1u);
+            for (uint r = 0u; r < R; ++r) {
+                wv[u * R + r] = w[wrow[r] + c];
+                VKB_SLOW_READ(extra, w, wrow[r] + c, pc.n * nc);
+            }
+        }
+        for (uint u = 0u; u < G; ++u) {
+            uint c = c0 + u * T;
+            if (c >= nc) break;
+            for (uint t = 0u; t < MT; ++t) {
+                uint xb = (min(tok0 + t, pc.m - 1u) * nc + c) * 4u;
+                for (uint q = 0u; q < 4u; ++q) {
+                    uvec4 xa = x[xb + q];
+                    sx[t] += dot_ss(xa.x, 0x01010101u) + dot_ss(xa.y, 0x01010101u) + dot_ss(xa.z, 0x01010101u) +
+                             dot_ss(xa.w, 0x01010101u);
+                    for (uint r = 0u; r < R; ++r) {
+                        uint wd = wv[u * R + r][q];
+                        acc[r * MT + t] += ivec4(dot_su(xa.x, wd & 0x03030303u), dot_su(xa.y, wd & 0x0C0C0C0Cu),
+                                                 dot_su(xa.z, wd & 0x30303030u), dot_su(xa.w, wd & 0xC0C0C0C0u));
+                    }
+                }
+            }
+        }
+    }
+    acc[0].x = int(vkb_slow(uint(acc[0].x), extra));
+    uint sg = gl_SubgroupSize, ns = T / sg;  // subgroups per block (0: several blocks per subgroup)
+    for (uint i = 0u; i < R * MT; ++i) {
+        ivec4 a = acc[i];
+        int s = a.x + (a.y >> 2) + (a.z >> 4) + (a.w >> 6) - sx[i % MT];
+        if (T < sg) {  // butterfly within the block's T lanes: every lane of the block gets its sum
+            for (uint o = T / 2u; o > 0u; o /= 2u) s += subgroupShuffleXor(s, o);
+        } else {
+            s = subgroupAdd(s);
+        }
+        if (ns <= 1u) {  // the block is (part of) this subgroup: its lanes store the outputs, no barrier
+            if (v == i % T) store(row0, tok0, i, s);
+        } else if (subgroupElect()) {
+            red[(blk * R * MT + i) * ns + v / sg] = s;
+        }
+    }
+    if (ns <= 1u) return;
+    barrier();
+    uint nout = gl_WorkGroupSize.x / T * R * MT;
+    for (uint o = tid; o < nout; o += gl_WorkGroupSize.x) {
+        int a = 0;
+        for (uint g = 0u; g < ns; ++g) a += red[o * ns + g];
+        store((gl_WorkGroupID.x * (gl_WorkGroupSize.x / T) + o / (R * MT)) * R, tok0, o % (R * MT), a);
+    }
+}

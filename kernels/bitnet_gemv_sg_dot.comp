@@ -1,0 +1,5 @@
+#version 450
+// BitLinear GEMV in subgroup row blocks, packed 4x8 dot products: see bitnet_gemv_sg.glsl
+#extension GL_GOOGLE_include_directive : require
+#define BITNET_DOT
+#include "bitnet_gemv_sg.glsl"
