@@ -317,6 +317,7 @@ static int dense_coop_plan(vkb_case *c, long long n, long long k, int64_t m)
     int emu = !strcmp(vkb_param_str(c, "algo", "coopmat"), "coopmat_emu");
     if (!emu && !c->caps.coopmat_nv)
         return vkb_skip(c, "device lacks VK_NV_cooperative_matrix (fp16 matrix units); algo=coopmat_emu validates the tiling");
+    if (!emu && !c->caps.f16) return vkb_skip(c, "device lacks shaderFloat16 (fp16 cooperative matrices)");
     int64_t bn = vkb_param_int(c, "bn", 128), sgs = vkb_param_int(c, "sgs", 4), split = vkb_param_int(c, "split", 0);
     uint32_t mt = (uint32_t)(m >= 64 ? 4 : (m + 15) / 16);
     int64_t bk = 64;  /* default: the widest of 64, 32, 16 whose two stages fit in shared memory (48 KiB on NVIDIA) */
