@@ -91,6 +91,8 @@ static int sg_plan(vkb_case *c, long long n, int64_t m, size_t nc, uint32_t sg, 
              (long long)split, (long long)tb, (long long)gpt, (long long)wg, (long long)mt);
     return 0;
 }
+static int dense_coop_wanted(const vkb_case *c, int64_t m);
+static int dense_coop_plan(vkb_case *c, long long n, long long k, int64_t m);
 
 /* Shape, batch, algorithm, tile and dispatch, common to BitLinear and the dense baseline. kp: row stride of
  * W and x in elements; nc: chunks per row as the shaders count them (64-weight groups, or 8 halves). */
@@ -112,6 +114,7 @@ static int linear_plan(vkb_case *c, int dense)
     snprintf(c->dtype, sizeof(c->dtype), dense ? "f16" : "i2i8");
     if (!dense && dot && !c->caps.int_dot) return vkb_skip(c, "device lacks shaderIntegerDotProduct (variant=int is the plain path)");
     if (dense && !c->caps.storage16) return vkb_skip(c, "device lacks storageBuffer16BitAccess");
+    if (dense && dense_coop_wanted(c, m)) return dense_coop_plan(c, n, k, m);
     const char *algo = vkb_param_str(c, "algo", m == 1 && !dense ? "gemv_sg" : m <= 32 ? "gemv" : "gemm");
     int gemm = !strcmp(algo, "gemm"), sgv = !strcmp(algo, "gemv_sg");
     if (!gemm && !sgv && strcmp(algo, "gemv")) return vkb_error(c, "algo=%s: expected gemv, gemv_sg or gemm", algo);
@@ -337,6 +340,96 @@ VKB_KERNEL(bitnet_linear) = {"bitnet_linear", "n,k,m,shape,algo,rows,mt,wg,bm,gp
 
 static int dense_plan(vkb_case *c) { return linear_plan(c, 1); }
 
+/* ---- dense_f16 on matrix units (kernels/dense_coopmat.glsl) ----
+ * algo=coopmat, the default at m >= 8 where the device has VK_NV_cooperative_matrix (elsewhere the SIMT
+ * gemv/gemm above stay the default, and algo=gemv|gemm force them anywhere); algo=coopmat_emu is the same
+ * tiling with the matrix operations emulated, on any device, for validation only. Tunables: bn (W rows per
+ * workgroup), bk (K per staged step), sgs (subgroups per workgroup), split (K slices; 0 = auto).
+ * Tolerance: unchanged (the bound above holds for the K - 1 fp32 additions in any order, split-K's partial
+ * sums included). Matrix units may accumulate with truncation (up to 2u per addition, Fasi et al. 2021;
+ * matmul.c takes c = 2 for them); this baseline keeps the round-to-nearest bound: with N(0,1) inputs the
+ * truncation error grows like u K^1.5 against a bound of u K^2 (~60x below it at K = 4096). A FAIL on a
+ * GPU would name that, not a tiling error, if the emulated twin passes the same case. */
+static int dense_coop_wanted(const vkb_case *c, int64_t m)
+{
+    const char *algo = vkb_param_str(c, "algo", NULL);
+    if (algo) return !strcmp(algo, "coopmat") || !strcmp(algo, "coopmat_emu");
+    return m >= 8 && c->caps.coopmat_nv;
+}
+
+/* Split-K: S slices fill ~4 workgroups on each SM of a 132-SM GPU (H100/H200), with at least one BK step
+ * per slice and the partial sums (S M N fp32, written and read once) at most 1/8 of W's bytes. */
+static uint32_t dense_split(uint64_t tiles, uint64_t steps, int64_t m, long long k)
+{
+    uint64_t s = 528 / tiles, cap = (uint64_t)k / (16 * (uint64_t)m);
+    if (s > cap) s = cap;
+    if (s > steps) s = steps;
+    return s < 1 ? 1 : (uint32_t)s;
+}
+
+static int dense_coop_plan(vkb_case *c, long long n, long long k, int64_t m)
+{
+    int emu = !strcmp(vkb_param_str(c, "algo", "coopmat"), "coopmat_emu");
+    if (!emu && !c->caps.coopmat_nv)
+        return vkb_skip(c, "device lacks VK_NV_cooperative_matrix (fp16 matrix units); algo=coopmat_emu validates the tiling");
+    if (!emu && !c->caps.f16) return vkb_skip(c, "device lacks shaderFloat16 (fp16 cooperative matrices)");
+    int64_t bn = vkb_param_int(c, "bn", 128), sgs = vkb_param_int(c, "sgs", 4), split = vkb_param_int(c, "split", 0);
+    uint32_t mt = (uint32_t)(m >= 64 ? 4 : (m + 15) / 16);
+    int64_t bk = 64;  /* default: the widest of 64, 32, 16 whose two stages fit in shared memory (48 KiB on NVIDIA) */
+    while (bk > 16 && 32.0 * (double)((uint64_t)bn + 16 * mt) * (double)(bk / 8 + 1) > c->caps.max_shared) bk /= 2;
+    bk = vkb_param_int(c, "bk", bk);
+    if (bn < 16 || bn > 512 || bk < 16 || bk > 256 || bk % 16 || sgs < 1 || sgs > 16 || bn % (16 * sgs) || split < 0 || split > 4096)
+        return vkb_error(c, "bn=%lld bk=%lld sgs=%lld split=%lld: expected bn a multiple of 16 sgs <= 512, bk a multiple of 16 "
+                         "<= 256, sgs 1..16, split 0 (auto) .. 4096", (long long)bn, (long long)bk, (long long)sgs, (long long)split);
+    uint32_t sg = c->caps.subgroup ? c->caps.subgroup : 32, wg = sg * (uint32_t)sgs, ck = (uint32_t)bk / 8;
+    uint32_t buf = ((uint32_t)bn + 16 * mt) * (ck + 1);
+    double shared = 16.0 * 2 * buf;  /* uvec4, two stages, as the shader */
+    if (((uint32_t)bn * ck) % wg || wg > c->caps.max_wg_size || shared > c->caps.max_shared || 64 * (uint32_t)sgs > 2 * buf)
+        return vkb_skip(c, "bn=%lld bk=%lld sgs=%lld on this device (subgroup %u): the W tile must split over %u invocations "
+                        "(<= %u), %.0f B shared (<= %u)", (long long)bn, (long long)bk, (long long)sgs, sg, wg,
+                        c->caps.max_wg_size, shared, c->caps.max_shared);
+    lin_priv *p = calloc(1, sizeof(*p));
+    if (!p) return vkb_error(c, "out of memory");
+    c->priv = p;
+    p->n = (size_t)n, p->k = (size_t)k, p->m = (size_t)m, p->kp = ((size_t)k + 7) / 8 * 8;
+    p->budget = c->oracle_budget > 0 ? c->oracle_budget : (double)BUDGET;
+    p->fast = (double)m * (double)n * (double)k > p->budget;
+    uint64_t nc = p->kp / 8, steps = (nc + ck - 1) / ck, gx = ((uint64_t)n + (uint64_t)bn - 1) / (uint64_t)bn,
+             gz = ((uint64_t)m + 16 * mt - 1) / (16 * mt);
+    uint64_t s = split ? (uint64_t)split : dense_split(gx * gz, steps, m, k);
+    if (s > steps) s = steps;
+    uint64_t per = (steps + s - 1) / s * ck;  /* uvec4 per slice, whole steps */
+    s = (nc + per - 1) / per;                 /* no empty slice */
+    if ((double)s * (double)m * (double)n >= 4294967296.0)
+        return vkb_error(c, "split=%llu: the partial sums need < 2^32 elements", (unsigned long long)s);
+    if (gx > c->caps.max_wg_count_x || s > 65535 || gz > 65535)
+        return vkb_skip(c, "grid %llux%llux%llu exceeds this device's maxComputeWorkGroupCount", (unsigned long long)gx,
+                        (unsigned long long)s, (unsigned long long)gz);
+    vkb_add_buf(c, "w", VKB_F16, p->n * p->kp, VKB_IN);
+    vkb_add_buf(c, "x", VKB_F16, p->m * p->kp, VKB_IN);
+    vkb_add_buf(c, "y", VKB_F32, p->m * p->n, VKB_OUT);
+    vkb_add_buf(c, "part", VKB_F32, s > 1 ? (size_t)s * p->m * p->n : 1, VKB_SCRATCH);
+    uint32_t spec[5] = {wg, (uint32_t)bn, (uint32_t)bk, (uint32_t)sgs, mt};
+    vkb_dispatch *d = vkb_add_dispatch(c, vkb_add_pipe(c, emu ? "dense_coopmat_emu" : "dense_coopmat", 5, spec),
+                                       (uint32_t)gx, (uint32_t)s, (uint32_t)gz);
+    if (!d) return vkb_error(c, "out of memory");
+    d->push.n = (uint32_t)n, d->push.m = (uint32_t)m, d->push.k = (uint32_t)k;
+    d->push.p0 = (uint32_t)nc, d->push.p1 = (uint32_t)per, d->push.p2 = (uint32_t)s;
+    if (s > 1) {
+        uint32_t g[3], rspec[1] = {256};
+        vkb_grid_1d(c, (uint64_t)m * (uint64_t)n, 256, g);
+        if (!(d = vkb_add_dispatch(c, vkb_add_pipe(c, "dense_splitk", 1, rspec), g[0], g[1], g[2])))
+            return vkb_error(c, "out of memory");
+        d->push.n = (uint32_t)n, d->push.m = (uint32_t)m, d->push.p2 = (uint32_t)s;
+    }
+    snprintf(c->note, sizeof(c->note), "%s %lldx%u bk%lld sg%lld split%llu", emu ? "coopmat_emu" : "coopmat", (long long)bn,
+             16 * mt, (long long)bk, (long long)sgs, (unsigned long long)s);
+    double nk = (double)n * (double)k, mk = (double)m * (double)k, mn = (double)m * (double)n;
+    c->bytes = 2 * nk + 2 * mk + 4 * mn;
+    c->flops = 2.0 * (double)m * nk;
+    return 0;
+}
+
 typedef struct f16_rows {
     uint16_t *h;
     size_t k, kp;
@@ -426,6 +519,7 @@ static void dense_check(vkb_case *c, vkb_check *r)
     vkb_check_ref(r, p->fast ? &p->cmp : NULL, p->fast ? "blas+scalar-sample" : "scalar");
 }
 
-VKB_KERNEL(dense_f16) = {"dense_f16", "n,k,m,shape,algo,rows,mt,wg,bm",
-                         "fp16-weight GEMV/GEMM baseline for bitnet_linear: fp16 W, x; fp32 accumulate and y",
+VKB_KERNEL(dense_f16) = {"dense_f16", "n,k,m,shape,algo,rows,mt,wg,bm,bn,bk,sgs,split",
+                         "fp16-weight GEMV/GEMM baseline for bitnet_linear: fp16 W, x; fp32 accumulate and y "
+                         "(algo gemv|gemm SIMT, coopmat on matrix units at m >= 8, coopmat_emu)",
                          dense_plan, dense_fill, dense_ref, dense_check, lin_release, "default"};

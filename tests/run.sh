@@ -479,6 +479,8 @@ broken_fast "BitLinear GEMM (batch 33, 64) with one output off by one quantum" '
     -e "bitnet_linear n=256 k=1024 m=33,64 variant=int" --shader bitnet_gemm_int=bitnet_gemm_int_offbyone
 broken_fast "dense_f16 GEMM (batch 33, 64) with one row of y never written" '^256 elements never written' \
     -e "dense_f16 n=256 k=1024 m=33,64" --shader dense_gemm=dense_gemm_skiprow
+broken_fast "dense_f16 coopmat tiling (emulated, split-K 4) whose last K slice never writes its partial sums" '' \
+    -e "dense_f16 n=256 k=1024 m=33 algo=coopmat_emu split=4" --shader dense_coopmat_emu=dense_coopmat_emu_dropslice
 # A fast reference that disagrees with the oracle's sample is an ERROR naming it, never a PASS
 # (VKB_FASTREF_CORRUPT=1 adds 1 to its first output: cpu/fastref.h).
 VKB_FASTREF_CORRUPT=1 fast -e "matmul n=256 variant=tiled" -e "bitnet_linear n=256 k=1024 m=64 variant=int" \
