@@ -30,10 +30,7 @@ void main() {
     uint extra = 0u;  // gate self-test: extra weight reads (kernels/common.glsl), folded in as 0 below
     for (uint c = tid; c < nc; c += gl_WorkGroupSize.x) {
         uvec4 wv[R];
-        for (uint r = 0u; r < R; ++r) {
-            wv[r] = w[min(row0 + r, pc.n - 1u) * nc + c];
-            VKB_SLOW_READ(extra, w, min(row0 + r, pc.n - 1u) * nc + c, pc.n * nc);
-        }
+        for (uint r = 0u; r < R; ++r) wv[r] = w[min(row0 + r, pc.n - 1u) * nc + c];
         for (uint t = 0u; t < MT; ++t) {
             uint xb = (min(tok0 + t, pc.m - 1u) * nc + c) * 4u;
             for (uint q = 0u; q < 4u; ++q) {
@@ -48,6 +45,11 @@ void main() {
             }
         }
     }
+    // Gate self-test only (pc.slow's memory bit): the extra weight reads come after the loop, never inside it,
+    // where a read loop between the row loads kept them from issuing together.
+    if ((pc.slow & 0x800000u) != 0u)
+        for (uint c = tid; c < nc; c += gl_WorkGroupSize.x)
+            for (uint r = 0u; r < R; ++r) VKB_SLOW_READ(extra, w, min(row0 + r, pc.n - 1u) * nc + c, pc.n * nc);
     acc[0].x = int(vkb_slow(uint(acc[0].x), extra));
     for (uint i = 0u; i < R * MT; ++i) {
         ivec4 a = acc[i];
