@@ -123,11 +123,12 @@ static const mm_variant *find_variant(const char *name)
 /* variant=auto, the default: the first row whose unit and size range match the case and whose variant runs
  * on this device (tiles split over its subgroup size, shared memory, workgroup size) is the one timed, and
  * the row records it as `auto:VARIANT` with the rule in its note. Keyed on m·n (output elements), which sets
- * the workgroup count: 128×128 and 128×256 tiles leave most SMs of a large GPU idle below 2048² outputs
- * (at 1024²: 64 and 32 workgroups for 132 SMs on an H200), 64×64 tiles fill them from 512² on. Measured on
- * an H200 (fp16, us): at 512 coopmat_64 20.3, tiled_64 28.2, coopmat 56.5, tiled 70.8, naive 70.2; at 4096
- * and 8192 coopmat_f256 is the fastest (825 us, 6.27 ms). The 2048² threshold (1024 and 2048 between the
- * measured sizes) is inferred from the workgroup counts: GPU_SWEEP.txt times it. Matrix units need fp16 and
+ * the workgroup count. Measured on an H200 (tests/gpu/sweep_auto.txt, us, fp16 | fp32):
+ *   n=512:  coopmat_64 20.0, coopmat_f256 32.0, coopmat 55.4 | tiled_64 27.5, tiled 67.7, naive 69.2
+ *   n=1024: coopmat_f256 53.8, coopmat_64 81.6, coopmat 106.8 | tiled_64 77.1, tiled 133.2
+ *   n=2048: coopmat_f256 103.7, coopmat 535, coopmat_64 569 | tiled 405, tiled_64 641
+ * and coopmat_f256 is the fastest at 4096 and 8192 (825 us, 6.27 ms). So the matrix units switch to the
+ * 128x256 tile from 1024² outputs, the SIMT rows to the 128x128 one from 2048². Matrix units need fp16 and
  * VK_NV_cooperative_matrix; every other case takes the SIMT rows (fp32 or fp16 storage). The _emu twins
  * are validation tools, never chosen (mm_auto refuses them). The last row runs anywhere. */
 typedef struct mm_rule {
@@ -137,8 +138,8 @@ typedef struct mm_rule {
 } mm_rule;
 
 static const mm_rule rules[] = {
-    {1, 0x1p22, "coopmat_f256", "matrix units, m*n >= 2048^2"},
-    {1, 0, "coopmat_64", "matrix units, m*n < 2048^2 or rule 1's tile does not fit"},
+    {1, 0x1p20, "coopmat_f256", "matrix units, m*n >= 1024^2"},
+    {1, 0, "coopmat_64", "matrix units, m*n < 1024^2 or rule 1's tile does not fit"},
     {0, 0x1p22, "tiled", "SIMT, m*n >= 2048^2"},
     {0, 0, "tiled_64", "SIMT, m*n < 2048^2 or rule 3's tile does not fit"},
     {0, 0, "naive", "fallback: no tiled variant fits this device"},

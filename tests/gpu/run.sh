@@ -2,7 +2,7 @@
 # The GPU batch behind the closing notes' figures (run on an NVIDIA H100/H200 with NVIDIA's Vulkan
 # driver, from the repo root, with build/gpu/vkbench built here and OUT set to a results folder).
 # Each block fits one 10-minute device command; run them back to back.
-#   sh tests/gpu/run.sh calibrate|bitnet|decomp|default|bench|concurrency|overhead|matmul|gate|peers|issue12
+#   sh tests/gpu/run.sh calibrate|bitnet|decomp|default|bench|gatelaunch|gatespread|concurrency|overhead|matmul|gate|peers|issue12
 set -u
 V=${VKB:-build/gpu/vkbench}; OUT=${OUT:-/tmp/vkbench-gpu}; R=$OUT/res
 mkdir -p "$R"
@@ -26,6 +26,20 @@ gatelaunch)   # issue 13: the wall time of one gate launch, first (checked) and 
     for i in 1 2; do s=$(date +%s%N); "$V" run suites/gate.suite --dir "$R/gl$i" --seed 1 --no-calibrate --no-telemetry \
         --no-cpu-baseline $( [ $i = 2 ] && echo --established "$R/gl1" ) > "$R/gl$i.log" 2>&1; e=$(date +%s%N)
         echo "gate launch $i: $(( (e - s) / 1000000 )) ms"; tail -n 8 "$R/gl$i.log"; done ;;
+gatespread)   # issue 13: launch-to-launch spread of the gate's >= 50 us cases, hot vs rotate: 12 established
+              # launches each, interleaved; the sd of the log launch medians per case and mode
+    G="--no-calibrate --no-telemetry --no-cpu-baseline --seed 1"
+    for m in hot rotate; do
+        printf 'set min_time=0.05 timeout=0.5 min_samples=20 max_noise=0.005 mode=%s\nadd n=2^25\nrelu n=2^25\nmatmul n=2048 variant=coopmat_f256 dtype=f16\n' $m > "$R/$m.suite"
+        "$V" run "$R/$m.suite" --dir "$R/$m.check" $G --min-time 0 --min-samples 1 --timeout 0.01 > "$R/$m.check.log" 2>&1
+    done
+    for i in 1 2 3 4 5 6 7 8 9 10 11 12; do for m in hot rotate; do
+        "$V" run "$R/$m.suite" --dir "$R/$m$i" $G --established "$R/$m.check" > /dev/null 2>&1; done; done
+    for m in hot rotate; do for k in add relu matmul; do
+        echo "$m $k $(for i in 1 2 3 4 5 6 7 8 9 10 11 12; do "$V" csv "$R/$m$i/results.csv" kernel time_median_s |
+            awk -F'\t' -v k=$k '$1 == k { printf "%.2f ", $2 * 1e6 }'; done)"; done; done | tee "$R/spread.txt"
+    awk '{ n = 0; s = 0; ss = 0; for (i = 3; i <= NF; i++) { x = log($i); s += x; ss += x * x; n++ }
+           m = s / n; printf "%s %s sd_log %.4f%%\n", $1, $2, 100 * sqrt((ss - n * m * m) / (n - 1)) }' "$R/spread.txt" ;;
 concurrency)   # issue 11: do prefetch workers (references, baselines) move the GPU medians? A: --jobs 0, B: --jobs 4,
                # A2: --jobs 0 again (the noise floor); the long QR/SVD references keep the workers busy meanwhile
     for t in A:0 B:4 A2:0; do "$V" run --seed 11 --dir "$R/conc_${t%%:*}" --jobs "${t##*:}" --min-time 0.5 --timeout 1.5 \
