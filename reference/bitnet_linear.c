@@ -51,7 +51,7 @@ typedef struct lin_priv {
  * per invocation per step (its G x R 16-byte weight loads are issued together), wg= invocations per workgroup,
  * mt= tokens per workgroup.
  * Default rule, for a 132-SM GPU (H100/H200) at batch 1: R = 4 (x, read through L1, is reused by 4 rows);
- * split doubles while the grid has fewer than 4096 blocks (~31 subgroups per SM) and each invocation still
+ * split doubles while the grid has fewer than 8192 blocks (~62 subgroups per SM) and each invocation still
  * gets a group per row (2 split sg <= groups per row): short wide rows (4096x14336, 2560x6912) get 2-4x the
  * subgroups, tall ones keep split 1 and no barrier; gpt = the groups per row each invocation owns (so one step
  * loads its whole slice), at most 8 and 32/R; lanes = the subgroup size; wg = the fewest whole blocks that make
@@ -64,7 +64,9 @@ static int sg_plan(vkb_case *c, long long n, int64_t m, size_t nc, uint32_t sg, 
         return vkb_error(c, "rows=%lld mt=%lld: expected 1..16 each", (long long)rows, (long long)mt);
     int64_t blocks = (n + rows - 1) / rows, split = 1;
     int lanes_set = vkb_param_str(c, "lanes", NULL) != NULL;
-    while (!lanes_set && split < 16 && blocks * split < 4096 && 2 * (size_t)split * sg <= nc) split *= 2;
+    /* 8192, not 4096: on an H200 (rotate mode, tests/gpu/sweep_gemv.txt) split=2 beat split=1 on 13824x2560 (7.25
+     * vs 7.48 us), 20480x3200 (9.82 vs 9.85) and 28672x4096 (12.06 vs 12.46 at gpt=2). */
+    while (!lanes_set && split < 16 && blocks * split < 8192 && 2 * (size_t)split * sg <= nc) split *= 2;
     split = vkb_param_int(c, "split", split);
     if (split < 1 || split > 16)
         return vkb_error(c, "split=%lld: expected 1..16 subgroups per row block", (long long)split);
