@@ -142,6 +142,9 @@ static void layer_fill(vkb_case *c, gsl_rng *r)
     if (!(p->pick = malloc(p->npick * sizeof(*p->pick)))) return;
     for (size_t i = 0; i < p->npick; i++)
         p->pick[i] = all || i < p->n ? i : i < 2 * p->n ? (p->m - 1) * p->n + (i - p->n) : (size_t)gsl_rng_uniform_int(r, total);
+    size_t len = strlen(c->note);
+    snprintf(c->note + len, sizeof(c->note) - len, "; every output vs a fast reference, oracle-checked on %s%.0zu%s",
+             all ? "all" : "tokens 0, M-1 + ", all ? 0 : p->npick - 2 * p->n, all ? "" : " random");
 }
 
 static double layer_ref(vkb_case *c)
