@@ -27,6 +27,7 @@
 #include <gsl/gsl_randist.h>
 
 #include "bitnet_layout.glsl"
+#include "bitnet_linear.h"
 #include "check.h"
 #include "fastref.h"
 #include "vkb.h"
@@ -57,7 +58,7 @@ typedef struct lin_priv {
  * loads its whole slice), at most 8 and 32/R; lanes = the subgroup size; wg = the fewest whole blocks that make
  * >= 4 subgroups. On success fills spec[0..4] = wg, R, MT, G, T (= split sg, or lanes) and the grid; else
  * returns vkb_error's -1 or vkb_skip's 1. */
-static int sg_plan(vkb_case *c, long long n, int64_t m, size_t nc, uint32_t sg, uint32_t spec[5], uint32_t *gx, uint32_t *gy)
+int bitnet_sg_plan(vkb_case *c, long long n, int64_t m, size_t nc, uint32_t sg, uint32_t spec[5], uint32_t *gx, uint32_t *gy)
 {
     int64_t rows = vkb_param_int(c, "rows", 4), mt = vkb_param_int(c, "mt", m < 8 ? m : 8);
     if (rows < 1 || rows > 16 || mt < 1 || mt > 16)
@@ -147,7 +148,7 @@ static int linear_plan(vkb_case *c, int dense)
     if (dense) snprintf(shader, sizeof(shader), "dense_%s", gemm ? "gemm" : "gemv");
     else snprintf(shader, sizeof(shader), "bitnet_%s_%s", algo, var);
     if (sgv) {
-        int e = sg_plan(c, n, m, nc, sg, spec, &gx, &gy);
+        int e = bitnet_sg_plan(c, n, m, nc, sg, spec, &gx, &gy);
         if (e) return e;
         nspec = 5;
     } else if (gemm) {

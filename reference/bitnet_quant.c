@@ -20,6 +20,7 @@
 #include <string.h>
 
 #include "bitnet_layout.glsl"
+#include "bitnet_quant.h"
 #include "check.h"
 #include "vkb.h"
 
@@ -344,10 +345,15 @@ static int aquant_plan(vkb_case *c)
      * 4 NV per invocation + SG-1 subgroup + WG/SG; +1 for the squares), /K 2.5 ulp <= 5u, +eps u; the
      * argument's relative error halves under the square root, and inversesqrt adds 2 ulp <= 4u.
      * +0.5u for second-order terms. */
-    double sg = c->caps.subgroup ? c->caps.subgroup : 1;
-    double chain = 4.0 * (double)nv + (sg - 1) + WG / sg;
-    p->r_bound = ((chain + 1 + 5 + 1) / 2 + 4.5) * U32;
+    p->r_bound = bitnet_aquant_r_bound(c->caps.subgroup, nv);
     return 0;
+}
+
+double bitnet_aquant_r_bound(uint32_t subgroup, size_t nv)
+{
+    double sg = subgroup ? subgroup : 1;
+    double chain = 4.0 * (double)nv + (sg - 1) + WG / sg;
+    return ((chain + 1 + 5 + 1) / 2 + 4.5) * U32;
 }
 
 static void aquant_fill(vkb_case *c, gsl_rng *r)
@@ -379,13 +385,17 @@ static double aquant_ref(vkb_case *c)
     const float *x = c->buf[0].host;
     size_t k = c->disp[0].push.k, m = c->disp[0].push.m;
     p->r_ref = malloc(m * sizeof(double));
-    if (!p->r_ref) return 1.0;
+    if (p->r_ref) bitnet_aquant_r_ref(x, m, k, c->disp[0].push.eps, p->r_ref);
+    return 1.0;
+}
+
+void bitnet_aquant_r_ref(const float *x, size_t m, size_t k, float eps, double *r_ref)
+{
     for (size_t i = 0; i < m; i++) {
         double s = 0;
         for (size_t j = 0; j < k; j++) s += (double)x[i * k + j] * x[i * k + j];
-        p->r_ref[i] = 1.0 / sqrt(s / (double)k + (double)c->disp[0].push.eps);
+        r_ref[i] = 1.0 / sqrt(s / (double)k + (double)eps);
     }
-    return 1.0;
 }
 
 static int8_t quant8(float y, float s)
@@ -397,39 +407,44 @@ static int8_t quant8(float y, float s)
 /* Per row: r within r_bound of the double reference (NORM); y recomputed from the GPU's r exactly as the
  * shader does ((x*r)*g, two correctly rounded fp32 products); s within 2.5 ulp (Vulkan's division) of
  * 127/max(max|y|, eps) -- max|y| is exact; then every q from the GPU's s bit for bit. */
-static void aquant_check(vkb_case *c, vkb_check *r)
+int bitnet_aquant_check_rows(const bitnet_aq_rows *a, vkb_check *r, int8_t *want)
 {
-    aq_priv *p = c->priv;
-    const float *x = c->buf[0].host, *g = c->buf[3].host, *s = c->buf[2].host, *rr = c->buf[4].host;
-    const int8_t *q = c->buf[1].host;
-    size_t k = c->disp[0].push.k, kp = BITNET_PAD(k), m = c->disp[0].push.m;
+    size_t k = a->k, kp = BITNET_PAD(k);
     float *y = malloc(k * sizeof(*y));
-    if (!y || (p->norm && !p->r_ref)) {
-        free(y);
-        return check_fail_oom(r, "exact");
-    }
-    vkb_check_begin(r, "exact", 0);
-    for (size_t i = 0; i < m; i++) {
+    if (!y) return -1;
+    for (size_t i = 0; i < a->m; i++) {
         float amax = 0;
         for (size_t j = 0; j < k; j++) {
-            y[j] = p->norm ? (x[i * k + j] * rr[i]) * g[j] : x[i * k + j];
+            y[j] = a->g ? (a->x[i * k + j] * a->r[i]) * a->g[j] : a->x[i * k + j];
             amax = fmaxf(amax, fabsf(y[j]));
         }
-        if (p->norm) {
-            double err = fabs(rr[i] - p->r_ref[i]), allowed = p->r_bound * p->r_ref[i];
-            if (err / p->r_ref[i] > r->max_rel) r->max_rel = err / p->r_ref[i];
-            if (!(err <= allowed)) scale_bad(r, "r", i, rr[i], p->r_ref[i], allowed);
+        if (a->g) {
+            double err = fabs(a->r[i] - a->r_ref[i]), allowed = a->r_bound * a->r_ref[i];
+            if (err / a->r_ref[i] > r->max_rel) r->max_rel = err / a->r_ref[i];
+            if (!(err <= allowed)) scale_bad(r, "r", i, a->r[i], a->r_ref[i], allowed);
         }
         double s_exact = 127.0 / fmax(amax, (double)(float)BITNET_EPS), allowed = 2.5 * vkb_ulp(VKB_F32, s_exact);
-        if (!(fabs(s[i] - s_exact) <= allowed)) scale_bad(r, "s", i, s[i], s_exact, allowed);
+        if (!(fabs(a->s[i] - s_exact) <= allowed)) scale_bad(r, "s", i, a->s[i], s_exact, allowed);
         for (size_t j = 0; j < kp; j++) {
-            int8_t want = j < k ? quant8(y[j], s[i]) : 0;
-            r->ntie += j < k && want != quant8(y[j], (float)s_exact);
+            int8_t w = j < k ? quant8(y[j], a->s[i]) : 0;
+            r->ntie += j < k && w != quant8(y[j], (float)s_exact);
             r->nchecked++;
-            if (q[i * kp + j] != want) vkb_check_bad(r, i * kp + j, q[i * kp + j], want);
+            if (a->q[i * kp + j] != w) vkb_check_bad(r, i * kp + j, a->q[i * kp + j], w);
+            if (want) want[i * kp + j] = w;
         }
     }
     free(y);
+    return 0;
+}
+
+static void aquant_check(vkb_case *c, vkb_check *r)
+{
+    aq_priv *p = c->priv;
+    bitnet_aq_rows a = {c->buf[0].host, p->norm ? c->buf[3].host : NULL, c->buf[4].host, c->buf[2].host, c->buf[1].host,
+                        p->r_ref, p->r_bound, c->disp[0].push.m, c->disp[0].push.k};
+    if (p->norm && !p->r_ref) return check_fail_oom(r, "exact");
+    vkb_check_begin(r, "exact", 0);
+    if (bitnet_aquant_check_rows(&a, r, NULL)) return check_fail_oom(r, "exact");
     r->metric = (double)r->nbad;
     r->fraction = 1;  /* every code compared above, the per-token scales beside them; n_checked counts the codes */
     vkb_check_end(r);

@@ -1,0 +1,68 @@
+// Per-token int8 activation quantization (BitNet b1.58), one workgroup per row, single pass over x:
+//   s = 127 / max(max_k |y_k|, 1e-5);  q_k = clamp(roundEven(y_k * s), -128, 127)
+// with y = x, or (NORM = 1) y = RMSNorm(x) = (x * r) * g, r = inversesqrt(mean(x^2) + eps): the fused
+// "activation_norm_quant" that feeds every BitLinear. The row stays in registers (NV vec4 per invocation).
+// Outputs: q (int8, row stride Kp, padding 0), s per row, and r per row (NORM) so the CPU can reproduce
+// y, s-products and every rounding bit for bit from the GPU's own r and s.
+// Buffers: 0 x (fp32 M x K), 1 q, 2 s, 3 g (fp32 K), 4 r; a including shader may renumber them (AQ_BIND_*,
+// as bitnet_layer_aquant.comp does to share one descriptor set with the GEMV). Push: m = M, k = K, eps.
+#ifndef BITNET_AQUANT_GLSL
+#define BITNET_AQUANT_GLSL
+#ifndef AQ_BIND_X
+#define AQ_BIND_X 0
+#define AQ_BIND_Q 1
+#define AQ_BIND_S 2
+#define AQ_BIND_G 3
+#define AQ_BIND_R 4
+#endif
+#include "common.glsl"
+#include "bitnet_common.glsl"
+layout(constant_id = 1) const uint NORM = 0u;
+layout(constant_id = 2) const uint NV = 4u;
+layout(binding = AQ_BIND_X) readonly buffer X4 { vec4 x4[]; };
+layout(binding = AQ_BIND_X) readonly buffer X1 { float x1[]; };
+layout(binding = AQ_BIND_Q) writeonly buffer Q { uint q[]; };
+layout(binding = AQ_BIND_S) writeonly buffer S { float s_out[]; };
+layout(binding = AQ_BIND_G) readonly buffer G4 { vec4 g4[]; };
+layout(binding = AQ_BIND_G) readonly buffer G1 { float g1[]; };
+layout(binding = AQ_BIND_R) writeonly buffer R { float r_out[]; };
+
+vec4 load4(uint base, uint k0, bool gam) {
+    uint K = pc.k;
+    if ((K & 3u) == 0u) return k0 < K ? (gam ? g4[k0 >> 2] : x4[(base + k0) >> 2]) : vec4(0.0);
+    vec4 v = vec4(0.0);
+    for (uint b = 0u; b < 4u; ++b)
+        if (k0 + b < K) v[b] = gam ? g1[k0 + b] : x1[base + k0 + b];
+    return v;
+}
+
+void main() {
+    uint row = vkb_group_id(), tid = gl_LocalInvocationID.x, WG = gl_WorkGroupSize.x;
+    if (row >= pc.m) return;                       // uniform over the workgroup
+    uint K = pc.k, Kp = BITNET_PAD(K);
+    vec4 v[NV];
+    for (uint i = 0u; i < NV; ++i) v[i] = load4(row * K, 4u * (tid + i * WG), false);
+    if (NORM == 1u) {
+        float ss = 0.0;
+        for (uint i = 0u; i < NV; ++i) ss += dot(v[i], v[i]);
+        float r = inversesqrt(wg_sum(ss) / float(K) + pc.eps);
+        for (uint i = 0u; i < NV; ++i) {
+            precise vec4 y = v[i] * r;
+            precise vec4 z = y * load4(0u, 4u * (tid + i * WG), true);
+            v[i] = z;
+        }
+        if (tid == 0u) r_out[row] = r;
+    }
+    float mx = 0.0;
+    for (uint i = 0u; i < NV; ++i) mx = max(mx, max(max(abs(v[i].x), abs(v[i].y)), max(abs(v[i].z), abs(v[i].w))));
+    float s = 127.0 / max(wg_max(mx), BITNET_EPS);
+    if (tid == 0u) s_out[row] = s;
+    for (uint i = 0u; i < NV; ++i) {
+        uint k0 = 4u * (tid + i * WG);
+        if (k0 >= Kp) break;
+        precise vec4 p = v[i] * s;
+        ivec4 c = clamp(ivec4(roundEven(p)), -128, 127) & 255;
+        q[(row * Kp + k0) >> 2] = uint(c.x | (c.y << 8) | (c.z << 16) | (c.w << 24));
+    }
+}
+#endif

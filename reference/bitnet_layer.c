@@ -1,0 +1,235 @@
+/* bitnet_layer.c — one BitLinear layer as a decoder runs it (issue 15): RMSNorm-fused per-token int8 activation
+ * quantization, then the ternary GEMV, timed as ONE case of two dependent dispatches:
+ *   1. kernels/bitnet_layer_aquant.comp (= bitnet_aquant variant=rmsnorm): x (fp32 M x K), g -> xq (int8, M x Kp), s, r
+ *   2. kernels/bitnet_gemv_sg_{dot,int}.comp (= bitnet_linear algo=gemv_sg, planned by bitnet_sg_plan): W, gamma',
+ *      xq, s -> y (fp32 M x N)
+ * The harness puts a barrier between the dispatches (a CUDA stream's order). xq and s are intermediates, declared
+ * as outputs so that they come back and are checked too; their round trip through memory (2 (M Kp + 4M) bytes) is
+ * what fusing into one kernel would save, and it is not counted in c->bytes, which holds the layer's own traffic:
+ * x, g, W, gamma', y (and r, the check's). Buffers = bindings, shared by both shaders through one descriptor set:
+ * 0 W, 1 gamma', 2 xq, 3 s, 4 y, 5 x, 6 g, 7 r.
+ *
+ * Check: the composition of the parts' checks, neither loosened.
+ *   1. The quantizer exactly as bitnet_aquant checks it (bitnet_aquant_check_rows): r within its derived bound of a
+ *      double reference, s within 2.5 ulp of 127/max|y| (y recomputed from the GPU's r), every xq code bit-exact
+ *      against the CPU's recomputation from the GPU's own r and s (no near-tie excuse; ntie counts, informational,
+ *      the codes a correctly rounded s would have changed).
+ *   2. The CPU's codes (not the GPU's) feed exact int64 accumulators acc = W_t . xq_cpu, so a wrong intermediate
+ *      fails both 1 and 2; then every y as bitnet_linear checks it, with the GPU's s (checked in 1):
+ *      |y - acc gamma'/s| <= 6.01 u |acc gamma'/s| and, while |acc| < 2^20, rint(y s / gamma') == acc exactly.
+ *   Every output is compared at every size. At most M N K <= the oracle's budget (run --oracle-budget, default
+ *   2^27) the scalar loop computes every acc; above it the exact integer fast reference (cpu/fastref.h) does, and
+ *   the scalar loop recomputes tokens 0 and M-1 in full plus random outputs, which must agree exactly.
+ * Inputs: W codes and gamma' as bitnet_linear draws them (rows 0, 1, 2 all 0, +1, -1 when N >= 8); x ~ N(0, 1)
+ * with bitnet_aquant's edge tokens when M >= 3 (token 0 all zero: s = 127/eps; token 1 one outlier 1000); the
+ * RMSNorm weight g ~ U[0.5, 1.5].
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "bitnet_layout.glsl"
+#include "bitnet_linear.h"
+#include "bitnet_quant.h"
+#include "check.h"
+#include "fastref.h"
+#include "vkb.h"
+
+#define BUDGET (1u << 27)
+#define U32 0x1p-24
+#define AQ_WG 256u
+
+enum { B_W, B_GAMMA, B_XQ, B_S, B_Y, B_X, B_G, B_R, B_COUNT };
+_Static_assert(B_COUNT <= VKB_MAX_BUFS, "the layer's buffers fit one case");
+
+typedef struct ly_priv {
+    size_t n, k, m, kp;
+    int fast;       /* M N K above the oracle's budget */
+    size_t *pick;   /* fast: outputs (t N + row) the scalar loop recomputes */
+    size_t npick;
+    double *r_ref;  /* double RMSNorm factor per token */
+    double r_bound;
+} ly_priv;
+
+static int layer_plan(vkb_case *c)
+{
+    const char *sh = vkb_param_str(c, "shape", NULL);
+    long long n = -1, k = -1;
+    if (sh && sscanf(sh, "%lldx%lld", &n, &k) != 2) n = -1;
+    if (!sh) n = vkb_param_int(c, "n", -1), k = vkb_param_int(c, "k", -1);
+    int64_t m = vkb_param_int(c, "m", 1);
+    size_t kp = k > 0 ? BITNET_PAD((size_t)k) : 0, nv = (kp / 4 + AQ_WG - 1) / AQ_WG;
+    if (n <= 0 || k <= 0 || m <= 0 || nv > 32 || (double)(m > n ? m : n) * (double)kp >= 2147483648.0 ||
+        (double)n * (double)m >= 4294967296.0)
+        return vkb_error(c, "n=%lld k=%lld m=%lld: expected positive sizes, k <= %u (a token's row lives in registers), "
+                         "products < 2^31", n, k, (long long)m, 32 * 4 * AQ_WG);
+    const char *var = vkb_param_str(c, "variant", "dot");
+    if (strcmp(var, "dot") && strcmp(var, "int")) return vkb_error(c, "variant=%s: expected dot or int (the GEMV's)", var);
+    snprintf(c->variant, sizeof(c->variant), "%s", var);
+    snprintf(c->dtype, sizeof(c->dtype), "i2i8");
+    if (!strcmp(var, "dot") && !c->caps.int_dot)
+        return vkb_skip(c, "device lacks shaderIntegerDotProduct (variant=int is the plain path)");
+    ly_priv *p = calloc(1, sizeof(*p));
+    if (!p) return vkb_error(c, "out of memory");
+    c->priv = p;
+    p->n = (size_t)n, p->k = (size_t)k, p->m = (size_t)m, p->kp = kp;
+    p->fast = (double)m * (double)n * (double)k > (c->oracle_budget > 0 ? c->oracle_budget : (double)BUDGET);
+    p->r_bound = bitnet_aquant_r_bound(c->caps.subgroup, nv);
+    vkb_add_buf(c, "w", VKB_U32, p->n * kp / BITNET_WORD, VKB_IN);
+    vkb_add_buf(c, "gamma", VKB_F32, 1, VKB_IN);
+    vkb_add_buf(c, "xq", VKB_I8, p->m * kp, VKB_OUT);
+    vkb_add_buf(c, "s", VKB_F32, p->m, VKB_OUT);
+    vkb_add_buf(c, "y", VKB_F32, p->m * p->n, VKB_OUT);
+    vkb_add_buf(c, "x", VKB_F32, p->m * p->k, VKB_IN);
+    vkb_add_buf(c, "g", VKB_F32, p->k, VKB_IN);
+    if (vkb_add_buf(c, "r", VKB_F32, p->m, VKB_OUT) != B_R) return vkb_error(c, "buffer table overflow");
+    /* 1: the quantizer, one workgroup per token */
+    uint32_t aspec[3] = {AQ_WG, 1u, (uint32_t)nv}, g[3];
+    vkb_grid_1d(c, (uint64_t)m, 1, g);
+    vkb_dispatch *d = vkb_add_dispatch(c, vkb_add_pipe(c, "bitnet_layer_aquant", 3, aspec), g[0], g[1], 1);
+    if (!d) return vkb_error(c, "out of memory");
+    d->push.m = (uint32_t)m, d->push.k = (uint32_t)k, d->push.eps = 1e-5f;  /* RMSNorm eps of BitNet 2B4T */
+    /* 2: the GEMV, bitnet_linear's batch-1 default at every m (its tunables through the same axes) */
+    uint32_t sg = c->caps.subgroup ? c->caps.subgroup : 32, spec[5], gx = 0, gy = 0;
+    size_t nc = kp / BITNET_GROUP;
+    int e = bitnet_sg_plan(c, n, m, nc, sg, spec, &gx, &gy);
+    if (e) return e;
+    if (gx > c->caps.max_wg_count_x || gy > 65535)
+        return vkb_skip(c, "grid %ux%u exceeds this device's maxComputeWorkGroupCount (%u x 65535)", gx, gy, c->caps.max_wg_count_x);
+    char shader[48];
+    snprintf(shader, sizeof(shader), "bitnet_gemv_sg_%s", var);
+    if (!(d = vkb_add_dispatch(c, vkb_add_pipe(c, shader, 5, spec), gx, gy, 1))) return vkb_error(c, "out of memory");
+    d->push.n = (uint32_t)n, d->push.m = (uint32_t)m, d->push.k = (uint32_t)k, d->push.p0 = (uint32_t)nc;
+    size_t len = strlen(c->note);
+    snprintf(c->note + len, sizeof(c->note) - len, "; aquant rmsnorm -> gemv_sg; xq, s round trip not in bytes");
+    double nk = (double)n * (double)k, mk = (double)m * (double)k, mn = (double)m * (double)n;
+    c->bytes = nk / 4 + 4 + 4 * mk + 4.0 * (double)k + 4 * mn + 4.0 * (double)m;
+    c->flops = 2.0 * (double)m * nk + 6.0 * mk;  /* GEMV + RMSNorm and quantization (bitnet_aquant's count) */
+    return 0;
+}
+
+static void code_rows(gsl_rng *r, size_t lo, size_t hi, void *arg)
+{
+    const vkb_case *c = arg;
+    const ly_priv *p = c->priv;
+    uint32_t *w = c->buf[B_W].host;
+    for (size_t i = lo; i < hi; i++)
+        for (size_t j = 0; j < p->kp; j++) {
+            double u = gsl_rng_uniform(r);
+            uint32_t code = j >= p->k ? 1u : i < 3 && p->n >= 8 ? (i == 0 ? 1u : i == 1 ? 2u : 0u) : u < 0.345 ? 0u : u < 0.655 ? 1u : 2u;
+            w[(i * p->kp + j) / BITNET_WORD] |= code << (8 * (j % 4) + 2 * ((j % 16) / 4));
+        }
+}
+
+static void layer_fill(vkb_case *c, gsl_rng *r)
+{
+    ly_priv *p = c->priv;
+    vkb_par_fill(r, p->n, (1u << 16) / p->kp + 1, code_rows, c);
+    ((float *)c->buf[B_GAMMA].host)[0] = (float)(0.01 + 0.04 * gsl_rng_uniform(r));
+    float *x = c->buf[B_X].host;
+    vkb_fill_normal_f32(r, x, p->m * p->k, 1.0);
+    if (p->m >= 3) {
+        memset(x, 0, p->k * sizeof(*x));  /* all-zero token: the eps guards */
+        x[p->k + p->k / 2] = 1000.0f;     /* one outlier: the rest of the token quantizes to ~0 */
+    }
+    vkb_fill_uniform_f32(r, c->buf[B_G].host, p->k, 0.5, 1.5);
+    if (!p->fast) return;
+    size_t total = p->m * p->n, budget = (size_t)(BUDGET / p->k);
+    p->npick = 2 * p->n + (budget > 2 * p->n + 64 ? budget - 2 * p->n : 64);
+    int all = p->npick >= total;
+    if (all) p->npick = total;
+    if (!(p->pick = malloc(p->npick * sizeof(*p->pick)))) return;
+    for (size_t i = 0; i < p->npick; i++)
+        p->pick[i] = all || i < p->n ? i : i < 2 * p->n ? (p->m - 1) * p->n + (i - p->n) : (size_t)gsl_rng_uniform_int(r, total);
+    size_t len = strlen(c->note);
+    snprintf(c->note + len, sizeof(c->note) - len, "; every output vs a fast reference, oracle-checked on %s%.0zu%s",
+             all ? "all" : "tokens 0, M-1 + ", all ? 0 : p->npick - 2 * p->n, all ? "" : " random");
+}
+
+static double layer_ref(vkb_case *c)
+{
+    ly_priv *p = c->priv;
+    if ((p->r_ref = malloc(p->m * sizeof(*p->r_ref))))
+        bitnet_aquant_r_ref(c->buf[B_X].host, p->m, p->k, c->disp[0].push.eps, p->r_ref);
+    return 1.0;  /* the accumulators need the GPU's scales: the check computes them (from the CPU's codes) */
+}
+
+/* The scalar oracle: accumulator of output o = t N + row from the codes xq (row stride Kp). */
+static int64_t layer_acc(const ly_priv *p, const uint32_t *w, const int8_t *xq, size_t o)
+{
+    size_t t = o / p->n, row = o % p->n;
+    int64_t a = 0;
+    for (size_t j = 0; j < p->k; j++) {
+        uint32_t word = w[(row * p->kp + j) / BITNET_WORD];
+        int code = (int)((word >> (8 * (j % 4) + 2 * ((j % 16) / 4))) & 3u);
+        a += (int64_t)(code - 1) * xq[t * p->kp + j];
+    }
+    return a;
+}
+
+static void layer_check(vkb_case *c, vkb_check *r)
+{
+    ly_priv *p = c->priv;
+    const uint32_t *w = c->buf[B_W].host;
+    const float *y = c->buf[B_Y].host, *s = c->buf[B_S].host;
+    size_t total = p->m * p->n;
+    int8_t *xq = malloc(p->m * p->kp);
+    int64_t *acc = malloc(total * sizeof(*acc));
+    vkb_refcmp cmp = {0};
+    double g = ((const float *)c->buf[B_GAMMA].host)[0], se = 0, sw = 0, secs = 0;
+    bitnet_aq_rows a = {c->buf[B_X].host, c->buf[B_G].host, c->buf[B_R].host, s, c->buf[B_XQ].host, p->r_ref,
+                        p->r_bound, p->m, p->k};
+    vkb_check_begin(r, "exact", 0);
+    if (!xq || !acc || !p->r_ref || (p->fast && !p->pick) || bitnet_aquant_check_rows(&a, r, xq) ||
+        (p->fast && vkb_fast_ternary_acc(w, xq, p->n, p->k, p->kp, p->m, acc, &secs))) {
+        snprintf(r->detail, sizeof(r->detail), "reference ran out of memory");
+        r->metric = NAN;
+        vkb_check_end(r);
+        free(xq), free(acc);
+        return;
+    }
+    if (!p->fast)
+        for (size_t o = 0; o < total; o++) acc[o] = layer_acc(p, w, xq, o);
+    else
+        for (size_t i = 0; i < p->npick; i++)  /* integers: the two must be equal */
+            vkb_refcmp_add(&cmp, "acc", p->pick[i] / p->n, p->pick[i] % p->n, (double)acc[p->pick[i]],
+                           (double)layer_acc(p, w, xq, p->pick[i]), 0);
+    size_t nq = r->nbad;
+    for (size_t o = 0; o < total; o++) {
+        size_t t = o / p->n;
+        double want = (double)acc[o] * g / s[t], got = y[o];
+        r->nchecked++;
+        if (vkb_is_poison(VKB_F32, y, o)) {
+            r->nunwritten++;
+            continue;
+        }
+        double e = fabs(got - want);
+        se += e * e, sw += want * want;
+        if (e > r->max_abs) r->max_abs = e;
+        if (want != 0 && e / fabs(want) > r->max_rel) r->max_rel = e / fabs(want);
+        int acc_ok = llabs(acc[o]) >= (1 << 20) || nearbyint(got * s[t] / g) == (double)acc[o];
+        if (!(e <= 6.01 * U32 * fabs(want)) || !acc_ok) {
+            size_t len = strlen(r->detail);
+            if (r->nbad == nq && r->nbad < 10)  /* the indices after this mark are outputs t N + row, before it codes */
+                snprintf(r->detail + len, sizeof(r->detail) - len, "%sy (index t N + row)", len ? "; " : "");
+            vkb_check_bad(r, o, got, want);
+        }
+    }
+    r->nmse = sw > 0 ? se / sw : se;
+    r->metric = (double)(r->nbad + r->nunwritten);
+    vkb_check_end(r);
+    vkb_check_ref(r, p->fast ? &cmp : NULL, p->fast ? "exact-int+scalar-sample" : "scalar");
+    free(xq), free(acc);
+}
+
+static void layer_release(vkb_case *c)
+{
+    ly_priv *p = c->priv;
+    if (p) free(p->pick), free(p->r_ref);
+}
+
+VKB_KERNEL(bitnet_layer) = {"bitnet_layer", "n,k,m,shape,rows,mt,wg,gpt,split,lanes",
+                            "BitLinear layer: RMSNorm + per-token int8 (bitnet_aquant rmsnorm), then the GEMV (bitnet_linear "
+                            "gemv_sg), one case of two dispatches (variant dot|int: the GEMV's)",
+                            layer_plan, layer_fill, layer_ref, layer_check, layer_release, "dot, int"};
