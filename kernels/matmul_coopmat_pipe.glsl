@@ -3,9 +3,9 @@
 // SM x SN subgroups of WM x WN accumulators, shared tiles with 16-byte row padding) with three levers:
 // - BK (spec 3) 16, 32 or 64: the MMAs between two barriers (BK/16 x WM x WN per subgroup);
 // - RB (spec 9) register buffers, 1 or 2: global loads for tile k+RB are issued as soon as a buffer is
-//   free, so they have RB k-steps of math to land before their stash. Without an asynchronous copy
-//   (cp.async has no Vulkan form), registers are the only place a load can be in flight: a third
-//   shared stage would add no depth, only bytes;
+//   free (after its stash, before the step's barrier), so they have RB k-steps of math to land. Without
+//   an asynchronous copy (cp.async has no Vulkan form), registers are the only place a load can be in
+//   flight: a third shared stage would add no depth, only bytes;
 // - STAGES (spec 8) 1 or 2 shared stages: 2 = one barrier per k-step (stash into the stage the previous
 //   step read); 1 = half the shared memory (BK 32 at 128x256 fits 48 KiB) for two barriers per k-step;
 // - GROUP (spec 10): workgroups rasterized in groups of GROUP block-rows along M (0 or 1: plain order),
@@ -110,15 +110,17 @@ uint b_slot(uint s) { uint v = gl_LocalInvocationID.x + s * WG; return ASZ + (v 
     }
 
 // Step kt of the main loop, with (RA, RBB) holding tile kt + 1: math on tile kt, stash tile kt + 1 (after
-// a barrier when the one stage is still being read), barrier, then refill the buffer with tile kt + 1 + RB.
+// a barrier when the one stage is still being read), refill the buffer with tile kt + 1 + RB, barrier.
+// The refill reads only global memory, so it is issued before the barrier: the loads fly while the
+// workgroup waits there.
 #define STEP(kt, RA, RBB) {                                                                      \
         COMPUTE(kt)                                                                              \
         if ((kt) + 1u < nk) {                                                                    \
             if (STAGES == 1u) barrier();                                                         \
             STASH(RA, RBB, (kt) + 1u)                                                            \
         }                                                                                        \
-        barrier();                                                                               \
         if ((kt) + 1u + RB < nk) FETCH(RA, RBB, (kt) + 1u + RB)                                  \
+        barrier();                                                                               \
     }
 
 void main() {
