@@ -73,30 +73,52 @@ typedef struct mm_variant {
     int fixed;                   /* coop: stub SHADER_wIxJ with I × J accumulators per subgroup compiled in,
                                   * and when the sizes are multiples of the tile spec FULL = fixed: 1 shared
                                   * staging without bounds code, 2 fragments straight from global memory */
+    uint32_t stages, rb, group;  /* coop, shader matmul_coopmat_pipe only (stages != 0): shared stages (1, 2),
+                                  * register buffers = k-steps a global load has to land (1, 2), workgroups
+                                  * rasterized in groups of this many block-rows (0: plain order) */
 } mm_variant;
 
 static const mm_variant variants[] = {
-    {"naive", "matmul_naive", K_NAIVE, 16, 16, 1, 1, 1, 0},
-    {"tiled", "matmul_tiled", K_TILED, 128, 128, 8, 8, 8, 0},
-    {"tiled_bk16", "matmul_tiled", K_TILED, 128, 128, 16, 8, 8, 0},
-    {"tiled_128x64", "matmul_tiled", K_TILED, 128, 64, 16, 8, 4, 0},
-    {"tiled_64", "matmul_tiled", K_TILED, 64, 64, 16, 4, 4, 0},
-    {"coopmat", "matmul_coopmat", K_COOP, 128, 128, 32, 2, 4, 0},
-    {"coopmat_64", "matmul_coopmat", K_COOP, 64, 64, 32, 2, 2, 0},
-    {"coopmat_128x64", "matmul_coopmat", K_COOP, 128, 64, 32, 4, 2, 0},
-    {"coopmat_w64", "matmul_coopmat", K_COOP, 128, 128, 32, 2, 2, 0},  /* 64x64 per subgroup: fewer shared reads */
+    {"naive", "matmul_naive", K_NAIVE, 16, 16, 1, 1, 1, 0, 0, 0, 0},
+    {"tiled", "matmul_tiled", K_TILED, 128, 128, 8, 8, 8, 0, 0, 0, 0},
+    {"tiled_bk16", "matmul_tiled", K_TILED, 128, 128, 16, 8, 8, 0, 0, 0, 0},
+    {"tiled_128x64", "matmul_tiled", K_TILED, 128, 64, 16, 8, 4, 0, 0, 0, 0},
+    {"tiled_64", "matmul_tiled", K_TILED, 64, 64, 16, 4, 4, 0, 0, 0, 0},
+    {"coopmat", "matmul_coopmat", K_COOP, 128, 128, 32, 2, 4, 0, 0, 0, 0},
+    {"coopmat_64", "matmul_coopmat", K_COOP, 64, 64, 32, 2, 2, 0, 0, 0, 0},
+    {"coopmat_128x64", "matmul_coopmat", K_COOP, 128, 64, 32, 4, 2, 0, 0, 0, 0},
+    {"coopmat_w64", "matmul_coopmat", K_COOP, 128, 128, 32, 2, 2, 0, 0, 0, 0},  /* 64x64 per subgroup: fewer shared reads */
     /* Compile-time accumulator grids (the peak probe's form) and no bounds code on whole tiles. */
-    {"coopmat_f", "matmul_coopmat", K_COOP, 128, 128, 32, 2, 4, 1},      /* coopmat's tiling */
-    {"coopmat_f64", "matmul_coopmat", K_COOP, 128, 128, 32, 2, 2, 1},    /* 64x64 per subgroup, 4 subgroups */
-    {"coopmat_f256", "matmul_coopmat", K_COOP, 128, 256, 16, 2, 4, 1},   /* 64x64 per subgroup, 8 subgroups */
-    {"coopmat_g", "matmul_coopmat", K_COOP, 128, 128, 32, 2, 4, 2},      /* coopmat_f, no shared staging */
-    {"coopmat_g64", "matmul_coopmat", K_COOP, 128, 128, 32, 2, 2, 2},    /* coopmat_f64, no shared staging */
-    {"coopmat_emu", "matmul_coopmat_emu", K_EMU, 64, 64, 32, 2, 2, 0},  /* validation only, any device */
-    {"coopmat_f_emu", "matmul_coopmat_emu", K_EMU, 128, 128, 16, 2, 4, 1},  /* BK 16: lavapipe has 32 KiB */
-    {"coopmat_f64_emu", "matmul_coopmat_emu", K_EMU, 128, 128, 16, 2, 2, 1},
-    {"coopmat_f256_emu", "matmul_coopmat_emu", K_EMU, 128, 256, 16, 2, 4, 1},
-    {"coopmat_g_emu", "matmul_coopmat_emu", K_EMU, 128, 128, 16, 2, 4, 2},
-    {"coopmat_g64_emu", "matmul_coopmat_emu", K_EMU, 128, 128, 16, 2, 2, 2},
+    {"coopmat_f", "matmul_coopmat", K_COOP, 128, 128, 32, 2, 4, 1, 0, 0, 0},      /* coopmat's tiling */
+    {"coopmat_f64", "matmul_coopmat", K_COOP, 128, 128, 32, 2, 2, 1, 0, 0, 0},    /* 64x64 per subgroup, 4 subgroups */
+    {"coopmat_f256", "matmul_coopmat", K_COOP, 128, 256, 16, 2, 4, 1, 0, 0, 0},   /* 64x64 per subgroup, 8 subgroups */
+    {"coopmat_g", "matmul_coopmat", K_COOP, 128, 128, 32, 2, 4, 2, 0, 0, 0},      /* coopmat_f, no shared staging */
+    {"coopmat_g64", "matmul_coopmat", K_COOP, 128, 128, 32, 2, 2, 2, 0, 0, 0},    /* coopmat_f64, no shared staging */
+    {"coopmat_emu", "matmul_coopmat_emu", K_EMU, 64, 64, 32, 2, 2, 0, 0, 0, 0},  /* validation only, any device */
+    {"coopmat_f_emu", "matmul_coopmat_emu", K_EMU, 128, 128, 16, 2, 4, 1, 0, 0, 0},  /* BK 16: lavapipe has 32 KiB */
+    {"coopmat_f64_emu", "matmul_coopmat_emu", K_EMU, 128, 128, 16, 2, 2, 1, 0, 0, 0},
+    {"coopmat_f256_emu", "matmul_coopmat_emu", K_EMU, 128, 256, 16, 2, 4, 1, 0, 0, 0},
+    {"coopmat_g_emu", "matmul_coopmat_emu", K_EMU, 128, 128, 16, 2, 4, 2, 0, 0, 0},
+    {"coopmat_g64_emu", "matmul_coopmat_emu", K_EMU, 128, 128, 16, 2, 2, 2, 0, 0, 0},
+    /* Issue 16, pipelined (kernels/matmul_coopmat_pipe.glsl): coopmat_f256's 128x256 block, 8 subgroups of
+     * 64x64, raster groups of 8 block-rows; they differ in k-depth per barrier (BK), shared stages and
+     * register buffers (how many k-steps of math cover a global load). Shared bytes at 16-B row padding:
+     * BK 16 x 2 stages 29184, BK 32 x 1 stage 27136, BK 32 x 2 54272, BK 64 x 2 104448. */
+    {"coopmat_r16", "matmul_coopmat_pipe", K_COOP, 128, 256, 16, 2, 4, 1, 2, 1, 8},    /* coopmat_f256 + raster */
+    {"coopmat_p16", "matmul_coopmat_pipe", K_COOP, 128, 256, 16, 2, 4, 1, 2, 2, 8},    /* loads 2 steps ahead */
+    {"coopmat_p32s1", "matmul_coopmat_pipe", K_COOP, 128, 256, 32, 2, 4, 1, 1, 2, 8},  /* fits 48 KiB */
+    {"coopmat_p32", "matmul_coopmat_pipe", K_COOP, 128, 256, 32, 2, 4, 1, 2, 1, 8},
+    {"coopmat_p32r2", "matmul_coopmat_pipe", K_COOP, 128, 256, 32, 2, 4, 1, 2, 2, 8},
+    {"coopmat_p64", "matmul_coopmat_pipe", K_COOP, 128, 256, 64, 2, 4, 1, 2, 1, 8},
+    /* Their twins on lavapipe (32 KiB of shared memory): the same tiling where it fits (r16, p16, p32s1),
+     * else the same BK, stages and register depth on a smaller block (p32, p32r2: 64x128, 2 subgroups of
+     * 64x64; p64: 32x64, one subgroup of 32x64). */
+    {"coopmat_r16_emu", "matmul_coopmat_pipe_emu", K_EMU, 128, 256, 16, 2, 4, 1, 2, 1, 8},
+    {"coopmat_p16_emu", "matmul_coopmat_pipe_emu", K_EMU, 128, 256, 16, 2, 4, 1, 2, 2, 8},
+    {"coopmat_p32s1_emu", "matmul_coopmat_pipe_emu", K_EMU, 128, 256, 32, 2, 4, 1, 1, 2, 8},
+    {"coopmat_p32_emu", "matmul_coopmat_pipe_emu", K_EMU, 64, 128, 32, 1, 2, 1, 2, 1, 8},
+    {"coopmat_p32r2_emu", "matmul_coopmat_pipe_emu", K_EMU, 64, 128, 32, 1, 2, 1, 2, 2, 8},
+    {"coopmat_p64_emu", "matmul_coopmat_pipe_emu", K_EMU, 32, 64, 64, 1, 1, 1, 2, 1, 8},
 };
 
 typedef struct priv {
@@ -147,7 +169,7 @@ static const mm_rule rules[] = {
 
 /* Spec constants, workgroup size and shader of variant v for this case: 0 (runs), 1 (SKIP: why), -1 (ERROR: why). */
 static int mm_config(const vkb_case *c, const mm_variant *v, vkb_dtype t, int64_t m, int64_t n, int64_t k,
-                     uint32_t spec[8], uint32_t *nspec, char *shader, size_t sl, char *why, size_t wl)
+                     uint32_t spec[11], uint32_t *nspec, char *shader, size_t sl, char *why, size_t wl)
 {
     uint32_t wg;
     double shared = 0;
@@ -172,16 +194,21 @@ static int mm_config(const vkb_case *c, const mm_variant *v, vkb_dtype t, int64_
         vec = k % 8 == 0 && n % 8 == 0;
         wg = sg * v->tm * v->tn;
         uint32_t buf = v->bm * (v->bk / 8 + 1) + v->bk * (v->bn / 8 + 1);  /* uvec4 per stage, as the shader */
-        shared = 16.0 * 2 * buf;
+        uint32_t stages = v->stages ? v->stages : 2;
+        shared = 16.0 * stages * buf;
+        /* The pipelined emulation spreads a 16x16 accumulator over the subgroup, <= 64 elements each. */
+        if (v->stages && v->kind == K_EMU && (sg < 4 || sg > 64))
+            return snprintf(why, wl, "variant %s: emulation needs subgroup size 4..64 (this device: %u)", v->name, sg), 1;
         /* Whole uvec4 fetches per invocation, 16x16 fragments per subgroup, edge staging (64 uvec4 per
          * subgroup) inside the two stages. */
         if ((v->bm * v->bk / 8) % wg || (v->bk * v->bn / 8) % wg || v->bk % 16 || v->bm % (16 * v->tm) ||
-            v->bn % (16 * v->tn) || 64 * v->tm * v->tn > 2 * buf)
+            v->bn % (16 * v->tn) || 64 * v->tm * v->tn > stages * buf || (v->stages && v->rb != 1 && v->rb != 2))
             return snprintf(why, wl, "variant %s: tiles do not split over %u invocations (this device's subgroup size %u)",
                             v->name, wg, sg), 1;
         spec[1] = v->bm, spec[2] = v->bn, spec[3] = v->bk, spec[4] = v->tm, spec[5] = v->tn, spec[6] = (uint32_t)vec;
         spec[7] = vec && m % v->bm == 0 && n % v->bn == 0 && k % v->bk == 0 ? (uint32_t)v->fixed : 0;
         *nspec = 8;
+        if (v->stages) spec[8] = v->stages, spec[9] = v->rb, spec[10] = v->group, *nspec = 11;
     }
     if (shared > c->caps.max_shared)
         return snprintf(why, wl, "variant %s needs %.0f B shared memory > maxComputeSharedMemorySize %u", v->name, shared,
@@ -199,7 +226,7 @@ static int mm_config(const vkb_case *c, const mm_variant *v, vkb_dtype t, int64_
 static const mm_variant *mm_auto(const vkb_case *c, vkb_dtype t, int64_t m, int64_t n, int64_t k, int *rule)
 {
     int unit = t == VKB_F16 && c->caps.coopmat_nv;
-    uint32_t spec[8], nspec;
+    uint32_t spec[11], nspec;
     char shader[48], why[200];
     for (size_t i = 0; i < sizeof(rules) / sizeof(rules[0]); i++) {
         const mm_variant *v = find_variant(rules[i].variant);
@@ -222,8 +249,10 @@ static int mm_plan(vkb_case *c)
     if (!is_auto && !v)
         return vkb_error(c, "variant=%s: expected auto, naive, tiled, tiled_bk16, tiled_128x64, tiled_64, coopmat, "
                             "coopmat_64, coopmat_128x64, coopmat_w64, coopmat_f, coopmat_f64, coopmat_f256, "
-                            "coopmat_g, coopmat_g64 or coopmat_emu, coopmat_f_emu, coopmat_f64_emu, coopmat_f256_emu, "
-                            "coopmat_g_emu, coopmat_g64_emu", c->variant) < 0;
+                            "coopmat_g, coopmat_g64, coopmat_r16, coopmat_p16, coopmat_p32s1, coopmat_p32, coopmat_p32r2, "
+                            "coopmat_p64 or coopmat_emu, coopmat_f_emu, coopmat_f64_emu, coopmat_f256_emu, "
+                            "coopmat_g_emu, coopmat_g64_emu, coopmat_r16_emu, coopmat_p16_emu, coopmat_p32s1_emu, "
+                            "coopmat_p32_emu, coopmat_p32r2_emu, coopmat_p64_emu", c->variant) < 0;
     int64_t n = vkb_param_int(c, "n", -1), m = vkb_param_int(c, "m", n), k = vkb_param_int(c, "k", n);
     if (n <= 0 || m <= 0 || k <= 0)
         return vkb_error(c, "m=%lld n=%lld k=%lld: expected positive sizes", (long long)m, (long long)n,
@@ -246,7 +275,7 @@ static int mm_plan(vkb_case *c)
         snprintf(c->variant, sizeof(c->variant), "auto:%s", v->name);
     }
 
-    uint32_t spec[8], nspec;
+    uint32_t spec[11], nspec;
     char shader[48], why[200];
     int rc = mm_config(c, v, t, m, n, k, spec, &nspec, shader, sizeof(shader), why, sizeof(why));
     if (rc) return rc < 0 ? vkb_error(c, "%s", why) < 0 : vkb_skip(c, "%s", why);
@@ -548,6 +577,8 @@ VKB_KERNEL(matmul) = {"matmul", "m,n,k,dtype,inputs,check",
                       "C = A*B, A MxK and B KxN row-major, C fp32; variants auto (default), naive, tiled*, coopmat* (fp16, matrix units)",
                       mm_plan, mm_fill, mm_ref, mm_check, mm_release,
                       "auto (recorded as auto:VARIANT, the rule in the note), tiled, naive, tiled_bk16, tiled_128x64, tiled_64; fp16 on matrix units: coopmat, coopmat_64, "
-                      "coopmat_128x64, coopmat_w64, coopmat_f, coopmat_f64, coopmat_f256, coopmat_g, coopmat_g64; the same "
+                      "coopmat_128x64, coopmat_w64, coopmat_f, coopmat_f64, coopmat_f256, coopmat_g, coopmat_g64, "
+                      "coopmat_r16, coopmat_p16, coopmat_p32s1, coopmat_p32, coopmat_p32r2, coopmat_p64; the same "
                       "tilings on plain FMA (any device): coopmat_emu, coopmat_f_emu, coopmat_f64_emu, coopmat_f256_emu, "
-                      "coopmat_g_emu, coopmat_g64_emu"};
+                      "coopmat_g_emu, coopmat_g64_emu, coopmat_r16_emu, coopmat_p16_emu, coopmat_p32s1_emu, "
+                      "coopmat_p32_emu, coopmat_p32r2_emu, coopmat_p64_emu"};
