@@ -68,6 +68,7 @@ void main() {
         barrier();
         if (lid < B) {
             uint e = lid;
+            uvec2 pe = pair_cols(P, Q, s, e, intra);  // not pq[e]: a dynamic index would put pq in memory
             float a = 0.0, b = 0.0, g = 0.0;
             for (uint j = 0u; j < gl_NumSubgroups; ++j) {
                 a += red[3u * e][j];
@@ -75,7 +76,7 @@ void main() {
                 g += red[3u * e + 2u][j];
             }
             vec2 cs = vec2(1.0, 0.0);
-            if (pq[e].x < n && pq[e].y < n && abs(g) > pc.eps * sqrt(a) * sqrt(b)) {
+            if (pe.x < n && pe.y < n && abs(g) > pc.eps * sqrt(a) * sqrt(b)) {
                 float zeta = (b - a) / (2.0 * g);
                 float t = abs(zeta) > 1e15 ? 0.5 / zeta : sign(zeta) / (abs(zeta) + sqrt(1.0 + zeta * zeta));
                 if (zeta == 0.0) t = 1.0;
