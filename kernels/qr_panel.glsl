@@ -8,7 +8,15 @@
 // Columns keep the unscaled x until the end (no one reads them after their step), then v and beta are
 // written. Outputs: V below the diagonal, R on and above it, tau and T (jb x jb, row-major) in ws.
 // pc.n = n (ld), pc.m = m, pc.p0 = j0, pc.p1 = jb, pc.q3 = offset of this panel's T in ws.
+#extension GL_EXT_control_flow_attributes : enable
 #include "common.glsl"
+// Rows per invocation and pass whose loads are all issued before the first is used. The passes are
+// latency-bound (one workgroup streams the m x 32 panel from L2 twice per column): one row at a time keeps
+// two loads in flight per invocation, ~30 GB/s on one SM, ~1 ms per 4096-row panel; QR_U rows keep 2 QR_U.
+// The sums and updates run in the same order as one row at a time: the results are the same.
+#ifndef QR_U
+#define QR_U 8u
+#endif
 // beta = -sign(alpha) ||x|| makes alpha - beta a sum of like-signed terms (LAPACK xLARFG). QR_BETA_SIGN is
 // for tests/kernels/qr_panel_badsign.comp, which sets +1.0: the choice that cancels when the tail is small.
 #ifndef QR_BETA_SIGN
@@ -29,8 +37,16 @@ void main() {
         float d = 0.0;
         if (c < jb) {
             uint first = c > j ? j : j + 1u;  // rows below j, plus row j for the columns right of j
-            for (uint i = g; i < mp; i += RG)
-                if (i >= first) d += r[(j0 + i) * n + j0 + j] * r[(j0 + i) * n + j0 + c];
+            for (uint i = g; i < mp; i += QR_U * RG) {
+                float xj[QR_U], xc[QR_U];  // all loads of QR_U rows issued before the first use
+                [[unroll]] for (uint u = 0u; u < QR_U; ++u) {
+                    uint ii = i + u * RG;
+                    bool ok = ii < mp && ii >= first;
+                    xj[u] = ok ? r[(j0 + ii) * n + j0 + j] : 0.0;
+                    xc[u] = ok ? r[(j0 + ii) * n + j0 + c] : 0.0;
+                }
+                [[unroll]] for (uint u = 0u; u < QR_U; ++u) d += xj[u] * xc[u];  // same order as row by row
+            }
             if (g == j % RG) prow[c] = r[(j0 + j) * n + j0 + c];
         }
         red[g][c] = d;
@@ -56,10 +72,19 @@ void main() {
         if (g == 0u && c == j) T_s[j][j] = tau;
         if (c > j && c < jb) {
             float w = tau * scale * (dot_s[c] - beta * prow[c]);
-            for (uint i = g; i < mp; i += RG) {
-                if (i < j) continue;
-                float v = i == j ? 1.0 : r[(j0 + i) * n + j0 + j] * scale;
-                r[(j0 + i) * n + j0 + c] -= v * w;
+            for (uint i = g; i < mp; i += QR_U * RG) {
+                float xj[QR_U], xc[QR_U];
+                [[unroll]] for (uint u = 0u; u < QR_U; ++u) {
+                    uint ii = i + u * RG;
+                    bool ok = ii < mp && ii > j;
+                    xj[u] = ok ? r[(j0 + ii) * n + j0 + j] : 0.0;
+                    xc[u] = ii < mp && ii >= j ? r[(j0 + ii) * n + j0 + c] : 0.0;
+                }
+                [[unroll]] for (uint u = 0u; u < QR_U; ++u) {
+                    uint ii = i + u * RG;
+                    float v = ii == j ? 1.0 : xj[u] * scale;
+                    if (ii < mp && ii >= j) r[(j0 + ii) * n + j0 + c] = xc[u] - v * w;
+                }
             }
         }
         memoryBarrierBuffer();

@@ -1,9 +1,21 @@
 /* decomp_chol.c — blocked Cholesky A = L L^T in fp32 on the GPU (lower, row-major, in place).
  *
- * Dispatches: chol_init (copy A, clear info), then per nb-column block j0: chol_potrf (the diagonal
- * block in one workgroup), chol_trsm (the panel below it, 64 rows per workgroup), chol_syrk (lower
- * 64x64 tiles of the trailing matrix): 1 + 3 n/nb dispatches. A pivot that is not > 0 stops it: the
- * GPU writes info = first failing pivot (1-based, LAPACK's INFO) and the later dispatches exit.
+ * Dispatches: chol_init (copy A, clear info), then per nb-column block j0:
+ *   panel=fused (default): chol_panel (potrf of the diagonal block fused with the TRSM of the panel, one
+ *     workgroup per 64 panel rows plus one, each factoring the diagonal block itself), chol_syrk: 1 + 2 n/nb;
+ *   panel=split (the first version): chol_potrf (the diagonal block in one workgroup), chol_trsm (the panel
+ *     below it, 64 rows per workgroup, one row per invocation), chol_syrk: 1 + 3 n/nb dispatches.
+ *   tile=128 (default) | 64: the syrk's lower tiles, 128x128 with 8x8 per invocation (chol_syrk128) or
+ *     64x64 with 4x4 (chol_syrk). The first version is panel=split tile=64.
+ * A pivot that is not > 0 stops it: the GPU writes info = first failing pivot (1-based, LAPACK's INFO) and
+ * the later dispatches exit.
+ * Time at n = 4096, nb = 64 (64 blocks) from first principles: the split panel is latency-bound, ~25 us of
+ * potrf (87k updates with an index division each, on one workgroup) and ~35 us of TRSM (a 2080-long
+ * dependent chain of shared loads and FMAs per invocation, 2 warps per SM) per block, ~4 ms in all with
+ * 192 barriers; the fused panel keeps the block in registers, 16 elements per invocation, one barrier per
+ * column: ~64 steps x ~150 cycles twice, ~10 us per block, ~0.7 ms in all with 128 barriers. The syrk is
+ * n^3/3 = 22.9 GFLOP: 4x4 tiles are bound by shared loads (8 per 16 FMAs, <= 50 % of the 67 TFLOP/s
+ * fp32 peak), 8x8 tiles by the FMAs (16 per 64). Expect ~2.5-4 ms in place of 10.3 ms on an H200.
  *
  * Reference: gsl_linalg_cholesky_decomp1 in double (its status, GSL_EDOM for not positive definite,
  * is kept for the check). Check (LAPACK TESTING/LIN/spot01.f, 1-norms, eps = 2^-24):
@@ -39,6 +51,16 @@
 #define THRESH 30.0
 
 static const char *const chol_fills[] = {"normal", "graded", NULL};
+static const char *const chol_panels[] = {"fused", "split", NULL};
+
+/* Index of param key's value in names (names[0] when absent), or -1 with the case's error set. */
+static int chol_pick(vkb_case *c, const char *key, const char *const *names)
+{
+    const char *v = vkb_param_str(c, key, names[0]);
+    for (int i = 0; names[i]; i++)
+        if (!strcmp(v, names[i])) return i;
+    return vkb_error(c, "%s=%s: expected %s or %s", key, v, names[0], names[1]);
+}
 
 typedef struct priv {
     double *a;      /* the fp32 input, in double */
@@ -51,8 +73,10 @@ static int chol_plan(vkb_case *c)
 {
     int64_t n = vkb_param_int(c, "n", -1), nb = vkb_param_int(c, "nb", 64), spd = vkb_param_int(c, "spd", 1);
     double cond = vkb_param_num(c, "cond", 1e3);
-    int fill = vkb_fill_pick(c, chol_fills);
-    if (fill < 0) return -1;
+    int64_t tile = vkb_param_int(c, "tile", 128);
+    int fill = vkb_fill_pick(c, chol_fills), split = chol_pick(c, "panel", chol_panels);
+    if (fill < 0 || split < 0) return -1;
+    if (tile != 64 && tile != 128) return vkb_error(c, "tile=%lld: expected 64 or 128", (long long)tile);
     if (n < 1 || n > 32768) return vkb_error(c, "n=%s: expected 1..32768", vkb_param_str(c, "n", "(missing)"));
     if (nb < 1 || nb > 64) return vkb_error(c, "nb=%lld: expected 1..64", (long long)nb);
     if (spd != 0 && spd != 1) return vkb_error(c, "spd=%lld: expected 0 or 1", (long long)spd);
@@ -62,9 +86,11 @@ static int chol_plan(vkb_case *c)
     vkb_add_buf(c, "a", VKB_F32, nn, VKB_IN);
     vkb_add_buf(c, "l", VKB_F32, nn, VKB_OUT);
     vkb_add_buf(c, "info", VKB_U32, 4, VKB_OUT);
-    uint32_t s256[1] = {256}, s64[1] = {64};
-    int pi = vkb_add_pipe(c, "chol_init", 1, s256), pp = vkb_add_pipe(c, "chol_potrf", 1, s256);
-    int pt = vkb_add_pipe(c, "chol_trsm", 1, s64), ps = vkb_add_pipe(c, "chol_syrk", 1, s256);
+    vkb_add_buf(c, "ws", VKB_F32, 64 * 64, VKB_SCRATCH); /* the fused panel's L11, until syrk copies it */
+    uint32_t s256[1] = {256}, s64[1] = {64}, ts = (uint32_t)tile;
+    int pi = vkb_add_pipe(c, "chol_init", 1, s256), ps = vkb_add_pipe(c, tile == 128 ? "chol_syrk128" : "chol_syrk", 1, s256);
+    int pp = split ? vkb_add_pipe(c, "chol_potrf", 1, s256) : vkb_add_pipe(c, "chol_panel", 1, s256);
+    int pt = split ? vkb_add_pipe(c, "chol_trsm", 1, s64) : -1;
     uint32_t g[3];
     vkb_grid_1d(c, nn, 256, g);
     vkb_dispatch *d = vkb_add_dispatch(c, pi, g[0], g[1], 1);
@@ -72,18 +98,25 @@ static int chol_plan(vkb_case *c)
     d->push.n = (uint32_t)nn;
     for (uint32_t j0 = 0; j0 < (uint32_t)n; j0 += (uint32_t)nb) {
         uint32_t jb = (uint32_t)n - j0 < (uint32_t)nb ? (uint32_t)n - j0 : (uint32_t)nb;
-        uint32_t rest = (uint32_t)n - j0 - jb, t = (rest + 63) / 64;
-        int pipes[3] = {pp, pt, ps};
-        uint64_t groups[3] = {1, t, (uint64_t)t * (t + 1) / 2};
-        for (int s = 0; s < (rest ? 3 : 1); s++) {
+        uint32_t rest = (uint32_t)n - j0 - jb, t = (rest + 63) / 64, ty = (rest + ts - 1) / ts;
+        /* split: potrf, trsm, syrk; fused: panel (1 + t groups), syrk; no trailing matrix: the panel alone */
+        int pipes[3] = {pp, split ? pt : ps, ps};
+        uint64_t groups[3] = {split ? 1 : 1 + (uint64_t)t, split ? t : (uint64_t)ty * (ty + 1) / 2 + 1,
+                              (uint64_t)ty * (ty + 1) / 2};
+        for (int s = 0; s < (rest ? 3 - !split : 1); s++) {
             vkb_grid_1d(c, groups[s], 1, g);
             if (!(d = vkb_add_dispatch(c, pipes[s], g[0], g[1], 1))) return -1;
             d->push.n = (uint32_t)n;
             d->push.p0 = j0;
             d->push.p1 = jb;
+            d->push.p2 = !split && rest; /* fused: L11 goes through ws, syrk's extra group writes it */
         }
     }
-    snprintf(c->variant, sizeof(c->variant), "blocked_nb%lld", (long long)nb);
+    if (!split || tile != 64)
+        snprintf(c->variant, sizeof(c->variant), "blocked_nb%lld_%s_t%lld", (long long)nb, chol_panels[split],
+                 (long long)tile);
+    else
+        snprintf(c->variant, sizeof(c->variant), "blocked_nb%lld", (long long)nb);
     c->flops = (double)n * (double)n * (double)n / 3.0;
     c->bytes = 4.0 * (double)n * (double)(n + 1); /* read and write the lower triangle */
     priv *p = calloc(1, sizeof(*p));
@@ -226,5 +259,5 @@ static void chol_release(vkb_case *c)
     if (p) free(p->a);
 }
 
-VKB_KERNEL(cholesky) = {"cholesky", "n,nb,spd,cond,fill", "blocked Cholesky A = L L^T (fp32), LAPACK residual vs GSL",
-                        chol_plan, chol_fill, chol_ref, chol_check, chol_release, "blocked_nb64 (blocked_nbNB from nb=)"};
+VKB_KERNEL(cholesky) = {"cholesky", "n,nb,spd,cond,fill,panel,tile", "blocked Cholesky A = L L^T (fp32), LAPACK residual vs GSL",
+                        chol_plan, chol_fill, chol_ref, chol_check, chol_release, "blocked_nb64_fused_t128 (nb=, panel=fused|split, tile=128|64; panel=split tile=64 is blocked_nbNB)"};

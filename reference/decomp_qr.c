@@ -5,6 +5,8 @@
  * trailing columns C -= V (T^T (V^T C)) as three dispatches: qr_vtc (split-K tiled V^T C), qr_tw (sum the
  * splits, multiply by T^T), qr_upd (tiled C -= V W). Q is then formed explicitly as in xORGQR, applying
  * the panels last to first to the identity with the same three dispatches (T instead of T^T).
+ * The panel's two passes per column issue the loads of 8 rows before using any (unroll=8, default; unroll=1
+ * is the first version, a row at a time: latency-bound at ~30 GB/s on one SM, ~1 ms a 4096-row panel).
  * So 1 + 7 n/32 dispatches, all timed: the row is geqrf + orgqr; c->flops counts geqrf only.
  *
  * Reference: gsl_linalg_QR_decomp_r in double. Check (LAPACK TESTING/LIN/sqrt01.f, 1-norms, eps = 2^-24):
@@ -40,12 +42,15 @@ enum { QF_NORMAL, QF_GRADED, QF_TINYTAIL, QF_SPREAD };
 
 enum { P_INIT, P_PANEL, P_VTC, P_TW, P_UPD }; /* pipeline index = kind + 3 * (C is q) for the last three */
 
-/* C -= V op(T) V^T C for panel j0 (width jb) on the columns col0..n of C (r or q). */
+/* C -= V op(T) V^T C for panel j0 (width jb) on the columns col0..n of C (r or q); V^T C split over the
+ * rows to make about wgs workgroups (qr wgs=, default 264: 2 per SM on an H100). Each split is a serial chain
+ * of 16-row steps (load, barrier, 128 FMAs, barrier): at n = 4096 and j0 = 0, 4 splits of 1024 rows make
+ * 64 steps of ~1 us of L2 latency; wgs = 1056 makes 16 splits of 256 rows. */
 static int qr_apply(vkb_case *c, int pipe0, uint32_t m, uint32_t n, uint32_t j0, uint32_t jb, uint32_t col0,
-                    const uint32_t off[3])
+                    const uint32_t off[3], uint32_t wgs)
 {
     uint32_t tiles = (n - col0 + 63) / 64, mp = m - j0;
-    uint32_t s = 264 / tiles, smax = (mp + 127) / 128;  /* aim at ~264 workgroups: 2 per SM on an H100 */
+    uint32_t s = wgs / tiles, smax = (mp + 127) / 128;
     s = s < 1 ? 1 : s > smax ? smax : s > SMAX ? SMAX : s;
     uint32_t ks = ((mp + s - 1) / s + 15) / 16 * 16;
     s = (mp + ks - 1) / ks;
@@ -61,11 +66,14 @@ static int qr_apply(vkb_case *c, int pipe0, uint32_t m, uint32_t n, uint32_t j0,
 
 static int qr_plan(vkb_case *c)
 {
-    int64_t n = vkb_param_int(c, "n", -1), m = vkb_param_int(c, "m", n);
+    int64_t n = vkb_param_int(c, "n", -1), m = vkb_param_int(c, "m", n), unroll = vkb_param_int(c, "unroll", 8);
+    int64_t wgs = vkb_param_int(c, "wgs", 264);
     int fill = vkb_fill_pick(c, qr_fills);
     if (fill < 0) return -1;
     if (n < 1 || m < n || m * n > (1ll << 30))
         return vkb_error(c, "m=%lld n=%lld: expected 1 <= n <= m, m*n <= 2^30", (long long)m, (long long)n);
+    if (wgs < 1 || wgs > 1 << 20) return vkb_error(c, "wgs=%lld: expected 1..2^20", (long long)wgs);
+    if (unroll != 1 && unroll != 8) return vkb_error(c, "unroll=%lld: expected 8 or 1", (long long)unroll);
     if (c->caps.max_wg_size < 256) return vkb_skip(c, "needs workgroups of 256 invocations");
     uint32_t un = (uint32_t)n, um = (uint32_t)m, np = (un + JB - 1) / JB;
     uint32_t rg = c->caps.max_wg_size / 32 < 32 ? c->caps.max_wg_size / 32 : 32;
@@ -80,7 +88,8 @@ static int qr_plan(vkb_case *c)
     for (uint32_t p = 0; p < 8; p++) {
         uint32_t kind = p < 5 ? p : p - 3, isq = p >= 5;
         uint32_t spec[4] = {kind == P_PANEL ? 32 * rg : 256, rg, isq ? 2 : 1, isq ? 0 : 1};
-        if (vkb_add_pipe(c, names[kind], 4, spec) < 0) return -1;
+        const char *name = kind == P_PANEL && unroll == 1 ? "qr_panel_u1" : names[kind];
+        if (vkb_add_pipe(c, name, 4, spec) < 0) return -1;
     }
     uint32_t g[3];
     vkb_grid_1d(c, mn, 256, g);
@@ -92,13 +101,18 @@ static int qr_plan(vkb_case *c)
         uint32_t jb = un - j0 < JB ? un - j0 : JB;
         if (!(d = vkb_add_dispatch(c, P_PANEL, 1, 1, 1))) return -1;
         d->push = (vkb_push){.n = un, .m = um, .p0 = j0, .p1 = jb, .q3 = off[2] + j0 * JB};
-        if (j0 + jb < un && qr_apply(c, P_VTC, um, un, j0, jb, j0 + jb, off)) return -1;
+        if (j0 + jb < un && qr_apply(c, P_VTC, um, un, j0, jb, j0 + jb, off, (uint32_t)wgs)) return -1;
     }
     for (uint32_t p = np; p-- > 0;) {
         uint32_t j0 = p * JB, jb = un - j0 < JB ? un - j0 : JB;
-        if (qr_apply(c, P_VTC + 3, um, un, j0, jb, j0, off)) return -1;
+        if (qr_apply(c, P_VTC + 3, um, un, j0, jb, j0, off, (uint32_t)wgs)) return -1;
     }
-    snprintf(c->variant, sizeof(c->variant), "householder_nb32");
+    if (unroll == 1) snprintf(c->variant, sizeof(c->variant), "householder_nb32");
+    else snprintf(c->variant, sizeof(c->variant), "householder_nb32_u%lld", (long long)unroll);
+    if (wgs != 264) {
+        size_t len = strlen(c->variant);
+        snprintf(c->variant + len, sizeof(c->variant) - len, "_wgs%lld", (long long)wgs);
+    }
     c->flops = 2.0 * (double)m * (double)n * (double)n - 2.0 * pow((double)n, 3) / 3.0;
     c->bytes = 4.0 * (2.0 * (double)mn + (double)n * (double)(n + 1) / 2.0); /* read A, write Q and R */
     priv *pv = calloc(1, sizeof(*pv));
@@ -188,5 +202,5 @@ out:
     free(e);
 }
 
-VKB_KERNEL(qr) = {"qr", "m,n,fill", "blocked Householder QR A = Q R (fp32, Q formed), LAPACK residuals vs GSL", qr_plan,
-                  qr_fill, qr_ref, qr_check, NULL, "householder_nb32"};
+VKB_KERNEL(qr) = {"qr", "m,n,fill,unroll,wgs", "blocked Householder QR A = Q R (fp32, Q formed), LAPACK residuals vs GSL", qr_plan,
+                  qr_fill, qr_ref, qr_check, NULL, "householder_nb32_u8 (unroll=1: householder_nb32, the panel a row at a time)"};
