@@ -118,9 +118,11 @@ static int linear_plan(vkb_case *c, int dense)
     if (dense && !c->caps.storage16) return vkb_skip(c, "device lacks storageBuffer16BitAccess");
     if (dense && dense_coop_wanted(c, m)) return dense_coop_plan(c, n, k, m);
     const char *algo = vkb_param_str(c, "algo", m == 1 && !dense ? "gemv_sg" : m <= 32 ? "gemv" : "gemm");
-    int gemm = !strcmp(algo, "gemm"), sgv = !strcmp(algo, "gemv_sg");
-    if (!gemm && !sgv && strcmp(algo, "gemv")) return vkb_error(c, "algo=%s: expected gemv, gemv_sg or gemm", algo);
-    if (sgv && dense) return vkb_error(c, "algo=gemv_sg: BitLinear only (dense_f16: gemv or gemm)");
+    int gemm = !strcmp(algo, "gemm"), sgv = !strcmp(algo, "gemv_sg"), g8 = !strcmp(algo, "gemv8");
+    if (!gemm && !sgv && !g8 && strcmp(algo, "gemv")) return vkb_error(c, "algo=%s: expected gemv, gemv_sg, gemv8 or gemm", algo);
+    if (sgv && dense) return vkb_error(c, "algo=gemv_sg: BitLinear only (dense_f16: gemv, gemv8, gemm, coopmat*)");
+    if (g8 && !dense) return vkb_error(c, "algo=gemv8: dense_f16 only");
+    if (vkb_param_str(c, "wn", NULL)) return vkb_error(c, "wn= applies to algo=coopmat_g only (algo=%s)", algo);
     if (!sgv && (vkb_param_str(c, "gpt", NULL) || vkb_param_str(c, "split", NULL) || vkb_param_str(c, "lanes", NULL)))
         return vkb_error(c, "gpt=, split= and lanes= apply to algo=gemv_sg only (algo=%s)", algo);
     lin_priv *p = calloc(1, sizeof(*p));
@@ -144,7 +146,7 @@ static int linear_plan(vkb_case *c, int dense)
     uint32_t sg = c->caps.subgroup ? c->caps.subgroup : 32, gx = 0, gy = 0, spec[5];
     int nspec = 3;
     char shader[48];
-    if (dense) snprintf(shader, sizeof(shader), "dense_%s", gemm ? "gemm" : "gemv");
+    if (dense) snprintf(shader, sizeof(shader), "dense_%s", gemm ? "gemm" : g8 ? "gemv8" : "gemv");
     else snprintf(shader, sizeof(shader), "bitnet_%s_%s", algo, var);
     if (sgv) {
         int e = sg_plan(c, n, m, nc, sg, spec, &gx, &gy);
@@ -159,10 +161,12 @@ static int linear_plan(vkb_case *c, int dense)
         snprintf(c->note, sizeof(c->note), "gemm tile 64x%u%s", bm, dense ? " (SIMT fp32, no tensor cores)" : "");
     } else {
         /* wg/rows/mt override the defaults; BitLinear: 32 invocations for rows of <= 48 groups, else 64;
-         * dense: 64 for rows of <= 512 chunks (4096 halves), else 128. */
+         * dense: 64 for rows of <= 512 chunks (4096 halves), else 128. gemv8 (dense_gemv8.comp, same spec
+         * constants): 4 rows x up to 8 tokens, 64 invocations (~100 registers: 32 accumulators, 32 converted W,
+         * 16 prefetched W words; ~20 subgroups per SM), a guess until measured. */
         uint32_t mt = (uint32_t)vkb_param_int(c, "mt", m < 8 ? m : 8);
-        uint32_t rows = (uint32_t)vkb_param_int(c, "rows", m == 1 ? 4 : 2);
-        uint32_t wg = (uint32_t)vkb_param_int(c, "wg", dense ? (nc <= 512 ? 64 : 128) : nc <= 48 ? 32 : 64);
+        uint32_t rows = (uint32_t)vkb_param_int(c, "rows", g8 ? 4 : m == 1 ? 4 : 2);
+        uint32_t wg = (uint32_t)vkb_param_int(c, "wg", g8 ? 64 : dense ? (nc <= 512 ? 64 : 128) : nc <= 48 ? 32 : 64);
         if (mt < 1 || mt > 16 || rows < 1 || rows > 16 || wg < 1 || wg > 1024)
             return vkb_error(c, "mt=%u rows=%u wg=%u: expected 1..16, 1..16 and 1..1024", mt, rows, wg);
         if (wg < sg || wg % sg || wg / sg > 16 || wg > c->caps.max_wg_size)   /* fine elsewhere: not bad input */
@@ -170,7 +174,7 @@ static int linear_plan(vkb_case *c, int dense)
                             wg, sg, c->caps.max_wg_size);
         spec[0] = wg, spec[1] = rows, spec[2] = mt;
         gx = (uint32_t)((n + rows - 1) / rows), gy = (uint32_t)((m + mt - 1) / mt);
-        snprintf(c->note, sizeof(c->note), "gemv rows=%u mt=%u wg=%u", rows, mt, wg);
+        snprintf(c->note, sizeof(c->note), "%s rows=%u mt=%u wg=%u", g8 ? "gemv8" : "gemv", rows, mt, wg);
     }
     if (gx > c->caps.max_wg_count_x || gy > 65535)
         return vkb_skip(c, "grid %ux%u exceeds this device's maxComputeWorkGroupCount (%u x 65535)", gx, gy, c->caps.max_wg_count_x);
@@ -343,8 +347,8 @@ VKB_KERNEL(bitnet_linear) = {"bitnet_linear", "n,k,m,shape,algo,rows,mt,wg,bm,gp
 static int dense_plan(vkb_case *c) { return linear_plan(c, 1); }
 
 /* ---- dense_f16 on matrix units (kernels/dense_coopmat.glsl) ----
- * algo=coopmat, the default at m >= 8 where the device has VK_NV_cooperative_matrix (elsewhere the SIMT
- * gemv/gemm above stay the default, and algo=gemv|gemm force them anywhere); algo=coopmat_emu is the same
+ * algo=coopmat, the default at m > 32 where the device has VK_NV_cooperative_matrix (coopmat_g below at m 8..32;
+ * elsewhere the SIMT gemv/gemm above stay the default, and algo=gemv|gemv8|gemm force them anywhere); algo=coopmat_emu is the same
  * tiling with the matrix operations emulated, on any device, for validation only. Tunables: bn (W rows per
  * workgroup), bk (K per staged step), sgs (subgroups per workgroup), split (K slices; 0 = auto).
  * Tolerance: unchanged (the bound above holds for the K - 1 fp32 additions in any order, split-K's partial
@@ -607,5 +611,5 @@ static void dense_check(vkb_case *c, vkb_check *r)
 
 VKB_KERNEL(dense_f16) = {"dense_f16", "n,k,m,shape,algo,rows,mt,wg,bm,bn,bk,sgs,split,wn",
                          "fp16-weight GEMV/GEMM baseline for bitnet_linear: fp16 W, x; fp32 accumulate and y "
-                         "(algo gemv|gemm SIMT, coopmat on matrix units at m >= 8, coopmat_emu)",
+                         "(algo gemv|gemv8|gemm SIMT; coopmat_g (m 8..32), coopmat (m > 32) on matrix units; coopmat_emu, coopmat_g_emu)",
                          dense_plan, dense_fill, dense_ref, dense_check, lin_release, "default"};
