@@ -119,9 +119,11 @@ static int linear_plan(vkb_case *c, int dense)
     if (dense && !c->caps.storage16) return vkb_skip(c, "device lacks storageBuffer16BitAccess");
     if (dense && dense_coop_wanted(c, m)) return dense_coop_plan(c, n, k, m);
     const char *algo = vkb_param_str(c, "algo", m == 1 && !dense ? "gemv_sg" : m <= 32 ? "gemv" : "gemm");
-    int gemm = !strcmp(algo, "gemm"), sgv = !strcmp(algo, "gemv_sg");
-    if (!gemm && !sgv && strcmp(algo, "gemv")) return vkb_error(c, "algo=%s: expected gemv, gemv_sg or gemm", algo);
-    if (sgv && dense) return vkb_error(c, "algo=gemv_sg: BitLinear only (dense_f16: gemv or gemm)");
+    int gemm = !strcmp(algo, "gemm"), sgv = !strcmp(algo, "gemv_sg"), g8 = !strcmp(algo, "gemv8");
+    if (!gemm && !sgv && !g8 && strcmp(algo, "gemv")) return vkb_error(c, "algo=%s: expected gemv, gemv_sg, gemv8 or gemm", algo);
+    if (sgv && dense) return vkb_error(c, "algo=gemv_sg: BitLinear only (dense_f16: gemv, gemv8, gemm, coopmat*)");
+    if (g8 && !dense) return vkb_error(c, "algo=gemv8: dense_f16 only");
+    if (vkb_param_str(c, "wn", NULL)) return vkb_error(c, "wn= applies to algo=coopmat_g only (algo=%s)", algo);
     if (!sgv && (vkb_param_str(c, "gpt", NULL) || vkb_param_str(c, "split", NULL) || vkb_param_str(c, "lanes", NULL)))
         return vkb_error(c, "gpt=, split= and lanes= apply to algo=gemv_sg only (algo=%s)", algo);
     lin_priv *p = calloc(1, sizeof(*p));
@@ -145,7 +147,7 @@ static int linear_plan(vkb_case *c, int dense)
     uint32_t sg = c->caps.subgroup ? c->caps.subgroup : 32, gx = 0, gy = 0, spec[5];
     int nspec = 3;
     char shader[48];
-    if (dense) snprintf(shader, sizeof(shader), "dense_%s", gemm ? "gemm" : "gemv");
+    if (dense) snprintf(shader, sizeof(shader), "dense_%s", gemm ? "gemm" : g8 ? "gemv8" : "gemv");
     else snprintf(shader, sizeof(shader), "bitnet_%s_%s", algo, var);
     if (sgv) {
         int e = bitnet_sg_plan(c, n, m, nc, sg, spec, &gx, &gy);
@@ -160,10 +162,12 @@ static int linear_plan(vkb_case *c, int dense)
         snprintf(c->note, sizeof(c->note), "gemm tile 64x%u%s", bm, dense ? " (SIMT fp32, no tensor cores)" : "");
     } else {
         /* wg/rows/mt override the defaults; BitLinear: 32 invocations for rows of <= 48 groups, else 64;
-         * dense: 64 for rows of <= 512 chunks (4096 halves), else 128. */
+         * dense: 64 for rows of <= 512 chunks (4096 halves), else 128. gemv8 (dense_gemv8.comp, same spec
+         * constants): 4 rows x up to 8 tokens, 64 invocations (~100 registers: 32 accumulators, 32 converted W,
+         * 16 prefetched W words; ~20 subgroups per SM), a guess until measured. */
         uint32_t mt = (uint32_t)vkb_param_int(c, "mt", m < 8 ? m : 8);
-        uint32_t rows = (uint32_t)vkb_param_int(c, "rows", m == 1 ? 4 : 2);
-        uint32_t wg = (uint32_t)vkb_param_int(c, "wg", dense ? (nc <= 512 ? 64 : 128) : nc <= 48 ? 32 : 64);
+        uint32_t rows = (uint32_t)vkb_param_int(c, "rows", g8 ? 4 : m == 1 ? 4 : 2);
+        uint32_t wg = (uint32_t)vkb_param_int(c, "wg", g8 ? 64 : dense ? (nc <= 512 ? 64 : 128) : nc <= 48 ? 32 : 64);
         if (mt < 1 || mt > 16 || rows < 1 || rows > 16 || wg < 1 || wg > 1024)
             return vkb_error(c, "mt=%u rows=%u wg=%u: expected 1..16, 1..16 and 1..1024", mt, rows, wg);
         if (wg < sg || wg % sg || wg / sg > 16 || wg > c->caps.max_wg_size)   /* fine elsewhere: not bad input */
@@ -171,7 +175,7 @@ static int linear_plan(vkb_case *c, int dense)
                             wg, sg, c->caps.max_wg_size);
         spec[0] = wg, spec[1] = rows, spec[2] = mt;
         gx = (uint32_t)((n + rows - 1) / rows), gy = (uint32_t)((m + mt - 1) / mt);
-        snprintf(c->note, sizeof(c->note), "gemv rows=%u mt=%u wg=%u", rows, mt, wg);
+        snprintf(c->note, sizeof(c->note), "%s rows=%u mt=%u wg=%u", g8 ? "gemv8" : "gemv", rows, mt, wg);
     }
     if (gx > c->caps.max_wg_count_x || gy > 65535)
         return vkb_skip(c, "grid %ux%u exceeds this device's maxComputeWorkGroupCount (%u x 65535)", gx, gy, c->caps.max_wg_count_x);
@@ -344,8 +348,8 @@ VKB_KERNEL(bitnet_linear) = {"bitnet_linear", "n,k,m,shape,algo,rows,mt,wg,bm,gp
 static int dense_plan(vkb_case *c) { return linear_plan(c, 1); }
 
 /* ---- dense_f16 on matrix units (kernels/dense_coopmat.glsl) ----
- * algo=coopmat, the default at m >= 8 where the device has VK_NV_cooperative_matrix (elsewhere the SIMT
- * gemv/gemm above stay the default, and algo=gemv|gemm force them anywhere); algo=coopmat_emu is the same
+ * algo=coopmat, the default at m > 32 where the device has VK_NV_cooperative_matrix (coopmat_g below at m 8..32;
+ * elsewhere the SIMT gemv/gemm above stay the default, and algo=gemv|gemv8|gemm force them anywhere); algo=coopmat_emu is the same
  * tiling with the matrix operations emulated, on any device, for validation only. Tunables: bn (W rows per
  * workgroup), bk (K per staged step), sgs (subgroups per workgroup), split (K slices; 0 = auto).
  * Tolerance: unchanged (the bound above holds for the K - 1 fp32 additions in any order, split-K's partial
@@ -356,7 +360,7 @@ static int dense_plan(vkb_case *c) { return linear_plan(c, 1); }
 static int dense_coop_wanted(const vkb_case *c, int64_t m)
 {
     const char *algo = vkb_param_str(c, "algo", NULL);
-    if (algo) return !strcmp(algo, "coopmat") || !strcmp(algo, "coopmat_emu");
+    if (algo) return !strncmp(algo, "coopmat", 7);
     return m >= 8 && c->caps.coopmat_nv;
 }
 
@@ -370,9 +374,93 @@ static uint32_t dense_split(uint64_t tiles, uint64_t steps, int64_t m, long long
     return s < 1 ? 1 : (uint32_t)s;
 }
 
+/* ---- algo=coopmat_g (kernels/dense_coopmat_g.glsl): fragments straight from global memory ----
+ * Why: the staged kernel above streams W at about half of copy on an H200 (28672x4096 m=32: 135 us, 2.1 TB/s)
+ * although the math is ~15 us: a workgroup holds only one BK step of W in flight (its register prefetch) and
+ * every step ends in a barrier, so an SM waits on its slowest warp's loads with too few bytes outstanding.
+ * Loading W fragments with coopMatLoadNV from global memory removes staging and barriers: each subgroup keeps
+ * 4 WN x 512 bytes of W in flight (4 16-deep fragments per row block: whole 128-byte lines) and runs on its own.
+ * Tunables: wn= row fragments per subgroup (2 or 4; 4 needs m <= 32), sgs= subgroups per workgroup (share x in
+ * L1), split= K slices (0 = auto). Defaults (a guess until measured on an H200): wn=2, sgs=4 (BN = 128 rows),
+ * token fragments MT = 1 (m <= 16), 2 (m <= 32), 4 (more; grid z covers 64 tokens each); split-K as
+ * dense_split below with subgroups as the unit: slices until ~2112 subgroups (16 per SM of a 132-SM GPU, i.e.
+ * ~64 KiB of W in flight per SM at wn=2) are in the grid, at most k / (16 m) (partial sums written <= 1/8 of
+ * W's bytes) and at most one slice per 64-deep iteration. */
+static int dense_g_plan(vkb_case *c, long long n, long long k, int64_t m, int emu)
+{
+    if (!emu && !c->caps.coopmat_nv)
+        return vkb_skip(c, "device lacks VK_NV_cooperative_matrix (fp16 matrix units); algo=coopmat_g_emu validates the tiling");
+    if (!emu && !c->caps.f16) return vkb_skip(c, "device lacks shaderFloat16 (fp16 cooperative matrices)");
+    uint32_t mt = m <= 16 ? 1 : m <= 32 ? 2 : 4;
+    int64_t wn = vkb_param_int(c, "wn", 2), sgs = vkb_param_int(c, "sgs", 4), split = vkb_param_int(c, "split", 0);
+    if ((wn != 2 && wn != 4) || (wn == 4 && mt > 2) || sgs < 1 || sgs > 16 || split < 0 || split > 4096)
+        return vkb_error(c, "wn=%lld sgs=%lld split=%lld: expected wn 2 or 4 (4 at m <= 32), sgs 1..16, split 0 (auto) .. 4096",
+                         (long long)wn, (long long)sgs, (long long)split);
+    uint32_t sg = c->caps.subgroup ? c->caps.subgroup : 32, wg = sg * (uint32_t)sgs;
+    if (emu && (sg < 8 || sg > 256))
+        return vkb_skip(c, "algo=coopmat_g_emu needs a subgroup size of 8 .. 256 (this device: %u)", sg);
+    if (wg > c->caps.max_wg_size || 1024.0 * (double)sgs > c->caps.max_shared)
+        return vkb_skip(c, "sgs=%lld on this device: %u invocations (<= %u), %lld B shared (<= %u)", (long long)sgs, wg,
+                        c->caps.max_wg_size, 1024 * (long long)sgs, c->caps.max_shared);
+    lin_priv *p = calloc(1, sizeof(*p));
+    if (!p) return vkb_error(c, "out of memory");
+    c->priv = p;
+    p->n = (size_t)n, p->k = (size_t)k, p->m = (size_t)m, p->kp = ((size_t)k + 15) / 16 * 16;
+    p->budget = c->oracle_budget > 0 ? c->oracle_budget : (double)BUDGET;
+    p->fast = (double)m * (double)n * (double)k > p->budget;
+    uint64_t n16 = ((uint64_t)n + 15) / 16 * 16, tm = 16 * mt, mp = ((uint64_t)m + tm - 1) / tm * tm;
+    uint64_t nc = p->kp / 8, its = (nc + 7) / 8, bn = 16 * (uint64_t)wn * (uint64_t)sgs;
+    uint64_t gx = ((uint64_t)n + bn - 1) / bn, gz = mp / tm, tasks = ((n16 / 16 + (uint64_t)wn - 1) / (uint64_t)wn) * gz;
+    uint64_t s = (uint64_t)split;
+    if (!s) {
+        uint64_t cap = (uint64_t)k / (16 * (uint64_t)m);
+        s = (2112 + tasks - 1) / tasks;
+        if (s > cap) s = cap;
+        if (s < 1) s = 1;
+    }
+    if (s > its) s = its;
+    uint64_t per = (its + s - 1) / s * 8;  /* uvec4 per slice: whole iterations */
+    s = (nc + per - 1) / per;              /* no empty slice */
+    if ((double)s * (double)m * (double)n >= 4294967296.0 || (double)mp * (double)p->kp >= 2147483648.0 ||
+        (double)n16 * (double)p->kp >= 2147483648.0)
+        return vkb_error(c, "split=%llu: the partial sums need < 2^32 elements, padded W and x < 2^31", (unsigned long long)s);
+    if (gx > c->caps.max_wg_count_x || s > 65535 || gz > 65535)
+        return vkb_skip(c, "grid %llux%llux%llu exceeds this device's maxComputeWorkGroupCount", (unsigned long long)gx,
+                        (unsigned long long)s, (unsigned long long)gz);
+    vkb_add_buf(c, "w", VKB_F16, (size_t)n16 * p->kp, VKB_IN);  /* padding rows and columns stay zero (calloc) */
+    vkb_add_buf(c, "x", VKB_F16, (size_t)mp * p->kp, VKB_IN);
+    vkb_add_buf(c, "y", VKB_F32, p->m * p->n, VKB_OUT);
+    vkb_add_buf(c, "part", VKB_F32, s > 1 ? (size_t)s * p->m * p->n : 1, VKB_SCRATCH);
+    char shader[48];
+    snprintf(shader, sizeof(shader), "dense_coopmat_g%s_w%lldx%u", emu ? "_emu" : "", (long long)wn, mt);
+    uint32_t spec[2] = {wg, (uint32_t)sgs};
+    vkb_dispatch *d = vkb_add_dispatch(c, vkb_add_pipe(c, shader, 2, spec), (uint32_t)gx, (uint32_t)s, (uint32_t)gz);
+    if (!d) return vkb_error(c, "out of memory");
+    d->push.n = (uint32_t)n, d->push.m = (uint32_t)m, d->push.k = (uint32_t)k;
+    d->push.p0 = (uint32_t)nc, d->push.p1 = (uint32_t)per, d->push.p2 = (uint32_t)s, d->push.p3 = (uint32_t)n16;
+    if (s > 1) {
+        uint32_t g[3], rspec[1] = {256};
+        vkb_grid_1d(c, (uint64_t)m * (uint64_t)n, 256, g);
+        if (!(d = vkb_add_dispatch(c, vkb_add_pipe(c, "dense_splitk", 1, rspec), g[0], g[1], g[2])))
+            return vkb_error(c, "out of memory");
+        d->push.n = (uint32_t)n, d->push.m = (uint32_t)m, d->push.p2 = (uint32_t)s;
+    }
+    snprintf(c->note, sizeof(c->note), "%s %llux%llu wn%lld sg%lld split%llu", emu ? "coopmat_g_emu" : "coopmat_g",
+             (unsigned long long)bn, (unsigned long long)tm, (long long)wn, (long long)sgs, (unsigned long long)s);
+    double nk = (double)n * (double)k, mk = (double)m * (double)k, mn = (double)m * (double)n;
+    c->bytes = 2 * nk + 2 * mk + 4 * mn;
+    c->flops = 2.0 * (double)m * nk;
+    return 0;
+}
+
 static int dense_coop_plan(vkb_case *c, long long n, long long k, int64_t m)
 {
-    int emu = !strcmp(vkb_param_str(c, "algo", "coopmat"), "coopmat_emu");
+    const char *algo = vkb_param_str(c, "algo", m <= 32 ? "coopmat_g" : "coopmat");
+    if (!strcmp(algo, "coopmat_g") || !strcmp(algo, "coopmat_g_emu")) return dense_g_plan(c, n, k, m, algo[9] != 0);
+    if (strcmp(algo, "coopmat") && strcmp(algo, "coopmat_emu"))
+        return vkb_error(c, "algo=%s: expected gemv, gemv8, gemm, coopmat, coopmat_emu, coopmat_g or coopmat_g_emu", algo);
+    int emu = !strcmp(algo, "coopmat_emu");
+    if (vkb_param_str(c, "wn", NULL)) return vkb_error(c, "wn= applies to algo=coopmat_g only (algo=%s)", algo);
     if (!emu && !c->caps.coopmat_nv)
         return vkb_skip(c, "device lacks VK_NV_cooperative_matrix (fp16 matrix units); algo=coopmat_emu validates the tiling");
     if (!emu && !c->caps.f16) return vkb_skip(c, "device lacks shaderFloat16 (fp16 cooperative matrices)");
@@ -522,7 +610,7 @@ static void dense_check(vkb_case *c, vkb_check *r)
     vkb_check_ref(r, p->fast ? &p->cmp : NULL, p->fast ? "blas+scalar-sample" : "scalar");
 }
 
-VKB_KERNEL(dense_f16) = {"dense_f16", "n,k,m,shape,algo,rows,mt,wg,bm,bn,bk,sgs,split",
+VKB_KERNEL(dense_f16) = {"dense_f16", "n,k,m,shape,algo,rows,mt,wg,bm,bn,bk,sgs,split,wn",
                          "fp16-weight GEMV/GEMM baseline for bitnet_linear: fp16 W, x; fp32 accumulate and y "
-                         "(algo gemv|gemm SIMT, coopmat on matrix units at m >= 8, coopmat_emu)",
+                         "(algo gemv|gemv8|gemm SIMT; coopmat_g (m 8..32), coopmat (m > 32) on matrix units; coopmat_emu, coopmat_g_emu)",
                          dense_plan, dense_fill, dense_ref, dense_check, lin_release, "default"};

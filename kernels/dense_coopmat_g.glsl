@@ -1,0 +1,136 @@
+// Dense fp16-weight baseline at batch 8 .. 64 on matrix units (GL_NV_cooperative_matrix, 16x16x16 fp16 x fp16
+// -> fp32 at subgroup scope), every fragment loaded straight from global memory: no shared-memory staging of W,
+// no barrier in the K loop. y^T (N x M) = W (N x K) . x^T (K x M): W row-major is exactly a row-major A matrix
+// (16 rows x 32 bytes per fragment), x row-major M x K is x^T column-major, loaded as B fragments (L1/L2: every
+// subgroup of a workgroup reads the same x at about the same time). Subgroups are independent: each owns WN row
+// fragments (16 WN rows of W) x MT token fragments over one K slice (split-K: grid y); the workgroup (SGS
+// subgroups, BN = 16 WN SGS rows) only shares x in L1 and a tile of grid. One loop iteration loads UK = 4
+// consecutive 16-deep fragments per row block before any MMA: 16 rows x 128 bytes, whole cache lines, and
+// 4 WN x 512 bytes of W in flight per subgroup, independent of the other subgroups (no barrier to wait on).
+// Padding (host): W has N16 = N rounded up to 16 rows and x 16 MT ceil(M / 16 MT) rows, both with Kp16 =
+// K rounded up to 16 columns, zeros in the padding, so every fragment is in bounds and adds zeros; a row block
+// wholly past N16 (the workgroup's last tile) reads block 0 instead and its results are never stored.
+// Output as dense_coopmat.glsl: each 16x16 accumulator through the subgroup's own 1 KiB of shared memory
+// (column-major), then written with bounds checks as 16 consecutive rows of one token: into y when
+// pc.p2 == 1, else part[slice][M][N], summed in slice order by dense_splitk.comp.
+// Buffers: 0 W (fp16, N16 x Kp16), 1 x (fp16, Mp x Kp16), 2 y (fp32 M x N), 3 part (fp32 p2 x M x N; one
+// element when p2 == 1). Push: n = N, m = M, p0 = Kp16 / 8 (uvec4 per row, even), p1 = uvec4 per K slice
+// (a multiple of 8 = one iteration), p2 = slices, p3 = N16. Grid (ceil(N/BN), p2, Mp / (16 MT)).
+// Spec: 0 workgroup size = subgroup size x SGS, 1 SGS. WN and MT are compiled in by the stubs
+// dense_coopmat_g_wIxJ.comp (I = WN, J = MT) so that every fragment array has a constant size (the form that
+// keeps matmul's accumulators out of dynamically indexed memory). dense_coopmat_g_emu_wIxJ.comp emulate the
+// matrix operations with the same semantics on any device (lavapipe validates this file's indexing).
+#extension GL_EXT_control_flow_attributes : enable
+#extension GL_EXT_shader_16bit_storage : require
+#extension GL_EXT_shader_explicit_arithmetic_types_float16 : require
+#extension GL_KHR_shader_subgroup_basic : require
+#include "common.glsl"
+layout(constant_id = 1) const uint SGS = 4u;
+const uint WN = DG_WN, MT = DG_MT, UK = 4u;
+
+layout(binding = 0) readonly buffer Wb { uvec4 w[]; };
+layout(binding = 1) readonly buffer Xb { uvec4 x[]; };
+layout(binding = 2) writeonly buffer Yb { float y[]; };
+layout(binding = 3) writeonly buffer Pb { float part[]; };
+shared uvec4 sm[SGS * 64u];  // one 16x16 fp32 tile per subgroup, for the output only
+
+#ifdef VKB_COOP_EMU
+// Emulated with GL_NV_cooperative_matrix's semantics (element and stride in uvec4 = 8 halves; row-major: element
+// (r, c) at elem + r stride, column-major: elem + c stride). A fragment is a handle into W (row-major) or x
+// (column-major); the MMA reads its operands there. Invocation l owns accumulator elements l + q S (S = the
+// subgroup size, q < 256 / S): the MMA and the store use the same ownership, so no invocation reads another's.
+// Each holds only its own 256 / S <= 32 elements (the host requires S >= 8). lavapipe 22.3 leaves outputs
+// unwritten past ~65k loop iterations per invocation (gallivm's loop limiter, LP_MAX_TGSI_LOOP_ITERATIONS,
+// breaks out of long loops): the 16-deep dot product is unrolled so a 64-deep iteration counts 8 MMAs x
+// 256 / S trips, and K = 6912 at split 1 stays below the limit.
+struct FragEmu { uint elem, stride; bool col; };
+struct AccEmu { float v[32]; };
+#define FRAG FragEmu
+#define ACC AccEmu
+AccEmu emu_zero() {
+    AccEmu a;
+    for (uint i = 0u; i < 32u; ++i) a.v[i] = 0.0;
+    return a;
+}
+float emu_h(FragEmu f, uint r, uint c) {
+    if (f.col) return unpackHalf2x16(x[f.elem + c * f.stride + r / 8u][(r % 8u) / 2u])[r % 2u];
+    return unpackHalf2x16(w[f.elem + r * f.stride + c / 8u][(c % 8u) / 2u])[c % 2u];
+}
+AccEmu emu_mma(FragEmu a, FragEmu b, AccEmu c) {  // c + a b, products exact, fp32 fma accumulation
+    for (uint q = 0u; q < 256u / gl_SubgroupSize; ++q) {
+        uint e = gl_SubgroupInvocationID + q * gl_SubgroupSize;
+        float s = c.v[q];
+        [[unroll]] for (uint k = 0u; k < 16u; ++k) s = fma(emu_h(a, e / 16u, k), emu_h(b, k, e % 16u), s);
+        c.v[q] = s;
+    }
+    return c;
+}
+void emu_store_col(AccEmu a, uint elem) {  // fp32 matrix into sm, column-major, stride 4 uvec4
+    for (uint q = 0u; q < 256u / gl_SubgroupSize; ++q) {
+        uint e = gl_SubgroupInvocationID + q * gl_SubgroupSize, o = (elem + (e % 16u) * 4u) * 4u + e / 16u;
+        sm[o / 4u][o % 4u] = floatBitsToUint(a.v[q]);
+    }
+}
+#define ACC_ZERO emu_zero()
+#define LOAD_W(f, elem, stride) f = FragEmu(elem, stride, false)
+#define LOAD_X(f, elem, stride) f = FragEmu(elem, stride, true)
+#define MMA(a, b, c) emu_mma(a, b, c)
+#define STORE_COL(acc, elem) emu_store_col(acc, elem)
+#else
+#define FRAG fcoopmatNV<16, gl_ScopeSubgroup, 16, 16>
+#define ACC fcoopmatNV<32, gl_ScopeSubgroup, 16, 16>
+#define ACC_ZERO ACC(0.0)
+#define LOAD_W(f, elem, stride) coopMatLoadNV(f, w, elem, stride, false)
+#define LOAD_X(f, elem, stride) coopMatLoadNV(f, x, elem, stride, true)
+#define MMA(a, b, c) coopMatMulAddNV(a, b, c)
+#define STORE_COL(acc, elem) coopMatStoreNV(acc, sm, elem, 4u, true)
+#endif
+
+void main() {
+    uint sg = gl_SubgroupID, n0 = gl_WorkGroupID.x * 16u * WN * SGS + sg * 16u * WN, t0 = gl_WorkGroupID.z * 16u * MT;
+    uint slice = gl_WorkGroupID.y, c0 = slice * pc.p1, cend = min(pc.p0, c0 + pc.p1), ld = pc.p0;
+    uint wb[WN], xb[MT];  // first uvec4 of each row block / token block
+    [[unroll]] for (uint i = 0u; i < WN; ++i) {
+        uint r = n0 + 16u * i;
+        wb[i] = (r < pc.p3 ? r : 0u) * ld;
+    }
+    [[unroll]] for (uint j = 0u; j < MT; ++j) xb[j] = (t0 + 16u * j) * ld;
+    ACC acc[WN][MT];
+    [[unroll]] for (uint i = 0u; i < WN; ++i)
+        [[unroll]] for (uint j = 0u; j < MT; ++j) acc[i][j] = ACC_ZERO;
+    uint c = c0;
+    for (; c + 2u * UK <= cend; c += 2u * UK) {
+        FRAG fa[UK][WN], fb[UK][MT];
+        [[unroll]] for (uint u = 0u; u < UK; ++u)
+            [[unroll]] for (uint i = 0u; i < WN; ++i) LOAD_W(fa[u][i], wb[i] + c + 2u * u, ld);
+        [[unroll]] for (uint u = 0u; u < UK; ++u)
+            [[unroll]] for (uint j = 0u; j < MT; ++j) LOAD_X(fb[u][j], xb[j] + c + 2u * u, ld);
+        [[unroll]] for (uint u = 0u; u < UK; ++u)
+            [[unroll]] for (uint i = 0u; i < WN; ++i)
+                [[unroll]] for (uint j = 0u; j < MT; ++j) acc[i][j] = MMA(fa[u][i], fb[u][j], acc[i][j]);
+    }
+    for (; c < cend; c += 2u) {  // the last slice's tail: K steps of 16 (p0 is even)
+        FRAG fa[WN], fb[MT];
+        [[unroll]] for (uint i = 0u; i < WN; ++i) LOAD_W(fa[i], wb[i] + c, ld);
+        [[unroll]] for (uint j = 0u; j < MT; ++j) LOAD_X(fb[j], xb[j] + c, ld);
+        [[unroll]] for (uint i = 0u; i < WN; ++i)
+            [[unroll]] for (uint j = 0u; j < MT; ++j) acc[i][j] = MMA(fa[i], fb[j], acc[i][j]);
+    }
+    // Each subgroup stages one 16 x 16 fp32 tile (64 uvec4) in its own slice of sm, column-major: element
+    // (row r, token c) at 16 c + r, so the invocations write 64-byte runs of one token's outputs.
+    uint ys = sg * 64u;
+    [[unroll]] for (uint i = 0u; i < WN; ++i)
+        [[unroll]] for (uint j = 0u; j < MT; ++j) {
+            STORE_COL(acc[i][j], ys);
+            subgroupBarrier();
+            for (uint e = gl_SubgroupInvocationID; e < 256u; e += gl_SubgroupSize) {
+                uint tok = t0 + 16u * j + e / 16u, row = n0 + 16u * i + e % 16u;
+                float v = uintBitsToFloat(sm[ys + e / 4u][e % 4u]);
+                if (tok < pc.m && row < pc.n) {
+                    if (pc.p2 == 1u) y[tok * pc.n + row] = v;
+                    else part[(slice * pc.m + tok) * pc.n + row] = v;
+                }
+            }
+            subgroupBarrier();
+        }
+}

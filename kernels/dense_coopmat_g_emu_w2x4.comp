@@ -1,0 +1,7 @@
+#version 450
+// dense_coopmat_g.glsl with 2 row x 4 token fragments per subgroup, matrix operations emulated (validation only)
+#extension GL_GOOGLE_include_directive : require
+#define VKB_COOP_EMU
+#define DG_WN 2u
+#define DG_MT 4u
+#include "dense_coopmat_g.glsl"
