@@ -348,7 +348,7 @@ VKB_KERNEL(bitnet_linear) = {"bitnet_linear", "n,k,m,shape,algo,rows,mt,wg,bm,gp
 static int dense_plan(vkb_case *c) { return linear_plan(c, 1); }
 
 /* ---- dense_f16 on matrix units (kernels/dense_coopmat.glsl) ----
- * algo=coopmat, the default at m > 32 where the device has VK_NV_cooperative_matrix (coopmat_g below at m 8..32;
+ * algo=coopmat, the default at m >= 8 where the device has VK_NV_cooperative_matrix (coopmat_g is a named option;
  * elsewhere the SIMT gemv/gemm above stay the default, and algo=gemv|gemv8|gemm force them anywhere); algo=coopmat_emu is the same
  * tiling with the matrix operations emulated, on any device, for validation only. Tunables: bn (W rows per
  * workgroup), bk (K per staged step), sgs (subgroups per workgroup), split (K slices; 0 = auto).
@@ -455,7 +455,9 @@ static int dense_g_plan(vkb_case *c, long long n, long long k, int64_t m, int em
 
 static int dense_coop_plan(vkb_case *c, long long n, long long k, int64_t m)
 {
-    const char *algo = vkb_param_str(c, "algo", m <= 32 ? "coopmat_g" : "coopmat");
+    /* coopmat at every m >= 8: on an H200 (tests/gpu/sweep_dense2.txt, rotate) coopmat_g took 1048 us on 28672x4096
+     * m=8 against the staged kernel's 112-124 us, and 5-10x longer on every shape; it stays a named algo. */
+    const char *algo = vkb_param_str(c, "algo", "coopmat");
     if (!strcmp(algo, "coopmat_g") || !strcmp(algo, "coopmat_g_emu")) return dense_g_plan(c, n, k, m, algo[9] != 0);
     if (strcmp(algo, "coopmat") && strcmp(algo, "coopmat_emu"))
         return vkb_error(c, "algo=%s: expected gemv, gemv8, gemm, coopmat, coopmat_emu, coopmat_g or coopmat_g_emu", algo);
@@ -612,5 +614,5 @@ static void dense_check(vkb_case *c, vkb_check *r)
 
 VKB_KERNEL(dense_f16) = {"dense_f16", "n,k,m,shape,algo,rows,mt,wg,bm,bn,bk,sgs,split,wn",
                          "fp16-weight GEMV/GEMM baseline for bitnet_linear: fp16 W, x; fp32 accumulate and y "
-                         "(algo gemv|gemv8|gemm SIMT; coopmat_g (m 8..32), coopmat (m > 32) on matrix units; coopmat_emu, coopmat_g_emu)",
+                         "(algo gemv|gemv8|gemm SIMT; coopmat (the default from m=8) or coopmat_g on matrix units; coopmat_emu, coopmat_g_emu)",
                          dense_plan, dense_fill, dense_ref, dense_check, lin_release, "default"};
