@@ -2,7 +2,7 @@
 # The GPU batch behind the closing notes' figures (run on an NVIDIA H100/H200 with NVIDIA's Vulkan
 # driver, from the repo root, with build/gpu/vkbench built here and OUT set to a results folder).
 # Each block fits one 10-minute device command; run them back to back.
-#   sh tests/gpu/run.sh calibrate|bitnet|decomp|default|bench|gatelaunch|gatespread|concurrency|overhead|matmul|gate|peers|issue12
+#   sh tests/gpu/run.sh calibrate|bitnet|decomp|default|bench|gatelaunch|gatespread|sweep NAME|bitnet15|concurrency|overhead|matmul|gate|peers|issue12
 set -u
 V=${VKB:-build/gpu/vkbench}; OUT=${OUT:-/tmp/vkbench-gpu}; R=$OUT/res
 mkdir -p "$R"
@@ -40,6 +40,16 @@ gatespread)   # issue 13: launch-to-launch spread of the gate's >= 50 us cases, 
             awk -F'\t' -v k=$k '$1 == k { printf "%.2f ", $2 * 1e6 }'; done)"; done; done | tee "$R/spread.txt"
     awk '{ n = 0; s = 0; ss = 0; for (i = 3; i <= NF; i++) { x = log($i); s += x; ss += x * x; n++ }
            m = s / n; printf "%s %s sd_log %.4f%%\n", $1, $2, 100 * sqrt((ss - n * m * m) / (n - 1)) }' "$R/spread.txt" ;;
+sweep)   # one sweep line of tests/gpu/sweep_NAME.txt into $R/sw_NAME (sh tests/gpu/run.sh sweep NAME), as a TSV
+    n=${2:?sweep NAME}; export V R=$R/sw_$n; mkdir -p "$R"
+    sh -c "$(grep '^\$V' "tests/gpu/sweep_$n.txt" | head -n 1)" > "$R.log" 2>&1; tail -n 1 "$R.log"
+    "$V" csv "$(find "$R" -name results.csv | head -n 1)" kernel variant params mode status time_median_s bw_frac_copy \
+        flop_per_s note > "$R.tsv" ;;
+bitnet15)   # issue 15: default BitLinear GEMV vs dense fp16 at batch 1 on the six shapes, rotate and cold, and the
+            # per-dispatch overhead (noop)
+    "$V" run --no-telemetry --no-cpu-baseline --dir "$R/bn" --seed 3 --min-time 0.05 --timeout 1 -e "bitnet_linear shape=$SH m=1 \
+        variant=dot mode=rotate,cold" -e "dense_f16 shape=$SH m=1 mode=rotate,cold" -e "noop" > "$R/bn.log" 2>&1
+    "$V" csv "$R/bn/results.csv" kernel params status time_median_s bw_frac_copy ;;
 concurrency)   # issue 11: do prefetch workers (references, baselines) move the GPU medians? A: --jobs 0, B: --jobs 4,
                # A2: --jobs 0 again (the noise floor); the long QR/SVD references keep the workers busy meanwhile
     for t in A:0 B:4 A2:0; do "$V" run --seed 11 --dir "$R/conc_${t%%:*}" --jobs "${t##*:}" --min-time 0.5 --timeout 1.5 \
