@@ -109,23 +109,10 @@ static int layer_plan(vkb_case *c)
     return 0;
 }
 
-static void code_rows(gsl_rng *r, size_t lo, size_t hi, void *arg)
-{
-    const vkb_case *c = arg;
-    const ly_priv *p = c->priv;
-    uint32_t *w = c->buf[B_W].host;
-    for (size_t i = lo; i < hi; i++)
-        for (size_t j = 0; j < p->kp; j++) {
-            double u = gsl_rng_uniform(r);
-            uint32_t code = j >= p->k ? 1u : i < 3 && p->n >= 8 ? (i == 0 ? 1u : i == 1 ? 2u : 0u) : u < 0.345 ? 0u : u < 0.655 ? 1u : 2u;
-            w[(i * p->kp + j) / BITNET_WORD] |= code << (8 * (j % 4) + 2 * ((j % 16) / 4));
-        }
-}
-
 static void layer_fill(vkb_case *c, gsl_rng *r)
 {
     ly_priv *p = c->priv;
-    vkb_par_fill(r, p->n, (1u << 16) / p->kp + 1, code_rows, c);
+    bitnet_fill_codes(r, c->buf[B_W].host, p->n, p->k, p->kp);
     ((float *)c->buf[B_GAMMA].host)[0] = (float)(0.01 + 0.04 * gsl_rng_uniform(r));
     float *x = c->buf[B_X].host;
     vkb_fill_normal_f32(r, x, p->m * p->k, 1.0);

@@ -99,6 +99,18 @@ static int dense_coop_plan(vkb_case *c, long long n, long long k, int64_t m);
 
 /* Shape, batch, algorithm, tile and dispatch, common to BitLinear and the dense baseline. kp: row stride of
  * W and x in elements; nc: chunks per row as the shaders count them (64-weight groups, or 8 halves). */
+/* A case's lin_priv (c->priv) with its sizes and the oracle's budget: the fast full reference runs above it. */
+static lin_priv *lin_new(vkb_case *c, long long n, long long k, int64_t m)
+{
+    lin_priv *p = calloc(1, sizeof(*p));
+    if (!p) return NULL;
+    c->priv = p;
+    p->n = (size_t)n, p->k = (size_t)k, p->m = (size_t)m;
+    p->budget = c->oracle_budget > 0 ? c->oracle_budget : (double)BUDGET;
+    p->fast = (double)m * (double)n * (double)k > p->budget;
+    return p;
+}
+
 static int linear_plan(vkb_case *c, int dense)
 {
     const char *sh = vkb_param_str(c, "shape", NULL);
@@ -126,12 +138,8 @@ static int linear_plan(vkb_case *c, int dense)
     if (vkb_param_str(c, "wn", NULL)) return vkb_error(c, "wn= applies to algo=coopmat_g only (algo=%s)", algo);
     if (!sgv && (vkb_param_str(c, "gpt", NULL) || vkb_param_str(c, "split", NULL) || vkb_param_str(c, "lanes", NULL)))
         return vkb_error(c, "gpt=, split= and lanes= apply to algo=gemv_sg only (algo=%s)", algo);
-    lin_priv *p = calloc(1, sizeof(*p));
+    lin_priv *p = lin_new(c, n, k, m);
     if (!p) return vkb_error(c, "out of memory");
-    c->priv = p;
-    p->n = (size_t)n, p->k = (size_t)k, p->m = (size_t)m;
-    p->budget = c->oracle_budget > 0 ? c->oracle_budget : (double)BUDGET;
-    p->fast = (double)m * (double)n * (double)k > p->budget;
     p->kp = dense ? ((size_t)k + 7) / 8 * 8 : BITNET_PAD((size_t)k);
     size_t nc = p->kp / (dense ? 8 : BITNET_GROUP);
     if (dense) {
@@ -214,17 +222,26 @@ static void pick_outputs(vkb_case *c, gsl_rng *r)
 /* Ternary codes ~ the absmean quantizer's output of normal weights (P(0) ~ 0.31); int8 activations shaped as
  * the activation quantizer's (a row's max |x_q| is 127). Edge cases: weight rows all 0, all +1, all -1 (the
  * sum(x) correction at its extremes); tokens all zero (s = 127/eps) and with one outlier. */
+typedef struct codes_arg {
+    uint32_t *w;
+    size_t n, k, kp;
+} codes_arg;
+
 static void code_rows(gsl_rng *r, size_t lo, size_t hi, void *arg)
 {
-    vkb_case *c = arg;
-    const lin_priv *p = c->priv;
-    uint32_t *w = c->buf[0].host;   /* a row holds kp (a multiple of 16) codes: whole words */
+    const codes_arg *a = arg;
     for (size_t i = lo; i < hi; i++)
-        for (size_t j = 0; j < p->kp; j++) {
+        for (size_t j = 0; j < a->kp; j++) {
             double u = gsl_rng_uniform(r);
-            uint32_t code = j >= p->k ? 1u : i < 3 && p->n >= 8 ? (i == 0 ? 1u : i == 1 ? 2u : 0u) : u < 0.345 ? 0u : u < 0.655 ? 1u : 2u;
-            w[(i * p->kp + j) / BITNET_WORD] |= code << (8 * (j % 4) + 2 * ((j % 16) / 4));
+            uint32_t code = j >= a->k ? 1u : i < 3 && a->n >= 8 ? (i == 0 ? 1u : i == 1 ? 2u : 0u) : u < 0.345 ? 0u : u < 0.655 ? 1u : 2u;
+            a->w[(i * a->kp + j) / BITNET_WORD] |= code << (8 * (j % 4) + 2 * ((j % 16) / 4));
         }
+}
+
+void bitnet_fill_codes(gsl_rng *r, uint32_t *w, size_t n, size_t k, size_t kp)
+{
+    codes_arg a = {w, n, k, kp};   /* a row holds kp (a multiple of 16) codes: whole words */
+    vkb_par_fill(r, n, (1u << 16) / kp + 1, code_rows, &a);
 }
 
 static void lin_fill(vkb_case *c, gsl_rng *r)
@@ -232,7 +249,7 @@ static void lin_fill(vkb_case *c, gsl_rng *r)
     lin_priv *p = c->priv;
     int8_t *x = c->buf[2].host;
     float *s = c->buf[3].host;
-    vkb_par_fill(r, p->n, (1u << 16) / p->kp + 1, code_rows, c);
+    bitnet_fill_codes(r, c->buf[0].host, p->n, p->k, p->kp);
     ((float *)c->buf[1].host)[0] = (float)(0.01 + 0.04 * gsl_rng_uniform(r));
     double *z = malloc(p->k * sizeof(*z));
     if (!z) return;
@@ -402,12 +419,9 @@ static int dense_g_plan(vkb_case *c, long long n, long long k, int64_t m, int em
     if (wg > c->caps.max_wg_size || 1024.0 * (double)sgs > c->caps.max_shared)
         return vkb_skip(c, "sgs=%lld on this device: %u invocations (<= %u), %lld B shared (<= %u)", (long long)sgs, wg,
                         c->caps.max_wg_size, 1024 * (long long)sgs, c->caps.max_shared);
-    lin_priv *p = calloc(1, sizeof(*p));
+    lin_priv *p = lin_new(c, n, k, m);
     if (!p) return vkb_error(c, "out of memory");
-    c->priv = p;
-    p->n = (size_t)n, p->k = (size_t)k, p->m = (size_t)m, p->kp = ((size_t)k + 15) / 16 * 16;
-    p->budget = c->oracle_budget > 0 ? c->oracle_budget : (double)BUDGET;
-    p->fast = (double)m * (double)n * (double)k > p->budget;
+    p->kp = ((size_t)k + 15) / 16 * 16;
     uint64_t n16 = ((uint64_t)n + 15) / 16 * 16, tm = 16 * mt, mp = ((uint64_t)m + tm - 1) / tm * tm;
     uint64_t nc = p->kp / 8, its = (nc + 7) / 8, bn = 16 * (uint64_t)wn * (uint64_t)sgs;
     uint64_t gx = ((uint64_t)n + bn - 1) / bn, gz = mp / tm, tasks = ((n16 / 16 + (uint64_t)wn - 1) / (uint64_t)wn) * gz;
@@ -481,12 +495,9 @@ static int dense_coop_plan(vkb_case *c, long long n, long long k, int64_t m)
         return vkb_skip(c, "bn=%lld bk=%lld sgs=%lld on this device (subgroup %u): the W tile must split over %u invocations "
                         "(<= %u), %.0f B shared (<= %u)", (long long)bn, (long long)bk, (long long)sgs, sg, wg,
                         c->caps.max_wg_size, shared, c->caps.max_shared);
-    lin_priv *p = calloc(1, sizeof(*p));
+    lin_priv *p = lin_new(c, n, k, m);
     if (!p) return vkb_error(c, "out of memory");
-    c->priv = p;
-    p->n = (size_t)n, p->k = (size_t)k, p->m = (size_t)m, p->kp = ((size_t)k + 7) / 8 * 8;
-    p->budget = c->oracle_budget > 0 ? c->oracle_budget : (double)BUDGET;
-    p->fast = (double)m * (double)n * (double)k > p->budget;
+    p->kp = ((size_t)k + 7) / 8 * 8;
     uint64_t nc = p->kp / 8, steps = (nc + ck - 1) / ck, gx = ((uint64_t)n + (uint64_t)bn - 1) / (uint64_t)bn,
              gz = ((uint64_t)m + 16 * mt - 1) / (16 * mt);
     uint64_t s = split ? (uint64_t)split : dense_split(gx * gz, steps, m, k);
