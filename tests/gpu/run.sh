@@ -2,7 +2,7 @@
 # The GPU batch behind the closing notes' figures (run on an NVIDIA H100/H200 with NVIDIA's Vulkan
 # driver, from the repo root, with build/gpu/vkbench built here and OUT set to a results folder).
 # Each block fits one 10-minute device command; run them back to back.
-#   sh tests/gpu/run.sh calibrate|bitnet|decomp|default|bench|gatelaunch|gatespread|sweep NAME|bitnet15|concurrency|overhead|matmul|gate|peers|issue12
+#   sh tests/gpu/run.sh calibrate|bitnet|decomp|default|bench|gatelaunch|gatespread|sweep NAME|bitnet15|concurrency|overhead|matmul|gate|peers|issue12|accept15|accept16
 set -u
 V=${VKB:-build/gpu/vkbench}; OUT=${OUT:-/tmp/vkbench-gpu}; R=$OUT/res
 mkdir -p "$R"
@@ -71,6 +71,22 @@ matmul) "$V" run --no-telemetry --dir "$R/matmul" --seed 2 -e "set min_time=0.3 
 gate)   # issue 13: what `make gate-selftest K=20 ROUNDS=5` runs (the suite's own min_time and timeout)
     VKB=$V SUITE=suites/gate.suite K=20 ROUNDS=5 MIN_US=50 sh harness/gate.sh selftest "$R/gate" ;;
 peers) python3 tests/gpu/peers.py "$OUT/peers.csv" ;;
+accept15)   # issue 15's acceptance data, defaults only, in one calibrated run (% of copy), rotate and cold: BitLinear and
+            # dense_f16 at m=1, 8, 32; readbw of each shape's packed weight bytes (the floor of one read-only dispatch);
+            # the fused layer and its parts; noop. Then the peers (cuBLAS linear_f16 at m=8, 32). Tables:
+            # python3 tests/gpu/tables.py --peers OUT/peers.csv OUT/res/a15/results.csv OUT/res/a16/results.csv
+    "$V" run --no-telemetry --no-cpu-baseline --dir "$R/a15" --seed 3 --min-time 0.05 --timeout 1 \
+        -e "bitnet_linear shape=$SH m=1,8,32 variant=dot mode=rotate,cold" -e "dense_f16 shape=$SH m=1,8,32 mode=rotate,cold" \
+        -e "readbw n=2211840,1105920,4096000,1572864,7340032,3670016 mode=rotate,cold" -e "noop" \
+        -e "bitnet_layer shape=13824x2560,2560x6912 m=1 variant=dot mode=rotate,cold" \
+        -e "bitnet_aquant m=1 k=2560,6912 variant=rmsnorm mode=rotate,cold" > "$R/a15.log" 2>&1; tail -n 3 "$R/a15.log"
+    LD_LIBRARY_PATH= python3 tests/gpu/peers.py "$OUT/peers.csv" > "$R/peers.log" 2>&1; tail -n 1 "$R/peers.log" ;;
+accept16)   # issue 16's acceptance data: the default (auto) matmul at fp16 512, 4096, 8192 and fp32 4096, with the named
+            # variants the auto rule chooses between; Cholesky and QR at 1024 and 4096; SVD 1024 (their defaults)
+    "$V" run --no-telemetry --no-cpu-baseline --dir "$R/a16" --seed 3 -e "set min_time=0.2 timeout=8 min_samples=3 max_noise=0.05" \
+        -e "matmul n=512,4096,8192 dtype=f16" -e "matmul n=4096 dtype=f32" -e "matmul n=512 variant=coopmat_64 dtype=f16" \
+        -e "matmul n=4096,8192 variant=coopmat_f256,coopmat_p32s1 dtype=f16" -e "matmul n=4096 variant=tiled dtype=f32" \
+        -e "cholesky n=1024,4096" -e "qr n=1024,4096" -e "svd n=1024" > "$R/a16.log" 2>&1; tail -n 3 "$R/a16.log" ;;
 issue12)   # the matrix-unit probe and theoretical ceilings; the broken coopmat_f256 block at 4096 and 8192 (must FAIL);
            # cuBLAS fp16 on the same machine (torch runs with LD_LIBRARY_PATH emptied)
     timeout -s INT 200 "$V" calibrate --out "$R/cal" > "$R/calibrate.txt" 2>&1

@@ -1,0 +1,191 @@
+#!/usr/bin/env python3
+"""The acceptance tables of issues 15 and 16 from a GPU run's results.csv files and peers.py's CSV, so that a
+closing note quotes what was measured and nothing else: a figure that is not in the data prints as NA (with the
+reason), every ratio is computed here from the two medians, every verdict from the issue's stated target.
+
+Usage: python3 tests/gpu/tables.py [--peers PEERS.csv] RESULTS.csv...
+Input: the rows of `sh tests/gpu/run.sh accept15` / `accept16` (default variants, so each shape/mode has one row
+per kernel; where several rows match, the fastest PASS is used and the table says which). Only PASS rows count:
+a FAIL or SKIP prints as its status.
+"""
+import csv, sys
+
+SIX = ["13824x2560", "2560x6912", "20480x3200", "6144x4096", "28672x4096", "4096x14336"]
+
+
+def params(s):
+    return dict(kv.split("=", 1) for kv in s.split() if "=" in kv)
+
+
+def load(paths):
+    rows = []
+    for p in paths:
+        with open(p, newline="") as f:
+            for r in csv.DictReader(f):
+                r["_p"] = params(r.get("params", ""))
+                rows.append(r)
+    return rows
+
+
+def pick(table, kernel, **want):
+    """The fastest PASS row of kernel whose params contain want (value None: the key must be absent);
+    (row, why-not) where row is None when nothing passed."""
+    cand = []
+    for r in table:
+        if r["kernel"] != kernel:
+            continue
+        p = r["_p"]
+        if all((k not in p) if v is None else p.get(k) == str(v) for k, v in want.items()):
+            cand.append(r)
+    ok = [r for r in cand if r["status"] == "PASS" and r["time_median_s"] not in ("", "NA")]
+    if ok:
+        return min(ok, key=lambda r: float(r["time_median_s"])), ""
+    if cand:
+        return None, cand[0]["status"]
+    return None, "not run"
+
+
+def us(r, why="NA"):
+    return "%.2f" % (float(r["time_median_s"]) * 1e6) if r else why
+
+
+def t(r):
+    return float(r["time_median_s"]) if r else None
+
+
+def frac(r, col="bw_frac_copy"):
+    v = r.get(col, "NA") if r else "NA"
+    return "NA" if v in ("", "NA") else "%.0f%%" % (100 * float(v))
+
+
+def ratio(a, b, fmt="%.2f"):
+    return fmt % (a / b) if a and b else "NA"
+
+
+def verdict(ok):
+    return "NA" if ok is None else ("met" if ok else "**missed**")
+
+
+def peers_load(path):
+    out = {}
+    if path:
+        with open(path, newline="") as f:
+            for r in csv.DictReader(f):
+                out[(r["op"], r["shape"], r["dtype"])] = float(r["median_s"])
+    return out
+
+
+def issue15(rows, peers):
+    print("## Issue 15\n")
+    for mode in ("rotate", "cold"):
+        print("### Batch-1 GEMV, mode=%s (BitLinear default vs dense_f16 default; floor = readbw of the same bytes)\n" % mode)
+        print("| shape | BitLinear us | % copy | dense us | x | readbw floor us | target | verdict |")
+        print("|---|---:|---:|---:|---:|---:|---|---|")
+        for sh in SIX:
+            n, k = (int(v) for v in sh.split("x"))
+            b, wb = pick(rows, "bitnet_linear", shape=sh, m=1, mode=mode, algo=None, rows=None, gpt=None, split=None, lanes=None, wg=None)
+            d, wd = pick(rows, "dense_f16", shape=sh, m=1, mode=mode, algo=None)
+            fl, wf = pick(rows, "readbw", n=n * ((k + 63) // 64 * 64) // 16, mode=mode)
+            x = t(d) / t(b) if b and d else None
+            big = sh in ("28672x4096", "4096x14336")
+            cf = float(b["bw_frac_copy"]) if b and b.get("bw_frac_copy") not in (None, "", "NA") else None
+            ok = None if x is None else (x >= 6 and cf is not None and cf >= 0.70) if big else x >= 4
+            print("| %s | %s | %s | %s | %s | %s | %s | %s |" % (sh, us(b, wb), frac(b), us(d, wd), ratio(t(d), t(b)),
+                  us(fl, wf), ">= 6x, >= 70% copy" if big else ">= 4x", verdict(ok)))
+        print()
+    for mode in ("rotate", "cold"):
+        print("### Batch 8 and 32, mode=%s (defaults; cuBLAS = peers.py linear_f16, CUDA graph, rotating W)\n" % mode)
+        print("| shape | m | BitLinear us | dense us | cuBLAS us | dense / cuBLAS (<= 1.25) | BitLinear x (>= 3 at 8, >= 2 at 32) |")
+        print("|---|---:|---:|---:|---:|---:|---:|")
+        for sh in SIX:
+            for m in (8, 32):
+                b, wb = pick(rows, "bitnet_linear", shape=sh, m=m, mode=mode, algo=None, rows=None, mt=None)
+                d, wd = pick(rows, "dense_f16", shape=sh, m=m, mode=mode, algo=None)
+                cb = peers.get(("linear_f16", "%s m=%d" % (sh, m), "f16"))
+                dr = t(d) / cb if d and cb else None
+                x = t(d) / t(b) if b and d else None
+                print("| %s | %d | %s | %s | %s | %s %s | %s %s |" % (sh, m, us(b, wb), us(d, wd), "%.2f" % (cb * 1e6) if cb else "NA (no peers)",
+                      ratio(t(d), cb), "" if dr is None else verdict(dr <= 1.25), ratio(t(d), t(b)),
+                      "" if x is None else verdict(x >= (3 if m == 8 else 2))))
+        print()
+    print("### Fused layer (bitnet_layer default) vs its parts, m=1\n")
+    print("| shape | mode | layer us | aquant rmsnorm us | linear us | layer / parts (<= 1.15) | dense fp16 us |")
+    print("|---|---|---:|---:|---:|---:|---:|")
+    for sh in ("13824x2560", "2560x6912"):
+        k = sh.split("x")[1]
+        for mode in ("rotate", "cold"):
+            l, wl = pick(rows, "bitnet_layer", shape=sh, m=1, mode=mode, rows=None, gpt=None, split=None, wg=None, fuse=None, algo=None)
+            a, wa = pick(rows, "bitnet_aquant", k=k, m=1, mode=mode, variant="rmsnorm")
+            b, wb = pick(rows, "bitnet_linear", shape=sh, m=1, mode=mode, algo=None, rows=None, gpt=None, split=None, lanes=None, wg=None)
+            d, wd = pick(rows, "dense_f16", shape=sh, m=1, mode=mode, algo=None)
+            parts = t(a) + t(b) if a and b else None
+            q = t(l) / parts if l and parts else None
+            print("| %s | %s | %s | %s | %s | %s %s | %s |" % (sh, mode, us(l, wl), us(a, wa), us(b, wb),
+                  "NA" if q is None else "%.3f" % q, "" if q is None else verdict(q <= 1.15), us(d, wd)))
+    print()
+
+
+def issue16(rows, peers):
+    print("## Issue 16\n")
+    print("| case | vkbench (default) | fastest row of the case | peer | default / peer | target | verdict |")
+    print("|---|---:|---:|---:|---:|---|---|")
+
+    def line(name, kernel, want, peer, target, better_is_rate=False, rate=None):
+        d, wd = pick(rows, kernel, **dict(want, variant=None) if kernel == "matmul" else want)
+        if kernel == "matmul":  # the auto row: variant column reads auto:CHOICE
+            auto = [r for r in rows if r["kernel"] == "matmul" and r["variant"].startswith("auto")
+                    and all(r["_p"].get(k) == str(v) for k, v in want.items()) and r["status"] == "PASS"]
+            d = min(auto, key=t) if auto else d
+        allv = [r for r in rows if r["kernel"] == kernel and r["status"] == "PASS"
+                and all(r["_p"].get(k) == str(v) for k, v in want.items())]
+        best = min(allv, key=t) if allv else None
+        p = peers.get(peer)
+        val = lambda r: "NA" if not r else ("%.1f us" % (t(r) * 1e6) if t(r) < 1e-3 else "%.2f ms" % (t(r) * 1e3)) + (
+            " = %.0f TFLOP/s" % (rate / t(r) / 1e12) if rate else "")
+        q = t(d) / p if d and p else None
+        ok = None if q is None else target(d, q)
+        print("| %s | %s%s | %s%s | %s | %s | %s | %s |" % (name, val(d), " (%s)" % d["variant"] if d else " (%s)" % wd,
+              val(best), " (%s)" % best["variant"] if best else "", ("%.1f us" % (p * 1e6) if p < 1e-3 else "%.2f ms" % (p * 1e3)) if p else "NA (no peers)",
+              "NA" if q is None else "%.2f" % q, target.__doc__, verdict(ok)))
+
+    def le(x):
+        f = lambda r, q: q <= x
+        f.__doc__ = "<= %gx peer" % x
+        return f
+
+    def tf(x):
+        f = lambda r, q: 2 * float(r["_p"]["n"]) ** 3 / t(r) / 1e12 >= x
+        f.__doc__ = ">= %d TFLOP/s" % x
+        return f
+
+    def ge(x):
+        f = lambda r, q: 1 / q >= x
+        f.__doc__ = ">= %gx peer speed" % x
+        return f
+
+    line("fp16 matmul 512", "matmul", dict(n=512, dtype="f16"), ("matmul", "512x512x512", "f16"), le(1.2), rate=2 * 512 ** 3)
+    line("fp16 matmul 4096", "matmul", dict(n=4096, dtype="f16"), ("matmul", "4096x4096x4096", "f16"), tf(300), rate=2 * 4096 ** 3)
+    line("fp16 matmul 8192", "matmul", dict(n=8192, dtype="f16"), ("matmul", "8192x8192x8192", "f16"), tf(300), rate=2 * 8192 ** 3)
+    line("fp32 matmul 4096", "matmul", dict(n=4096, dtype="f32"), ("matmul", "4096x4096x4096", "f32"), ge(0.85), rate=2 * 4096 ** 3)
+    for n in (1024, 4096):
+        line("Cholesky %d" % n, "cholesky", dict(n=n), ("cholesky", "%d" % n, "f32"), le(3))
+    for n in (1024, 4096):
+        line("QR %d (Q formed)" % n, "qr", dict(n=n), ("qr", "%dx%d" % (n, n), "f32"), le(3))
+    line("SVD 1024", "svd", dict(n=1024), ("svd", "1024x1024", "f32"), le(2))
+    print()
+
+
+def main():
+    a = sys.argv[1:]
+    peers = {}
+    if "--peers" in a:
+        i = a.index("--peers"); peers = peers_load(a[i + 1]); del a[i:i + 2]
+    if not a:
+        sys.exit("usage: tables.py [--peers PEERS.csv] RESULTS.csv...")
+    rows = load(a)
+    issue15(rows, peers)
+    issue16(rows, peers)
+
+
+if __name__ == "__main__":
+    main()
