@@ -6,6 +6,9 @@
 // y, s-products and every rounding bit for bit from the GPU's own r and s.
 // Buffers: 0 x (fp32 M x K), 1 q, 2 s, 3 g (fp32 K), 4 r; a including shader may renumber them (AQ_BIND_*,
 // as bitnet_layer_aquant.comp does to share one descriptor set with the GEMV). Push: m = M, k = K, eps.
+// AQ_LIB: the buffers, load4 and the rounding steps (aq_norm, aq_scale, aq_pack) without main and its spec
+// constants, for a shader that quantizes inside another kernel (bitnet_layer_fused.glsl): one copy of every
+// rounding, so the fused path's codes are the standalone quantizer's bit for bit.
 #ifndef BITNET_AQUANT_GLSL
 #define BITNET_AQUANT_GLSL
 #ifndef AQ_BIND_X
@@ -17,15 +20,17 @@
 #endif
 #include "common.glsl"
 #include "bitnet_common.glsl"
+#ifndef AQ_LIB
 layout(constant_id = 1) const uint NORM = 0u;
 layout(constant_id = 2) const uint NV = 4u;
-layout(binding = AQ_BIND_X) readonly buffer X4 { vec4 x4[]; };
-layout(binding = AQ_BIND_X) readonly buffer X1 { float x1[]; };
-layout(binding = AQ_BIND_Q) writeonly buffer Q { uint q[]; };
-layout(binding = AQ_BIND_S) writeonly buffer S { float s_out[]; };
-layout(binding = AQ_BIND_G) readonly buffer G4 { vec4 g4[]; };
-layout(binding = AQ_BIND_G) readonly buffer G1 { float g1[]; };
-layout(binding = AQ_BIND_R) writeonly buffer R { float r_out[]; };
+#endif
+layout(binding = AQ_BIND_X) readonly buffer AqX4 { vec4 x4[]; };
+layout(binding = AQ_BIND_X) readonly buffer AqX1 { float x1[]; };
+layout(binding = AQ_BIND_Q) writeonly buffer AqQ { uint q[]; };
+layout(binding = AQ_BIND_S) writeonly buffer AqS { float s_out[]; };
+layout(binding = AQ_BIND_G) readonly buffer AqG4 { vec4 g4[]; };
+layout(binding = AQ_BIND_G) readonly buffer AqG1 { float g1[]; };
+layout(binding = AQ_BIND_R) writeonly buffer AqR { float r_out[]; };
 
 vec4 load4(uint base, uint k0, bool gam) {
     uint K = pc.k;
@@ -36,6 +41,21 @@ vec4 load4(uint base, uint k0, bool gam) {
     return v;
 }
 
+// y = (x r) g: two correctly rounded fp32 products, never fused (the check's order).
+vec4 aq_norm(vec4 v, float r, vec4 g) {
+    precise vec4 y = v * r;
+    precise vec4 z = y * g;
+    return z;
+}
+float aq_scale(float absmax) { return 127.0 / max(absmax, BITNET_EPS); }
+// Four codes clamp(roundEven(y s), -128, 127), the product rounded to fp32 first, packed little-endian.
+uint aq_pack(vec4 v, float s) {
+    precise vec4 p = v * s;
+    ivec4 c = clamp(ivec4(roundEven(p)), -128, 127) & 255;
+    return uint(c.x | (c.y << 8) | (c.z << 16) | (c.w << 24));
+}
+
+#ifndef AQ_LIB
 void main() {
     uint row = vkb_group_id(), tid = gl_LocalInvocationID.x, WG = gl_WorkGroupSize.x;
     if (row >= pc.m) return;                       // uniform over the workgroup
@@ -46,23 +66,18 @@ void main() {
         float ss = 0.0;
         for (uint i = 0u; i < NV; ++i) ss += dot(v[i], v[i]);
         float r = inversesqrt(wg_sum(ss) / float(K) + pc.eps);
-        for (uint i = 0u; i < NV; ++i) {
-            precise vec4 y = v[i] * r;
-            precise vec4 z = y * load4(0u, 4u * (tid + i * WG), true);
-            v[i] = z;
-        }
+        for (uint i = 0u; i < NV; ++i) v[i] = aq_norm(v[i], r, load4(0u, 4u * (tid + i * WG), true));
         if (tid == 0u) r_out[row] = r;
     }
     float mx = 0.0;
     for (uint i = 0u; i < NV; ++i) mx = max(mx, max(max(abs(v[i].x), abs(v[i].y)), max(abs(v[i].z), abs(v[i].w))));
-    float s = 127.0 / max(wg_max(mx), BITNET_EPS);
+    float s = aq_scale(wg_max(mx));
     if (tid == 0u) s_out[row] = s;
     for (uint i = 0u; i < NV; ++i) {
         uint k0 = 4u * (tid + i * WG);
         if (k0 >= Kp) break;
-        precise vec4 p = v[i] * s;
-        ivec4 c = clamp(ivec4(roundEven(p)), -128, 127) & 255;
-        q[(row * Kp + k0) >> 2] = uint(c.x | (c.y << 8) | (c.z << 16) | (c.w << 24));
+        q[(row * Kp + k0) >> 2] = aq_pack(v[i], s);
     }
 }
+#endif
 #endif

@@ -14,6 +14,9 @@
 // Buffers: 0 packed W (N x Kp/16 words), 1 gamma', 2 xq (int8, M x Kp), 3 s (M), 4 y (M x N).
 // Push: n = N, m = M, p0 = Kp/64 groups per row. Grid: (ceil(N / (R wg/T)), ceil(M/MT)).
 // The host keeps T a multiple or a power-of-two divisor of the subgroup size, wg a multiple of both, <= 16 subgroups.
+// SG_FUSED (bitnet_layer_fused.glsl): xq and s come from a prologue that quantizes the tile's tokens into shared
+// memory (sg_prologue, sg_x, sg_s, defined by the including file after this one) instead of buffers 2 and 3; with
+// PRE = 1 the first step's weight loads are issued before it, so the prologue runs while they are in flight.
 #include "common.glsl"
 #include "bitnet_common.glsl"
 #extension GL_KHR_shader_subgroup_shuffle : require
@@ -23,16 +26,28 @@ layout(constant_id = 3) const uint G = 2u;   // groups per invocation per step (
 layout(constant_id = 4) const uint T = 32u;  // invocations per block: split x subgroup size, or lanes
 layout(binding = 0) readonly buffer Wb { uvec4 w[]; };
 layout(binding = 1) readonly buffer Gb { float gam[]; };
-layout(binding = 2) readonly buffer Xb { uvec4 x[]; };
-layout(binding = 3) readonly buffer Sb { float sc[]; };
 layout(binding = 4) writeonly buffer Yb { float y[]; };
 shared int red[R * MT * 16];  // split > 1: one partial per (block, output, subgroup)
+#ifdef SG_FUSED
+layout(constant_id = 7) const uint PRE = 1u;  // 1: the first step's weight loads before the prologue
+void sg_prologue(uint tok0);            // every invocation calls it; ends with a barrier
+uvec4 sg_x(uint tok0, uint t, uint c, uint q);
+float sg_s(uint tok0, uint t);
+#else
+const uint PRE = 0u;
+layout(binding = 2) readonly buffer Xb { uvec4 x[]; };
+layout(binding = 3) readonly buffer Sb { float sc[]; };
+void sg_prologue(uint tok0) {}
+// uvec4 q (of 4) of group c of token tok0 + t (clamped: a tail tile repeats the last token), and its scale.
+uvec4 sg_x(uint tok0, uint t, uint c, uint q) { return x[(min(tok0 + t, pc.m - 1u) * pc.p0 + c) * 4u + q]; }
+float sg_s(uint tok0, uint t) { return sc[min(tok0 + t, pc.m - 1u)]; }
+#endif
 
 // Output i (= r MT + t) of the block whose first row is row0.
 void store(uint row0, uint tok0, uint i, int a) {
     uint row = row0 + i / MT, tok = tok0 + i % MT;
     precise float p = float(a) * gam[0];
-    precise float o = p / sc[min(tok, pc.m - 1u)];
+    precise float o = p / sg_s(tok0, i % MT);
     if (row < pc.n && tok < pc.m) y[tok * pc.n + row] = o;
 }
 
@@ -46,19 +61,23 @@ void main() {
     for (uint i = 0u; i < R * MT; ++i) acc[i] = ivec4(0);
     for (uint t = 0u; t < MT; ++t) sx[t] = 0;
     uint extra = 0u;  // gate self-test: extra weight reads (kernels/common.glsl), folded in as 0 below
+    uvec4 wv[G * R];
+    // every weight load of a step first; past the row: a valid duplicate
+#define SG_LOAD(c0)                                         \
+    for (uint u = 0u; u < G; ++u) {                         \
+        uint c = min((c0) + u * T, nc - 1u);                \
+        for (uint r = 0u; r < R; ++r) wv[u * R + r] = w[wrow[r] + c]; \
+    }
+    if (PRE == 1u) SG_LOAD(v)
+    sg_prologue(tok0);
     for (uint c0 = v; c0 < nc; c0 += T * G) {
-        uvec4 wv[G * R];
-        for (uint u = 0u; u < G; ++u) {  // every weight load of the step first; past the row: a valid duplicate
-            uint c = min(c0 + u * T, nc - 1u);
-            for (uint r = 0u; r < R; ++r) wv[u * R + r] = w[wrow[r] + c];
-        }
+        if (PRE == 0u || c0 != v) SG_LOAD(c0)
         for (uint u = 0u; u < G; ++u) {
             uint c = c0 + u * T;
             if (c >= nc) break;
             for (uint t = 0u; t < MT; ++t) {
-                uint xb = (min(tok0 + t, pc.m - 1u) * nc + c) * 4u;
                 for (uint q = 0u; q < 4u; ++q) {
-                    uvec4 xa = x[xb + q];
+                    uvec4 xa = sg_x(tok0, t, c, q);
                     sx[t] += dot_ss(xa.x, 0x01010101u) + dot_ss(xa.y, 0x01010101u) + dot_ss(xa.z, 0x01010101u) +
                              dot_ss(xa.w, 0x01010101u);
                     for (uint r = 0u; r < R; ++r) {

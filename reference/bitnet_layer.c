@@ -1,12 +1,15 @@
 /* bitnet_layer.c — one BitLinear layer as a decoder runs it (issue 15): RMSNorm-fused per-token int8 activation
- * quantization, then the ternary GEMV, timed as ONE case of two dependent dispatches:
+ * quantization, then the ternary GEMV, timed as ONE case. fuse=0: two dependent dispatches,
  *   1. kernels/bitnet_layer_aquant.comp (= bitnet_aquant variant=rmsnorm): x (fp32 M x K), g -> xq (int8, M x Kp), s, r
  *   2. kernels/bitnet_gemv_sg_{dot,int}.comp (= bitnet_linear algo=gemv_sg, planned by bitnet_sg_plan): W, gamma',
  *      xq, s -> y (fp32 M x N)
- * The harness puts a barrier between the dispatches (a CUDA stream's order). xq and s are intermediates, declared
- * as outputs so that they come back and are checked too; their round trip through memory (2 (M Kp + 4M) bytes) is
- * what fusing into one kernel would save, and it is not counted in c->bytes, which holds the layer's own traffic:
- * x, g, W, gamma', y (and r, the check's). Buffers = bindings, shared by both shaders through one descriptor set:
+ * with the harness's barrier between them (a CUDA stream's order). fuse=1 (the default where the codes of mt tokens
+ * fit shared memory): ONE dispatch, kernels/bitnet_layer_fused_{dot,int}.comp, gemv_sg whose every workgroup first
+ * quantizes its tokens itself with the quantizer's own rounding steps (kernels/bitnet_layer_fused.glsl), so neither
+ * the second dispatch nor the xq, s round trip through memory remains; workgroup x = 0 still writes xq, s and r.
+ * xq and s are intermediates, declared as outputs so that they come back and are checked too; their round trip
+ * (2 (M Kp + 4M) bytes at fuse=0) is not counted in c->bytes, which holds the layer's own traffic: x, g, W, gamma', y
+ * (and r, the check's). Buffers = bindings, shared by all shaders through one descriptor set:
  * 0 W, 1 gamma', 2 xq, 3 s, 4 y, 5 x, 6 g, 7 r.
  *
  * Check: the composition of the parts' checks, neither loosened.
@@ -15,7 +18,9 @@
  *      against the CPU's recomputation from the GPU's own r and s (no near-tie excuse; ntie counts, informational,
  *      the codes a correctly rounded s would have changed).
  *   2. The CPU's codes (not the GPU's) feed exact int64 accumulators acc = W_t . xq_cpu, so a wrong intermediate
- *      fails both 1 and 2; then every y as bitnet_linear checks it, with the GPU's s (checked in 1):
+ *      fails both 1 and 2 (at fuse=1, a workgroup whose private codes differ from workgroup 0's fails 2: its rows'
+ *      acc are off; tests/kernels/layer_fused_offbyone.comp); then every y as bitnet_linear checks it, with the GPU's
+ *      s (checked in 1):
  *      |y - acc gamma'/s| <= 6.01 u |acc gamma'/s| and, while |acc| < 2^20, rint(y s / gamma') == acc exactly.
  *   Every output is compared at every size. At most M N K <= the oracle's budget (run --oracle-budget, default
  *   2^27) the scalar loop computes every acc; above it the exact integer fast reference (cpu/fastref.h) does, and
@@ -58,12 +63,14 @@ static int layer_plan(vkb_case *c)
     long long n = -1, k = -1;
     if (sh && sscanf(sh, "%lldx%lld", &n, &k) != 2) n = -1;
     if (!sh) n = vkb_param_int(c, "n", -1), k = vkb_param_int(c, "k", -1);
-    int64_t m = vkb_param_int(c, "m", 1);
+    int64_t m = vkb_param_int(c, "m", 1), fuse = vkb_param_int(c, "fuse", 1), pre = vkb_param_int(c, "pre", 1);
     size_t kp = k > 0 ? BITNET_PAD((size_t)k) : 0, nv = (kp / 4 + AQ_WG - 1) / AQ_WG;
-    if (n <= 0 || k <= 0 || m <= 0 || nv > 32 || (double)(m > n ? m : n) * (double)kp >= 2147483648.0 ||
-        (double)n * (double)m >= 4294967296.0)
-        return vkb_error(c, "n=%lld k=%lld m=%lld: expected positive sizes, k <= %u (a token's row lives in registers), "
-                         "products < 2^31", n, k, (long long)m, 32 * 4 * AQ_WG);
+    int fuse_set = vkb_param_str(c, "fuse", NULL) != NULL;
+    if (n <= 0 || k <= 0 || m <= 0 || (double)(m > n ? m : n) * (double)kp >= 2147483648.0 || (double)n * (double)m >= 4294967296.0)
+        return vkb_error(c, "n=%lld k=%lld m=%lld: expected positive sizes, products < 2^31", n, k, (long long)m);
+    if ((fuse != 0 && fuse != 1) || (pre != 0 && pre != 1) || (!fuse && vkb_param_str(c, "pre", NULL)))
+        return vkb_error(c, "fuse=%lld pre=%lld: expected fuse 0|1, pre 0|1 (pre= applies to fuse=1 only)", (long long)fuse,
+                         (long long)pre);
     const char *var = vkb_param_str(c, "variant", "dot");
     if (strcmp(var, "dot") && strcmp(var, "int")) return vkb_error(c, "variant=%s: expected dot or int (the GEMV's)", var);
     snprintf(c->variant, sizeof(c->variant), "%s", var);
@@ -75,7 +82,6 @@ static int layer_plan(vkb_case *c)
     c->priv = p;
     p->n = (size_t)n, p->k = (size_t)k, p->m = (size_t)m, p->kp = kp;
     p->fast = (double)m * (double)n * (double)k > (c->oracle_budget > 0 ? c->oracle_budget : (double)BUDGET);
-    p->r_bound = bitnet_aquant_r_bound(c->caps.subgroup, nv);
     vkb_add_buf(c, "w", VKB_U32, p->n * kp / BITNET_WORD, VKB_IN);
     vkb_add_buf(c, "gamma", VKB_F32, 1, VKB_IN);
     vkb_add_buf(c, "xq", VKB_I8, p->m * kp, VKB_OUT);
@@ -84,25 +90,61 @@ static int layer_plan(vkb_case *c)
     vkb_add_buf(c, "x", VKB_F32, p->m * p->k, VKB_IN);
     vkb_add_buf(c, "g", VKB_F32, p->k, VKB_IN);
     if (vkb_add_buf(c, "r", VKB_F32, p->m, VKB_OUT) != B_R) return vkb_error(c, "buffer table overflow");
-    /* 1: the quantizer, one workgroup per token */
-    uint32_t aspec[3] = {AQ_WG, 1u, (uint32_t)nv}, g[3];
-    vkb_grid_1d(c, (uint64_t)m, 1, g);
-    vkb_dispatch *d = vkb_add_dispatch(c, vkb_add_pipe(c, "bitnet_layer_aquant", 3, aspec), g[0], g[1], 1);
-    if (!d) return vkb_error(c, "out of memory");
-    d->push.m = (uint32_t)m, d->push.k = (uint32_t)k, d->push.eps = 1e-5f;  /* RMSNorm eps of BitNet 2B4T */
-    /* 2: the GEMV, bitnet_linear's batch-1 default at every m (its tunables through the same axes) */
-    uint32_t sg = c->caps.subgroup ? c->caps.subgroup : 32, spec[5], gx = 0, gy = 0;
+    /* The GEMV, bitnet_linear's batch-1 default at every m (its tunables through the same axes); fuse=1 defaults to
+     * workgroups of >= 8 subgroups: half as many workgroups repeat the quantizer's statistics. */
+    uint32_t sg = c->caps.subgroup ? c->caps.subgroup : 32, spec[8], gx = 0, gy = 0;
     size_t nc = kp / BITNET_GROUP;
-    int e = bitnet_sg_plan(c, n, m, nc, sg, spec, &gx, &gy);
+    int e = bitnet_sg_plan(c, n, m, nc, sg, fuse ? 8 : 4, spec, &gx, &gy);
     if (e) return e;
+    /* fuse=1's shared memory: the codes of MT tokens (NI uvec4 each), gemv_sg's partials, the reductions' slots */
+    uint32_t ni = (uint32_t)(kp / 16), ne = (ni + spec[0] - 1) / spec[0];
+    double shared = 16.0 * spec[2] * ni + 4.0 * (spec[1] * spec[2] * 16 + 64 + spec[2]);
+    if (fuse && !fuse_set && shared > c->caps.max_shared) {  /* the default falls back to two dispatches */
+        fuse = 0;
+        if ((e = bitnet_sg_plan(c, n, m, nc, sg, 4, spec, &gx, &gy))) return e;
+        size_t l = strlen(c->note);
+        snprintf(c->note + l, sizeof(c->note) - l, "; fuse=0: the codes of mt=%u tokens need %.0f B of shared memory, "
+                 "this device has %u", spec[2], shared, c->caps.max_shared);
+    }
+    if (!fuse && nv > 32)
+        return vkb_error(c, "k=%lld at fuse=0: at most %u (the quantizer's row lives in registers)", k, 32 * 4 * AQ_WG);
     if (gx > c->caps.max_wg_count_x || gy > 65535)
         return vkb_skip(c, "grid %ux%u exceeds this device's maxComputeWorkGroupCount (%u x 65535)", gx, gy, c->caps.max_wg_count_x);
+    vkb_dispatch *d;
     char shader[48];
-    snprintf(shader, sizeof(shader), "bitnet_gemv_sg_%s", var);
-    if (!(d = vkb_add_dispatch(c, vkb_add_pipe(c, shader, 5, spec), gx, gy, 1))) return vkb_error(c, "out of memory");
-    d->push.n = (uint32_t)n, d->push.m = (uint32_t)m, d->push.k = (uint32_t)k, d->push.p0 = (uint32_t)nc;
-    size_t len = strlen(c->note);
-    snprintf(c->note + len, sizeof(c->note) - len, "; aquant rmsnorm -> gemv_sg; xq, s round trip not in bytes");
+    size_t len;
+    if (fuse) {
+        /* One dispatch (kernels/bitnet_layer_fused.glsl): NI = Kp/16 items of 16 codes per token, NE per invocation,
+         * whose x and g (2 x 4 NE vec4) sit in registers. */
+        if (ne > 8)
+            return vkb_error(c, "k=%lld wg=%u: %u items of 16 activations per invocation, at most 8 (their x and g live in "
+                             "registers): raise wg", k, spec[0], ne);
+        if (shared > c->caps.max_shared)
+            return vkb_skip(c, "k=%lld mt=%u: %.0f bytes of shared memory (codes of %u tokens), this device has %u", k,
+                            spec[2], shared, spec[2], c->caps.max_shared);
+        spec[5] = ni, spec[6] = ne, spec[7] = (uint32_t)pre;
+        p->r_bound = bitnet_aquant_r_bound(c->caps.subgroup, 4 * (size_t)ne, spec[0]);
+        snprintf(shader, sizeof(shader), "bitnet_layer_fused_%s", var);
+        if (!(d = vkb_add_dispatch(c, vkb_add_pipe(c, shader, 8, spec), gx, gy, 1))) return vkb_error(c, "out of memory");
+        d->push.n = (uint32_t)n, d->push.m = (uint32_t)m, d->push.k = (uint32_t)k, d->push.p0 = (uint32_t)nc;
+        d->push.eps = 1e-5f;  /* RMSNorm eps of BitNet 2B4T */
+        len = strlen(c->note);
+        snprintf(c->note + len, sizeof(c->note) - len, "; fused: %u workgroups each quantize (ne=%u pre=%lld)", gx * gy, ne,
+                 (long long)pre);
+    } else {
+        /* 1: the quantizer, one workgroup per token; 2: the GEMV */
+        uint32_t aspec[3] = {AQ_WG, 1u, (uint32_t)nv}, g[3];
+        p->r_bound = bitnet_aquant_r_bound(c->caps.subgroup, nv, AQ_WG);
+        vkb_grid_1d(c, (uint64_t)m, 1, g);
+        if (!(d = vkb_add_dispatch(c, vkb_add_pipe(c, "bitnet_layer_aquant", 3, aspec), g[0], g[1], 1)))
+            return vkb_error(c, "out of memory");
+        d->push.m = (uint32_t)m, d->push.k = (uint32_t)k, d->push.eps = 1e-5f;  /* RMSNorm eps of BitNet 2B4T */
+        snprintf(shader, sizeof(shader), "bitnet_gemv_sg_%s", var);
+        if (!(d = vkb_add_dispatch(c, vkb_add_pipe(c, shader, 5, spec), gx, gy, 1))) return vkb_error(c, "out of memory");
+        d->push.n = (uint32_t)n, d->push.m = (uint32_t)m, d->push.k = (uint32_t)k, d->push.p0 = (uint32_t)nc;
+        len = strlen(c->note);
+        snprintf(c->note + len, sizeof(c->note) - len, "; aquant rmsnorm -> gemv_sg; xq, s round trip not in bytes");
+    }
     double nk = (double)n * (double)k, mk = (double)m * (double)k, mn = (double)m * (double)n;
     c->bytes = nk / 4 + 4 + 4 * mk + 4.0 * (double)k + 4 * mn + 4.0 * (double)m;
     c->flops = 2.0 * (double)m * nk + 6.0 * mk;  /* GEMV + RMSNorm and quantization (bitnet_aquant's count) */
@@ -216,7 +258,8 @@ static void layer_release(vkb_case *c)
     if (p) free(p->pick), free(p->r_ref);
 }
 
-VKB_KERNEL(bitnet_layer) = {"bitnet_layer", "n,k,m,shape,rows,mt,wg,gpt,split,lanes",
+VKB_KERNEL(bitnet_layer) = {"bitnet_layer", "n,k,m,shape,fuse,pre,rows,mt,wg,gpt,split,lanes",
                             "BitLinear layer: RMSNorm + per-token int8 (bitnet_aquant rmsnorm), then the GEMV (bitnet_linear "
-                            "gemv_sg), one case of two dispatches (variant dot|int: the GEMV's)",
+                            "gemv_sg); fuse=1 one dispatch (default where mt tokens' codes fit shared memory), fuse=0 two (variant dot|int: "
+                            "the GEMV's)",
                             layer_plan, layer_fill, layer_ref, layer_check, layer_release, "dot, int"};

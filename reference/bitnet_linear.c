@@ -56,9 +56,11 @@ typedef struct lin_priv {
  * gets a group per row (2 split sg <= groups per row): short wide rows (4096x14336, 2560x6912) get 2-4x the
  * subgroups, tall ones keep split 1 and no barrier; gpt = the groups per row each invocation owns (so one step
  * loads its whole slice), at most 8 and 32/R; lanes = the subgroup size; wg = the fewest whole blocks that make
- * >= 4 subgroups. On success fills spec[0..4] = wg, R, MT, G, T (= split sg, or lanes) and the grid; else
+ * >= min_sg subgroups (4 here; bitnet_layer fuse=1 asks 8, to spread its per-workgroup quantizer over fewer
+ * workgroups). On success fills spec[0..4] = wg, R, MT, G, T (= split sg, or lanes) and the grid; else
  * returns vkb_error's -1 or vkb_skip's 1. */
-int bitnet_sg_plan(vkb_case *c, long long n, int64_t m, size_t nc, uint32_t sg, uint32_t spec[5], uint32_t *gx, uint32_t *gy)
+int bitnet_sg_plan(vkb_case *c, long long n, int64_t m, size_t nc, uint32_t sg, uint32_t min_sg, uint32_t spec[5],
+                   uint32_t *gx, uint32_t *gy)
 {
     int64_t rows = vkb_param_int(c, "rows", 4), mt = vkb_param_int(c, "mt", m < 8 ? m : 8);
     if (rows < 1 || rows > 16 || mt < 1 || mt > 16)
@@ -79,7 +81,7 @@ int bitnet_sg_plan(vkb_case *c, long long n, int64_t m, size_t nc, uint32_t sg, 
         return vkb_skip(c, "lanes=%lld on this device: needs a divisor of its subgroup size %u", (long long)lanes, sg);
     int64_t per = ((int64_t)nc + tb - 1) / tb, cap = 32 / rows < 8 ? 32 / rows : 8;
     int64_t gpt = vkb_param_int(c, "gpt", per < cap ? per : cap);
-    int64_t wg = vkb_param_int(c, "wg", (split + 3) / split * split * sg);  /* >= 4 subgroups, a multiple of split */
+    int64_t wg = vkb_param_int(c, "wg", (min_sg + split - 1) / split * split * sg);  /* >= min_sg subgroups, a multiple of split */
     if (gpt < 1 || gpt > 16 || rows * gpt > 32)
         return vkb_error(c, "gpt=%lld rows=%lld: expected gpt 1..16 and rows*gpt <= 32 (16-byte loads in flight per invocation)",
                          (long long)gpt, (long long)rows);
@@ -158,7 +160,7 @@ static int linear_plan(vkb_case *c, int dense)
     if (dense) snprintf(shader, sizeof(shader), "dense_%s", gemm ? "gemm" : g8 ? "gemv8" : "gemv");
     else snprintf(shader, sizeof(shader), "bitnet_%s_%s", algo, var);
     if (sgv) {
-        int e = bitnet_sg_plan(c, n, m, nc, sg, spec, &gx, &gy);
+        int e = bitnet_sg_plan(c, n, m, nc, sg, 4, spec, &gx, &gy);
         if (e) return e;
         nspec = 5;
     } else if (gemm) {

@@ -345,14 +345,14 @@ static int aquant_plan(vkb_case *c)
      * 4 NV per invocation + SG-1 subgroup + WG/SG; +1 for the squares), /K 2.5 ulp <= 5u, +eps u; the
      * argument's relative error halves under the square root, and inversesqrt adds 2 ulp <= 4u.
      * +0.5u for second-order terms. */
-    p->r_bound = bitnet_aquant_r_bound(c->caps.subgroup, nv);
+    p->r_bound = bitnet_aquant_r_bound(c->caps.subgroup, nv, WG);
     return 0;
 }
 
-double bitnet_aquant_r_bound(uint32_t subgroup, size_t nv)
+double bitnet_aquant_r_bound(uint32_t subgroup, size_t nv, uint32_t wg)
 {
     double sg = subgroup ? subgroup : 1;
-    double chain = 4.0 * (double)nv + (sg - 1) + WG / sg;
+    double chain = 4.0 * (double)nv + (sg - 1) + wg / sg;
     return ((chain + 1 + 5 + 1) / 2 + 4.5) * U32;
 }
 

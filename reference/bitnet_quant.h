@@ -6,9 +6,10 @@
 #include <stdint.h>
 #include "vkb.h"
 
-/* Relative bound on the GPU's RMSNorm factor r (derivation at aquant_plan) for kernels/bitnet_aquant.glsl run
- * with NV vec4 per invocation (spec constant 2) on a device of subgroup size `subgroup` (0: unknown). */
-double bitnet_aquant_r_bound(uint32_t subgroup, size_t nv);
+/* Relative bound on the GPU's RMSNorm factor r (derivation at aquant_plan) for kernels/bitnet_aquant.glsl's sum of
+ * squares: nv vec4 per invocation (its spec constant 2), wg invocations (bitnet_aquant: 256), on a device of subgroup
+ * size `subgroup` (0: unknown). */
+double bitnet_aquant_r_bound(uint32_t subgroup, size_t nv, uint32_t wg);
 /* r_ref[i] = 1 / sqrt(mean_j x[i][j]^2 + eps) in double, for the m rows of k floats of x. */
 void bitnet_aquant_r_ref(const float *x, size_t m, size_t k, float eps, double *r_ref);
 

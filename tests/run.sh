@@ -522,22 +522,32 @@ echo "== the fused BitLinear layer: RMSNorm-quantize + GEMV as one case (issue 1
 # Odd shapes, below the scalar oracle's budget and (--oracle-budget 2^20) above it: every row PASSes and compares
 # every element (the codes xq and every y), by the scalar loop or the exact fast reference plus samples.
 layer() { run --seed 15 $quick "$@"; }
-expect "bitnet_layer: odd shapes PASS, scalar oracle" layer -e "bitnet_layer shape=100x200,1000x3000 m=1,3 variant=dot,int"
+# fuse=1 (one dispatch, every workgroup quantizes for itself) and fuse=0 (two dispatches), tails of mt-token tiles.
+expect "bitnet_layer: odd shapes PASS, scalar oracle" layer -e "bitnet_layer shape=100x200,1000x3000 m=1,3 variant=dot,int fuse=0,1" \
+    -e "bitnet_layer n=37 k=129 m=9 mt=8,3 fuse=1"
 csv_col "$(lastdir)/results.csv" status ref_method check_fraction n_checked params > "$T/ly.tsv"
-if awk -F'\t' '$1 != "PASS" || $2 != "scalar" || $3 != 1 { n++ } END { exit n > 0 || NR != 8 }' "$T/ly.tsv"; then
+if awk -F'\t' '$1 != "PASS" || $2 != "scalar" || $3 != 1 { n++ } END { exit n > 0 || NR != 18 }' "$T/ly.tsv"; then
     ok "bitnet_layer: every row checked every code and output (n_checked $(cut -f4 "$T/ly.tsv" | tr '\n' ' '))"
 else bad "bitnet_layer rows" "$T/ly.tsv"; fi
-expect "bitnet_layer: above the oracle's budget, fast reference" layer --oracle-budget 1048576 -e "bitnet_layer shape=1000x3000 m=1,3"
+expect "bitnet_layer: above the oracle's budget, fast reference" layer --oracle-budget 1048576 -e "bitnet_layer shape=1000x3000 m=1,3 fuse=0,1"
 csv_col "$(lastdir)/results.csv" status ref_method check_fraction > "$T/ly.tsv"
-if awk -F'\t' '$1 != "PASS" || $2 != "exact-int+scalar-sample" || $3 != 1 { n++ } END { exit n > 0 || NR != 2 }' "$T/ly.tsv"; then
+if awk -F'\t' '$1 != "PASS" || $2 != "exact-int+scalar-sample" || $3 != 1 { n++ } END { exit n > 0 || NR != 4 }' "$T/ly.tsv"; then
     ok "bitnet_layer: fast rows say exact-int+scalar-sample, every element compared"; else bad "bitnet_layer fast rows" "$T/ly.tsv"; fi
 # One intermediate code off by one (token M/2): the code check and the y check both fail, below and above the budget.
-expect_exit 1 "bitnet_layer with one intermediate code off by one: FAIL" layer -e "bitnet_layer shape=100x200 m=5" \
+expect_exit 1 "bitnet_layer with one intermediate code off by one: FAIL" layer -e "bitnet_layer shape=100x200 m=5 fuse=0" \
     --shader bitnet_layer_aquant=layer_aquant_offbyone
 grep_out "bitnet_layer broken: the code (token 2, k 100: i = 2 Kp + 100) and then outputs of its token reported" \
     'first mismatches: i=612 got=-?[0-9]+ want=-?[0-9]+; y \(index t N \+ row\); i=2[0-9][0-9] '
 expect_exit 1 "bitnet_layer broken, above the oracle's budget: FAIL" layer --oracle-budget 1048576 \
-    -e "bitnet_layer shape=1000x3000 m=5" --shader bitnet_layer_aquant=layer_aquant_offbyone
+    -e "bitnet_layer shape=1000x3000 m=5 fuse=0" --shader bitnet_layer_aquant=layer_aquant_offbyone
+# fuse=1 with the last workgroup's own copy of one code off by one: workgroup 0's intermediates are right, so the
+# codes pass, and the y check must catch the outputs of the workgroup that quantized differently.
+expect_exit 1 "bitnet_layer fuse=1, one workgroup's private code off by one: FAIL" layer \
+    -e "bitnet_layer shape=100x200 m=5 variant=int fuse=1" --shader bitnet_layer_fused_int=layer_fused_offbyone
+grep_out "bitnet_layer fuse=1 broken: no code mismatch, outputs of the last workgroup's rows (96..99 of token 0) reported" \
+    'first mismatches: y \(index t N \+ row\); i=9[6-9] '
+expect_exit 1 "bitnet_layer fuse=1 broken, above the oracle's budget: FAIL" layer --oracle-budget 1048576 \
+    -e "bitnet_layer shape=1000x3000 m=5 variant=int fuse=1" --shader bitnet_layer_fused_int=layer_fused_offbyone
 
 echo "== ceilings that match the hardware (issue 12) and a copy ceiling that holds (issue 14)"
 # lavapipe: no SMs and no matrix units, so the theoretical FLOP/s ceilings are NA with the reason, and the matrix-unit
