@@ -2,7 +2,8 @@
  * kernels/bitnet_layout.glsl), int8 activations (row stride Kp) and int32 accumulation (kernels.md §1).
  * algo=gemv (default for 2 <= m <= 32): R rows x MT tokens per workgroup, masked-word dot products
  * (kernels/bitnet_gemv.glsl); algo=gemv_sg (default for m = 1): row blocks owned by subgroups, each invocation
- * issuing several groups' weight loads at once (kernels/bitnet_gemv_sg.glsl, tunables at sg_plan); algo=gemm
+ * issuing several groups' weight loads at once (kernels/bitnet_gemv_sg.glsl, tunables at sg_plan); algo=gemv_ps:
+ * the same blocks, several per persistent worker with the next block's loads in flight (kernels/bitnet_gemv_ps.glsl); algo=gemm
  * (default above 32): 64-row x BM-token tiles through shared memory (kernels/bitnet_gemm.glsl). variant=dot uses
  * the device's packed 4x8 dot product, variant=int plain integer multiply-add.
  *
@@ -57,22 +58,25 @@ typedef struct lin_priv {
  * subgroups, tall ones keep split 1 and no barrier; gpt = the groups per row each invocation owns (so one step
  * loads its whole slice), at most 8 and 32/R; lanes = the subgroup size; wg = the fewest whole blocks that make
  * >= min_sg subgroups (4 here; bitnet_layer fuse=1 asks 8, to spread its per-workgroup quantizer over fewer
- * workgroups). On success fills spec[0..4] = wg, R, MT, G, T (= split sg, or lanes) and the grid; else
- * returns vkb_error's -1 or vkb_skip's 1. */
-int bitnet_sg_plan(vkb_case *c, long long n, int64_t m, size_t nc, uint32_t sg, uint32_t min_sg, uint32_t spec[5],
+ * workgroups). algo=gemv_ps (kernels/bitnet_gemv_ps.glsl) plans the same blocks with split = 1 and per= row
+ * blocks per worker (default 4: the grid shrinks by that factor, each worker pipelines its blocks' loads).
+ * On success fills spec[0..4] = wg, R, MT, G, T (= split sg, or lanes), spec[5] = per for gemv_ps (spec has room
+ * for 6), and the grid; else returns vkb_error's -1 or vkb_skip's 1. */
+int bitnet_sg_plan(vkb_case *c, long long n, int64_t m, size_t nc, uint32_t sg, uint32_t min_sg, uint32_t spec[],
                    uint32_t *gx, uint32_t *gy)
 {
     int64_t rows = vkb_param_int(c, "rows", 4), mt = vkb_param_int(c, "mt", m < 8 ? m : 8);
     if (rows < 1 || rows > 16 || mt < 1 || mt > 16)
         return vkb_error(c, "rows=%lld mt=%lld: expected 1..16 each", (long long)rows, (long long)mt);
     int64_t blocks = (n + rows - 1) / rows, split = 1;
-    int lanes_set = vkb_param_str(c, "lanes", NULL) != NULL;
+    int lanes_set = vkb_param_str(c, "lanes", NULL) != NULL, ps = !strcmp(vkb_param_str(c, "algo", ""), "gemv_ps");
     /* 8192, not 4096: on an H200 (rotate mode, tests/gpu/sweep_gemv.txt) split=2 beat split=1 on 13824x2560 (7.25
      * vs 7.48 us), 20480x3200 (9.82 vs 9.85) and 28672x4096 (12.06 vs 12.46 at gpt=2). */
-    while (!lanes_set && split < 16 && blocks * split < 8192 && 2 * (size_t)split * sg <= nc) split *= 2;
+    while (!lanes_set && !ps && split < 16 && blocks * split < 8192 && 2 * (size_t)split * sg <= nc) split *= 2;
     split = vkb_param_int(c, "split", split);
     if (split < 1 || split > 16)
         return vkb_error(c, "split=%lld: expected 1..16 subgroups per row block", (long long)split);
+    if (ps && split != 1) return vkb_error(c, "split=%lld: algo=gemv_ps has none (its blocks are one subgroup or lanes= of one)", (long long)split);
     int64_t lanes = vkb_param_int(c, "lanes", split * sg), tb = lanes;  /* tb: invocations per block */
     if (lanes_set && (split > 1 || lanes < 2 || lanes & (lanes - 1)))
         return vkb_error(c, "lanes=%lld split=%lld: expected lanes a power of two >= 2, and split=1", (long long)lanes,
@@ -89,11 +93,14 @@ int bitnet_sg_plan(vkb_case *c, long long n, int64_t m, size_t nc, uint32_t sg, 
     if (wg % sg || wg / sg > 16 || wg > c->caps.max_wg_size || (wg / sg) % split) /* fine elsewhere: not bad input */
         return vkb_skip(c, "wg=%lld split=%lld on this device: wg needs a multiple of split x the subgroup size %u, <= 16 subgroups, <= %u",
                         (long long)wg, (long long)split, sg, c->caps.max_wg_size);
-    uint32_t per_wg = (uint32_t)(rows * (wg / tb));
+    int64_t nper = ps ? vkb_param_int(c, "per", 4) : 1, workers = (blocks + nper - 1) / nper, wpw = wg / tb;
+    if (nper < 1 || nper > 1024) return vkb_error(c, "per=%lld: expected 1..1024 row blocks per worker", (long long)nper);
     spec[0] = (uint32_t)wg, spec[1] = (uint32_t)rows, spec[2] = (uint32_t)mt, spec[3] = (uint32_t)gpt, spec[4] = (uint32_t)tb;
-    *gx = (uint32_t)((n + per_wg - 1) / per_wg), *gy = (uint32_t)((m + mt - 1) / mt);
-    snprintf(c->note, sizeof(c->note), "gemv_sg rows=%lld split=%lld lanes=%lld gpt=%lld wg=%lld mt=%lld", (long long)rows,
-             (long long)split, (long long)tb, (long long)gpt, (long long)wg, (long long)mt);
+    if (ps) spec[5] = (uint32_t)nper;
+    *gx = (uint32_t)((workers + wpw - 1) / wpw), *gy = (uint32_t)((m + mt - 1) / mt);
+    snprintf(c->note, sizeof(c->note), "%s rows=%lld split=%lld lanes=%lld gpt=%lld wg=%lld mt=%lld", ps ? "gemv_ps" : "gemv_sg",
+             (long long)rows, (long long)split, (long long)tb, (long long)gpt, (long long)wg, (long long)mt);
+    if (ps) snprintf(c->note + strlen(c->note), sizeof(c->note) - strlen(c->note), " per=%lld", (long long)nper);
     return 0;
 }
 static int dense_coop_wanted(const vkb_case *c, int64_t m);
@@ -133,13 +140,14 @@ static int linear_plan(vkb_case *c, int dense)
     if (dense && !c->caps.storage16) return vkb_skip(c, "device lacks storageBuffer16BitAccess");
     if (dense && dense_coop_wanted(c, m)) return dense_coop_plan(c, n, k, m);
     const char *algo = vkb_param_str(c, "algo", m == 1 && !dense ? "gemv_sg" : m <= 32 ? "gemv" : "gemm");
-    int gemm = !strcmp(algo, "gemm"), sgv = !strcmp(algo, "gemv_sg"), g8 = !strcmp(algo, "gemv8");
-    if (!gemm && !sgv && !g8 && strcmp(algo, "gemv")) return vkb_error(c, "algo=%s: expected gemv, gemv_sg, gemv8 or gemm", algo);
-    if (sgv && dense) return vkb_error(c, "algo=gemv_sg: BitLinear only (dense_f16: gemv, gemv8, gemm, coopmat*)");
+    int gemm = !strcmp(algo, "gemm"), ps = !strcmp(algo, "gemv_ps"), sgv = ps || !strcmp(algo, "gemv_sg"), g8 = !strcmp(algo, "gemv8");
+    if (!gemm && !sgv && !g8 && strcmp(algo, "gemv")) return vkb_error(c, "algo=%s: expected gemv, gemv_sg, gemv_ps, gemv8 or gemm", algo);
+    if (sgv && dense) return vkb_error(c, "algo=%s: BitLinear only (dense_f16: gemv, gemv8, gemm, coopmat*)", algo);
+    if (!ps && vkb_param_str(c, "per", NULL)) return vkb_error(c, "per= applies to algo=gemv_ps only (algo=%s)", algo);
     if (g8 && !dense) return vkb_error(c, "algo=gemv8: dense_f16 only");
     if (vkb_param_str(c, "wn", NULL)) return vkb_error(c, "wn= applies to algo=coopmat_g only (algo=%s)", algo);
     if (!sgv && (vkb_param_str(c, "gpt", NULL) || vkb_param_str(c, "split", NULL) || vkb_param_str(c, "lanes", NULL)))
-        return vkb_error(c, "gpt=, split= and lanes= apply to algo=gemv_sg only (algo=%s)", algo);
+        return vkb_error(c, "gpt=, split= and lanes= apply to algo=gemv_sg and gemv_ps only (algo=%s)", algo);
     lin_priv *p = lin_new(c, n, k, m);
     if (!p) return vkb_error(c, "out of memory");
     p->kp = dense ? ((size_t)k + 7) / 8 * 8 : BITNET_PAD((size_t)k);
@@ -154,7 +162,7 @@ static int linear_plan(vkb_case *c, int dense)
         vkb_add_buf(c, "s", VKB_F32, p->m, VKB_IN);
     }
     vkb_add_buf(c, "y", VKB_F32, p->m * p->n, VKB_OUT);
-    uint32_t sg = c->caps.subgroup ? c->caps.subgroup : 32, gx = 0, gy = 0, spec[5];
+    uint32_t sg = c->caps.subgroup ? c->caps.subgroup : 32, gx = 0, gy = 0, spec[6];
     int nspec = 3;
     char shader[48];
     if (dense) snprintf(shader, sizeof(shader), "dense_%s", gemm ? "gemm" : g8 ? "gemv8" : "gemv");
@@ -162,7 +170,7 @@ static int linear_plan(vkb_case *c, int dense)
     if (sgv) {
         int e = bitnet_sg_plan(c, n, m, nc, sg, 4, spec, &gx, &gy);
         if (e) return e;
-        nspec = 5;
+        nspec = ps ? 6 : 5;
     } else if (gemm) {
         /* BM = 64 unless that leaves fewer than ~2 tiles per SM of a 132-SM GPU; bm= overrides. */
         uint32_t bm = (uint32_t)vkb_param_int(c, "bm", m >= 64 && ((n + 63) / 64) * ((m + 63) / 64) >= 264 ? 64 : 32);
@@ -348,7 +356,7 @@ static void lin_release(vkb_case *c)
     if (p) free(p->pick), free(p->acc), free(p->want), free(p->bound);
 }
 
-VKB_KERNEL(bitnet_linear) = {"bitnet_linear", "n,k,m,shape,algo,rows,mt,wg,bm,gpt,split,lanes",
+VKB_KERNEL(bitnet_linear) = {"bitnet_linear", "n,k,m,shape,algo,rows,mt,wg,bm,gpt,split,lanes,per",
                              "BitLinear y = (W_t x_q) gamma'/s, packed 2-bit W, int8 x, int32 acc (variant dot|int)",
                              lin_plan, lin_fill, lin_ref, lin_check, lin_release, "dot, int"};
 

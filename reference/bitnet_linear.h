@@ -7,9 +7,10 @@
 
 /* Plans algo=gemv_sg (kernels/bitnet_gemv_sg.glsl) for N = n rows, M = m tokens and nc 64-weight groups per row on
  * a device of subgroup size sg, from c's axes rows, mt, split, lanes, gpt, wg (the batch-1 default rule is at the
- * definition; min_sg: the fewest subgroups per workgroup wg defaults to). On success fills spec[0..4] (wg, R, MT, G, T) and the grid *gx x *gy, writes c->note, returns 0;
+ * definition; min_sg: the fewest subgroups per workgroup wg defaults to). On success fills spec[0..4] (wg, R, MT,
+ * G, T; spec[5] = per= for algo=gemv_ps, so spec has room for 6) and the grid *gx x *gy, writes c->note, returns 0;
  * else returns vkb_error's -1 or vkb_skip's 1. The shader's bindings: 0 W, 1 gamma', 2 xq, 3 s, 4 y. */
-int bitnet_sg_plan(vkb_case *c, long long n, int64_t m, size_t nc, uint32_t sg, uint32_t min_sg, uint32_t spec[5],
+int bitnet_sg_plan(vkb_case *c, long long n, int64_t m, size_t nc, uint32_t sg, uint32_t min_sg, uint32_t spec[],
                    uint32_t *gx, uint32_t *gy);
 
 /* Fills the n x kp packed ternary codes w (layout T2, zeroed; kp a multiple of 16, codes past k are w = 0) from r on

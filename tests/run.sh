@@ -549,6 +549,11 @@ grep_out "bitnet_layer fuse=1 broken: no code mismatch, outputs of the last work
 expect_exit 1 "bitnet_layer fuse=1 broken, above the oracle's budget: FAIL" layer --oracle-budget 1048576 \
     -e "bitnet_layer shape=1000x3000 m=5 variant=int fuse=1" --shader bitnet_layer_fused_int=layer_fused_offbyone
 
+# gemv_ps with its ping-pong broken (odd items read the even buffer): the odd row blocks of every worker are wrong.
+expect_exit 1 "BitLinear gemv_ps, odd row blocks computed from the previous block's weights: FAIL" run --seed 15 $quick \
+    -e "bitnet_linear n=100 k=200 m=1 algo=gemv_ps per=4 variant=int" --shader bitnet_gemv_ps_int=bitnet_gemv_ps_pingpong
+grep_out "gemv_ps broken: the exact check names mismatching outputs" 'exact metric [0-9]+ > threshold 0'
+
 echo "== ceilings that match the hardware (issue 12) and a copy ceiling that holds (issue 14)"
 # lavapipe: no SMs and no matrix units, so the theoretical FLOP/s ceilings are NA with the reason, and the matrix-unit
 # probe runs its configurations through the emulated shader (a test of the sweep, never a ceiling).
