@@ -17,17 +17,13 @@
 #ifndef QR_U
 #define QR_U 8u
 #endif
-// beta = -sign(alpha) ||x|| makes alpha - beta a sum of like-signed terms (LAPACK xLARFG). QR_BETA_SIGN is
-// for tests/kernels/qr_panel_badsign.comp, which sets +1.0: the choice that cancels when the tail is small.
-#ifndef QR_BETA_SIGN
-#define QR_BETA_SIGN (-1.0)
-#endif
 layout(binding = 1) coherent buffer R { float r[]; };
 layout(binding = 3) buffer WS { float ws[]; };
 layout(constant_id = 1) const uint RG = 32u;  // row groups; workgroup size 32 * RG
 shared float red[RG][33];
 shared float dot_s[32], prow[32], scale_s[32], beta_s[32], G_s[32];
 shared float T_s[32][33];
+#include "qr_house.glsl"
 
 void main() {
     uint n = pc.n, m = pc.m, j0 = pc.p0, jb = pc.p1;
@@ -49,18 +45,8 @@ void main() {
             }
             if (g == j % RG) prow[c] = r[(j0 + j) * n + j0 + c];
         }
-        red[g][c] = d;
-        barrier();
-        if (g == 0u) {
-            float s = 0.0;
-            for (uint h = 0u; h < RG; ++h) s += red[h][c];
-            dot_s[c] = s;
-        }
-        barrier();
-        float alpha = prow[j], s2 = dot_s[j];
-        float beta = s2 > 0.0 ? QR_BETA_SIGN * (alpha >= 0.0 ? 1.0 : -1.0) * sqrt(alpha * alpha + s2) : alpha;
-        float tau = s2 > 0.0 ? (beta - alpha) / beta : 0.0;
-        float scale = s2 > 0.0 ? 1.0 / (alpha - beta) : 0.0;
+        float alpha, beta, tau, scale;
+        qr_column(g, c, j, d, alpha, beta, tau, scale);
         if (g == 0u && c < j) G_s[c] = scale_s[c] * (prow[c] + scale * dot_s[c]);
         if (g == 0u && c == j) { scale_s[j] = scale; beta_s[j] = beta; ws[j0 + j] = tau; }
         barrier();

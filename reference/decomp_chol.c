@@ -5,7 +5,10 @@
  *     workgroup per 64 panel rows plus one, each factoring the diagonal block itself), chol_syrk: 1 + 2 n/nb;
  *   panel=split (the first version): chol_potrf (the diagonal block in one workgroup), chol_trsm (the panel
  *     below it, 64 rows per workgroup, one row per invocation), chol_syrk: 1 + 3 n/nb dispatches.
- *   tile=128 (default) | 64: the syrk's lower tiles, 128x128 with 8x8 per invocation (chol_syrk128) or
+ *   panel=ahead (nb=64 tile=64): block 0's panel, then per block one dispatch holding block k's update less its
+ *     first tile column, the copy of block k's L11, and block k + 1's panel, whose groups apply that column
+ *     themselves (kernels/chol_ahead.comp): 2 + (n/nb - 1) dispatches, the panel beside the update.
+ *   tile=128 | 64 (default): the syrk's lower tiles, 128x128 with 8x8 per invocation (chol_syrk128) or
  *     64x64 with 4x4 (chol_syrk). The first version is panel=split tile=64.
  * A pivot that is not > 0 stops it: the GPU writes info = first failing pivot (1-based, LAPACK's INFO) and
  * the later dispatches exit.
@@ -51,7 +54,7 @@
 #define THRESH 30.0
 
 static const char *const chol_fills[] = {"normal", "graded", NULL};
-static const char *const chol_panels[] = {"fused", "split", NULL};
+static const char *const chol_panels[] = {"fused", "split", "ahead", NULL};
 
 /* Index of param key's value in names (names[0] when absent), or -1 with the case's error set. */
 static int chol_pick(vkb_case *c, const char *key, const char *const *names)
@@ -59,7 +62,8 @@ static int chol_pick(vkb_case *c, const char *key, const char *const *names)
     const char *v = vkb_param_str(c, key, names[0]);
     for (int i = 0; names[i]; i++)
         if (!strcmp(v, names[i])) return i;
-    return vkb_error(c, "%s=%s: expected %s or %s", key, v, names[0], names[1]);
+    return vkb_error(c, "%s=%s: expected %s, %s%s%s", key, v, names[0], names[1], names[2] ? " or " : "",
+                     names[2] ? names[2] : "");
 }
 
 typedef struct priv {
@@ -69,6 +73,42 @@ typedef struct priv {
     int gsl_status;
 } priv;
 
+static int chol_plan_end(vkb_case *c, uint32_t n, int spd, int fill)
+{
+    c->flops = (double)n * (double)n * (double)n / 3.0;
+    c->bytes = 4.0 * (double)n * (double)(n + 1); /* read and write the lower triangle */
+    priv *p = calloc(1, sizeof(*p));
+    if (!p) return -1;
+    p->spd = spd;
+    p->fill = fill;
+    c->priv = p;
+    return 0;
+}
+
+/* panel=ahead (kernels/chol_ahead.comp): chol_init, block 0's panel, then per block k < last one dispatch
+ * with block k's update (less its first tile column), the copy of its L11 and block k + 1's panel, which
+ * applies that column itself: 2 + (blocks - 1) dispatches against 1 + 2 blocks. L11 alternates between
+ * two 64 x 64 buffers of ws. */
+static int chol_plan_ahead(vkb_case *c, uint32_t n, int pp, int spd, int fill)
+{
+    uint32_t s256[1] = {256}, g[3], nblk = (n + 63) / 64;
+    int pa = vkb_add_pipe(c, "chol_ahead", 1, s256);
+    if (pa < 0) return -1;
+    vkb_grid_1d(c, 1 + (uint64_t)(n > 64 ? (n - 64 + 63) / 64 : 0), 1, g);
+    vkb_dispatch *d = vkb_add_dispatch(c, pp, g[0], g[1], 1);
+    if (!d) return -1;
+    d->push = (vkb_push){.n = n, .p0 = 0, .p1 = n < 64 ? n : 64, .p2 = n > 64};
+    for (uint32_t k = 0; k + 1 < nblk; k++) {
+        uint32_t j0 = 64 * k, t = (n - j0 - 64 + 63) / 64, j1 = j0 + 64, jb1 = n - j1 < 64 ? n - j1 : 64;
+        uint64_t groups = (uint64_t)t * (t - 1) / 2 + 2 + (n - j1 - jb1 + 63) / 64;
+        vkb_grid_1d(c, groups, 1, g);
+        if (!(d = vkb_add_dispatch(c, pa, g[0], g[1], 1))) return -1;
+        d->push = (vkb_push){.n = n, .p0 = j0, .p1 = 64, .q1 = (k % 2) * 4096, .q2 = ((k + 1) % 2) * 4096};
+    }
+    snprintf(c->variant, sizeof(c->variant), "blocked_nb64_ahead_t64");
+    return chol_plan_end(c, n, spd, fill);
+}
+
 static int chol_plan(vkb_case *c)
 {
     int64_t n = vkb_param_int(c, "n", -1), nb = vkb_param_int(c, "nb", 64), spd = vkb_param_int(c, "spd", 1);
@@ -76,8 +116,10 @@ static int chol_plan(vkb_case *c)
     /* 64: on an H200 the fused panel with 64x64 update tiles took 5.87 ms at n=4096 (1.15 ms at 1024) against
      * 7.16 ms (1.44) with 128x128 tiles (tests/gpu/sweep_decomp.txt). */
     int64_t tile = vkb_param_int(c, "tile", 64);
-    int fill = vkb_fill_pick(c, chol_fills), split = chol_pick(c, "panel", chol_panels);
-    if (fill < 0 || split < 0) return -1;
+    int fill = vkb_fill_pick(c, chol_fills), panel = chol_pick(c, "panel", chol_panels), split = panel == 1;
+    if (fill < 0 || panel < 0) return -1;
+    if (panel == 2 && (nb != 64 || tile != 64))
+        return vkb_error(c, "panel=ahead: needs nb=64 tile=64 (the panel's groups apply the first 64-wide tile column)");
     if (tile != 64 && tile != 128) return vkb_error(c, "tile=%lld: expected 64 or 128", (long long)tile);
     if (n < 1 || n > 32768) return vkb_error(c, "n=%s: expected 1..32768", vkb_param_str(c, "n", "(missing)"));
     if (nb < 1 || nb > 64) return vkb_error(c, "nb=%lld: expected 1..64", (long long)nb);
@@ -88,7 +130,7 @@ static int chol_plan(vkb_case *c)
     vkb_add_buf(c, "a", VKB_F32, nn, VKB_IN);
     vkb_add_buf(c, "l", VKB_F32, nn, VKB_OUT);
     vkb_add_buf(c, "info", VKB_U32, 4, VKB_OUT);
-    vkb_add_buf(c, "ws", VKB_F32, 64 * 64, VKB_SCRATCH); /* the fused panel's L11, until syrk copies it */
+    vkb_add_buf(c, "ws", VKB_F32, 2 * 64 * 64, VKB_SCRATCH); /* the fused panel's L11, until syrk copies it */
     uint32_t s256[1] = {256}, s64[1] = {64}, ts = (uint32_t)tile;
     int pi = vkb_add_pipe(c, "chol_init", 1, s256), ps = vkb_add_pipe(c, tile == 128 ? "chol_syrk128" : "chol_syrk", 1, s256);
     int pp = split ? vkb_add_pipe(c, "chol_potrf", 1, s256) : vkb_add_pipe(c, "chol_panel", 1, s256);
@@ -98,6 +140,7 @@ static int chol_plan(vkb_case *c)
     vkb_dispatch *d = vkb_add_dispatch(c, pi, g[0], g[1], 1);
     if (!d) return -1;
     d->push.n = (uint32_t)nn;
+    if (panel == 2) return chol_plan_ahead(c, (uint32_t)n, pp, (int)spd, fill);
     for (uint32_t j0 = 0; j0 < (uint32_t)n; j0 += (uint32_t)nb) {
         uint32_t jb = (uint32_t)n - j0 < (uint32_t)nb ? (uint32_t)n - j0 : (uint32_t)nb;
         uint32_t rest = (uint32_t)n - j0 - jb, t = (rest + 63) / 64, ty = (rest + ts - 1) / ts;
@@ -115,18 +158,11 @@ static int chol_plan(vkb_case *c)
         }
     }
     if (!split || tile != 64)
-        snprintf(c->variant, sizeof(c->variant), "blocked_nb%lld_%s_t%lld", (long long)nb, chol_panels[split],
+        snprintf(c->variant, sizeof(c->variant), "blocked_nb%lld_%s_t%lld", (long long)nb, chol_panels[panel],
                  (long long)tile);
     else
         snprintf(c->variant, sizeof(c->variant), "blocked_nb%lld", (long long)nb);
-    c->flops = (double)n * (double)n * (double)n / 3.0;
-    c->bytes = 4.0 * (double)n * (double)(n + 1); /* read and write the lower triangle */
-    priv *p = calloc(1, sizeof(*p));
-    if (!p) return -1;
-    p->spd = (int)spd;
-    p->fill = fill;
-    c->priv = p;
-    return 0;
+    return chol_plan_end(c, (uint32_t)n, (int)spd, fill);
 }
 
 static void chol_fill(vkb_case *c, gsl_rng *r)

@@ -8,6 +8,11 @@
  * The panel's two passes per column issue the loads of 8 rows before using any (unroll=8, default; unroll=1
  * is the first version, a row at a time: latency-bound at ~30 GB/s on one SM, ~1 ms a 4096-row panel).
  * So 1 + 7 n/32 dispatches, all timed: the row is geqrf + orgqr; c->flops counts geqrf only.
+ * panel=tsqr (issue 16) replaces the one-workgroup panel, which streams the m x 32 panel from L2 twice per
+ * column (~1 us a round trip on one SM: most of QR 4096's time), by TSQR over leaves of <= leaf= rows in
+ * shared memory, a tree over their R factors, and Householder vectors rebuilt from the explicit Q
+ * (kernels/qr_tsqr.glsl): V, T and R have the form the trailing update and orgqr already take. A panel of
+ * <= leaf rows is one dispatch; else 2 L + 2 (L tree levels, fan-in 8 above 128-row leaves, else 4).
  *
  * Reference: gsl_linalg_QR_decomp_r in double. Check (LAPACK TESTING/LIN/sqrt01.f, 1-norms, eps = 2^-24):
  *   ||A - Q R||_1 / (m ||A||_1 eps) and ||I - Q^T Q||_1 / (m eps), in double from the fp32 outputs; pass
@@ -64,10 +69,55 @@ static int qr_apply(vkb_case *c, int pipe0, uint32_t m, uint32_t n, uint32_t j0,
     return 0;
 }
 
+/* panel=tsqr (kernels/qr_tsqr.comp): leaves of <= leaf rows, a tree of fan-in 8 (leaf > 128) or 4 over their R factors, then
+ * the explicit Q down the tree and Householder vectors reconstructed from it. Scratch per level l (P_l nodes,
+ * P_0 leaves, P_{l+1} = ceil(P_l / fan) down to the root): three 32 x 32 blocks per node (R, X, T), after
+ * U and TOP (32 x 32 each). The shader computes the same layout from the panel's own P_0. */
+static uint32_t tsqr_scratch(uint32_t p0, uint32_t fan)
+{
+    uint32_t total = 2048, p = p0;
+    for (;;) {
+        total += 3 * p * 1024;
+        if (p == 1) return total;
+        p = (p + fan - 1) / fan;
+    }
+}
+
+/* Dispatches of one panel: one leaf when mp <= leaf rows (final at once), else leaves up, the tree up
+ * (its root finishes: LU of the top block, T, R), the tree down, leaves down: 2 L + 2 dispatches. */
+static int qr_tsqr_panel(vkb_case *c, uint32_t m, uint32_t n, uint32_t j0, uint32_t jb, uint32_t leaf,
+                         uint32_t fan, uint32_t base, uint32_t tslot)
+{
+    enum { P_TSQR = 8 };
+    uint32_t mp = m - j0, p0 = (mp + leaf - 1) / leaf, levels = 0, cnt[32];
+    cnt[0] = p0;
+    while (cnt[levels] > 1) {
+        cnt[levels + 1] = (cnt[levels] + fan - 1) / fan;
+        levels++;
+    }
+    vkb_push push = {.n = n, .m = m, .p0 = j0, .p1 = jb, .p2 = p0, .ld = levels, .q1 = base, .q3 = tslot};
+    uint32_t mode[64], lvl[64], nd = 0;
+    mode[nd] = 0, lvl[nd++] = 0;
+    for (uint32_t l = 1; l <= levels; l++) mode[nd] = 1, lvl[nd++] = l;
+    for (uint32_t l = levels; p0 > 1 && --l > 0;) mode[nd] = 2, lvl[nd++] = l;
+    if (p0 > 1) mode[nd] = 3, lvl[nd++] = 0;
+    for (uint32_t i = 0; i < nd; i++) {
+        vkb_dispatch *d = vkb_add_dispatch(c, P_TSQR + (int)mode[i], cnt[lvl[i]], 1, 1);
+        if (!d) return -1;
+        d->push = push;
+        d->push.p3 = lvl[i];
+    }
+    return 0;
+}
+
 static int qr_plan(vkb_case *c)
 {
     int64_t n = vkb_param_int(c, "n", -1), m = vkb_param_int(c, "m", n), unroll = vkb_param_int(c, "unroll", 8);
-    int64_t wgs = vkb_param_int(c, "wgs", 264);
+    int64_t wgs = vkb_param_int(c, "wgs", 264), leaf = vkb_param_int(c, "leaf", 256);
+    const char *panel = vkb_param_str(c, "panel", "one");
+    int tsqr = !strcmp(panel, "tsqr");
+    if (!tsqr && strcmp(panel, "one")) return vkb_error(c, "panel=%s: expected one or tsqr", panel);
+    if (leaf < 64 || leaf > 256) return vkb_error(c, "leaf=%lld: expected 64..256 rows", (long long)leaf);
     int fill = vkb_fill_pick(c, qr_fills);
     if (fill < 0) return -1;
     if (n < 1 || m < n || m * n > (1ll << 30))
@@ -75,6 +125,12 @@ static int qr_plan(vkb_case *c)
     if (wgs < 1 || wgs > 1 << 20) return vkb_error(c, "wgs=%lld: expected 1..2^20", (long long)wgs);
     if (unroll != 1 && unroll != 8) return vkb_error(c, "unroll=%lld: expected 8 or 1", (long long)unroll);
     if (c->caps.max_wg_size < 256) return vkb_skip(c, "needs workgroups of 256 invocations");
+    /* leaf <= 128: qr_tsqr128 (fan-in 4, 31,392 B of shared memory), else qr_tsqr (fan-in 8, 48,288 B) */
+    uint32_t nr = leaf > 128 ? 256 : 128, fan = nr / 32;
+    if (tsqr && c->caps.max_shared < (nr == 256 ? 48288u : 31392u))
+        return vkb_skip(c, "panel=tsqr leaf=%lld needs %s of shared memory", (long long)leaf, nr == 256 ? "48,288 B" : "31,392 B");
+    if (tsqr && (m + leaf - 1) / leaf > (int64_t)c->caps.max_wg_count_x)
+        return vkb_error(c, "m=%lld leaf=%lld: more leaves than workgroups in x", (long long)m, (long long)leaf);
     uint32_t un = (uint32_t)n, um = (uint32_t)m, np = (un + JB - 1) / JB;
     uint32_t rg = c->caps.max_wg_size / 32 < 32 ? c->caps.max_wg_size / 32 : 32;
     /* ws: tau (n) | T per panel (np*32*32) | split partials of V^T C (SMAX*32*n) | W2 (32*n) */
@@ -83,13 +139,18 @@ static int qr_plan(vkb_case *c)
     vkb_add_buf(c, "a", VKB_F32, mn, VKB_IN);
     vkb_add_buf(c, "r", VKB_F32, mn, VKB_OUT);
     vkb_add_buf(c, "q", VKB_F32, mn, VKB_OUT);
-    vkb_add_buf(c, "ws", VKB_F32, (size_t)off[1] + JB * un, VKB_SCRATCH);
+    uint32_t tbase = off[1] + JB * un;
+    vkb_add_buf(c, "ws", VKB_F32, (size_t)tbase + (tsqr ? tsqr_scratch((uint32_t)((m + leaf - 1) / leaf), fan) : 0), VKB_SCRATCH);
     static const char *const names[] = {"qr_init", "qr_panel", "qr_vtc", "qr_tw", "qr_upd"};
     for (uint32_t p = 0; p < 8; p++) {
         uint32_t kind = p < 5 ? p : p - 3, isq = p >= 5;
         uint32_t spec[4] = {kind == P_PANEL ? 32 * rg : 256, rg, isq ? 2 : 1, isq ? 0 : 1};
         const char *name = kind == P_PANEL && unroll == 1 ? "qr_panel_u1" : names[kind];
         if (vkb_add_pipe(c, name, 4, spec) < 0) return -1;
+    }
+    for (uint32_t mode = 0; tsqr && mode < 4; mode++) {
+        uint32_t spec[4] = {256, 0, 0, mode};
+        if (vkb_add_pipe(c, nr == 256 ? "qr_tsqr" : "qr_tsqr128", 4, spec) < 0) return -1;
     }
     uint32_t g[3];
     vkb_grid_1d(c, mn, 256, g);
@@ -99,15 +160,20 @@ static int qr_plan(vkb_case *c)
     d->push.m = um;
     for (uint32_t j0 = 0; j0 < un; j0 += JB) {
         uint32_t jb = un - j0 < JB ? un - j0 : JB;
-        if (!(d = vkb_add_dispatch(c, P_PANEL, 1, 1, 1))) return -1;
-        d->push = (vkb_push){.n = un, .m = um, .p0 = j0, .p1 = jb, .q3 = off[2] + j0 * JB};
+        if (tsqr) {
+            if (qr_tsqr_panel(c, um, un, j0, jb, (uint32_t)leaf, fan, tbase, off[2] + j0 * JB)) return -1;
+        } else {
+            if (!(d = vkb_add_dispatch(c, P_PANEL, 1, 1, 1))) return -1;
+            d->push = (vkb_push){.n = un, .m = um, .p0 = j0, .p1 = jb, .q3 = off[2] + j0 * JB};
+        }
         if (j0 + jb < un && qr_apply(c, P_VTC, um, un, j0, jb, j0 + jb, off, (uint32_t)wgs)) return -1;
     }
     for (uint32_t p = np; p-- > 0;) {
         uint32_t j0 = p * JB, jb = un - j0 < JB ? un - j0 : JB;
         if (qr_apply(c, P_VTC + 3, um, un, j0, jb, j0, off, (uint32_t)wgs)) return -1;
     }
-    if (unroll == 1) snprintf(c->variant, sizeof(c->variant), "householder_nb32");
+    if (tsqr) snprintf(c->variant, sizeof(c->variant), "householder_nb32_tsqr%lld", (long long)leaf);
+    else if (unroll == 1) snprintf(c->variant, sizeof(c->variant), "householder_nb32");
     else snprintf(c->variant, sizeof(c->variant), "householder_nb32_u%lld", (long long)unroll);
     if (wgs != 264) {
         size_t len = strlen(c->variant);
@@ -202,5 +268,5 @@ out:
     free(e);
 }
 
-VKB_KERNEL(qr) = {"qr", "m,n,fill,unroll,wgs", "blocked Householder QR A = Q R (fp32, Q formed), LAPACK residuals vs GSL", qr_plan,
-                  qr_fill, qr_ref, qr_check, NULL, "householder_nb32_u8 (unroll=1: householder_nb32, the panel a row at a time)"};
+VKB_KERNEL(qr) = {"qr", "m,n,fill,unroll,wgs,panel,leaf", "blocked Householder QR A = Q R (fp32, Q formed), LAPACK residuals vs GSL", qr_plan,
+                  qr_fill, qr_ref, qr_check, NULL, "householder_nb32_u8 (unroll=1: householder_nb32, the panel a row at a time; panel=tsqr leaf=R: householder_nb32_tsqrR, the panel as TSQR over leaves of <= R rows)"};

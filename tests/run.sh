@@ -515,6 +515,8 @@ fill_pair "aquant rounding ties away from zero" bitnet_aquant=aquant_away "bitne
     'FAIL +bitnet_aquant .*exact metric [0-9]+ > threshold 0' ties
 fill_pair "QR with the cancelling sign of beta" qr_panel=qr_panel_badsign "qr m=100 n=40" \
     'FAIL +qr .*lapack metric [0-9.e+]+ > threshold 30' tinytail
+fill_pair "TSQR panel whose reconstruction LU takes the cancelling sign" qr_tsqr128=qr_tsqr128_badsign \
+    "qr m=100 n=40 panel=tsqr leaf=64" 'FAIL +qr .*lapack metric [0-9.e+]+ > threshold 30' tinytail
 expect_exit 3 "a fill the kernel does not offer: exit 3" "$VKB" run -e "softmax rows=2 cols=3 fill=ties"
 grep_out "a fill the kernel does not offer: names the ones it does" 'fill=ties: softmax offers uniform, large, equal'
 
