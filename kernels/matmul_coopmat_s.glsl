@@ -9,11 +9,13 @@
 //   UK x WM x WN MMAs, and the next chunk's loads are issued before the current chunk's MMAs (two named
 //   register sets, two chunks per loop trip), so a chunk of loads is always in flight behind the math.
 // - Split-K inside the workgroup (spec 6, SK): SK groups of SM x SN subgroups; group s computes the whole
-//   BM x BN block over K slice [s K / SK, (s + 1) K / SK). Groups 1 .. SK-1 store their fp32 accumulators to
-//   shared memory, one barrier, and group 0 adds them to its own in slice order 1, 2, .., SK-1 before it
-//   stores C: a fixed order, so the result is deterministic (same bits every run). Each element's sum is
-//   still an fp32 sum of its K products in some order, so matmul.c's bound 2 K u32 (|A||B|)_ij holds as is.
-//   More workgroups' worth of subgroups (tiles x SK) fill the GPU without a second dispatch (~2 us).
+//   BM x BN block over K slice [s K / SK, (s + 1) K / SK). The slices are then summed by a fixed pairwise
+//   tree through shared memory: in round h = 1, 2, 4, .. group s with s % 2h == h stores its fp32
+//   accumulators, a barrier, group s - h adds them to its own, a barrier; group 0 stores C. The order of
+//   the adds is fixed by SK alone, so the result is deterministic (same bits every run); each element is
+//   still an fp32 sum of its K products in some order, so matmul.c's bound 2 K u32 (|A||B|)_ij holds as
+//   is. floor(SK / 2) block-sized slots of shared memory (64x64 blocks take split 4 in 32 KiB). More
+//   workgroups' worth of subgroups (tiles x SK) fill the GPU without a second dispatch (~2 us).
 // Spec: 0 workgroup size = subgroup size x SM x SN x SK, 1 BM, 2 BN, 3 UK, 4 SM, 5 SN, 6 SK. Push pc.m, pc.n,
 // pc.k. Grid (N / BN, M / BM). Whole tiles only (the host checks): M % BM == 0, N % BN == 0, K % (16 UK SK)
 // == 0, so there is no bounds code at all; other sizes take another variant. Stubs
@@ -38,7 +40,7 @@ layout(binding = 2) writeonly buffer C1 { float c1[]; };
 
 const uint WM = MM_WM, WN = MM_WN;
 const uint NFA = UK * WM, NFB = UK * WN;           // fragments per chunk
-shared float red[(SK - 1u) * BM * BN + 1u];        // slices 1 .. SK-1 of the block, fp32 row-major BM x BN
+shared float red[(SK / 2u + (SK < 2u ? 1u : 0u)) * BM * BN];  // the tree's slots: fp32 blocks, row-major BM x BN
 
 #ifdef VKB_COOP_EMU
 #include "matmul_coopmat_s_emu.glsl"
@@ -91,21 +93,23 @@ void main() {
             MATH(fa1, fb1)
         }
     }
-    if (SK > 1u) {
-        if (ks > 0u)
+    for (uint h = 1u; h < SK; h *= 2u) {  // uniform: every invocation meets both barriers of every round
+        uint slot = (ks / (2u * h)) * BM * BN;
+        if (ks % (2u * h) == h)
             [[unroll]] for (uint i = 0u; i < WM; ++i)
                 [[unroll]] for (uint j = 0u; j < WN; ++j)
-                    STORE_RED(acc[i][j], (ks - 1u) * BM * BN + (sr + 16u * i) * BN + sc + 16u * j, BN);
+                    STORE_RED(acc[i][j], slot + (sr + 16u * i) * BN + sc + 16u * j, BN);
         barrier();
-        if (ks > 0u) return;
-        for (uint s = 0u; s + 1u < SK; ++s)  // slice order: deterministic
+        if (ks % (2u * h) == 0u && ks + h < SK)
             [[unroll]] for (uint i = 0u; i < WM; ++i)
                 [[unroll]] for (uint j = 0u; j < WN; ++j) {
                     ACC t;
-                    LOAD_RED(t, s * BM * BN + (sr + 16u * i) * BN + sc + 16u * j, BN);
+                    LOAD_RED(t, slot + (sr + 16u * i) * BN + sc + 16u * j, BN);
                     acc[i][j] = ACC_ADD(acc[i][j], t);
                 }
+        barrier();
     }
+    if (ks > 0u) return;
     [[unroll]] for (uint i = 0u; i < WM; ++i)
         [[unroll]] for (uint j = 0u; j < WN; ++j)
             STORE_C(acc[i][j], (m0 + sr + 16u * i) * pc.n + n0 + sc + 16u * j, pc.n);

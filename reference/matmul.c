@@ -124,7 +124,7 @@ static const mm_variant variants[] = {
     {"coopmat_p64_emu", "matmul_coopmat_pipe_emu", K_EMU, 32, 64, 64, 1, 1, 1, 2, 1, 8, 0},
     /* Issue 16, small sizes (kernels/matmul_coopmat_s.glsl): fragments straight from L2, no barrier in the K
      * loop, chunks of BK loaded ahead of their MMAs, split-K over SK subgroup groups of one workgroup reduced
-     * through shared memory in slice order. Defaults 32x32 blocks, one subgroup per slice, 4 slices, chunks of
+     * through shared memory by a fixed pairwise tree (deterministic). Defaults 32x32 blocks, one subgroup per slice, 4 slices, chunks of
      * 64: n=512 gives 256 workgroups of 4 subgroups, each 128 deep. Whole tiles only (else SKIP, auto moves on). */
     {"coopmat_s", "matmul_coopmat_s", K_COOP, 32, 32, 64, 1, 1, 0, 0, 0, 0, 4},
     {"coopmat_s_emu", "matmul_coopmat_s_emu", K_EMU, 32, 32, 64, 1, 1, 0, 0, 0, 0, 4},
@@ -209,7 +209,7 @@ static int mm_config_s(const vkb_case *c, const mm_variant *v, int64_t m, int64_
         return snprintf(why, wl, "variant %s takes whole tiles only: m %% %u, n %% %u and k %% (split %u x chunk %u) "
                         "must be 0", v->name, v->bm, v->bn, v->split, v->bk), 1;
     uint32_t wg = sg * v->tm * v->tn * v->split;
-    double shared = 4.0 * ((double)(v->split - 1) * v->bm * v->bn + 1);
+    double shared = 4.0 * (v->split < 2 ? 1 : v->split / 2) * v->bm * v->bn;  /* the reduction tree's slots */
     if (shared > c->caps.max_shared)
         return snprintf(why, wl, "variant %s needs %.0f B shared memory > maxComputeSharedMemorySize %u", v->name, shared,
                         c->caps.max_shared), 1;
