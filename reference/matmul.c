@@ -134,6 +134,7 @@ typedef struct priv {
     size_t m, n, k;
     int intin, fast, freivalds;  /* fast: OpenBLAS computes every element, the oracle a sample */
     int rule;                   /* variant=auto: the rule (index into rules[]) that chose; -1: named */
+    char cfg[48];               /* coopmat_s: the tiling that ran (defaults or axes), for the note */
     double budget;              /* the oracle's budget (multiply-adds) */
     float *a, *b;               /* inputs as float (fp16 widened exactly); point at host for fp32 */
     int own_ab;
@@ -371,6 +372,9 @@ static int mm_plan(vkb_case *c)
     priv *pv = calloc(1, sizeof(priv));
     if (!pv) return vkb_error(c, "out of memory") < 0;
     pv->m = (size_t)m, pv->n = (size_t)n, pv->k = (size_t)k, pv->intin = intin, pv->rule = rule;
+    if (v->split)
+        snprintf(pv->cfg, sizeof(pv->cfg), "tile %ux%u sub %ux%u split %u chunk %u; ", v->bm, v->bn, v->tm, v->tn,
+                 v->split, v->bk);
     double budget = c->oracle_budget > 0 ? c->oracle_budget : ORACLE_MAX;
     pv->freivalds = !strcmp(ck, "freivalds");
     pv->fast = !strcmp(ck, "blas") || (strcmp(ck, "full") && (double)m * (double)n * (double)k > budget);
@@ -637,7 +641,7 @@ static void mm_check(vkb_case *c, vkb_check *r)
     if (p->freivalds) snprintf(fv, sizeof(fv), "; + freivalds %d x r = +-1", NV);
     char rule[96] = "";
     if (p->rule >= 0) snprintf(rule, sizeof(rule), "auto rule %d (%s); ", p->rule + 1, rules[p->rule].why);
-    snprintf(c->note, sizeof(c->note), "%severy element vs %s; %s%s", rule, ref,
+    snprintf(c->note, sizeof(c->note), "%s%severy element vs %s; %s%s", rule, p->cfg, ref,
              p->intin ? "int inputs bit-exact" : "|err| <= 2 K u32 (|A||B|)_ij", fv);
 }
 
