@@ -7,17 +7,7 @@
 // every invocation (16 KiB of accumulators for a 4x4 grid), which lavapipe 22.3 stops computing correctly
 // beyond ~17 k-steps; here a 4x4 grid takes 16 x 256 / S floats per invocation (2 KiB at S = 8), so
 // K = 256 and more validate. Subgroup size 4 .. 64 (the host checks). Its speed means nothing.
-const uint EMU_MAXPER = 64u;  // elements per invocation at the smallest subgroup size (4)
-struct FragRef { uint elem, stride; };
-struct AccEmu { float x[EMU_MAXPER]; };
-#define FRAG FragRef
-#define ACC AccEmu
-
-AccEmu emu_zero() {
-    AccEmu f;
-    for (uint i = 0u; i < EMU_MAXPER; ++i) f.x[i] = 0.0;
-    return f;
-}
+#include "matmul_emu_spread.glsl"
 
 float emu_h(uint elem, uint stride, uint r, uint c) {  // fp16 element (r, c) of the matrix at elem in sm
     vec2 h = vec2(unpackFloat2x16(sm[elem + r * stride + c / 8u][(c % 8u) / 2u]));
@@ -34,18 +24,11 @@ AccEmu emu_mma(FragRef a, FragRef b, AccEmu c) {  // c + a*b, fp32 fma in ascend
     return c;
 }
 
-void emu_store_c(AccEmu f, uint elem, uint stride) {
-    for (uint i = 0u, e = gl_SubgroupInvocationID; e < 256u; ++i, e += gl_SubgroupSize)
-        c1[elem + (e / 16u) * stride + e % 16u] = f.x[i];
-}
-
 void emu_store_sm(AccEmu f, uint elem, uint stride) {  // fp32 matrix into the uvec4 array sm
     for (uint i = 0u, e = gl_SubgroupInvocationID; e < 256u; ++i, e += gl_SubgroupSize)
         sm[elem + (e / 16u) * stride + (e % 16u) / 4u][e % 4u] = floatBitsToUint(f.x[i]);
 }
 
-#define ACC_ZERO emu_zero()
 #define LOAD_SM(f, elem_, stride_) f = FragRef(elem_, stride_)
 #define MMA(a, b, c) emu_mma(a, b, c)
-#define STORE_C(acc, elem, stride) emu_store_c(acc, elem, stride)
 #define STORE_SM(acc, elem, stride) emu_store_sm(acc, elem, stride)

@@ -76,55 +76,65 @@ typedef struct mm_variant {
     uint32_t stages, rb, group;  /* coop, shader matmul_coopmat_pipe only (stages != 0): shared stages (1, 2),
                                   * register buffers = k-steps a global load has to land (1, 2), workgroups
                                   * rasterized in groups of this many block-rows (0: plain order) */
+    uint32_t split;              /* shader matmul_coopmat_s only (split != 0): K slices per workgroup (SK); then
+                                  * bk is the chunk (16-deep steps x 16 loaded ahead of their MMAs) and tm x tn
+                                  * the subgroups of one slice. The axes tile=, sub=, split=, chunk= override. */
 } mm_variant;
 
 static const mm_variant variants[] = {
-    {"naive", "matmul_naive", K_NAIVE, 16, 16, 1, 1, 1, 0, 0, 0, 0},
-    {"tiled", "matmul_tiled", K_TILED, 128, 128, 8, 8, 8, 0, 0, 0, 0},
-    {"tiled_bk16", "matmul_tiled", K_TILED, 128, 128, 16, 8, 8, 0, 0, 0, 0},
-    {"tiled_128x64", "matmul_tiled", K_TILED, 128, 64, 16, 8, 4, 0, 0, 0, 0},
-    {"tiled_64", "matmul_tiled", K_TILED, 64, 64, 16, 4, 4, 0, 0, 0, 0},
-    {"coopmat", "matmul_coopmat", K_COOP, 128, 128, 32, 2, 4, 0, 0, 0, 0},
-    {"coopmat_64", "matmul_coopmat", K_COOP, 64, 64, 32, 2, 2, 0, 0, 0, 0},
-    {"coopmat_128x64", "matmul_coopmat", K_COOP, 128, 64, 32, 4, 2, 0, 0, 0, 0},
-    {"coopmat_w64", "matmul_coopmat", K_COOP, 128, 128, 32, 2, 2, 0, 0, 0, 0},  /* 64x64 per subgroup: fewer shared reads */
+    {"naive", "matmul_naive", K_NAIVE, 16, 16, 1, 1, 1, 0, 0, 0, 0, 0},
+    {"tiled", "matmul_tiled", K_TILED, 128, 128, 8, 8, 8, 0, 0, 0, 0, 0},
+    {"tiled_bk16", "matmul_tiled", K_TILED, 128, 128, 16, 8, 8, 0, 0, 0, 0, 0},
+    {"tiled_128x64", "matmul_tiled", K_TILED, 128, 64, 16, 8, 4, 0, 0, 0, 0, 0},
+    {"tiled_64", "matmul_tiled", K_TILED, 64, 64, 16, 4, 4, 0, 0, 0, 0, 0},
+    {"coopmat", "matmul_coopmat", K_COOP, 128, 128, 32, 2, 4, 0, 0, 0, 0, 0},
+    {"coopmat_64", "matmul_coopmat", K_COOP, 64, 64, 32, 2, 2, 0, 0, 0, 0, 0},
+    {"coopmat_128x64", "matmul_coopmat", K_COOP, 128, 64, 32, 4, 2, 0, 0, 0, 0, 0},
+    {"coopmat_w64", "matmul_coopmat", K_COOP, 128, 128, 32, 2, 2, 0, 0, 0, 0, 0},  /* 64x64 per subgroup: fewer shared reads */
     /* Compile-time accumulator grids (the peak probe's form) and no bounds code on whole tiles. */
-    {"coopmat_f", "matmul_coopmat", K_COOP, 128, 128, 32, 2, 4, 1, 0, 0, 0},      /* coopmat's tiling */
-    {"coopmat_f64", "matmul_coopmat", K_COOP, 128, 128, 32, 2, 2, 1, 0, 0, 0},    /* 64x64 per subgroup, 4 subgroups */
-    {"coopmat_f256", "matmul_coopmat", K_COOP, 128, 256, 16, 2, 4, 1, 0, 0, 0},   /* 64x64 per subgroup, 8 subgroups */
-    {"coopmat_g", "matmul_coopmat", K_COOP, 128, 128, 32, 2, 4, 2, 0, 0, 0},      /* coopmat_f, no shared staging */
-    {"coopmat_g64", "matmul_coopmat", K_COOP, 128, 128, 32, 2, 2, 2, 0, 0, 0},    /* coopmat_f64, no shared staging */
-    {"coopmat_emu", "matmul_coopmat_emu", K_EMU, 64, 64, 32, 2, 2, 0, 0, 0, 0},  /* validation only, any device */
-    {"coopmat_f_emu", "matmul_coopmat_emu", K_EMU, 128, 128, 16, 2, 4, 1, 0, 0, 0},  /* BK 16: lavapipe has 32 KiB */
-    {"coopmat_f64_emu", "matmul_coopmat_emu", K_EMU, 128, 128, 16, 2, 2, 1, 0, 0, 0},
-    {"coopmat_f256_emu", "matmul_coopmat_emu", K_EMU, 128, 256, 16, 2, 4, 1, 0, 0, 0},
-    {"coopmat_g_emu", "matmul_coopmat_emu", K_EMU, 128, 128, 16, 2, 4, 2, 0, 0, 0},
-    {"coopmat_g64_emu", "matmul_coopmat_emu", K_EMU, 128, 128, 16, 2, 2, 2, 0, 0, 0},
+    {"coopmat_f", "matmul_coopmat", K_COOP, 128, 128, 32, 2, 4, 1, 0, 0, 0, 0},      /* coopmat's tiling */
+    {"coopmat_f64", "matmul_coopmat", K_COOP, 128, 128, 32, 2, 2, 1, 0, 0, 0, 0},    /* 64x64 per subgroup, 4 subgroups */
+    {"coopmat_f256", "matmul_coopmat", K_COOP, 128, 256, 16, 2, 4, 1, 0, 0, 0, 0},   /* 64x64 per subgroup, 8 subgroups */
+    {"coopmat_g", "matmul_coopmat", K_COOP, 128, 128, 32, 2, 4, 2, 0, 0, 0, 0},      /* coopmat_f, no shared staging */
+    {"coopmat_g64", "matmul_coopmat", K_COOP, 128, 128, 32, 2, 2, 2, 0, 0, 0, 0},    /* coopmat_f64, no shared staging */
+    {"coopmat_emu", "matmul_coopmat_emu", K_EMU, 64, 64, 32, 2, 2, 0, 0, 0, 0, 0},  /* validation only, any device */
+    {"coopmat_f_emu", "matmul_coopmat_emu", K_EMU, 128, 128, 16, 2, 4, 1, 0, 0, 0, 0},  /* BK 16: lavapipe has 32 KiB */
+    {"coopmat_f64_emu", "matmul_coopmat_emu", K_EMU, 128, 128, 16, 2, 2, 1, 0, 0, 0, 0},
+    {"coopmat_f256_emu", "matmul_coopmat_emu", K_EMU, 128, 256, 16, 2, 4, 1, 0, 0, 0, 0},
+    {"coopmat_g_emu", "matmul_coopmat_emu", K_EMU, 128, 128, 16, 2, 4, 2, 0, 0, 0, 0},
+    {"coopmat_g64_emu", "matmul_coopmat_emu", K_EMU, 128, 128, 16, 2, 2, 2, 0, 0, 0, 0},
     /* Issue 16, pipelined (kernels/matmul_coopmat_pipe.glsl): coopmat_f256's 128x256 block, 8 subgroups of
      * 64x64, raster groups of 8 block-rows; they differ in k-depth per barrier (BK), shared stages and
      * register buffers (how many k-steps of math cover a global load). Shared bytes at 16-B row padding:
      * BK 16 x 2 stages 29184, BK 32 x 1 stage 27136, BK 32 x 2 54272, BK 64 x 2 104448. */
-    {"coopmat_r16", "matmul_coopmat_pipe", K_COOP, 128, 256, 16, 2, 4, 1, 2, 1, 8},    /* coopmat_f256 + raster */
-    {"coopmat_p16", "matmul_coopmat_pipe", K_COOP, 128, 256, 16, 2, 4, 1, 2, 2, 8},    /* loads 2 steps ahead */
-    {"coopmat_p32s1", "matmul_coopmat_pipe", K_COOP, 128, 256, 32, 2, 4, 1, 1, 2, 8},  /* fits 48 KiB */
-    {"coopmat_p32", "matmul_coopmat_pipe", K_COOP, 128, 256, 32, 2, 4, 1, 2, 1, 8},
-    {"coopmat_p32r2", "matmul_coopmat_pipe", K_COOP, 128, 256, 32, 2, 4, 1, 2, 2, 8},
-    {"coopmat_p64", "matmul_coopmat_pipe", K_COOP, 128, 256, 64, 2, 4, 1, 2, 1, 8},
+    {"coopmat_r16", "matmul_coopmat_pipe", K_COOP, 128, 256, 16, 2, 4, 1, 2, 1, 8, 0},    /* coopmat_f256 + raster */
+    {"coopmat_p16", "matmul_coopmat_pipe", K_COOP, 128, 256, 16, 2, 4, 1, 2, 2, 8, 0},    /* loads 2 steps ahead */
+    {"coopmat_p32s1", "matmul_coopmat_pipe", K_COOP, 128, 256, 32, 2, 4, 1, 1, 2, 8, 0},  /* fits 48 KiB */
+    {"coopmat_p32", "matmul_coopmat_pipe", K_COOP, 128, 256, 32, 2, 4, 1, 2, 1, 8, 0},
+    {"coopmat_p32r2", "matmul_coopmat_pipe", K_COOP, 128, 256, 32, 2, 4, 1, 2, 2, 8, 0},
+    {"coopmat_p64", "matmul_coopmat_pipe", K_COOP, 128, 256, 64, 2, 4, 1, 2, 1, 8, 0},
     /* Their twins on lavapipe (32 KiB of shared memory): the same tiling where it fits (r16, p16, p32s1),
      * else the same BK, stages and register depth on a smaller block (p32, p32r2: 64x128, 2 subgroups of
      * 64x64; p64: 32x64, one subgroup of 32x64). */
-    {"coopmat_r16_emu", "matmul_coopmat_pipe_emu", K_EMU, 128, 256, 16, 2, 4, 1, 2, 1, 8},
-    {"coopmat_p16_emu", "matmul_coopmat_pipe_emu", K_EMU, 128, 256, 16, 2, 4, 1, 2, 2, 8},
-    {"coopmat_p32s1_emu", "matmul_coopmat_pipe_emu", K_EMU, 128, 256, 32, 2, 4, 1, 1, 2, 8},
-    {"coopmat_p32_emu", "matmul_coopmat_pipe_emu", K_EMU, 64, 128, 32, 1, 2, 1, 2, 1, 8},
-    {"coopmat_p32r2_emu", "matmul_coopmat_pipe_emu", K_EMU, 64, 128, 32, 1, 2, 1, 2, 2, 8},
-    {"coopmat_p64_emu", "matmul_coopmat_pipe_emu", K_EMU, 32, 64, 64, 1, 1, 1, 2, 1, 8},
+    {"coopmat_r16_emu", "matmul_coopmat_pipe_emu", K_EMU, 128, 256, 16, 2, 4, 1, 2, 1, 8, 0},
+    {"coopmat_p16_emu", "matmul_coopmat_pipe_emu", K_EMU, 128, 256, 16, 2, 4, 1, 2, 2, 8, 0},
+    {"coopmat_p32s1_emu", "matmul_coopmat_pipe_emu", K_EMU, 128, 256, 32, 2, 4, 1, 1, 2, 8, 0},
+    {"coopmat_p32_emu", "matmul_coopmat_pipe_emu", K_EMU, 64, 128, 32, 1, 2, 1, 2, 1, 8, 0},
+    {"coopmat_p32r2_emu", "matmul_coopmat_pipe_emu", K_EMU, 64, 128, 32, 1, 2, 1, 2, 2, 8, 0},
+    {"coopmat_p64_emu", "matmul_coopmat_pipe_emu", K_EMU, 32, 64, 64, 1, 1, 1, 2, 1, 8, 0},
+    /* Issue 16, small sizes (kernels/matmul_coopmat_s.glsl): fragments straight from L2, no barrier in the K
+     * loop, chunks of BK loaded ahead of their MMAs, split-K over SK subgroup groups of one workgroup reduced
+     * through shared memory by a fixed pairwise tree (deterministic). Defaults 32x32 blocks, one subgroup per slice, 4 slices, chunks of
+     * 64: n=512 gives 256 workgroups of 4 subgroups, each 128 deep. Whole tiles only (else SKIP, auto moves on). */
+    {"coopmat_s", "matmul_coopmat_s", K_COOP, 32, 32, 64, 1, 1, 0, 0, 0, 0, 4},
+    {"coopmat_s_emu", "matmul_coopmat_s_emu", K_EMU, 32, 32, 64, 1, 1, 0, 0, 0, 0, 4},
 };
 
 typedef struct priv {
     size_t m, n, k;
     int intin, fast, freivalds;  /* fast: OpenBLAS computes every element, the oracle a sample */
     int rule;                   /* variant=auto: the rule (index into rules[]) that chose; -1: named */
+    char cfg[48];               /* coopmat_s: the tiling that ran (defaults or axes), for the note */
     double budget;              /* the oracle's budget (multiply-adds) */
     float *a, *b;               /* inputs as float (fp16 widened exactly); point at host for fp32 */
     int own_ab;
@@ -152,20 +162,65 @@ static const mm_variant *find_variant(const char *name)
  * and coopmat_f256 is the fastest at 4096 and 8192 (825 us, 6.27 ms). So the matrix units switch to the
  * 128x256 tile from 1024² outputs, the SIMT rows to the 128x128 one from 2048². Matrix units need fp16 and
  * VK_NV_cooperative_matrix; every other case takes the SIMT rows (fp32 or fp16 storage). The _emu twins
- * are validation tools, never chosen (mm_auto refuses them). The last row runs anywhere. */
+ * are validation tools, never chosen (mm_auto refuses them). The last row runs anywhere.
+ * Rule 1 (issue 16, cuBLAS takes 4.0 us at n=512 on the H200): coopmat_s below 1024² outputs, on whole tiles
+ * (m, n multiples of 32, k of 256; else it SKIPs and rule 3 takes the case). PROVISIONAL, for the lead to
+ * confirm with tests/gpu/sweep_small16.txt: keep it where coopmat_s (its defaults) beats coopmat_64 at n=256,
+ * 512 and 768; move mn_hi to 0x1p21 if it also beats coopmat_f256 at n=1024, and set the defaults (table
+ * above) to the sweep's fastest tile / sub / split / chunk at 512. */
 typedef struct mm_rule {
     int unit;        /* 1: matrix units (fp16 + NV coopmat); 0: SIMT, any dtype */
     double mn_lo;    /* applies when m·n >= mn_lo */
+    double mn_hi;    /* ... and m·n < mn_hi (0: no upper bound) */
     const char *variant, *why;
 } mm_rule;
 
 static const mm_rule rules[] = {
-    {1, 0x1p20, "coopmat_f256", "matrix units, m*n >= 1024^2"},
-    {1, 0, "coopmat_64", "matrix units, m*n < 1024^2 or rule 1's tile does not fit"},
-    {0, 0x1p22, "tiled", "SIMT, m*n >= 2048^2"},
-    {0, 0, "tiled_64", "SIMT, m*n < 2048^2 or rule 3's tile does not fit"},
-    {0, 0, "naive", "fallback: no tiled variant fits this device"},
+    {1, 0, 0x1p20, "coopmat_s", "matrix units, m*n < 1024^2, whole 32x32 tiles: split-K from L2"},
+    {1, 0x1p20, 0, "coopmat_f256", "matrix units, m*n >= 1024^2"},
+    {1, 0, 0, "coopmat_64", "matrix units, m*n < 1024^2 or rules 1-2's tiles do not fit"},
+    {0, 0x1p22, 0, "tiled", "SIMT, m*n >= 2048^2"},
+    {0, 0, 0, "tiled_64", "SIMT, m*n < 2048^2 or rule 4's tile does not fit"},
+    {0, 0, 0, "naive", "fallback: no tiled variant fits this device"},
 };
+
+/* The accumulator grids (WM x WN per subgroup) that have stubs matmul_coopmat_s[_emu]_wIxJ.comp. */
+static const char *const s_grids[] = {"2x2", "2x4", "4x4"};
+
+/* mm_config for the coopmat_s family (v->split != 0): whole tiles only, so a size that is not a multiple of
+ * them is a SKIP (variant=auto takes the next rule); so is a tiling without a stub or beyond the device (a
+ * SKIP with the reason, so that a sweep may take the product of tile= and sub=). Spec: 1 BM, 2 BN, 3 UK = chunk / 16, 4 SM, 5 SN, 6 SK. */
+static int mm_config_s(const vkb_case *c, const mm_variant *v, int64_t m, int64_t n, int64_t k, uint32_t spec[11],
+                       uint32_t *nspec, char *shader, size_t sl, char *why, size_t wl)
+{
+    uint32_t sg = c->caps.subgroup ? c->caps.subgroup : 32, wm = v->bm / (16 * v->tm), wn = v->bn / (16 * v->tn);
+    char grid[16];
+    int stub = 0;
+    snprintf(grid, sizeof(grid), "%ux%u", wm, wn);
+    for (size_t i = 0; i < sizeof(s_grids) / sizeof(s_grids[0]); i++) stub |= !strcmp(grid, s_grids[i]);
+    if (!v->tm || !v->tn || v->bm % (16 * v->tm) || v->bn % (16 * v->tn) || !stub)
+        return snprintf(why, wl, "variant %s: tile=%ux%u over sub=%ux%u subgroups gives %s accumulators per subgroup; "
+                        "compiled grids are 2x2, 2x4, 4x4", v->name, v->bm, v->bn, v->tm, v->tn, grid), 1;
+    if (v->bk < 16 || v->bk % 16 || v->bk > 128 || v->split > 16)
+        return snprintf(why, wl, "variant %s: chunk=%u split=%u: expected chunk 16, 32, .., 128 and split 1..16",
+                        v->name, v->bk, v->split), -1;
+    if (v->kind == K_EMU && (sg < 4 || sg > 64))
+        return snprintf(why, wl, "variant %s: emulation needs subgroup size 4..64 (this device: %u)", v->name, sg), 1;
+    if (m % v->bm || n % v->bn || k % ((int64_t)v->split * v->bk))
+        return snprintf(why, wl, "variant %s takes whole tiles only: m %% %u, n %% %u and k %% (split %u x chunk %u) "
+                        "must be 0", v->name, v->bm, v->bn, v->split, v->bk), 1;
+    uint32_t wg = sg * v->tm * v->tn * v->split;
+    double shared = 4.0 * (v->split < 2 ? 1 : v->split / 2) * v->bm * v->bn;  /* the reduction tree's slots */
+    if (shared > c->caps.max_shared)
+        return snprintf(why, wl, "variant %s needs %.0f B shared memory > maxComputeSharedMemorySize %u", v->name, shared,
+                        c->caps.max_shared), 1;
+    if (wg > c->caps.max_wg_size)
+        return snprintf(why, wl, "variant %s needs workgroup %u > max %u", v->name, wg, c->caps.max_wg_size), 1;
+    spec[0] = wg, spec[1] = v->bm, spec[2] = v->bn, spec[3] = v->bk / 16, spec[4] = v->tm, spec[5] = v->tn;
+    spec[6] = v->split, *nspec = 7;
+    snprintf(shader, sl, "%s_w%s", v->shader, grid);
+    return 0;
+}
 
 /* Spec constants, workgroup size and shader of variant v for this case: 0 (runs), 1 (SKIP: why), -1 (ERROR: why). */
 static int mm_config(const vkb_case *c, const mm_variant *v, vkb_dtype t, int64_t m, int64_t n, int64_t k,
@@ -189,6 +244,8 @@ static int mm_config(const vkb_case *c, const mm_variant *v, vkb_dtype t, int64_
             return snprintf(why, wl, "variant %s: tiles do not split over %u invocations", v->name, wg), -1;
         spec[1] = v->bm, spec[2] = v->bn, spec[3] = v->bk, spec[4] = v->tm, spec[5] = v->tn, spec[6] = (uint32_t)vec;
         *nspec = 7;
+    } else if (v->split) {
+        return mm_config_s(c, v, m, n, k, spec, nspec, shader, sl, why, wl);
     } else {
         uint32_t sg = c->caps.subgroup ? c->caps.subgroup : 32;
         vec = k % 8 == 0 && n % 8 == 0;
@@ -230,7 +287,9 @@ static const mm_variant *mm_auto(const vkb_case *c, vkb_dtype t, int64_t m, int6
     char shader[48], why[200];
     for (size_t i = 0; i < sizeof(rules) / sizeof(rules[0]); i++) {
         const mm_variant *v = find_variant(rules[i].variant);
-        if (!v || v->kind == K_EMU || rules[i].unit > unit || (double)m * (double)n < rules[i].mn_lo) continue;
+        double mn = (double)m * (double)n;
+        if (!v || v->kind == K_EMU || rules[i].unit > unit || mn < rules[i].mn_lo || (rules[i].mn_hi && mn >= rules[i].mn_hi))
+            continue;
         if (mm_config(c, v, t, m, n, k, spec, &nspec, shader, sizeof(shader), why, sizeof(why))) continue;
         *rule = (int)i;
         return v;
@@ -250,9 +309,9 @@ static int mm_plan(vkb_case *c)
         return vkb_error(c, "variant=%s: expected auto, naive, tiled, tiled_bk16, tiled_128x64, tiled_64, coopmat, "
                             "coopmat_64, coopmat_128x64, coopmat_w64, coopmat_f, coopmat_f64, coopmat_f256, "
                             "coopmat_g, coopmat_g64, coopmat_r16, coopmat_p16, coopmat_p32s1, coopmat_p32, coopmat_p32r2, "
-                            "coopmat_p64 or coopmat_emu, coopmat_f_emu, coopmat_f64_emu, coopmat_f256_emu, "
+                            "coopmat_p64, coopmat_s or coopmat_emu, coopmat_f_emu, coopmat_f64_emu, coopmat_f256_emu, "
                             "coopmat_g_emu, coopmat_g64_emu, coopmat_r16_emu, coopmat_p16_emu, coopmat_p32s1_emu, "
-                            "coopmat_p32_emu, coopmat_p32r2_emu, coopmat_p64_emu", c->variant) < 0;
+                            "coopmat_p32_emu, coopmat_p32r2_emu, coopmat_p64_emu, coopmat_s_emu", c->variant) < 0;
     int64_t n = vkb_param_int(c, "n", -1), m = vkb_param_int(c, "m", n), k = vkb_param_int(c, "k", n);
     if (n <= 0 || m <= 0 || k <= 0)
         return vkb_error(c, "m=%lld n=%lld k=%lld: expected positive sizes", (long long)m, (long long)n,
@@ -275,6 +334,28 @@ static int mm_plan(vkb_case *c)
         snprintf(c->variant, sizeof(c->variant), "auto:%s", v->name);
     }
 
+    mm_variant sv;  /* coopmat_s with its axes applied */
+    int has_axes = 0;
+    const char *axes[] = {"tile", "sub", "split", "chunk"};
+    for (size_t i = 0; i < 4; i++) has_axes |= vkb_param_str(c, axes[i], NULL) != NULL;
+    if (has_axes && (is_auto || !v->split))
+        return vkb_error(c, "tile=, sub=, split=, chunk= apply to variant=coopmat_s or coopmat_s_emu only") < 0;
+    if (has_axes) {
+        sv = *v;
+        const char *tile = vkb_param_str(c, "tile", NULL), *sub = vkb_param_str(c, "sub", NULL);
+        char x;
+        if (tile && (sscanf(tile, "%u%c%u", &sv.bm, &x, &sv.bn) != 3 || x != 'x' || !sv.bm || !sv.bn))
+            return vkb_error(c, "tile=%s: expected BMxBN, e.g. 32x64", tile) < 0;
+        if (sub && (sscanf(sub, "%u%c%u", &sv.tm, &x, &sv.tn) != 3 || x != 'x' || !sv.tm || !sv.tn))
+            return vkb_error(c, "sub=%s: expected SMxSN subgroups per K slice, e.g. 2x2", sub) < 0;
+        int64_t sp = vkb_param_int(c, "split", sv.split), ch = vkb_param_int(c, "chunk", sv.bk);
+        if (sp < 1 || sp > 16 || ch < 16 || ch > 128 || ch % 16)
+            return vkb_error(c, "split=%lld chunk=%lld: expected split 1..16 and chunk 16, 32, .., 128", (long long)sp,
+                             (long long)ch) < 0;
+        sv.split = (uint32_t)sp, sv.bk = (uint32_t)ch;
+        v = &sv;
+    }
+
     uint32_t spec[11], nspec;
     char shader[48], why[200];
     int rc = mm_config(c, v, t, m, n, k, spec, &nspec, shader, sizeof(shader), why, sizeof(why));
@@ -291,6 +372,9 @@ static int mm_plan(vkb_case *c)
     priv *pv = calloc(1, sizeof(priv));
     if (!pv) return vkb_error(c, "out of memory") < 0;
     pv->m = (size_t)m, pv->n = (size_t)n, pv->k = (size_t)k, pv->intin = intin, pv->rule = rule;
+    if (v->split)
+        snprintf(pv->cfg, sizeof(pv->cfg), "tile %ux%u sub %ux%u split %u chunk %u; ", v->bm, v->bn, v->tm, v->tn,
+                 v->split, v->bk);
     double budget = c->oracle_budget > 0 ? c->oracle_budget : ORACLE_MAX;
     pv->freivalds = !strcmp(ck, "freivalds");
     pv->fast = !strcmp(ck, "blas") || (strcmp(ck, "full") && (double)m * (double)n * (double)k > budget);
@@ -557,7 +641,7 @@ static void mm_check(vkb_case *c, vkb_check *r)
     if (p->freivalds) snprintf(fv, sizeof(fv), "; + freivalds %d x r = +-1", NV);
     char rule[96] = "";
     if (p->rule >= 0) snprintf(rule, sizeof(rule), "auto rule %d (%s); ", p->rule + 1, rules[p->rule].why);
-    snprintf(c->note, sizeof(c->note), "%severy element vs %s; %s%s", rule, ref,
+    snprintf(c->note, sizeof(c->note), "%s%severy element vs %s; %s%s", rule, p->cfg, ref,
              p->intin ? "int inputs bit-exact" : "|err| <= 2 K u32 (|A||B|)_ij", fv);
 }
 
@@ -573,12 +657,13 @@ static void mm_release(vkb_case *c)
     for (size_t i = 0; i < sizeof(blocks) / sizeof(blocks[0]); i++) free(blocks[i]);
 }
 
-VKB_KERNEL(matmul) = {"matmul", "m,n,k,dtype,inputs,check",
+VKB_KERNEL(matmul) = {"matmul", "m,n,k,dtype,inputs,check,tile,sub,split,chunk",
                       "C = A*B, A MxK and B KxN row-major, C fp32; variants auto (default), naive, tiled*, coopmat* (fp16, matrix units)",
                       mm_plan, mm_fill, mm_ref, mm_check, mm_release,
                       "auto (recorded as auto:VARIANT, the rule in the note), tiled, naive, tiled_bk16, tiled_128x64, tiled_64; fp16 on matrix units: coopmat, coopmat_64, "
                       "coopmat_128x64, coopmat_w64, coopmat_f, coopmat_f64, coopmat_f256, coopmat_g, coopmat_g64, "
-                      "coopmat_r16, coopmat_p16, coopmat_p32s1, coopmat_p32, coopmat_p32r2, coopmat_p64; the same "
+                      "coopmat_r16, coopmat_p16, coopmat_p32s1, coopmat_p32, coopmat_p32r2, coopmat_p64, coopmat_s (tile=, sub=, "
+                      "split=, chunk=); the same "
                       "tilings on plain FMA (any device): coopmat_emu, coopmat_f_emu, coopmat_f64_emu, coopmat_f256_emu, "
                       "coopmat_g_emu, coopmat_g64_emu, coopmat_r16_emu, coopmat_p16_emu, coopmat_p32s1_emu, "
-                      "coopmat_p32_emu, coopmat_p32r2_emu, coopmat_p64_emu"};
+                      "coopmat_p32_emu, coopmat_p32r2_emu, coopmat_p64_emu, coopmat_s_emu"};
