@@ -163,11 +163,12 @@ static const mm_variant *find_variant(const char *name)
  * 128x256 tile from 1024² outputs, the SIMT rows to the 128x128 one from 2048². Matrix units need fp16 and
  * VK_NV_cooperative_matrix; every other case takes the SIMT rows (fp32 or fp16 storage). The _emu twins
  * are validation tools, never chosen (mm_auto refuses them). The last row runs anywhere.
- * Rule 1 (issue 16, cuBLAS takes 4.0 us at n=512 on the H200): coopmat_s below 1024² outputs, on whole tiles
- * (m, n multiples of 32, k of 256; else it SKIPs and rule 3 takes the case). PROVISIONAL, for the lead to
- * confirm with tests/gpu/sweep_small16.txt: keep it where coopmat_s (its defaults) beats coopmat_64 at n=256,
- * 512 and 768; move mn_hi to 0x1p21 if it also beats coopmat_f256 at n=1024, and set the defaults (table
- * above) to the sweep's fastest tile / sub / split / chunk at 512. */
+ * coopmat_s (split-K from L2 for small sizes, issue 16: cuBLAS takes 4.0 us at n=512 on the H200) is NOT a rule
+ * yet: it has never run on matrix units, and a default must not be the first place a kernel meets a driver.
+ * tests/gpu/sweep_small16.txt decides: where its defaults beat coopmat_64 at n=256, 512 and 768, add it as the
+ * first rule, {1, 0, 0x1p20, "coopmat_s", ...} (0x1p21 if it also beats coopmat_f256 at 1024; whole tiles only:
+ * m, n multiples of its tile, k of split x chunk, else it SKIPs and the next rule takes the case), and set its
+ * defaults (table above) to the sweep's fastest tile / sub / split / chunk at 512. */
 typedef struct mm_rule {
     int unit;        /* 1: matrix units (fp16 + NV coopmat); 0: SIMT, any dtype */
     double mn_lo;    /* applies when m·n >= mn_lo */
@@ -176,11 +177,10 @@ typedef struct mm_rule {
 } mm_rule;
 
 static const mm_rule rules[] = {
-    {1, 0, 0x1p20, "coopmat_s", "matrix units, m*n < 1024^2, whole 32x32 tiles: split-K from L2"},
     {1, 0x1p20, 0, "coopmat_f256", "matrix units, m*n >= 1024^2"},
-    {1, 0, 0, "coopmat_64", "matrix units, m*n < 1024^2 or rules 1-2's tiles do not fit"},
+    {1, 0, 0, "coopmat_64", "matrix units, m*n < 1024^2 or rule 1's tile does not fit"},
     {0, 0x1p22, 0, "tiled", "SIMT, m*n >= 2048^2"},
-    {0, 0, 0, "tiled_64", "SIMT, m*n < 2048^2 or rule 4's tile does not fit"},
+    {0, 0, 0, "tiled_64", "SIMT, m*n < 2048^2 or rule 3's tile does not fit"},
     {0, 0, 0, "naive", "fallback: no tiled variant fits this device"},
 };
 
