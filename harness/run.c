@@ -756,6 +756,7 @@ static void case_gpu(ctx *x, job *j, vkb_check *chk, double **samples, size_t *n
         set_status(r, "ERROR", vkb_vk_error(x->v));
         return;
     }
+    snprintf(r->pipeline_stats, sizeof(r->pipeline_stats), "%s", vkb_gpu_stats(g));
     if (case_validate(x, j, g)) goto out;
     checker ck = {x, j, chk, 0};
     pthread_t th;

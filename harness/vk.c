@@ -39,6 +39,10 @@ struct vkb_vk {
     VkDeviceSize flush_size;
     uint32_t flush_value;
     char spv_dir[512];
+    /* VK_KHR_pipeline_executable_properties, when the device offers it (else NULL) */
+    PFN_vkGetPipelineExecutablePropertiesKHR exec_props;
+    PFN_vkGetPipelineExecutableStatisticsKHR exec_stats;
+    char stats_why[128];     /* why there are none, when exec_stats is NULL */
     char override_from[MAX_OVERRIDES][48], override_to[MAX_OVERRIDES][48];
     int noverride;
     char err[512];
@@ -67,6 +71,7 @@ struct vkb_gpu {
     VkDescriptorPool rpool;
     VkDescriptorSet *rset;     /* [ncopies] */
     int staged;                /* the staging buffers hold the inputs and poisoned outputs (vkb_gpu_stage) */
+    char stats[512];           /* vkb_gpu_stats */
 };
 
 static const char *vk_result_name(VkResult r)
@@ -177,10 +182,11 @@ typedef struct physinfo {
     VkPhysicalDeviceVulkan11Features f11;
     VkPhysicalDeviceVulkan12Features f12;
     VkPhysicalDeviceVulkan13Features f13;
+    VkPhysicalDevicePipelineExecutablePropertiesFeaturesKHR pexf;  /* when has_pexec */
     VkPhysicalDeviceMemoryProperties mem;
     VkExtensionProperties *ext;
     uint32_t next;
-    int has_pci, has_coop_nv, has_coop_khr, has_coop2_nv, has_sm, has_amd, has_amd2;
+    int has_pci, has_coop_nv, has_coop_khr, has_coop2_nv, has_sm, has_amd, has_amd2, has_pexec;
     int ncm, cm_other;          /* subgroup-scope configurations kept; others (other scopes, overflow) */
     vkb_cm_shape cm[VKB_MAX_CM];
 } physinfo;
@@ -261,6 +267,7 @@ static void phys_query(VkInstance inst, VkPhysicalDevice pd, physinfo *pi)
     pi->has_sm = has_ext(pi->ext, pi->next, VK_NV_SHADER_SM_BUILTINS_EXTENSION_NAME);
     pi->has_amd = has_ext(pi->ext, pi->next, VK_AMD_SHADER_CORE_PROPERTIES_EXTENSION_NAME);
     pi->has_amd2 = has_ext(pi->ext, pi->next, VK_AMD_SHADER_CORE_PROPERTIES_2_EXTENSION_NAME);
+    pi->has_pexec = has_ext(pi->ext, pi->next, VK_KHR_PIPELINE_EXECUTABLE_PROPERTIES_EXTENSION_NAME);
 
     pi->p2.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PROPERTIES_2;
     pi->id.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_ID_PROPERTIES;
@@ -293,6 +300,8 @@ static void phys_query(VkInstance inst, VkPhysicalDevice pd, physinfo *pi)
     pi->f2.pNext = &pi->f11;
     pi->f11.pNext = &pi->f12;
     pi->f12.pNext = &pi->f13;
+    pi->pexf.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PIPELINE_EXECUTABLE_PROPERTIES_FEATURES_KHR;
+    if (pi->has_pexec) pi->f13.pNext = &pi->pexf;
     if (pi->p2.properties.apiVersion >= VK_API_VERSION_1_3) vkGetPhysicalDeviceFeatures2(pd, &pi->f2);
     vkGetPhysicalDeviceMemoryProperties(pd, &pi->mem);
 }
@@ -513,10 +522,17 @@ vkb_vk *vkb_vk_open(const char *select, int validate, char *err, size_t errlen)
     VkPhysicalDeviceVulkan13Features f13 = {.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_3_FEATURES};
     VkPhysicalDeviceCooperativeMatrixFeaturesNV fcm = {
         .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_COOPERATIVE_MATRIX_FEATURES_NV};
+    /* Pipeline statistics (registers, shared memory, spills: what the driver made of each shader) where offered. */
+    const char *nostats = getenv("VKB_NO_PIPELINE_STATS");  /* a way around a driver that mishandles them */
+    int pexec = pi.has_pexec && pi.pexf.pipelineExecutableInfo && !(nostats && *nostats && strcmp(nostats, "0"));
+    VkPhysicalDevicePipelineExecutablePropertiesFeaturesKHR fpx = {
+        .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PIPELINE_EXECUTABLE_PROPERTIES_FEATURES_KHR,
+        .pipelineExecutableInfo = VK_TRUE};
     f2.pNext = &f11;
     f11.pNext = &f12;
     f12.pNext = &f13;
     f13.pNext = pi.has_coop_nv ? &fcm : NULL;
+    if (pexec) *(pi.has_coop_nv ? &fcm.pNext : &f13.pNext) = &fpx;
     f2.features.shaderInt64 = pi.f2.features.shaderInt64;
     f2.features.shaderInt16 = pi.f2.features.shaderInt16;
     f2.features.shaderFloat64 = pi.f2.features.shaderFloat64;
@@ -540,6 +556,7 @@ vkb_vk *vkb_vk_open(const char *select, int validate, char *err, size_t errlen)
     const char *dexts[4];
     uint32_t ndext = 0;
     if (pi.has_coop_nv) dexts[ndext++] = "VK_NV_cooperative_matrix";
+    if (pexec) dexts[ndext++] = VK_KHR_PIPELINE_EXECUTABLE_PROPERTIES_EXTENSION_NAME;
     float prio = 1.0f;
     VkDeviceQueueCreateInfo qci = {.sType = VK_STRUCTURE_TYPE_DEVICE_QUEUE_CREATE_INFO, .queueFamilyIndex = v->qfam,
                                    .queueCount = 1, .pQueuePriorities = &prio};
@@ -547,6 +564,17 @@ vkb_vk *vkb_vk_open(const char *select, int validate, char *err, size_t errlen)
                               .pQueueCreateInfos = &qci, .enabledExtensionCount = ndext,
                               .ppEnabledExtensionNames = dexts};
     VKB_CHECK(v, vkCreateDevice(v->phys, &dci, NULL, &v->dev));
+    snprintf(v->stats_why, sizeof(v->stats_why), "NA: %s", pexec ? "" : !pi.has_pexec ? "the device does not offer VK_KHR_pipeline_executable_properties"
+             : !pi.pexf.pipelineExecutableInfo ? "the device offers VK_KHR_pipeline_executable_properties without pipelineExecutableInfo"
+             : "VKB_NO_PIPELINE_STATS is set");
+    if (pexec) {
+        v->exec_props = (PFN_vkGetPipelineExecutablePropertiesKHR)vkGetDeviceProcAddr(v->dev, "vkGetPipelineExecutablePropertiesKHR");
+        v->exec_stats = (PFN_vkGetPipelineExecutableStatisticsKHR)vkGetDeviceProcAddr(v->dev, "vkGetPipelineExecutableStatisticsKHR");
+        if (!v->exec_props || !v->exec_stats) {
+            v->exec_props = NULL, v->exec_stats = NULL;
+            snprintf(v->stats_why, sizeof(v->stats_why), "NA: vkGetDeviceProcAddr found no vkGetPipelineExecutable*KHR");
+        }
+    }
     vkGetDeviceQueue(v->dev, v->qfam, 0, &v->queue);
     VkCommandPoolCreateInfo pci = {.sType = VK_STRUCTURE_TYPE_COMMAND_POOL_CREATE_INFO,
                                    .flags = VK_COMMAND_POOL_CREATE_RESET_COMMAND_BUFFER_BIT,
@@ -744,6 +772,8 @@ error:
 
 static VkDeviceSize round_up(VkDeviceSize x, VkDeviceSize a) { return (x + a - 1) / a * a; }
 
+static void pipe_stats(vkb_gpu *g, int p);
+
 vkb_gpu *vkb_gpu_prepare(vkb_vk *v, vkb_case *c)
 {
     vkb_gpu *g = calloc(1, sizeof(*g));
@@ -807,18 +837,63 @@ vkb_gpu *vkb_gpu_prepare(vkb_vk *v, vkb_case *c)
                                    .dataSize = (size_t)(4 * c->pipe[p].nspec), .pData = c->pipe[p].spec};
         VkComputePipelineCreateInfo ci = {
             .sType = VK_STRUCTURE_TYPE_COMPUTE_PIPELINE_CREATE_INFO, .layout = g->layout,
+            .flags = v->exec_stats ? VK_PIPELINE_CREATE_CAPTURE_STATISTICS_BIT_KHR : 0,
             .stage = {.sType = VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO, .stage = VK_SHADER_STAGE_COMPUTE_BIT,
                       .module = mod, .pName = "main", .pSpecializationInfo = c->pipe[p].nspec ? &si : NULL}};
         VKB_CHECK(v, vkCreateComputePipelines(v->dev, VK_NULL_HANDLE, 1, &ci, NULL, &g->pipe[p]));
         vkDestroyShaderModule(v->dev, mod, NULL);
         mod = VK_NULL_HANDLE;
+        pipe_stats(g, p);
     }
+    if (!v->exec_stats) snprintf(g->stats, sizeof(g->stats), "%s", v->stats_why);
+    else if (!g->stats[0]) snprintf(g->stats, sizeof(g->stats), "NA: the driver returned no statistics");
     return g;
 error:
     if (mod) vkDestroyShaderModule(v->dev, mod, NULL);
     vkb_gpu_release(g);
     return NULL;
 }
+
+/* Appends "SHADER: Name=value, ..." of pipeline p's executables to g->stats ("; " between pipelines), the
+ * driver's own statistics (NVIDIA: registers, shared memory, ...; lavapipe: its LLVM code size): what the
+ * driver made of the shader, for reading occupancy beside the timing. Spaces in names become '_'. */
+static void pipe_stats(vkb_gpu *g, int p)
+{
+    vkb_vk *v = g->v;
+    if (!v->exec_stats) return;
+    VkPipelineInfoKHR pinf = {.sType = VK_STRUCTURE_TYPE_PIPELINE_INFO_KHR, .pipeline = g->pipe[p]};
+    uint32_t ne = 0;
+    if (v->exec_props(v->dev, &pinf, &ne, NULL) != VK_SUCCESS || ne == 0) return;
+    size_t len = strlen(g->stats);
+    for (uint32_t e = 0; e < ne && e < 4; e++) {
+        VkPipelineExecutableInfoKHR xi = {.sType = VK_STRUCTURE_TYPE_PIPELINE_EXECUTABLE_INFO_KHR,
+                                          .pipeline = g->pipe[p], .executableIndex = e};
+        VkPipelineExecutableStatisticKHR st[24];
+        uint32_t ns = 24;
+        for (uint32_t i = 0; i < ns; i++) st[i] = (VkPipelineExecutableStatisticKHR){.sType = VK_STRUCTURE_TYPE_PIPELINE_EXECUTABLE_STATISTIC_KHR};
+        VkResult rc = v->exec_stats(v->dev, &xi, &ns, st);
+        if (rc != VK_SUCCESS && rc != VK_INCOMPLETE) continue;
+        len += (size_t)snprintf(g->stats + len, len < sizeof(g->stats) ? sizeof(g->stats) - len : 0, "%s%s:",
+                                len ? "; " : "", g->c->pipe[p].shader);
+        for (uint32_t i = 0; i < ns && len < sizeof(g->stats); i++) {
+            char name[64];
+            snprintf(name, sizeof(name), "%s", st[i].name);
+            for (char *q = name; *q; q++)
+                if (*q == ' ' || *q == ',' || *q == ';' || *q == '=') *q = '_';
+            char val[32];
+            switch (st[i].format) {
+            case VK_PIPELINE_EXECUTABLE_STATISTIC_FORMAT_BOOL32_KHR: snprintf(val, sizeof(val), "%s", st[i].value.b32 ? "true" : "false"); break;
+            case VK_PIPELINE_EXECUTABLE_STATISTIC_FORMAT_INT64_KHR: snprintf(val, sizeof(val), "%lld", (long long)st[i].value.i64); break;
+            case VK_PIPELINE_EXECUTABLE_STATISTIC_FORMAT_UINT64_KHR: snprintf(val, sizeof(val), "%llu", (unsigned long long)st[i].value.u64); break;
+            default: snprintf(val, sizeof(val), "%.6g", st[i].value.f64); break;
+            }
+            len += (size_t)snprintf(g->stats + len, len < sizeof(g->stats) ? sizeof(g->stats) - len : 0, "%s%s=%s",
+                                    i ? ", " : " ", name, val);
+        }
+    }
+}
+
+const char *vkb_gpu_stats(const vkb_gpu *g) { return g->stats; }
 
 void vkb_gpu_release(vkb_gpu *g)
 {

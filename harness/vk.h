@@ -66,6 +66,9 @@ int vkb_gpu_e2e(vkb_gpu *g, double *seconds);
 int vkb_gpu_rotate(vkb_gpu *g, uint64_t target_bytes, uint32_t max_copies);
 /* Copies of the inputs in use (1 unless rotating). */
 uint32_t vkb_gpu_copies(const vkb_gpu *g);
+/* What the driver made of the case's shaders: "SHADER: Name=value, ...; ..." from
+ * VK_KHR_pipeline_executable_properties (registers, shared memory, ... as the driver names them), or "NA: why". */
+const char *vkb_gpu_stats(const vkb_gpu *g);
 void vkb_gpu_release(vkb_gpu *g);
 
 /* Timer floor: median GPU time of an empty batch (timestamps around nothing) in seconds. */

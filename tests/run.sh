@@ -44,6 +44,10 @@ grep_out "zero validation-layer messages" '^validation messages: 0$'
 n_rows=$(csv_col "$d/results.csv" status | wc -l)
 n_bad=$(csv_col "$d/results.csv" status | grep -cv -E '^(PASS|SKIP)$')
 if [ "$n_rows" -gt 100 ] && [ "$n_bad" = 0 ]; then ok "smoke results.csv: $n_rows rows, none FAIL/ERROR"; else bad "smoke rows ($n_rows rows, $n_bad not PASS/SKIP)" "$T/smoke.log"; fi
+# Every PASS row says what the driver made of its shaders, or NA with the reason (lavapipe 22 offers no
+# VK_KHR_pipeline_executable_properties): never an empty pipeline_stats.
+n_stats=$(csv_col "$d/results.csv" status pipeline_stats | awk -F'\t' '$1 == "PASS" && $2 !~ /^NA: [a-z]/ && $2 !~ /^[a-z0-9_]+: [^=]+=/ { n++ } END { print n + 0 }')
+if [ "$n_stats" = 0 ]; then ok "smoke: pipeline_stats on every PASS row (statistics, or NA with the reason)"; else bad "smoke: $n_stats PASS rows without pipeline_stats" "$T/smoke.log"; fi
 # issue 11: default.suite covers every kernel family (a family missing from `make bench` is a failing test),
 # and every row says where its wall time went: the per-phase columns are numbers on PASS rows, wall_s on all.
 fam_missing=""
