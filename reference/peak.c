@@ -12,7 +12,8 @@
  * subgroup each), type (f16f32, f16f16, s8s32: A/B and accumulator types), shape (MxNxK, default the
  * device's first NV configuration of that type), grid (GMxGN accumulator fragments per subgroup, default 2x4),
  * sgs (subgroups per workgroup, default 4), impl (mm: matrix units; emu: the same arithmetic in plain code, to
- * test the host side on a device without matrix units). Small-integer inputs make the result exact: compared
+ * test the host side on a device without matrix units), src (reg: fragments loaded once, the MMA rate; smem: A and B
+ * fragments reloaded from shared memory every k-step as in a GEMM, kernels/peak_coopmat_smem.glsl). Small-integer inputs make the result exact: compared
  * bit for bit on the first min(n, 64) subgroups. `vkbench calibrate` sweeps shapes, grids and sgs.
  */
 #include <math.h>
@@ -125,7 +126,7 @@ static const struct cm_type {
 typedef struct cm_cfg {
     const struct cm_type *t;
     uint32_t m, n, k, gm, gn, sgs, sa, sb, sc;  /* shape, grid, subgroups/workgroup, padded row strides */
-    int emu;
+    int emu, smem;                              /* impl=emu; src=smem (kernels/peak_coopmat_smem.glsl) */
 } cm_cfg;
 
 /* Element i of a buffer of type t: v is an integer the type holds exactly (cm_fill's bounds). */
@@ -159,6 +160,7 @@ static int parse_dims(const char *s, uint32_t *v, int want, uint32_t max)
 static int cm_config(vkb_case *c, cm_cfg *g)
 {
     const char *type = vkb_param_str(c, "type", "f16f32"), *impl = vkb_param_str(c, "impl", "mm");
+    const char *src = vkb_param_str(c, "src", "reg");
     uint32_t grid[2] = {2, 4}, dims[3] = {16, 16, 16};
     memset(g, 0, sizeof(*g));
     for (size_t i = 0; i < sizeof(cm_types) / sizeof(cm_types[0]); i++)
@@ -166,7 +168,10 @@ static int cm_config(vkb_case *c, cm_cfg *g)
     if (!g->t) return vkb_error(c, "type=%s: expected f16f32, f16f16 or s8s32", type);
     if (strcmp(impl, "mm") && strcmp(impl, "emu")) return vkb_error(c, "impl=%s: expected mm (matrix units) or emu", impl);
     g->emu = !strcmp(impl, "emu");
-    snprintf(c->variant, sizeof(c->variant), "%s%s", g->emu ? "emu_" : "", g->t->variant);
+    if (strcmp(src, "reg") && strcmp(src, "smem")) return vkb_error(c, "src=%s: expected reg (fragments in registers) or smem", src);
+    g->smem = !strcmp(src, "smem");
+    if (g->smem && strcmp(g->t->name, "f16f32")) return vkb_error(c, "src=smem: type=f16f32 only (type=%s)", type);
+    snprintf(c->variant, sizeof(c->variant), "%s%s%s", g->emu ? "emu_" : "", g->smem ? "smem_" : "", g->t->variant);
     snprintf(c->dtype, sizeof(c->dtype), "%s", vkb_dtype_name(g->t->abt));
     int fp = g->t->abt == VKB_F16;
     if (fp ? !(c->caps.f16 && c->caps.storage16) : !(c->caps.int8 && c->caps.storage8))
@@ -194,6 +199,12 @@ static int cm_config(vkb_case *c, cm_cfg *g)
     if (g->sc != g->n)  /* the results are compared element for element: no padding in them */
         return vkb_error(c, "shape=%ux%ux%u: a row of %u %s accumulators is not a multiple of 16 bytes", g->m, g->n,
                          g->k, g->n, vkb_dtype_name(g->t->acct));
+    if (g->smem) {  /* the shader's tiles: two copies of A (rows of K/8 + 1 uvec4) and B0, B1 (rows of GN N/8 + 1) */
+        if (g->k % 8 || g->n % 8) return vkb_error(c, "shape=%ux%ux%u with src=smem: K and N must be multiples of 8", g->m, g->n, g->k);
+        size_t bytes = 2 * 16 * ((size_t)g->gm * g->m * (g->k / 8 + 1) + 2 * (size_t)g->k * (g->gn * g->n / 8 + 1));
+        if (bytes > c->caps.max_shared)
+            return vkb_skip(c, "src=smem needs %zu B of shared memory, the device allows %u", bytes, c->caps.max_shared);
+    }
     if (g->emu) return 0;
     for (int i = 0; i < c->caps.ncm; i++) {
         const vkb_cm_shape *s = &c->caps.cm[i];
@@ -223,16 +234,16 @@ static int cm_plan(vkb_case *c)
     uint32_t sub = c->caps.subgroup ? c->caps.subgroup : 32;
     uint32_t spec[6] = {g.sgs * sub, g.m, g.n, g.k, g.gm, g.gn};
     char shader[48];
-    snprintf(shader, sizeof(shader), "%s%s", g.emu ? "peak_coopmat_emu" : "peak_coopmat",
-             g.t->shader + strlen("peak_coopmat"));
+    snprintf(shader, sizeof(shader), "%s%s%s", g.emu ? "peak_coopmat_emu" : "peak_coopmat",
+             g.t->shader + strlen("peak_coopmat"), g.smem ? "_smem" : "");
     vkb_grid_1d(c, (uint64_t)n, g.sgs, gr);
     vkb_dispatch *d = vkb_add_dispatch(c, vkb_add_pipe(c, shader, 6, spec), gr[0], gr[1], 1);
-    if (d) d->push.n = (uint32_t)n, d->push.m = (uint32_t)iters, d->push.p1 = ns;
+    if (d) d->push.n = (uint32_t)n, d->push.m = (uint32_t)iters, d->push.p1 = ns, d->push.p2 = 1;
     c->flops = 2.0 * g.m * g.n * g.k * 2.0 * frags * (double)iters * (double)n;
     c->bytes = (double)(c->buf[0].count * vkb_dtype_size(g.t->abt) + (c->buf[1].count + c->buf[2].count) *
                                                                           vkb_dtype_size(g.t->acct));
-    snprintf(c->note, sizeof(c->note), "%ux%ux%u, %ux%u fragments/subgroup, %u subgroups/workgroup", g.m, g.n, g.k,
-             g.gm, g.gn, g.sgs);
+    snprintf(c->note, sizeof(c->note), "%ux%ux%u, %ux%u fragments/subgroup, %u subgroups/workgroup%s", g.m, g.n, g.k,
+             g.gm, g.gn, g.sgs, g.smem ? ", A and B fragments reloaded from shared memory every k-step" : "");
     return 0;
 }
 
@@ -310,7 +321,7 @@ static void cm_check(vkb_case *c, vkb_check *r)
              c->buf[2].count / ((size_t)g.gm * g.gn * g.m * g.sc));
 }
 
-VKB_KERNEL(peak_coopmat) = {"peak_coopmat", "n,iters,type,shape,grid,sgs,impl",
+VKB_KERNEL(peak_coopmat) = {"peak_coopmat", "n,iters,type,shape,grid,sgs,impl,src",
                             "matrix-unit peak (NV coopmat): a GMxGN grid of accumulators per subgroup, 2 ops per "
                             "fragment per iter; type f16f32|f16f16|s8s32, impl mm|emu",
                             cm_plan, cm_fill, cm_ref, cm_check, NULL,

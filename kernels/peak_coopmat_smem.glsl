@@ -1,0 +1,110 @@
+// Matrix-unit probe with every fragment reloaded from shared memory (issue 16's evidence: is the NV
+// cooperative-matrix GEMM capped by MMA issue, or by moving fragments from shared memory into registers?).
+// peak_coopmat.glsl keeps A and B in registers for the whole loop: the MMA rate alone. Here, as in a GEMM's
+// k-step, every half-round loads GM fragments of A and GN fragments of B from shared memory and runs the
+// GM x GN MMAs that use them, so the probe reads (GM + GN) fragments per GM GN MMAs, exactly a GEMM
+// subgroup tile's ratio (4x4: a 64x64 subgroup tile, 8 loads per 16 MMAs). No global traffic, no barrier in
+// the loop: the rate is the ceiling of "shared -> fragments -> MMA" for that tile, what a GEMM that hides all
+// of its global loads would reach.
+// Shared layout as matmul_coopmat_pipe.glsl's tiles (uvec4 units, rows padded by one uvec4): A as GM lM-row
+// blocks of lK halves (row stride lK/8 + 1), B0 and B1 as lK rows of GN lN-column blocks (stride GN lN/8 + 1).
+// Two copies, read alternately through an index the compiler cannot fold ((it * pc.p2) & 1, p2 = 1), so the
+// loads cannot be hoisted out of the loop. The same sums as peak_coopmat.glsl, so the same exact check.
+// fp16 x fp16 -> fp32 only; lK and lN multiples of 8 (16-byte rows). Included by peak_coopmat_smem.comp and
+// peak_coopmat_emu_smem.comp (PEAK_EMULATED: the arithmetic in plain code, reading the same shared copies).
+#extension GL_GOOGLE_include_directive : require
+#extension GL_EXT_control_flow_attributes : enable
+#extension GL_EXT_shader_16bit_storage : require
+#extension GL_EXT_shader_explicit_arithmetic_types_float16 : require
+#extension GL_KHR_shader_subgroup_basic : require
+#include "common.glsl"
+
+layout(constant_id = 1) const uint lM = 16;
+layout(constant_id = 2) const uint lN = 16;
+layout(constant_id = 3) const uint lK = 16;
+layout(constant_id = 4) const uint GM = 2;
+layout(constant_id = 5) const uint GN = 4;
+const uint SA = (lK * 2u + 15u) / 16u * 8u, SB = (lN * 2u + 15u) / 16u * 8u;  // global row strides (halves)
+const uint SC = lN;                                                          // the host pads nothing in C
+const uint B_BASE = GM * lM * SA;
+const uint ASTR = lK / 8u + 1u, BSTR = GN * lN / 8u + 1u;                    // shared row strides (uvec4)
+const uint ASZ = GM * lM * ASTR, BSZ = lK * BSTR, COPY = ASZ + 2u * BSZ;
+
+layout(binding = 0) readonly buffer AB { uvec4 ab4[]; };
+layout(binding = 0) readonly buffer AB1 { float16_t ab[]; };
+layout(binding = 1) readonly buffer C0 { float c0[]; };
+layout(binding = 2) writeonly buffer Y { float y[]; };
+shared uvec4 sm[2u * COPY];
+
+// Both copies of A, B0, B1 from the global layout (rows of SA / SB halves) into the shared tiles.
+void fill_shared() {
+    uint rowa = lK / 8u, rowb = lN / 8u;
+    for (uint e = gl_LocalInvocationID.x; e < 2u * GM * lM * rowa; e += gl_WorkGroupSize.x) {
+        uint cp = e / (GM * lM * rowa), r = (e / rowa) % (GM * lM), q = e % rowa;
+        sm[cp * COPY + r * ASTR + q] = ab4[(r * SA) / 8u + q];
+    }
+    for (uint e = gl_LocalInvocationID.x; e < 2u * 2u * GN * lK * rowb; e += gl_WorkGroupSize.x) {
+        uint cp = e / (2u * GN * lK * rowb), h = (e / (GN * lK * rowb)) % 2u, j = (e / (lK * rowb)) % GN;
+        uint k = (e / rowb) % lK, q = e % rowb;
+        sm[cp * COPY + ASZ + h * BSZ + k * BSTR + j * rowb + q] = ab4[(B_BASE + (h * GN + j) * lK * SB + k * SB) / 8u + q];
+    }
+    barrier();
+}
+
+#ifndef PEAK_EMULATED
+#extension GL_KHR_memory_scope_semantics : require
+#extension GL_NV_cooperative_matrix : require
+void main() {
+    fill_shared();
+    uint sg = vkb_group_id() * gl_NumSubgroups + gl_SubgroupID;
+    if (sg >= pc.n) return;  // uniform in the subgroup
+    fcoopmatNV<16, gl_ScopeSubgroup, lM, lK> a[GM];
+    fcoopmatNV<16, gl_ScopeSubgroup, lK, lN> b[GN];
+    fcoopmatNV<32, gl_ScopeSubgroup, lM, lN> acc[GM][GN];
+    [[unroll]] for (uint i = 0u; i < GM; ++i)
+        [[unroll]] for (uint j = 0u; j < GN; ++j) coopMatLoadNV(acc[i][j], c0, (i * GN + j) * lM * SC, SC, false);
+    for (uint it = 0u; it < pc.m; ++it) {
+        uint base = ((it * pc.p2) & 1u) * COPY;
+        [[unroll]] for (uint h = 0u; h < 2u; ++h) {
+            [[unroll]] for (uint i = 0u; i < GM; ++i) coopMatLoadNV(a[i], sm, base + i * lM * ASTR, ASTR, false);
+            [[unroll]] for (uint j = 0u; j < GN; ++j)
+                coopMatLoadNV(b[j], sm, base + ASZ + h * BSZ + j * (lN / 8u), BSTR, false);
+            [[unroll]] for (uint i = 0u; i < GM; ++i)
+                [[unroll]] for (uint j = 0u; j < GN; ++j) acc[i][j] = coopMatMulAddNV(a[i], b[j], acc[i][j]);
+        }
+    }
+    if (sg < pc.p1)
+        [[unroll]] for (uint i = 0u; i < GM; ++i)
+            [[unroll]] for (uint j = 0u; j < GN; ++j)
+                coopMatStoreNV(acc[i][j], y, ((sg * GM + i) * GN + j) * lM * SC, SC, false);
+}
+#else
+// Half e of a uvec4 element of the shared tiles.
+float smh(uint u, uint e) {
+    uvec4 v = sm[u];
+    uint w = v[e / 2u];
+    return unpackHalf2x16(w)[e % 2u];
+}
+void main() {
+    fill_shared();
+    uint sg = vkb_group_id() * gl_NumSubgroups + gl_SubgroupID;
+    if (sg >= pc.n) return;
+    for (uint e = gl_SubgroupInvocationID; e < GM * GN * lM * lN; e += gl_SubgroupSize) {
+        uint c = e % lN, r = (e / lN) % lM, j = (e / (lN * lM)) % GN, i = e / (lN * lM * GN);
+        uint o = (i * GN + j) * lM * SC + r * SC + c;
+        float acc = c0[o];
+        for (uint it = 0u; it < pc.m; ++it) {
+            uint base = ((it * pc.p2) & 1u) * COPY;
+            for (uint h = 0u; h < 2u; ++h) {
+                float s = 0.0;
+                for (uint k = 0u; k < lK; ++k) {
+                    uint ca = (i * lM + r) * ASTR * 8u + k, cb = k * BSTR * 8u + j * lN + c;  // half offsets
+                    s += smh(base + ca / 8u, ca % 8u) * smh(base + ASZ + h * BSZ + cb / 8u, cb % 8u);
+                }
+                acc += s;
+            }
+        }
+        if (sg < pc.p1) y[sg * GM * GN * lM * SC + o] = acc;
+    }
+}
+#endif
