@@ -15,15 +15,7 @@
 //   2 y : pc.p1 subgroups x GM x GN results
 // Push: pc.n subgroups, pc.m rounds, pc.p1 subgroups that store (a run-time count: all work stays live).
 #extension GL_GOOGLE_include_directive : require
-#extension GL_EXT_control_flow_attributes : enable
-#extension GL_KHR_shader_subgroup_basic : require
-#include "common.glsl"
-
-layout(constant_id = 1) const uint lM = 16;
-layout(constant_id = 2) const uint lN = 16;
-layout(constant_id = 3) const uint lK = 16;
-layout(constant_id = 4) const uint GM = 2;
-layout(constant_id = 5) const uint GN = 4;
+#include "peak_coopmat_spec.glsl"
 const uint SA = (lK * A_BYTES + 15u) / 16u * (16u / A_BYTES);  // row strides in elements
 const uint SB = (lN * A_BYTES + 15u) / 16u * (16u / A_BYTES);
 const uint SC = (lN * C_BYTES + 15u) / 16u * (16u / C_BYTES);

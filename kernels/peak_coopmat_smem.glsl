@@ -13,17 +13,9 @@
 // fp16 x fp16 -> fp32 only; lK and lN multiples of 8 (16-byte rows). Included by peak_coopmat_smem.comp and
 // peak_coopmat_emu_smem.comp (PEAK_EMULATED: the arithmetic in plain code, reading the same shared copies).
 #extension GL_GOOGLE_include_directive : require
-#extension GL_EXT_control_flow_attributes : enable
 #extension GL_EXT_shader_16bit_storage : require
 #extension GL_EXT_shader_explicit_arithmetic_types_float16 : require
-#extension GL_KHR_shader_subgroup_basic : require
-#include "common.glsl"
-
-layout(constant_id = 1) const uint lM = 16;
-layout(constant_id = 2) const uint lN = 16;
-layout(constant_id = 3) const uint lK = 16;
-layout(constant_id = 4) const uint GM = 2;
-layout(constant_id = 5) const uint GN = 4;
+#include "peak_coopmat_spec.glsl"
 const uint SA = (lK * 2u + 15u) / 16u * 8u, SB = (lN * 2u + 15u) / 16u * 8u;  // global row strides (halves)
 const uint SC = lN;                                                          // the host pads nothing in C
 const uint B_BASE = GM * lM * SA;
