@@ -722,6 +722,9 @@ static int case_time(ctx *x, job *j, vkb_gpu *g, double **samples, size_t *nsamp
         if (nc < 0) return set_status(r, "ERROR", vkb_vk_error(x->v)), -1;
         size_t used = strlen(r->note);
         snprintf(r->note + used, sizeof(r->note) - used, "%srotating %d input copies", used ? "; " : "", nc);
+    } else if (!strcmp(mode, "cold")) {
+        size_t used = strlen(r->note);
+        snprintf(r->note + used, sizeof(r->note) - used, "%s%s", used ? "; " : "", vkb_vk_cold_flush(x->v));
     }
     double tt = vkb_now_s();
     if (vkb_slowdown_apply(x->v, g, c, x->o->slowdown, !strcmp(mode, "cold"), r)) return -1;  /* SKIP or ERROR */

@@ -69,6 +69,9 @@ uint32_t vkb_gpu_copies(const vkb_gpu *g);
 /* What the driver made of the case's shaders: "SHADER: Name=value, ...; ..." from
  * VK_KHR_pipeline_executable_properties (registers, shared memory, ... as the driver names them), or "NA: why". */
 const char *vkb_gpu_stats(const vkb_gpu *g);
+/* How cold mode flushes the caches between samples (for the rows' note): a 512 MiB read by default, the
+ * former 512 MiB write with VKB_COLD_FLUSH=write. */
+const char *vkb_vk_cold_flush(vkb_vk *v);
 void vkb_gpu_release(vkb_gpu *g);
 
 /* Timer floor: median GPU time of an empty batch (timestamps around nothing) in seconds. */

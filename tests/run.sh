@@ -232,6 +232,13 @@ run -e "sum n=100000" --seed 43 --min-time 0.01 > /dev/null 2>&1; e3=$(csv_col "
 if [ -n "$e1" ] && [ "$e1" = "$e2" ] && [ "$e1" != "$e3" ]; then ok "--seed reproduces inputs; another seed changes them"; else bad "seed reproducibility ($e1 / $e2 / $e3)"; fi
 expect "cold mode runs" run -e "add n=100000" --mode cold --min-time 0.01
 if [ "$(csv_col "$(lastdir)/results.csv" mode)" = cold ]; then ok "cold mode recorded in the row"; else bad "cold mode not in the row"; fi
+# The flush between cold samples reads (clean lines left in the caches); VKB_COLD_FLUSH=write is the former fill,
+# whose dirty lines the timed kernel pays to write back. Both run and PASS, and the row's note says which ran.
+if csv_col "$(lastdir)/results.csv" note | grep -q '^cold: caches flushed by reading [0-9]* MiB (clean lines)$'; then
+    ok "cold mode: the note says the caches were flushed by a read"; else bad "cold mode's note" "$T/out"; fi
+expect "cold mode with VKB_COLD_FLUSH=write runs" env VKB_COLD_FLUSH=write "$VKB" run --out "$T/res" -e "add n=100000" --mode cold --min-time 0.01
+if csv_col "$(lastdir)/results.csv" status note | grep -q '^PASS	cold: caches flushed by writing [0-9]* MiB'; then
+    ok "VKB_COLD_FLUSH=write: PASS, and the note names the write flush"; else bad "VKB_COLD_FLUSH=write's row" "$T/out"; fi
 "$VKB" run --out "$T/res" -e "rowsum rows=1..20 cols=100000..100019" --min-time 0.3 --timeout 0.5 --no-calibrate > "$T/int.log" 2>&1 &
 pid=$!; sleep 8; kill -INT $pid; wait $pid
 d=$(lastdir); rows=$(($(wc -l < "$d/results.csv") - 1))
