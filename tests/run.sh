@@ -481,6 +481,8 @@ broken_fast "dense_f16 GEMM (batch 33, 64) with one row of y never written" '^25
     -e "dense_f16 n=256 k=1024 m=33,64" --shader dense_gemm=dense_gemm_skiprow
 broken_fast "dense_f16 coopmat tiling (emulated, split-K 4) whose last K slice never writes its partial sums" '' \
     -e "dense_f16 n=256 k=1024 m=33 algo=coopmat_emu split=4" --shader dense_coopmat_emu=dense_coopmat_emu_dropslice
+broken_fast "BitLinear on emulated int8 matrix units (split-K 4) whose last K slice never writes its partial sums" '^exact metric' \
+    -e "bitnet_linear n=256 k=1024 m=8 algo=mma_emu split=4" --shader bitnet_mma_emu=bitnet_mma_emu_dropslice
 # A fast reference that disagrees with the oracle's sample is an ERROR naming it, never a PASS
 # (VKB_FASTREF_CORRUPT=1 adds 1 to its first output: cpu/fastref.h).
 VKB_FASTREF_CORRUPT=1 fast -e "matmul n=256 variant=tiled" -e "bitnet_linear n=256 k=1024 m=64 variant=int" \
