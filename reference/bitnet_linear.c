@@ -4,8 +4,9 @@
  * (kernels/bitnet_gemv.glsl); algo=gemv_sg (default for m = 1): row blocks owned by subgroups, each invocation
  * issuing several groups' weight loads at once (kernels/bitnet_gemv_sg.glsl, tunables at sg_plan); algo=gemv_ps:
  * the same blocks, several per persistent worker with the next block's loads in flight (kernels/bitnet_gemv_ps.glsl); algo=gemm
- * (default above 32): 64-row x BM-token tiles through shared memory (kernels/bitnet_gemm.glsl). variant=dot uses
- * the device's packed 4x8 dot product, variant=int plain integer multiply-add.
+ * (default above 32): 64-row x BM-token tiles through shared memory (kernels/bitnet_gemm.glsl); algo=mma: int8 matrix
+ * units (kernels/bitnet_mma.glsl, planned in reference/bitnet_mma.c; mma_emu its emulated twin). variant=dot uses
+ * the device's packed 4x8 dot product, variant=int plain integer multiply-add (the mma kernels use neither).
  *
  * Check. acc is exact in int32 (|acc| <= 127 K < 2^24, so float(acc) is exact too). The shader computes
  * y = fl(fl(float(acc) * gamma') / s): the product rounds once (u), the quotient carries Vulkan's 2.5 ulp
@@ -141,13 +142,18 @@ static int linear_plan(vkb_case *c, int dense)
     if (dense && dense_coop_wanted(c, m)) return dense_coop_plan(c, n, k, m);
     const char *algo = vkb_param_str(c, "algo", m == 1 && !dense ? "gemv_sg" : m <= 32 ? "gemv" : "gemm");
     int gemm = !strcmp(algo, "gemm"), ps = !strcmp(algo, "gemv_ps"), sgv = ps || !strcmp(algo, "gemv_sg"), g8 = !strcmp(algo, "gemv8");
-    if (!gemm && !sgv && !g8 && strcmp(algo, "gemv")) return vkb_error(c, "algo=%s: expected gemv, gemv_sg, gemv_ps, gemv8 or gemm", algo);
+    int mma = !strcmp(algo, "mma") || !strcmp(algo, "mma_emu");  /* reference/bitnet_mma.c */
+    if (!gemm && !sgv && !g8 && !mma && strcmp(algo, "gemv"))
+        return vkb_error(c, "algo=%s: expected gemv, gemv_sg, gemv_ps, gemv8, gemm, mma or mma_emu", algo);
+    if (mma && dense) return vkb_error(c, "algo=%s: BitLinear only (dense_f16: coopmat*)", algo);
     if (sgv && dense) return vkb_error(c, "algo=%s: BitLinear only (dense_f16: gemv, gemv8, gemm, coopmat*)", algo);
     if (!ps && vkb_param_str(c, "per", NULL)) return vkb_error(c, "per= applies to algo=gemv_ps only (algo=%s)", algo);
     if (g8 && !dense) return vkb_error(c, "algo=gemv8: dense_f16 only");
-    if (vkb_param_str(c, "wn", NULL)) return vkb_error(c, "wn= applies to algo=coopmat_g only (algo=%s)", algo);
-    if (!sgv && (vkb_param_str(c, "gpt", NULL) || vkb_param_str(c, "split", NULL) || vkb_param_str(c, "lanes", NULL)))
-        return vkb_error(c, "gpt=, split= and lanes= apply to algo=gemv_sg and gemv_ps only (algo=%s)", algo);
+    if (!mma && vkb_param_str(c, "wn", NULL)) return vkb_error(c, "wn= applies to algo=coopmat_g and mma only (algo=%s)", algo);
+    if (!sgv && (vkb_param_str(c, "gpt", NULL) || (!mma && vkb_param_str(c, "split", NULL)) || vkb_param_str(c, "lanes", NULL)))
+        return vkb_error(c, "gpt=, split= and lanes= apply to algo=gemv_sg and gemv_ps only, split= also to mma (algo=%s)", algo);
+    if (!mma && (vkb_param_str(c, "frag", NULL) || vkb_param_str(c, "bk", NULL) || vkb_param_str(c, "sgs", NULL)))
+        return vkb_error(c, "frag=, bk= and sgs= apply to algo=mma only (algo=%s)", algo);
     lin_priv *p = lin_new(c, n, k, m);
     if (!p) return vkb_error(c, "out of memory");
     p->kp = dense ? ((size_t)k + 7) / 8 * 8 : BITNET_PAD((size_t)k);
@@ -162,6 +168,7 @@ static int linear_plan(vkb_case *c, int dense)
         vkb_add_buf(c, "s", VKB_F32, p->m, VKB_IN);
     }
     vkb_add_buf(c, "y", VKB_F32, p->m * p->n, VKB_OUT);
+    if (mma) return bitnet_mma_plan(c, n, k, m, nc, algo[3] != 0);
     uint32_t sg = c->caps.subgroup ? c->caps.subgroup : 32, gx = 0, gy = 0, spec[6];
     int nspec = 3;
     char shader[48];
@@ -356,8 +363,9 @@ static void lin_release(vkb_case *c)
     if (p) free(p->pick), free(p->acc), free(p->want), free(p->bound);
 }
 
-VKB_KERNEL(bitnet_linear) = {"bitnet_linear", "n,k,m,shape,algo,rows,mt,wg,bm,gpt,split,lanes,per",
-                             "BitLinear y = (W_t x_q) gamma'/s, packed 2-bit W, int8 x, int32 acc (variant dot|int)",
+VKB_KERNEL(bitnet_linear) = {"bitnet_linear", "n,k,m,shape,algo,rows,mt,wg,bm,gpt,split,lanes,per,wn,sgs,bk,frag",
+                             "BitLinear y = (W_t x_q) gamma'/s, packed 2-bit W, int8 x, int32 acc (variant dot|int; algo gemv|gemv_sg|gemv_ps|gemm "
+                             "SIMT, mma on int8 matrix units, mma_emu emulated)",
                              lin_plan, lin_fill, lin_ref, lin_check, lin_release, "dot, int"};
 
 /* ---------------- the dense fp16-weight baseline ----------------

@@ -17,4 +17,9 @@ int bitnet_sg_plan(vkb_case *c, long long n, int64_t m, size_t nc, uint32_t sg, 
  * all cores (vkb_par_fill): ~31% -1, ~31% 0, ~38% +1, and with n >= 8 rows 0, 1, 2 all 0, all +1, all -1. */
 void bitnet_fill_codes(gsl_rng *r, uint32_t *w, size_t n, size_t k, size_t kp);
 
+/* Plans bitnet_linear algo=mma (emu = 0) or mma_emu (kernels/bitnet_mma.glsl) for N = n rows, K = k, M = m tokens and
+ * nc 64-weight groups per row, after the caller has added the buffers w, gamma, x, s, y (reference/bitnet_linear.c);
+ * adds the split-K scratch, the dispatches, c->note, bytes and flops. Returns 0, or vkb_error's -1 or vkb_skip's 1. */
+int bitnet_mma_plan(vkb_case *c, long long n, long long k, int64_t m, size_t nc, int emu);
+
 #endif

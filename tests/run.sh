@@ -495,6 +495,8 @@ broken_fast "dense_f16 coopmat tiling (emulated, split-K 4) whose last K slice n
 broken_fast "coopmat_s tiling (emulated, split-K 3 in the workgroup) whose last K slice never stores its partial sums" '^bound metric' \
     -e "matmul m=64 n=128 k=192 variant=coopmat_s_emu split=3 chunk=64 dtype=f16" \
     --shader matmul_coopmat_s_emu_w2x2=matmul_coopmat_s_emu_w2x2_dropslice
+broken_fast "BitLinear on emulated int8 matrix units (split-K 4) whose last K slice never writes its partial sums" '^exact metric' \
+    -e "bitnet_linear n=256 k=1024 m=8 algo=mma_emu split=4" --shader bitnet_mma_emu=bitnet_mma_emu_dropslice
 # A fast reference that disagrees with the oracle's sample is an ERROR naming it, never a PASS
 # (VKB_FASTREF_CORRUPT=1 adds 1 to its first output: cpu/fastref.h).
 VKB_FASTREF_CORRUPT=1 fast -e "matmul n=256 variant=tiled" -e "bitnet_linear n=256 k=1024 m=64 variant=int" \

@@ -1,0 +1,197 @@
+// BitLinear on int8 matrix units (algo=mma): y[m][n] = (float(acc) * gamma') / s[m], acc = sum_k w[n][k] xq[m][k]
+// exact in int32. Why: at batch 32, 28672x4096 is 3.8 G int8 multiply-adds, ~56 us of SIMT packed dot products on an
+// H200, while its 2-bit weights are 7 us of bytes; matrix units (GL_NV_cooperative_matrix, sint8 x sint8 -> sint32)
+// take the arithmetic off the critical path.
+// Operands: W is A (LM rows x LK weights, row-major in shared memory), the tokens are B (x row-major M x K read
+// column-major: LK x LN), so a token tile is LN wide (8 or 16): batch 8 fills a 16x8x32 fragment without padding.
+// A is the CODE c = w + 1 in {0, 1, 2}, decoded from the T2 layout (bitnet_layout.glsl) with one shift and one
+// mask per 4 weights: (word >> 2j) & 0x03030303 holds weights 16q + 4j + 0..3 of the group, one per byte, in
+// order. The matrix units then give sum c x = acc + sum_k x, and the epilogue subtracts each token's sum_k x
+// (accumulated in int32 while x is staged: a per-invocation running sum per staged slot, added into shared
+// memory once at the end). Codes past N rows are 0, codes past K are 1 (padding) against x = 0.
+// Tiling (as dense_coopmat.glsl): a workgroup of SGS subgroups owns BN = SGS WN LM rows x TN = LN MT tokens (all
+// of m <= 64 in one pass over W; grid z for more) and one K slice (grid y; split-K). Per BK-weight step it
+// stages BN x BK decoded codes and TN x BK bytes of x in double-buffered shared memory (16 bytes of row
+// padding), with the next step's packed loads (BN BK / 4 bytes) issued into registers before the MMAs. One
+// barrier per step.
+// Output: each accumulator goes through the subgroup's slice of shared memory (column-major: a token's LM rows
+// consecutive). One slice (pc.p2 == 1): y directly. Else part[slice][M][N] = the slice's exact int32 sum
+// (its own sum_k x subtracted), and bitnet_mma_sum.comp adds the slices and scales: exact in any order.
+// Buffers: 0 W (packed, N x Kp/16 words), 1 gamma', 2 xq (int8 M x Kp), 3 s (M), 4 y (fp32 M x N), 5 part
+// (int32 p2 x M x N; one element when p2 == 1). Push: n, m, p0 = Kp/64 groups per row, p1 = groups per slice
+// (a multiple of BK/64), p2 = slices. Grid (ceil(N/BN), p2, ceil(M/TN)). Spec: 0 workgroup size = subgroup
+// size x SGS, 1 LM, 2 LN, 3 LK, 4 WN, 5 SGS, 6 MT, 7 BK (a multiple of 64 and LK). The host checks that the
+// shapes are a device configuration and that the shared memory fits.
+// The matrix operations are macros: bitnet_mma.comp maps them to GL_NV_cooperative_matrix, bitnet_mma_emu.comp to
+// plain loops over shared memory with the same semantics, so lavapipe validates the decode, tiling, correction
+// and split-K at every element.
+#extension GL_EXT_control_flow_attributes : enable
+#extension GL_KHR_shader_subgroup_basic : require
+#include "common.glsl"
+#include "bitnet_layout.glsl"
+layout(constant_id = 1) const uint LM = 16u;
+layout(constant_id = 2) const uint LN = 8u;
+layout(constant_id = 3) const uint LK = 32u;
+layout(constant_id = 4) const uint WN = 2u;
+layout(constant_id = 5) const uint SGS = 4u;
+layout(constant_id = 6) const uint MT = 1u;
+layout(constant_id = 7) const uint BK = 128u;
+
+layout(binding = 0) readonly buffer Wb { uvec4 w[]; };
+layout(binding = 1) readonly buffer Gb { float gam[]; };
+layout(binding = 2) readonly buffer Xb { uvec4 x[]; };
+layout(binding = 3) readonly buffer Sb { float sc[]; };
+layout(binding = 4) writeonly buffer Yb { float y[]; };
+layout(binding = 5) writeonly buffer Pb { int part[]; };
+
+const uint WG = gl_WorkGroupSize.x;
+const uint BN = SGS * WN * LM, TN = LN * MT;
+const uint GK = BK / 64u;                        // packed uvec4 (64-weight groups) per tile row and step
+const uint CK = BK / 16u, STR = CK + 1u;         // uvec4 of int8 per tile row; padded row stride
+const uint FK = LK / 16u;                        // uvec4 per fragment row
+const uint WSZ = BN * STR, XSZ = TN * STR, BUF = WSZ + XSZ;
+const uint NWT = BN * GK, NW = (NWT + WG - 1u) / WG;
+const uint NXT = TN * CK, NX = (NXT + WG - 1u) / WG;
+shared uvec4 sm[2u * BUF];                       // [buffer]{W codes, x}; reused to stage the output
+shared int sxs[TN];                              // sum_k x of the slice, per token of the tile
+
+uvec4 rw[NW], rx[NX];
+int sxr[NX];                                     // running sum_k x of this invocation's x slots
+
+#ifdef VKB_COOP_EMU
+// GL_NV_cooperative_matrix's semantics with plain loops (element and stride in uvec4 = 16 int8 or 4 int32;
+// colMajor: element (r, c) at elem + c stride). A fragment is a handle into sm; invocation l of a subgroup owns
+// accumulator elements l, l + subgroup size, ...; the MMA and the store use the same ownership.
+struct FragEmu { uint elem, stride; bool col; };
+struct AccEmu { int x[32]; };  // element lane + i subgroup size in x[i]: <= 256 / 8 (the host keeps the subgroup >= 8)
+#define FRAG_A FragEmu
+#define FRAG_B FragEmu
+#define ACC AccEmu
+AccEmu emu_zero() {
+    AccEmu a;
+    for (uint i = 0u; i < 32u; ++i) a.x[i] = 0;
+    return a;
+}
+int emu_b(FragEmu f, uint r, uint c) {  // int8 element (r, c)
+    uint e = f.col ? (f.elem + c * f.stride) * 16u + r : (f.elem + r * f.stride) * 16u + c;
+    return bitfieldExtract(int(sm[e / 16u][(e % 16u) / 4u]), 8 * int(e % 4u), 8);
+}
+AccEmu emu_mma(FragEmu a, FragEmu b, AccEmu c) {  // c + a b, exact in int32
+    for (uint i = 0u, e = gl_SubgroupInvocationID; e < LM * LN; ++i, e += gl_SubgroupSize) {
+        int s = c.x[i];
+        for (uint k = 0u; k < LK; ++k) s += emu_b(a, e / LN, k) * emu_b(b, k, e % LN);
+        c.x[i] = s;
+    }
+    return c;
+}
+void emu_store_col(AccEmu a, uint elem, uint stride) {
+    for (uint i = 0u, e = gl_SubgroupInvocationID; e < LM * LN; ++i, e += gl_SubgroupSize) {
+        uint o = (elem + (e % LN) * stride) * 4u + e / LN;
+        sm[o / 4u][o % 4u] = uint(a.x[i]);
+    }
+}
+#define ACC_ZERO emu_zero()
+#define LOAD_ROW(f, elem, stride) f = FragEmu(elem, stride, false)
+#define LOAD_COL(f, elem, stride) f = FragEmu(elem, stride, true)
+#define MMA(a, b, c) emu_mma(a, b, c)
+#define STORE_COL(acc, elem, stride) emu_store_col(acc, elem, stride)
+#else
+#define FRAG_A icoopmatNV<8, gl_ScopeSubgroup, LM, LK>
+#define FRAG_B icoopmatNV<8, gl_ScopeSubgroup, LK, LN>
+#define ACC icoopmatNV<32, gl_ScopeSubgroup, LM, LN>
+#define ACC_ZERO ACC(0)
+#define LOAD_ROW(f, elem, stride) coopMatLoadNV(f, sm, elem, stride, false)
+#define LOAD_COL(f, elem, stride) coopMatLoadNV(f, sm, elem, stride, true)
+#define MMA(a, b, c) coopMatMulAddNV(a, b, c)
+#define STORE_COL(acc, elem, stride) coopMatStoreNV(acc, sm, elem, stride, true)
+#endif
+
+// The packed weights and x of the step at group c0 (< cend, the slice's end) into registers: zeros past N, M, cend.
+void fetch(uint n0, uint t0, uint c0, uint cend) {
+    uint t = gl_LocalInvocationID.x, nc = pc.p0;
+    [[unroll]] for (uint s = 0u; s < NW; ++s) {
+        uint v = t + s * WG, row = n0 + v / GK, g = c0 + v % GK;
+        rw[s] = v < NWT && row < pc.n && g < cend ? w[row * nc + g] : uvec4(0u);
+    }
+    [[unroll]] for (uint s = 0u; s < NX; ++s) {
+        uint v = t + s * WG, tok = t0 + v / CK, c = 4u * c0 + v % CK;
+        rx[s] = v < NXT && tok < pc.m && c < 4u * cend ? x[tok * 4u * nc + c] : uvec4(0u);
+    }
+}
+
+int bytesum(uint u) {
+    int i = int(u);
+    return bitfieldExtract(i, 0, 8) + bitfieldExtract(i, 8, 8) + bitfieldExtract(i, 16, 8) + bitfieldExtract(i, 24, 8);
+}
+
+// Registers into buffer base of sm: each packed uvec4 (64 weights) becomes 4 uvec4 of codes; x as is, summed.
+void stash(uint base) {
+    uint t = gl_LocalInvocationID.x;
+    [[unroll]] for (uint s = 0u; s < NW; ++s) {
+        uint v = t + s * WG, o = base + (v / GK) * STR + (v % GK) * 4u;
+        if (v < NWT)
+            [[unroll]] for (uint q = 0u; q < 4u; ++q) sm[o + q] = (uvec4(rw[s][q]) >> uvec4(0u, 2u, 4u, 6u)) & 0x03030303u;
+    }
+    [[unroll]] for (uint s = 0u; s < NX; ++s) {
+        uint v = t + s * WG;
+        if (v < NXT) {
+            sm[base + WSZ + (v / CK) * STR + v % CK] = rx[s];
+            sxr[s] += bytesum(rx[s].x) + bytesum(rx[s].y) + bytesum(rx[s].z) + bytesum(rx[s].w);
+        }
+    }
+}
+
+void main() {
+    uint sg = gl_SubgroupID, tid = gl_LocalInvocationID.x, n0 = gl_WorkGroupID.x * BN, t0 = gl_WorkGroupID.z * TN;
+    uint c0 = gl_WorkGroupID.y * pc.p1, cend = min(pc.p0, c0 + pc.p1), ns = (cend - c0 + GK - 1u) / GK;
+    for (uint i = tid; i < TN; i += WG) sxs[i] = 0;
+    [[unroll]] for (uint s = 0u; s < NX; ++s) sxr[s] = 0;
+    ACC acc[WN][MT];
+    [[unroll]] for (uint i = 0u; i < WN; ++i)
+        [[unroll]] for (uint j = 0u; j < MT; ++j) acc[i][j] = ACC_ZERO;
+    fetch(n0, t0, c0, cend);
+    stash(0u);
+    barrier();
+    for (uint st = 0u; st < ns; ++st) {
+        uint base = (st & 1u) * BUF;
+        if (st + 1u < ns) fetch(n0, t0, c0 + (st + 1u) * GK, cend);
+        [[unroll]] for (uint kk = 0u; kk < BK / LK; ++kk) {
+            FRAG_B fb[MT];
+            FRAG_A fa;
+            [[unroll]] for (uint j = 0u; j < MT; ++j) LOAD_COL(fb[j], base + WSZ + LN * j * STR + FK * kk, STR);
+            [[unroll]] for (uint i = 0u; i < WN; ++i) {
+                LOAD_ROW(fa, base + (sg * WN + i) * LM * STR + FK * kk, STR);
+                [[unroll]] for (uint j = 0u; j < MT; ++j) acc[i][j] = MMA(fa, fb[j], acc[i][j]);
+            }
+        }
+        if (st + 1u < ns) stash(((st & 1u) ^ 1u) * BUF);
+        barrier();
+    }
+    [[unroll]] for (uint s = 0u; s < NX; ++s) {
+        uint v = tid + s * WG;
+        if (v < NXT) atomicAdd(sxs[v / CK], sxr[s]);
+    }
+    barrier();
+    // Each subgroup stages one LM x LN int32 tile (LM LN / 4 uvec4) in its own slice of sm, column-major.
+    uint ys = sg * (LM * LN / 4u), slice = gl_WorkGroupID.y;
+    float g = gam[0];
+    [[unroll]] for (uint i = 0u; i < WN; ++i)
+        [[unroll]] for (uint j = 0u; j < MT; ++j) {
+            STORE_COL(acc[i][j], ys, LM / 4u);
+            subgroupBarrier();
+            for (uint e = gl_SubgroupInvocationID; e < LM * LN; e += gl_SubgroupSize) {
+                uint tl = LN * j + e / LM, tok = t0 + tl, row = n0 + (sg * WN + i) * LM + e % LM;
+                int a = int(sm[ys + e / 4u][e % 4u]) - sxs[tl];
+                if (tok < pc.m && row < pc.n) {
+                    if (pc.p2 == 1u) {
+                        precise float p = float(a) * g;
+                        precise float o = p / sc[tok];
+                        y[tok * pc.n + row] = o;
+                    } else {
+                        part[(slice * pc.m + tok) * pc.n + row] = a;
+                    }
+                }
+            }
+            subgroupBarrier();
+        }
+}

@@ -1,0 +1,118 @@
+/* bitnet_mma.c — the plan of bitnet_linear algo=mma / mma_emu (kernels/bitnet_mma.glsl): BitLinear on int8 matrix
+ * units. The case, its inputs, reference and exact check are bitnet_linear's (reference/bitnet_linear.c); only the
+ * tiling and dispatches are planned here.
+ * Tunables: frag= MxNxK fragment shape (an NV sint8 x sint8 -> sint32 configuration the device reports; M 8 or 16,
+ * N 8 or 16, K 16, 32 or 64), wn= row fragments per subgroup (1, 2, 4), sgs= subgroups per workgroup (1..8), bk=
+ * weights per staged step (64, 128, 256; a multiple of K), split= K slices (0 = auto).
+ * Defaults (a guess until measured on an H200): the device's configuration with M = 16 and N = 8 at m <= 8, else
+ * N = 16 (the first sint8 one otherwise; 16x8x32 / 16x16x32 when emulated); token fragments MT = ceil(m / N) up to
+ * 64 tokens per pass; wn=2 sgs=4 (BN = 128 rows at M = 16); bk = 128, halved while the two stages overflow shared
+ * memory. Split-K: slices until the grid holds ~528 workgroups (4 per SM of a 132-SM GPU), at most one per step,
+ * and the int32 partial sums (4 s M N bytes, written and read once, L2-resident at these sizes) at most half of
+ * W's 2-bit bytes (s <= K / (32 m)).
+ * Open (lavapipe, Mesa 22.3.6): mma_emu leaves most outputs unwritten once an invocation runs ~50+ emulated MMAs
+ * with 3-4 token fragments (e.g. n=16 k=640 m=48 wn=1 sgs=1: each lane writes once and stops, even in a plain
+ * store loop appended at the end); the same cases with fewer steps, and dense_f16 coopmat_emu at that tiling,
+ * pass. Not yet explained; the smoke cases stay below it. */
+#include <stdio.h>
+#include <string.h>
+
+#include "bitnet_layout.glsl"
+#include "bitnet_linear.h"
+#include "vkb.h"
+
+/* The fragment shape: frag= or the default rule above; 0, or vkb_error/vkb_skip's return. */
+static int mma_frag(vkb_case *c, int64_t m, int emu, uint32_t f[3])
+{
+    const char *s = vkb_param_str(c, "frag", NULL);
+    uint32_t want_n = m <= 8 ? 8 : 16;
+    f[0] = 16, f[1] = want_n, f[2] = 32;
+    if (s) {
+        unsigned a, b, k;
+        char tail;
+        if (sscanf(s, "%ux%ux%u%c", &a, &b, &k, &tail) != 3 || (a != 8 && a != 16) || (b != 8 && b != 16) ||
+            (k != 16 && k != 32 && k != 64))
+            return vkb_error(c, "frag=%s: expected MxNxK with M, N in {8, 16} and K in {16, 32, 64}", s);
+        f[0] = a, f[1] = b, f[2] = k;
+    }
+    if (emu) return 0;
+    int best = -1;  /* M = 16 first, then N = want_n */
+    for (int i = 0; i < c->caps.ncm; i++) {
+        const vkb_cm_shape *q = &c->caps.cm[i];
+        int ok = !q->khr && q->a == 3 && q->b == 3 && q->c == 5 && q->d == 5 && (q->m == 8 || q->m == 16) &&
+                 (q->n == 8 || q->n == 16) && (q->k == 16 || q->k == 32 || q->k == 64);
+        if (!ok) continue;
+        if (s) {
+            if (q->m == f[0] && q->n == f[1] && q->k == f[2]) return 0;
+            continue;
+        }
+        int score = (q->m == 16) * 2 + (q->n == want_n);
+        if (score > best) best = score, f[0] = q->m, f[1] = q->n, f[2] = q->k;
+    }
+    if (best >= 0) return 0;
+    return vkb_skip(c, "device reports no NV cooperative-matrix configuration %s sint8/sint32 (see `vkbench devices`); "
+                       "algo=mma_emu validates the tiling", s ? s : "with M, N in {8, 16}, K in {16, 32, 64}");
+}
+
+int bitnet_mma_plan(vkb_case *c, long long n, long long k, int64_t m, size_t nc, int emu)
+{
+    if (!emu && !c->caps.coopmat_nv)
+        return vkb_skip(c, "device lacks VK_NV_cooperative_matrix (int8 matrix units); algo=mma_emu validates the tiling");
+    if (!emu && !c->caps.int8) return vkb_skip(c, "device lacks shaderInt8 (int8 cooperative matrices)");
+    uint32_t f[3], sg = c->caps.subgroup ? c->caps.subgroup : 32;
+    int e = mma_frag(c, m, emu, f);
+    if (e) return e;
+    if (emu && (sg < 8 || sg > 256)) return vkb_skip(c, "algo=mma_emu needs a subgroup size of 8 .. 256 (this device: %u)", sg);
+    uint64_t mt = ((uint64_t)m + f[1] - 1) / f[1], mtmax = 64 / f[1];
+    if (mt > mtmax) mt = mtmax;
+    int64_t wn = vkb_param_int(c, "wn", 2), sgs = vkb_param_int(c, "sgs", 4), split = vkb_param_int(c, "split", 0);
+    int64_t bk = 128, tn = (int64_t)(f[1] * mt);
+    /* two stages of (BN + TN) rows x (bk / 16 + 1) uvec4 */
+    while (bk > 64 && 32.0 * (double)(sgs * wn * f[0] + tn) * (double)(bk / 16 + 1) > c->caps.max_shared) bk /= 2;
+    bk = vkb_param_int(c, "bk", bk);
+    if ((wn != 1 && wn != 2 && wn != 4) || sgs < 1 || sgs > 8 || (bk != 64 && bk != 128 && bk != 256) || bk % f[2] ||
+        split < 0 || split > 4096)
+        return vkb_error(c, "wn=%lld sgs=%lld bk=%lld split=%lld: expected wn 1, 2 or 4, sgs 1..8, bk 64, 128 or 256 (a multiple "
+                         "of the fragment's K), split 0 (auto) .. 4096", (long long)wn, (long long)sgs, (long long)bk, (long long)split);
+    uint64_t bn = (uint64_t)sgs * (uint64_t)wn * f[0], wg = sg * (uint64_t)sgs, str = (uint64_t)bk / 16 + 1;
+    double shared = 16.0 * 2 * (double)((bn + (uint64_t)tn) * str) + 4.0 * (double)tn;
+    if (wg > c->caps.max_wg_size || shared > c->caps.max_shared || (uint64_t)sgs * f[0] * f[1] / 4 > 2 * (bn + (uint64_t)tn) * str)
+        return vkb_skip(c, "wn=%lld sgs=%lld bk=%lld on this device: %llu invocations (<= %u), %.0f B shared (<= %u)", (long long)wn,
+                        (long long)sgs, (long long)bk, (unsigned long long)wg, c->caps.max_wg_size, shared, c->caps.max_shared);
+    uint64_t gk = (uint64_t)bk / 64, steps = (nc + gk - 1) / gk, gx = ((uint64_t)n + bn - 1) / bn;
+    uint64_t gz = ((uint64_t)m + (uint64_t)tn - 1) / (uint64_t)tn, s = (uint64_t)split;
+    if (!s) {
+        uint64_t cap = (uint64_t)k / (32 * (uint64_t)m);
+        s = (528 + gx * gz - 1) / (gx * gz);
+        if (s > cap) s = cap;
+        if (s < 1) s = 1;
+    }
+    if (s > steps) s = steps;
+    uint64_t per = (steps + s - 1) / s * gk;  /* groups per slice: whole steps */
+    s = (nc + per - 1) / per;                 /* no empty slice */
+    if ((double)s * (double)m * (double)n >= 2147483648.0)
+        return vkb_error(c, "split=%llu: the partial sums need < 2^31 elements", (unsigned long long)s);
+    if (gx > c->caps.max_wg_count_x || s > 65535 || gz > 65535)
+        return vkb_skip(c, "grid %llux%llux%llu exceeds this device's maxComputeWorkGroupCount", (unsigned long long)gx,
+                        (unsigned long long)s, (unsigned long long)gz);
+    vkb_add_buf(c, "part", VKB_I32, s > 1 ? (size_t)(s * (uint64_t)m * (uint64_t)n) : 1, VKB_SCRATCH);
+    uint32_t spec[8] = {(uint32_t)wg, f[0], f[1], f[2], (uint32_t)wn, (uint32_t)sgs, (uint32_t)mt, (uint32_t)bk};
+    vkb_dispatch *d = vkb_add_dispatch(c, vkb_add_pipe(c, emu ? "bitnet_mma_emu" : "bitnet_mma", 8, spec), (uint32_t)gx,
+                                       (uint32_t)s, (uint32_t)gz);
+    if (!d) return vkb_error(c, "out of memory");
+    d->push.n = (uint32_t)n, d->push.m = (uint32_t)m, d->push.k = (uint32_t)k;
+    d->push.p0 = (uint32_t)nc, d->push.p1 = (uint32_t)per, d->push.p2 = (uint32_t)s;
+    if (s > 1) {
+        uint32_t g[3], rspec[1] = {256};
+        vkb_grid_1d(c, (uint64_t)m * (uint64_t)n, 256, g);
+        if (!(d = vkb_add_dispatch(c, vkb_add_pipe(c, "bitnet_mma_sum", 1, rspec), g[0], g[1], g[2])))
+            return vkb_error(c, "out of memory");
+        d->push.n = (uint32_t)n, d->push.m = (uint32_t)m, d->push.p2 = (uint32_t)s;
+    }
+    snprintf(c->note, sizeof(c->note), "%s %ux%ux%u %llux%llu wn%lld sg%lld bk%lld split%llu", emu ? "mma_emu" : "mma", f[0], f[1],
+             f[2], (unsigned long long)bn, (unsigned long long)tn, (long long)wn, (long long)sgs, (long long)bk, (unsigned long long)s);
+    double nk = (double)n * (double)k, mk = (double)m * (double)k, mn = (double)m * (double)n;
+    c->bytes = nk / 4 + mk + 4.0 * (double)m + 4 + 4 * mn;
+    c->flops = 2.0 * (double)m * nk;
+    return 0;
+}
