@@ -481,6 +481,8 @@ broken_fast "dense_f16 GEMM (batch 33, 64) with one row of y never written" '^25
     -e "dense_f16 n=256 k=1024 m=33,64" --shader dense_gemm=dense_gemm_skiprow
 broken_fast "dense_f16 coopmat tiling (emulated, split-K 4) whose last K slice never writes its partial sums" '' \
     -e "dense_f16 n=256 k=1024 m=33 algo=coopmat_emu split=4" --shader dense_coopmat_emu=dense_coopmat_emu_dropslice
+broken_fast "dense_f16 stream tiling (emulated, 2 in-kernel K slices) whose reduction leaves out the last slice" '' \
+    -e "dense_f16 n=256 k=1024 m=33 algo=stream_emu sr=1 sk=2 split=1" --shader dense_stream_emu_w2x2=dense_stream_emu_dropslice
 # A fast reference that disagrees with the oracle's sample is an ERROR naming it, never a PASS
 # (VKB_FASTREF_CORRUPT=1 adds 1 to its first output: cpu/fastref.h).
 VKB_FASTREF_CORRUPT=1 fast -e "matmul n=256 variant=tiled" -e "bitnet_linear n=256 k=1024 m=64 variant=int" \
