@@ -145,15 +145,17 @@ static int linear_plan(vkb_case *c, int dense)
     int mma = !strcmp(algo, "mma") || !strcmp(algo, "mma_emu");  /* reference/bitnet_mma.c */
     if (!gemm && !sgv && !g8 && !mma && strcmp(algo, "gemv"))
         return vkb_error(c, "algo=%s: expected gemv, gemv_sg, gemv_ps, gemv8, gemm, mma or mma_emu", algo);
-    if (mma && dense) return vkb_error(c, "algo=%s: BitLinear only (dense_f16: coopmat*)", algo);
-    if (sgv && dense) return vkb_error(c, "algo=%s: BitLinear only (dense_f16: gemv, gemv8, gemm, coopmat*)", algo);
+    if (mma && dense) return vkb_error(c, "algo=%s: BitLinear only (dense_f16: coopmat*, stream*)", algo);
+    if (sgv && dense) return vkb_error(c, "algo=%s: BitLinear only (dense_f16: gemv, gemv8, gemm, coopmat*, stream*)", algo);
     if (!ps && vkb_param_str(c, "per", NULL)) return vkb_error(c, "per= applies to algo=gemv_ps only (algo=%s)", algo);
     if (g8 && !dense) return vkb_error(c, "algo=gemv8: dense_f16 only");
-    if (!mma && vkb_param_str(c, "wn", NULL)) return vkb_error(c, "wn= applies to algo=coopmat_g and mma only (algo=%s)", algo);
+    if (!mma && vkb_param_str(c, "wn", NULL)) return vkb_error(c, "wn= applies to algo=coopmat_g, stream and mma only (algo=%s)", algo);
+    if (vkb_param_str(c, "sr", NULL) || vkb_param_str(c, "sk", NULL))
+        return vkb_error(c, "sr= and sk= apply to algo=stream only (algo=%s)", algo);
     if (!sgv && (vkb_param_str(c, "gpt", NULL) || (!mma && vkb_param_str(c, "split", NULL)) || vkb_param_str(c, "lanes", NULL)))
         return vkb_error(c, "gpt=, split= and lanes= apply to algo=gemv_sg and gemv_ps only, split= also to mma (algo=%s)", algo);
     if (!mma && (vkb_param_str(c, "frag", NULL) || vkb_param_str(c, "bk", NULL) || vkb_param_str(c, "sgs", NULL)))
-        return vkb_error(c, "frag=, bk= and sgs= apply to algo=mma only (algo=%s)", algo);
+        return vkb_error(c, "frag=, bk= and sgs= apply to the matrix-unit algos only (algo=%s)", algo);
     lin_priv *p = lin_new(c, n, k, m);
     if (!p) return vkb_error(c, "out of memory");
     p->kp = dense ? ((size_t)k + 7) / 8 * 8 : BITNET_PAD((size_t)k);
@@ -395,7 +397,7 @@ static int dense_plan(vkb_case *c) { return linear_plan(c, 1); }
 static int dense_coop_wanted(const vkb_case *c, int64_t m)
 {
     const char *algo = vkb_param_str(c, "algo", NULL);
-    if (algo) return !strncmp(algo, "coopmat", 7);
+    if (algo) return !strncmp(algo, "coopmat", 7) || !strncmp(algo, "stream", 6);
     return m >= 8 && c->caps.coopmat_nv;
 }
 
@@ -407,6 +409,25 @@ static uint32_t dense_split(uint64_t tiles, uint64_t steps, int64_t m, long long
     if (s > cap) s = cap;
     if (s > steps) s = steps;
     return s < 1 ? 1 : (uint32_t)s;
+}
+
+/* The matrix-unit plans' shared tail: split-K's second pass (dense_splitk.comp sums the s partial sums in slice
+ * order; returns nonzero when out of memory), and the case's bytes and FLOPs (W, x and y each once). */
+static int dense_add_splitk(vkb_case *c, long long n, int64_t m, uint64_t s)
+{
+    uint32_t g[3], rspec[1] = {256};
+    vkb_grid_1d(c, (uint64_t)m * (uint64_t)n, 256, g);
+    vkb_dispatch *d = vkb_add_dispatch(c, vkb_add_pipe(c, "dense_splitk", 1, rspec), g[0], g[1], g[2]);
+    if (!d) return 1;
+    d->push.n = (uint32_t)n, d->push.m = (uint32_t)m, d->push.p2 = (uint32_t)s;
+    return 0;
+}
+
+static void dense_cost(vkb_case *c, long long n, long long k, int64_t m)
+{
+    double nk = (double)n * (double)k, mk = (double)m * (double)k, mn = (double)m * (double)n;
+    c->bytes = 2 * nk + 2 * mk + 4 * mn;
+    c->flops = 2.0 * (double)m * nk;
 }
 
 /* ---- algo=coopmat_g (kernels/dense_coopmat_g.glsl): fragments straight from global memory ----
@@ -428,6 +449,8 @@ static int dense_g_plan(vkb_case *c, long long n, long long k, int64_t m, int em
     if (!emu && !c->caps.f16) return vkb_skip(c, "device lacks shaderFloat16 (fp16 cooperative matrices)");
     uint32_t mt = m <= 16 ? 1 : m <= 32 ? 2 : 4;
     int64_t wn = vkb_param_int(c, "wn", 2), sgs = vkb_param_int(c, "sgs", 4), split = vkb_param_int(c, "split", 0);
+    if (vkb_param_str(c, "sr", NULL) || vkb_param_str(c, "sk", NULL))
+        return vkb_error(c, "sr= and sk= apply to algo=stream only (algo=coopmat_g)");
     if ((wn != 2 && wn != 4) || (wn == 4 && mt > 2) || sgs < 1 || sgs > 16 || split < 0 || split > 4096)
         return vkb_error(c, "wn=%lld sgs=%lld split=%lld: expected wn 2 or 4 (4 at m <= 32), sgs 1..16, split 0 (auto) .. 4096",
                          (long long)wn, (long long)sgs, (long long)split);
@@ -470,18 +493,81 @@ static int dense_g_plan(vkb_case *c, long long n, long long k, int64_t m, int em
     if (!d) return vkb_error(c, "out of memory");
     d->push.n = (uint32_t)n, d->push.m = (uint32_t)m, d->push.k = (uint32_t)k;
     d->push.p0 = (uint32_t)nc, d->push.p1 = (uint32_t)per, d->push.p2 = (uint32_t)s, d->push.p3 = (uint32_t)n16;
-    if (s > 1) {
-        uint32_t g[3], rspec[1] = {256};
-        vkb_grid_1d(c, (uint64_t)m * (uint64_t)n, 256, g);
-        if (!(d = vkb_add_dispatch(c, vkb_add_pipe(c, "dense_splitk", 1, rspec), g[0], g[1], g[2])))
-            return vkb_error(c, "out of memory");
-        d->push.n = (uint32_t)n, d->push.m = (uint32_t)m, d->push.p2 = (uint32_t)s;
-    }
+    if (s > 1 && dense_add_splitk(c, n, m, s)) return vkb_error(c, "out of memory");
     snprintf(c->note, sizeof(c->note), "%s %llux%llu wn%lld sg%lld split%llu", emu ? "coopmat_g_emu" : "coopmat_g",
              (unsigned long long)bn, (unsigned long long)tm, (long long)wn, (long long)sgs, (unsigned long long)s);
-    double nk = (double)n * (double)k, mk = (double)m * (double)k, mn = (double)m * (double)n;
-    c->bytes = 2 * nk + 2 * mk + 4 * mn;
-    c->flops = 2.0 * (double)m * nk;
+    dense_cost(c, n, k, m);
+    return 0;
+}
+
+/* ---- algo=stream (kernels/dense_stream.glsl): every subgroup streams its own rows, two steps in flight ----
+ * Why: the staged kernel above holds one BK step per workgroup in flight and waits on a workgroup barrier each
+ * step (~2 TB/s on an H200); coopmat_g's global fragment loads were slower still. Here each subgroup stages its
+ * own W rows and x tokens in shared memory with 16-byte loads, two steps ahead in registers, and syncs only
+ * itself. Tunables: wn= row fragments per subgroup (2 or 4), sr= subgroups over rows, sk= subgroups over K
+ * (summed in-kernel in a fixed order), bk= K per step (16..128, a multiple of 16), split= K slices across
+ * workgroups (0 = auto; dense_splitk.comp sums them in order). Token fragments MT = 1 at m <= 16, else 2 (grid z
+ * covers 32 tokens each). Defaults, a guess until the H200 sweep (tests/gpu/sweep_dense3.txt): wn=2, sr=2,
+ * sk=2, bk = 64 at wn=2 (whole 128-byte lines per row per step; 8 KiB of W in flight per subgroup), 32 at wn=4
+ * (the same bytes, registers within ~170). Auto split: grid slices until ~2112 subgroups (16 per SM of a
+ * 132-SM GPU) are in the grid, at most k / (16 m) (partial sums written <= 1/8 of W's bytes), and at most one
+ * slice per two steps of each subgroup (so its pipeline fills). */
+static int dense_stream_plan(vkb_case *c, long long n, long long k, int64_t m, int emu)
+{
+    if (!emu && !c->caps.coopmat_nv)
+        return vkb_skip(c, "device lacks VK_NV_cooperative_matrix (fp16 matrix units); algo=stream_emu validates the tiling");
+    if (!emu && !c->caps.f16) return vkb_skip(c, "device lacks shaderFloat16 (fp16 cooperative matrices)");
+    uint32_t mt = m <= 16 ? 1 : 2;
+    int64_t wn = vkb_param_int(c, "wn", 2), sr = vkb_param_int(c, "sr", 2), sk = vkb_param_int(c, "sk", 2);
+    int64_t bk = vkb_param_int(c, "bk", wn == 4 ? 32 : 64), split = vkb_param_int(c, "split", 0);
+    if ((wn != 2 && wn != 4) || sr < 1 || sk < 1 || sr * sk > 16 || bk < 16 || bk > 128 || bk % 16 || split < 0 || split > 4096)
+        return vkb_error(c, "wn=%lld sr=%lld sk=%lld bk=%lld split=%lld: expected wn 2 or 4, sr sk <= 16 subgroups, bk a multiple "
+                         "of 16 <= 128, split 0 (auto) .. 4096", (long long)wn, (long long)sr, (long long)sk, (long long)bk,
+                         (long long)split);
+    uint32_t sg = c->caps.subgroup ? c->caps.subgroup : 32, sgs = (uint32_t)(sr * sk), wg = sg * sgs, ck = (uint32_t)bk / 8;
+    double sub = (16.0 * (double)wn + 16.0 * mt) * (ck + 1), suby = 64.0 * (double)wn * mt;
+    double shared = 16.0 * sgs * (sub > suby ? sub : suby);  /* as the shader: SUB uvec4 per subgroup */
+    if (sg < 8 || sg > 128 || (16 * ck) % sg || wg > c->caps.max_wg_size || shared > c->caps.max_shared)
+        return vkb_skip(c, "wn=%lld sr=%lld sk=%lld bk=%lld on this device (subgroup %u): needs a subgroup size of 8 .. 128 "
+                        "dividing 2 bk, %u invocations (<= %u), %.0f B shared (<= %u)", (long long)wn, (long long)sr, (long long)sk,
+                        (long long)bk, sg, wg, c->caps.max_wg_size, shared, c->caps.max_shared);
+    lin_priv *p = lin_new(c, n, k, m);
+    if (!p) return vkb_error(c, "out of memory");
+    p->kp = ((size_t)k + 7) / 8 * 8;
+    uint64_t nc = p->kp / 8, steps = (nc + ck - 1) / ck, bn = 16 * (uint64_t)wn * (uint64_t)sr;
+    uint64_t gx = ((uint64_t)n + bn - 1) / bn, gz = ((uint64_t)m + 16 * mt - 1) / (16 * mt), s = (uint64_t)split;
+    if (!s) {
+        uint64_t cap = (uint64_t)k / (16 * (uint64_t)m), cap2 = steps / (2 * (uint64_t)sk);
+        s = (2112 + gx * gz * sgs - 1) / (gx * gz * sgs);
+        if (s > cap) s = cap;
+        if (s > cap2) s = cap2;
+        if (s < 1) s = 1;
+    }
+    uint64_t slices = s * (uint64_t)sk;
+    if (slices > steps) slices = steps;
+    uint64_t per = (steps + slices - 1) / slices * ck;  /* uvec4 per slice, whole steps */
+    slices = (nc + per - 1) / per;                      /* no empty grid slice below */
+    s = (slices + (uint64_t)sk - 1) / (uint64_t)sk;
+    if ((double)s * (double)m * (double)n >= 4294967296.0)
+        return vkb_error(c, "split=%llu: the partial sums need < 2^32 elements", (unsigned long long)s);
+    if (gx > c->caps.max_wg_count_x || s > 65535 || gz > 65535)
+        return vkb_skip(c, "grid %llux%llux%llu exceeds this device's maxComputeWorkGroupCount", (unsigned long long)gx,
+                        (unsigned long long)s, (unsigned long long)gz);
+    vkb_add_buf(c, "w", VKB_F16, p->n * p->kp, VKB_IN);
+    vkb_add_buf(c, "x", VKB_F16, p->m * p->kp, VKB_IN);
+    vkb_add_buf(c, "y", VKB_F32, p->m * p->n, VKB_OUT);
+    vkb_add_buf(c, "part", VKB_F32, s > 1 ? (size_t)s * p->m * p->n : 1, VKB_SCRATCH);
+    char shader[48];
+    snprintf(shader, sizeof(shader), "dense_stream%s_w%lldx%u", emu ? "_emu" : "", (long long)wn, mt);
+    uint32_t spec[5] = {wg, sg, (uint32_t)sr, (uint32_t)sk, (uint32_t)bk};
+    vkb_dispatch *d = vkb_add_dispatch(c, vkb_add_pipe(c, shader, 5, spec), (uint32_t)gx, (uint32_t)s, (uint32_t)gz);
+    if (!d) return vkb_error(c, "out of memory");
+    d->push.n = (uint32_t)n, d->push.m = (uint32_t)m, d->push.k = (uint32_t)k;
+    d->push.p0 = (uint32_t)nc, d->push.p1 = (uint32_t)per, d->push.p2 = (uint32_t)s;
+    if (s > 1 && dense_add_splitk(c, n, m, s)) return vkb_error(c, "out of memory");
+    snprintf(c->note, sizeof(c->note), "%s %llux%u wn%lld sr%lld sk%lld bk%lld split%llu", emu ? "stream_emu" : "stream",
+             (unsigned long long)bn, 16 * mt, (long long)wn, (long long)sr, (long long)sk, (long long)bk, (unsigned long long)s);
+    dense_cost(c, n, k, m);
     return 0;
 }
 
@@ -491,10 +577,14 @@ static int dense_coop_plan(vkb_case *c, long long n, long long k, int64_t m)
      * m=8 against the staged kernel's 112-124 us, and 5-10x longer on every shape; it stays a named algo. */
     const char *algo = vkb_param_str(c, "algo", "coopmat");
     if (!strcmp(algo, "coopmat_g") || !strcmp(algo, "coopmat_g_emu")) return dense_g_plan(c, n, k, m, algo[9] != 0);
+    if (!strcmp(algo, "stream") || !strcmp(algo, "stream_emu")) return dense_stream_plan(c, n, k, m, algo[6] != 0);
     if (strcmp(algo, "coopmat") && strcmp(algo, "coopmat_emu"))
-        return vkb_error(c, "algo=%s: expected gemv, gemv8, gemm, coopmat, coopmat_emu, coopmat_g or coopmat_g_emu", algo);
+        return vkb_error(c, "algo=%s: expected gemv, gemv8, gemm, coopmat, coopmat_emu, coopmat_g, coopmat_g_emu, stream or stream_emu",
+                         algo);
     int emu = !strcmp(algo, "coopmat_emu");
-    if (vkb_param_str(c, "wn", NULL)) return vkb_error(c, "wn= applies to algo=coopmat_g only (algo=%s)", algo);
+    if (vkb_param_str(c, "wn", NULL)) return vkb_error(c, "wn= applies to algo=coopmat_g and stream only (algo=%s)", algo);
+    if (vkb_param_str(c, "sr", NULL) || vkb_param_str(c, "sk", NULL))
+        return vkb_error(c, "sr= and sk= apply to algo=stream only (algo=%s)", algo);
     if (!emu && !c->caps.coopmat_nv)
         return vkb_skip(c, "device lacks VK_NV_cooperative_matrix (fp16 matrix units); algo=coopmat_emu validates the tiling");
     if (!emu && !c->caps.f16) return vkb_skip(c, "device lacks shaderFloat16 (fp16 cooperative matrices)");
@@ -537,18 +627,10 @@ static int dense_coop_plan(vkb_case *c, long long n, long long k, int64_t m)
     if (!d) return vkb_error(c, "out of memory");
     d->push.n = (uint32_t)n, d->push.m = (uint32_t)m, d->push.k = (uint32_t)k;
     d->push.p0 = (uint32_t)nc, d->push.p1 = (uint32_t)per, d->push.p2 = (uint32_t)s;
-    if (s > 1) {
-        uint32_t g[3], rspec[1] = {256};
-        vkb_grid_1d(c, (uint64_t)m * (uint64_t)n, 256, g);
-        if (!(d = vkb_add_dispatch(c, vkb_add_pipe(c, "dense_splitk", 1, rspec), g[0], g[1], g[2])))
-            return vkb_error(c, "out of memory");
-        d->push.n = (uint32_t)n, d->push.m = (uint32_t)m, d->push.p2 = (uint32_t)s;
-    }
+    if (s > 1 && dense_add_splitk(c, n, m, s)) return vkb_error(c, "out of memory");
     snprintf(c->note, sizeof(c->note), "%s %lldx%u bk%lld sg%lld split%llu", emu ? "coopmat_emu" : "coopmat", (long long)bn,
              16 * mt, (long long)bk, (long long)sgs, (unsigned long long)s);
-    double nk = (double)n * (double)k, mk = (double)m * (double)k, mn = (double)m * (double)n;
-    c->bytes = 2 * nk + 2 * mk + 4 * mn;
-    c->flops = 2.0 * (double)m * nk;
+    dense_cost(c, n, k, m);
     return 0;
 }
 
@@ -641,7 +723,8 @@ static void dense_check(vkb_case *c, vkb_check *r)
     vkb_check_ref(r, p->fast ? &p->cmp : NULL, p->fast ? "blas+scalar-sample" : "scalar");
 }
 
-VKB_KERNEL(dense_f16) = {"dense_f16", "n,k,m,shape,algo,rows,mt,wg,bm,bn,bk,sgs,split,wn",
+VKB_KERNEL(dense_f16) = {"dense_f16", "n,k,m,shape,algo,rows,mt,wg,bm,bn,bk,sgs,split,wn,sr,sk",
                          "fp16-weight GEMV/GEMM baseline for bitnet_linear: fp16 W, x; fp32 accumulate and y "
-                         "(algo gemv|gemv8|gemm SIMT; coopmat (the default from m=8) or coopmat_g on matrix units; coopmat_emu, coopmat_g_emu)",
+                         "(algo gemv|gemv8|gemm SIMT; coopmat (the default from m=8), coopmat_g or stream on matrix units; coopmat_emu, "
+                         "coopmat_g_emu, stream_emu)",
                          dense_plan, dense_fill, dense_ref, dense_check, lin_release, "default"};
