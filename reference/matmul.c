@@ -113,6 +113,12 @@ static const mm_variant variants[] = {
     {"coopmat_p32", "matmul_coopmat_pipe", K_COOP, 128, 256, 32, 2, 4, 1, 2, 1, 8, 0},
     {"coopmat_p32r2", "matmul_coopmat_pipe", K_COOP, 128, 256, 32, 2, 4, 1, 2, 2, 8, 0},
     {"coopmat_p64", "matmul_coopmat_pipe", K_COOP, 128, 256, 64, 2, 4, 1, 2, 1, 8, 0},
+    /* Smaller blocks, so that 2+ workgroups share an SM (128x256 with 8 subgroups of 64x64 keeps one: ~170
+     * registers per invocation): 128x128 with 4 subgroups of 64x64 (the same reuse per subgroup, half the block)
+     * and 64x128 with 4 subgroups of 32x64. Shared bytes: q128 BK 32 x 2 stages 37888; q64 BK 32 x 2 27648. */
+    {"coopmat_q128", "matmul_coopmat_pipe", K_COOP, 128, 128, 32, 2, 2, 1, 2, 2, 8, 0},
+    {"coopmat_q64", "matmul_coopmat_pipe", K_COOP, 64, 128, 32, 2, 2, 1, 2, 2, 8, 0},
+    {"coopmat_q64b16", "matmul_coopmat_pipe", K_COOP, 64, 128, 16, 2, 2, 1, 2, 2, 8, 0},
     /* Their twins on lavapipe (32 KiB of shared memory): the same tiling where it fits (r16, p16, p32s1),
      * else the same BK, stages and register depth on a smaller block (p32, p32r2: 64x128, 2 subgroups of
      * 64x64; p64: 32x64, one subgroup of 32x64). */
@@ -122,6 +128,9 @@ static const mm_variant variants[] = {
     {"coopmat_p32_emu", "matmul_coopmat_pipe_emu", K_EMU, 64, 128, 32, 1, 2, 1, 2, 1, 8, 0},
     {"coopmat_p32r2_emu", "matmul_coopmat_pipe_emu", K_EMU, 64, 128, 32, 1, 2, 1, 2, 2, 8, 0},
     {"coopmat_p64_emu", "matmul_coopmat_pipe_emu", K_EMU, 32, 64, 64, 1, 1, 1, 2, 1, 8, 0},
+    {"coopmat_q128_emu", "matmul_coopmat_pipe_emu", K_EMU, 128, 128, 32, 2, 2, 1, 1, 2, 8, 0},  /* 1 stage: 32 KiB */
+    {"coopmat_q64_emu", "matmul_coopmat_pipe_emu", K_EMU, 64, 128, 32, 2, 2, 1, 2, 2, 8, 0},
+    {"coopmat_q64b16_emu", "matmul_coopmat_pipe_emu", K_EMU, 64, 128, 16, 2, 2, 1, 2, 2, 8, 0},
     /* Issue 16, small sizes (kernels/matmul_coopmat_s.glsl): fragments straight from L2, no barrier in the K
      * loop, chunks of BK loaded ahead of their MMAs, split-K over SK subgroup groups of one workgroup reduced
      * through shared memory by a fixed pairwise tree (deterministic). Defaults 32x32 blocks, one subgroup per slice, 4 slices, chunks of
@@ -309,9 +318,10 @@ static int mm_plan(vkb_case *c)
         return vkb_error(c, "variant=%s: expected auto, naive, tiled, tiled_bk16, tiled_128x64, tiled_64, coopmat, "
                             "coopmat_64, coopmat_128x64, coopmat_w64, coopmat_f, coopmat_f64, coopmat_f256, "
                             "coopmat_g, coopmat_g64, coopmat_r16, coopmat_p16, coopmat_p32s1, coopmat_p32, coopmat_p32r2, "
-                            "coopmat_p64, coopmat_s or coopmat_emu, coopmat_f_emu, coopmat_f64_emu, coopmat_f256_emu, "
-                            "coopmat_g_emu, coopmat_g64_emu, coopmat_r16_emu, coopmat_p16_emu, coopmat_p32s1_emu, "
-                            "coopmat_p32_emu, coopmat_p32r2_emu, coopmat_p64_emu, coopmat_s_emu", c->variant) < 0;
+                            "coopmat_p64, coopmat_q128, coopmat_q64, coopmat_q64b16, coopmat_s or coopmat_emu, coopmat_f_emu, "
+                            "coopmat_f64_emu, coopmat_f256_emu, coopmat_g_emu, coopmat_g64_emu, coopmat_r16_emu, coopmat_p16_emu, "
+                            "coopmat_p32s1_emu, coopmat_p32_emu, coopmat_p32r2_emu, coopmat_p64_emu, coopmat_q128_emu, "
+                            "coopmat_q64_emu, coopmat_q64b16_emu, coopmat_s_emu", c->variant) < 0;
     int64_t n = vkb_param_int(c, "n", -1), m = vkb_param_int(c, "m", n), k = vkb_param_int(c, "k", n);
     if (n <= 0 || m <= 0 || k <= 0)
         return vkb_error(c, "m=%lld n=%lld k=%lld: expected positive sizes", (long long)m, (long long)n,
@@ -662,8 +672,10 @@ VKB_KERNEL(matmul) = {"matmul", "m,n,k,dtype,inputs,check,tile,sub,split,chunk",
                       mm_plan, mm_fill, mm_ref, mm_check, mm_release,
                       "auto (recorded as auto:VARIANT, the rule in the note), tiled, naive, tiled_bk16, tiled_128x64, tiled_64; fp16 on matrix units: coopmat, coopmat_64, "
                       "coopmat_128x64, coopmat_w64, coopmat_f, coopmat_f64, coopmat_f256, coopmat_g, coopmat_g64, "
-                      "coopmat_r16, coopmat_p16, coopmat_p32s1, coopmat_p32, coopmat_p32r2, coopmat_p64, coopmat_s (tile=, sub=, "
+                      "coopmat_r16, coopmat_p16, coopmat_p32s1, coopmat_p32, coopmat_p32r2, coopmat_p64, coopmat_q128, coopmat_q64, "
+                      "coopmat_q64b16, coopmat_s (tile=, sub=, "
                       "split=, chunk=); the same "
                       "tilings on plain FMA (any device): coopmat_emu, coopmat_f_emu, coopmat_f64_emu, coopmat_f256_emu, "
                       "coopmat_g_emu, coopmat_g64_emu, coopmat_r16_emu, coopmat_p16_emu, coopmat_p32s1_emu, "
-                      "coopmat_p32_emu, coopmat_p32r2_emu, coopmat_p64_emu, coopmat_s_emu"};
+                      "coopmat_p32_emu, coopmat_p32r2_emu, coopmat_p64_emu, coopmat_q128_emu, coopmat_q64_emu, coopmat_q64b16_emu, "
+                      "coopmat_s_emu"};
