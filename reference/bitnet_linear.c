@@ -512,6 +512,22 @@ static int dense_g_plan(vkb_case *c, long long n, long long k, int64_t m, int em
  * (the same bytes, registers within ~170). Auto split: grid slices until ~2112 subgroups (16 per SM of a
  * 132-SM GPU) are in the grid, at most k / (16 m) (partial sums written <= 1/8 of W's bytes), and at most one
  * slice per two steps of each subgroup (so its pipeline fills). */
+/* The matrix-unit plans' common tail: a grid of gx x s (K slices) x gz workgroups within the device's limits, partial
+ * sums that index in 32 bits, and the buffers w, x, y and part (s x M x N fp32 when s > 1). 0, or vkb_error/vkb_skip's. */
+static int dense_grid_bufs(vkb_case *c, const lin_priv *p, uint64_t s, uint64_t gx, uint64_t gz)
+{
+    if ((double)s * (double)p->m * (double)p->n >= 4294967296.0)
+        return vkb_error(c, "split=%llu: the partial sums need < 2^32 elements", (unsigned long long)s);
+    if (gx > c->caps.max_wg_count_x || s > 65535 || gz > 65535)
+        return vkb_skip(c, "grid %llux%llux%llu exceeds this device's maxComputeWorkGroupCount", (unsigned long long)gx,
+                        (unsigned long long)s, (unsigned long long)gz);
+    vkb_add_buf(c, "w", VKB_F16, p->n * p->kp, VKB_IN);
+    vkb_add_buf(c, "x", VKB_F16, p->m * p->kp, VKB_IN);
+    vkb_add_buf(c, "y", VKB_F32, p->m * p->n, VKB_OUT);
+    vkb_add_buf(c, "part", VKB_F32, s > 1 ? (size_t)s * p->m * p->n : 1, VKB_SCRATCH);
+    return 0;
+}
+
 static int dense_stream_plan(vkb_case *c, long long n, long long k, int64_t m, int emu)
 {
     if (!emu && !c->caps.coopmat_nv)
@@ -548,15 +564,8 @@ static int dense_stream_plan(vkb_case *c, long long n, long long k, int64_t m, i
     uint64_t per = (steps + slices - 1) / slices * ck;  /* uvec4 per slice, whole steps */
     slices = (nc + per - 1) / per;                      /* no empty grid slice below */
     s = (slices + (uint64_t)sk - 1) / (uint64_t)sk;
-    if ((double)s * (double)m * (double)n >= 4294967296.0)
-        return vkb_error(c, "split=%llu: the partial sums need < 2^32 elements", (unsigned long long)s);
-    if (gx > c->caps.max_wg_count_x || s > 65535 || gz > 65535)
-        return vkb_skip(c, "grid %llux%llux%llu exceeds this device's maxComputeWorkGroupCount", (unsigned long long)gx,
-                        (unsigned long long)s, (unsigned long long)gz);
-    vkb_add_buf(c, "w", VKB_F16, p->n * p->kp, VKB_IN);
-    vkb_add_buf(c, "x", VKB_F16, p->m * p->kp, VKB_IN);
-    vkb_add_buf(c, "y", VKB_F32, p->m * p->n, VKB_OUT);
-    vkb_add_buf(c, "part", VKB_F32, s > 1 ? (size_t)s * p->m * p->n : 1, VKB_SCRATCH);
+    int e = dense_grid_bufs(c, p, s, gx, gz);
+    if (e) return e;
     char shader[48];
     snprintf(shader, sizeof(shader), "dense_stream%s_w%lldx%u", emu ? "_emu" : "", (long long)wn, mt);
     uint32_t spec[5] = {wg, sg, (uint32_t)sr, (uint32_t)sk, (uint32_t)bk};
@@ -612,15 +621,8 @@ static int dense_coop_plan(vkb_case *c, long long n, long long k, int64_t m)
     if (s > steps) s = steps;
     uint64_t per = (steps + s - 1) / s * ck;  /* uvec4 per slice, whole steps */
     s = (nc + per - 1) / per;                 /* no empty slice */
-    if ((double)s * (double)m * (double)n >= 4294967296.0)
-        return vkb_error(c, "split=%llu: the partial sums need < 2^32 elements", (unsigned long long)s);
-    if (gx > c->caps.max_wg_count_x || s > 65535 || gz > 65535)
-        return vkb_skip(c, "grid %llux%llux%llu exceeds this device's maxComputeWorkGroupCount", (unsigned long long)gx,
-                        (unsigned long long)s, (unsigned long long)gz);
-    vkb_add_buf(c, "w", VKB_F16, p->n * p->kp, VKB_IN);
-    vkb_add_buf(c, "x", VKB_F16, p->m * p->kp, VKB_IN);
-    vkb_add_buf(c, "y", VKB_F32, p->m * p->n, VKB_OUT);
-    vkb_add_buf(c, "part", VKB_F32, s > 1 ? (size_t)s * p->m * p->n : 1, VKB_SCRATCH);
+    int e = dense_grid_bufs(c, p, s, gx, gz);
+    if (e) return e;
     uint32_t spec[5] = {wg, (uint32_t)bn, (uint32_t)bk, (uint32_t)sgs, mt};
     vkb_dispatch *d = vkb_add_dispatch(c, vkb_add_pipe(c, emu ? "dense_coopmat_emu" : "dense_coopmat", 5, spec),
                                        (uint32_t)gx, (uint32_t)s, (uint32_t)gz);
