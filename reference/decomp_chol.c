@@ -298,4 +298,5 @@ static void chol_release(vkb_case *c)
 }
 
 VKB_KERNEL(cholesky) = {"cholesky", "n,nb,spd,cond,fill,panel,tile", "blocked Cholesky A = L L^T (fp32), LAPACK residual vs GSL",
-                        chol_plan, chol_fill, chol_ref, chol_check, chol_release, "blocked_nb64_fused_t128 (nb=, panel=fused|split, tile=128|64; panel=split tile=64 is blocked_nbNB)"};
+                        chol_plan, chol_fill, chol_ref, chol_check, chol_release, "blocked_nb64_fused_t64 (nb=, panel=fused|split|ahead, tile=64|128; panel=split tile=64 is blocked_nbNB; "
+                        "panel=ahead (nb=64 tile=64): block k+1's panel in the dispatch of block k's update)"};
