@@ -76,10 +76,12 @@ int emu_b(FragEmu f, uint r, uint c) {  // int8 element (r, c)
     uint e = f.col ? (f.elem + c * f.stride) * 16u + r : (f.elem + r * f.stride) * 16u + c;
     return bitfieldExtract(int(sm[e / 16u][(e % 16u) / 4u]), 8 * int(e % 4u), 8);
 }
-AccEmu emu_mma(FragEmu a, FragEmu b, AccEmu c) {  // c + a b, exact in int32
+// c + a b, exact in int32. The K loop is unrolled: lavapipe 22.3 breaks out of a loop past ~65k iterations per
+// invocation (gallivm's loop limiter), which a rolled 32-deep loop reached at ~70 MMAs and left outputs unwritten.
+AccEmu emu_mma(FragEmu a, FragEmu b, AccEmu c) {
     for (uint i = 0u, e = gl_SubgroupInvocationID; e < LM * LN; ++i, e += gl_SubgroupSize) {
         int s = c.x[i];
-        for (uint k = 0u; k < LK; ++k) s += emu_b(a, e / LN, k) * emu_b(b, k, e % LN);
+        [[unroll]] for (uint k = 0u; k < LK; ++k) s += emu_b(a, e / LN, k) * emu_b(b, k, e % LN);
         c.x[i] = s;
     }
     return c;

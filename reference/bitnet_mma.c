@@ -10,10 +10,9 @@
  * memory. Split-K: slices until the grid holds ~528 workgroups (4 per SM of a 132-SM GPU), at most one per step,
  * and the int32 partial sums (4 s M N bytes, written and read once, L2-resident at these sizes) at most half of
  * W's 2-bit bytes (s <= K / (32 m)).
- * Open (lavapipe, Mesa 22.3.6): mma_emu leaves most outputs unwritten once an invocation runs ~50+ emulated MMAs
- * with 3-4 token fragments (e.g. n=16 k=640 m=48 wn=1 sgs=1: each lane writes once and stops, even in a plain
- * store loop appended at the end); the same cases with fewer steps, and dense_f16 coopmat_emu at that tiling,
- * pass. Not yet explained; the smoke cases stay below it. */
+ * lavapipe (Mesa 22.3) breaks out of any loop past ~65k iterations per invocation (gallivm's loop limiter, as
+ * dense_coopmat_g.glsl found): mma_emu's 32-deep dot product is unrolled, so a case's loop trips are its MMAs x
+ * 256 / S, and n=77 k=1000 m=70 (80k multiply-adds per lane, which left most outputs unwritten) passes. */
 #include <stdio.h>
 #include <string.h>
 
