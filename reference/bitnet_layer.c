@@ -210,7 +210,7 @@ static void layer_check(vkb_case *c, vkb_check *r)
     int8_t *xq = malloc(p->m * p->kp);
     int64_t *acc = malloc(total * sizeof(*acc));
     vkb_refcmp cmp = {0};
-    double g = ((const float *)c->buf[B_GAMMA].host)[0], se = 0, sw = 0, secs = 0;
+    double g = ((const float *)c->buf[B_GAMMA].host)[0], secs = 0;
     bitnet_aq_rows a = {c->buf[B_X].host, c->buf[B_G].host, c->buf[B_R].host, s, c->buf[B_XQ].host, p->r_ref,
                         p->r_bound, p->m, p->k};
     vkb_check_begin(r, "exact", 0);
@@ -228,30 +228,8 @@ static void layer_check(vkb_case *c, vkb_check *r)
         for (size_t i = 0; i < p->npick; i++)  /* integers: the two must be equal */
             vkb_refcmp_add(&cmp, "acc", p->pick[i] / p->n, p->pick[i] % p->n, (double)acc[p->pick[i]],
                            (double)layer_acc(p, w, xq, p->pick[i]), 0);
-    size_t nq = r->nbad;
-    for (size_t o = 0; o < total; o++) {
-        size_t t = o / p->n;
-        double want = (double)acc[o] * g / s[t], got = y[o];
-        r->nchecked++;
-        if (vkb_is_poison(VKB_F32, y, o)) {
-            r->nunwritten++;
-            continue;
-        }
-        double e = fabs(got - want);
-        se += e * e, sw += want * want;
-        if (e > r->max_abs) r->max_abs = e;
-        if (want != 0 && e / fabs(want) > r->max_rel) r->max_rel = e / fabs(want);
-        int acc_ok = llabs(acc[o]) >= (1 << 20) || nearbyint(got * s[t] / g) == (double)acc[o];
-        if (!(e <= 6.01 * U32 * fabs(want)) || !acc_ok) {
-            size_t len = strlen(r->detail);
-            if (r->nbad == nq && r->nbad < 10)  /* the indices after this mark are outputs t N + row, before it codes */
-                snprintf(r->detail + len, sizeof(r->detail) - len, "%sy (index t N + row)", len ? "; " : "");
-            vkb_check_bad(r, o, got, want);
-        }
-    }
-    r->nmse = sw > 0 ? se / sw : se;
-    r->metric = (double)(r->nbad + r->nunwritten);
-    vkb_check_end(r);
+    /* the indices after the mark are outputs t N + row, before it codes */
+    bitnet_check_y(r, y, acc, s, g, p->m, p->n, "y (index t N + row)");
     vkb_check_ref(r, p->fast ? &cmp : NULL, p->fast ? "exact-int+scalar-sample" : "scalar");
     free(xq), free(acc);
 }

@@ -330,7 +330,7 @@ static void lin_check(vkb_case *c, vkb_check *r)
 {
     lin_priv *p = c->priv;
     const float *y = c->buf[4].host, *s = c->buf[3].host;
-    double g = ((const float *)c->buf[1].host)[0], se = 0, sw = 0;
+    double g = ((const float *)c->buf[1].host)[0];
     vkb_check_begin(r, "exact", 0);
     if (!p->acc) {
         snprintf(r->detail, sizeof(r->detail), "reference ran out of memory");
@@ -338,9 +338,18 @@ static void lin_check(vkb_case *c, vkb_check *r)
         vkb_check_end(r);
         return;
     }
-    for (size_t o = 0; o < p->m * p->n; o++) {
-        size_t t = o / p->n;
-        double want = (double)p->acc[o] * g / s[t], got = y[o];
+    bitnet_check_y(r, y, p->acc, s, g, p->m, p->n, NULL);
+    vkb_check_ref(r, p->fast ? &p->cmp : NULL, p->fast ? "exact-int+scalar-sample" : "scalar");
+}
+
+void bitnet_check_y(vkb_check *r, const float *y, const int64_t *acc, const float *s, double g, size_t m, size_t n,
+                    const char *mark)
+{
+    double se = 0, sw = 0;
+    size_t nq = r->nbad;
+    for (size_t o = 0; o < m * n; o++) {
+        size_t t = o / n;
+        double want = (double)acc[o] * g / s[t], got = y[o];
         r->nchecked++;
         if (vkb_is_poison(VKB_F32, y, o)) {
             r->nunwritten++;
@@ -350,13 +359,17 @@ static void lin_check(vkb_case *c, vkb_check *r)
         se += e * e, sw += want * want;
         if (e > r->max_abs) r->max_abs = e;
         if (want != 0 && e / fabs(want) > r->max_rel) r->max_rel = e / fabs(want);
-        int acc_ok = llabs(p->acc[o]) >= (1 << 20) || nearbyint(got * s[t] / g) == (double)p->acc[o];
-        if (!(e <= 6.01 * U32 * fabs(want)) || !acc_ok) vkb_check_bad(r, o, got, want);
+        int acc_ok = llabs(acc[o]) >= (1 << 20) || nearbyint(got * s[t] / g) == (double)acc[o];
+        if (!(e <= 6.01 * U32 * fabs(want)) || !acc_ok) {
+            size_t len = strlen(r->detail);
+            if (mark && r->nbad == nq && r->nbad < 10)
+                snprintf(r->detail + len, sizeof(r->detail) - len, "%s%s", len ? "; " : "", mark);
+            vkb_check_bad(r, o, got, want);
+        }
     }
     r->nmse = sw > 0 ? se / sw : se;
     r->metric = (double)(r->nbad + r->nunwritten);
     vkb_check_end(r);
-    vkb_check_ref(r, p->fast ? &p->cmp : NULL, p->fast ? "exact-int+scalar-sample" : "scalar");
 }
 
 static void lin_release(vkb_case *c)

@@ -17,6 +17,13 @@ int bitnet_sg_plan(vkb_case *c, long long n, int64_t m, size_t nc, uint32_t sg, 
  * all cores (vkb_par_fill): ~31% -1, ~31% 0, ~38% +1, and with n >= 8 rows 0, 1, 2 all 0, all +1, all -1. */
 void bitnet_fill_codes(gsl_rng *r, uint32_t *w, size_t n, size_t k, size_t kp);
 
+/* Checks every BitLinear output y (M x N) against its exact accumulator acc (kernels.md §1): |y - acc g/s| <= 6.01 u
+ * |acc g/s| and, while |acc| < 2^20, rint(y s / g) == acc exactly; a poisoned output is unwritten. mark (or NULL)
+ * goes into r->detail before the first bad output when fewer than 10 were bad before (bitnet_layer: its codes come
+ * first). Sets nmse and metric (bad + unwritten) and ends the check; the caller adds vkb_check_ref. */
+void bitnet_check_y(vkb_check *r, const float *y, const int64_t *acc, const float *s, double g, size_t m, size_t n,
+                    const char *mark);
+
 /* Plans bitnet_linear algo=mma (emu = 0) or mma_emu (kernels/bitnet_mma.glsl) for N = n rows, K = k, M = m tokens and
  * nc 64-weight groups per row, after the caller has added the buffers w, gamma, x, s, y (reference/bitnet_linear.c);
  * adds the split-K scratch, the dispatches, c->note, bytes and flops. Returns 0, or vkb_error's -1 or vkb_skip's 1. */
