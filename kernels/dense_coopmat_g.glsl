@@ -35,47 +35,15 @@ layout(binding = 3) writeonly buffer Pb { float part[]; };
 shared uvec4 sm[SGS * 64u];  // one 16x16 fp32 tile per subgroup, for the output only
 
 #ifdef VKB_COOP_EMU
-// Emulated with GL_NV_cooperative_matrix's semantics (element and stride in uvec4 = 8 halves; row-major: element
-// (r, c) at elem + r stride, column-major: elem + c stride). A fragment is a handle into W (row-major) or x
-// (column-major); the MMA reads its operands there. Invocation l owns accumulator elements l + q S (S = the
-// subgroup size, q < 256 / S): the MMA and the store use the same ownership, so no invocation reads another's.
-// Each holds only its own 256 / S <= 32 elements (the host requires S >= 8). lavapipe 22.3 leaves outputs
-// unwritten past ~65k loop iterations per invocation (gallivm's loop limiter, LP_MAX_TGSI_LOOP_ITERATIONS,
-// breaks out of long loops): the 16-deep dot product is unrolled so a 64-deep iteration counts 8 MMAs x
-// 256 / S trips, and K = 6912 at split 1 stays below the limit.
-struct FragEmu { uint elem, stride; bool col; };
-struct AccEmu { float v[32]; };
-#define FRAG FragEmu
-#define ACC AccEmu
-AccEmu emu_zero() {
-    AccEmu a;
-    for (uint i = 0u; i < 32u; ++i) a.v[i] = 0.0;
-    return a;
-}
+// Emulated (kernels/dense_coop_emu.glsl): a fragment is a handle into W (row-major) or x (column-major), read by the
+// MMA. K = 6912 at split 1 stays below lavapipe's loop limit there.
+#include "dense_coop_emu.glsl"
 float emu_h(FragEmu f, uint r, uint c) {
     if (f.col) return unpackHalf2x16(x[f.elem + c * f.stride + r / 8u][(r % 8u) / 2u])[r % 2u];
     return unpackHalf2x16(w[f.elem + r * f.stride + c / 8u][(c % 8u) / 2u])[c % 2u];
 }
-AccEmu emu_mma(FragEmu a, FragEmu b, AccEmu c) {  // c + a b, products exact, fp32 fma accumulation
-    for (uint q = 0u; q < 256u / gl_SubgroupSize; ++q) {
-        uint e = gl_SubgroupInvocationID + q * gl_SubgroupSize;
-        float s = c.v[q];
-        [[unroll]] for (uint k = 0u; k < 16u; ++k) s = fma(emu_h(a, e / 16u, k), emu_h(b, k, e % 16u), s);
-        c.v[q] = s;
-    }
-    return c;
-}
-void emu_store_col(AccEmu a, uint elem) {  // fp32 matrix into sm, column-major, stride 4 uvec4
-    for (uint q = 0u; q < 256u / gl_SubgroupSize; ++q) {
-        uint e = gl_SubgroupInvocationID + q * gl_SubgroupSize, o = (elem + (e % 16u) * 4u) * 4u + e / 16u;
-        sm[o / 4u][o % 4u] = floatBitsToUint(a.v[q]);
-    }
-}
-#define ACC_ZERO emu_zero()
 #define LOAD_W(f, elem, stride) f = FragEmu(elem, stride, false)
 #define LOAD_X(f, elem, stride) f = FragEmu(elem, stride, true)
-#define MMA(a, b, c) emu_mma(a, b, c)
-#define STORE_COL(acc, elem) emu_store_col(acc, elem)
 #else
 #define FRAG fcoopmatNV<16, gl_ScopeSubgroup, 16, 16>
 #define ACC fcoopmatNV<32, gl_ScopeSubgroup, 16, 16>

@@ -51,42 +51,14 @@ const uint NW = RW * CK / SG, NX = RX * CK / SG;
 shared uvec4 sm[SR * SK * SUB];
 
 #ifdef VKB_COOP_EMU
-// The matrix operations emulated with GL_NV_cooperative_matrix's semantics, as dense_coopmat_g.glsl's twin: a
-// fragment is a handle into sm (element and stride in uvec4 = 8 halves), read by the MMA; invocation l owns
-// accumulator elements l + q SG (q < 256 / SG; the host requires SG >= 8), for the MMA and the store alike.
-struct FragEmu { uint elem, stride; bool col; };
-struct AccEmu { float v[32]; };
-#define FRAG FragEmu
-#define ACC AccEmu
-AccEmu emu_zero() {
-    AccEmu a;
-    for (uint i = 0u; i < 32u; ++i) a.v[i] = 0.0;
-    return a;
-}
+// Emulated (kernels/dense_coop_emu.glsl): a fragment is a handle into sm, read by the MMA.
+#include "dense_coop_emu.glsl"
 float emu_h(FragEmu f, uint r, uint c) {  // fp16 element (r, c), in halves from the start of sm
     uint e = f.col ? (f.elem + c * f.stride) * 8u + r : (f.elem + r * f.stride) * 8u + c;
     return unpackHalf2x16(sm[e / 8u][(e % 8u) / 2u])[e % 2u];
 }
-AccEmu emu_mma(FragEmu a, FragEmu b, AccEmu c) {  // c + a b, products exact, fp32 fma accumulation
-    for (uint q = 0u; q < 256u / SG; ++q) {
-        uint e = gl_SubgroupInvocationID + q * SG;
-        float s = c.v[q];
-        for (uint k = 0u; k < 16u; ++k) s = fma(emu_h(a, e / 16u, k), emu_h(b, k, e % 16u), s);
-        c.v[q] = s;
-    }
-    return c;
-}
-void emu_store_col(AccEmu a, uint elem) {  // fp32 matrix into sm, column-major, stride 4 uvec4
-    for (uint q = 0u; q < 256u / SG; ++q) {
-        uint e = gl_SubgroupInvocationID + q * SG, o = (elem + (e % 16u) * 4u) * 4u + e / 16u;
-        sm[o / 4u][o % 4u] = floatBitsToUint(a.v[q]);
-    }
-}
-#define ACC_ZERO emu_zero()
 #define LOAD_ROW(f, elem, stride) f = FragEmu(elem, stride, false)
 #define LOAD_COL(f, elem, stride) f = FragEmu(elem, stride, true)
-#define MMA(a, b, c) emu_mma(a, b, c)
-#define STORE_COL(acc, elem) emu_store_col(acc, elem)
 // lavapipe runs a subgroup as one SIMD thread, so its lanes are in program order; its subgroupBarrier becomes a
 // coroutine suspend point, and with the accumulators live across four of them per step LLVM's coroutine split
 // ran for tens of minutes. The emulation keeps the memory barrier (no reordering of the staging accesses).
