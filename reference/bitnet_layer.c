@@ -3,8 +3,7 @@
  *   1. kernels/bitnet_layer_aquant.comp (= bitnet_aquant variant=rmsnorm): x (fp32 M x K), g -> xq (int8, M x Kp), s, r
  *   2. kernels/bitnet_gemv_sg_{dot,int}.comp (= bitnet_linear algo=gemv_sg, planned by bitnet_sg_plan): W, gamma',
  *      xq, s -> y (fp32 M x N)
- * with the harness's barrier between them (a CUDA stream's order); the default until fuse=1 has run on a GPU
- * (LAYER_FUSE). fuse=1 (where the codes of mt tokens fit shared memory): ONE dispatch, kernels/bitnet_layer_fused_{dot,int}.comp, gemv_sg whose every workgroup first
+ * with the harness's barrier between them (a CUDA stream's order). fuse=1 (the default, LAYER_FUSE) (where the codes of mt tokens fit shared memory): ONE dispatch, kernels/bitnet_layer_fused_{dot,int}.comp, gemv_sg whose every workgroup first
  * quantizes its tokens itself with the quantizer's own rounding steps (kernels/bitnet_layer_fused.glsl), so neither
  * the second dispatch nor the xq, s round trip through memory remains; workgroup x = 0 still writes xq, s and r.
  * xq and s are intermediates, declared as outputs so that they come back and are checked too; their round trip
@@ -57,9 +56,12 @@ typedef struct ly_priv {
     double r_bound;
 } ly_priv;
 
-/* The default of fuse=. 0 until tests/gpu/sweep_layer2.txt has run fuse=1 on a GPU: a default must not be where a
- * kernel first meets a driver. At 1, a case whose codes do not fit shared memory falls back to 0 and says so. */
-#define LAYER_FUSE 0
+/* The default of fuse= and, fused, of pre= (pre=0: the first weight loads issue after the quantizer, not before). Measured on an H200 (tests/gpu/sweep_layer2.txt, 2026-11-23, us, rotate /
+ * cold): 13824x2560 parts (aquant + gemv_sg) 11.00 / 17.73, fuse=0 12.28 / 16.86, fuse=1 10.96 / 17.06, fuse=1 pre=0
+ * 9.68 / 13.09; 2560x6912 parts 10.16 / 20.07, fuse=0 12.23 / 19.01, fuse=1 8.77 / 16.06, fuse=1 pre=0 8.54 / 15.62.
+ * A case whose codes do not fit shared memory falls back to fuse=0 and says so. */
+#define LAYER_FUSE 1
+#define LAYER_PRE 0
 
 static int layer_plan(vkb_case *c)
 {
@@ -67,7 +69,7 @@ static int layer_plan(vkb_case *c)
     long long n = -1, k = -1;
     if (sh && sscanf(sh, "%lldx%lld", &n, &k) != 2) n = -1;
     if (!sh) n = vkb_param_int(c, "n", -1), k = vkb_param_int(c, "k", -1);
-    int64_t m = vkb_param_int(c, "m", 1), fuse = vkb_param_int(c, "fuse", LAYER_FUSE), pre = vkb_param_int(c, "pre", 1);
+    int64_t m = vkb_param_int(c, "m", 1), fuse = vkb_param_int(c, "fuse", LAYER_FUSE), pre = vkb_param_int(c, "pre", LAYER_PRE);
     size_t kp = k > 0 ? BITNET_PAD((size_t)k) : 0, nv = (kp / 4 + AQ_WG - 1) / AQ_WG;
     int fuse_set = vkb_param_str(c, "fuse", NULL) != NULL;
     if (n <= 0 || k <= 0 || m <= 0 || (double)(m > n ? m : n) * (double)kp >= 2147483648.0 || (double)n * (double)m >= 4294967296.0)
