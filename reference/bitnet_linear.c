@@ -1,10 +1,10 @@
 /* bitnet_linear.c — BitLinear and, beside it, the dense fp16-weight baseline (dense_f16, at the end). BitLinear: y[m][n] = (W_t . x_q)[m][n] * gamma' / s[m] with packed ternary W (T2 layout,
  * kernels/bitnet_layout.glsl), int8 activations (row stride Kp) and int32 accumulation (kernels.md §1).
- * algo=gemv (default for 2 <= m <= 32): R rows x MT tokens per workgroup, masked-word dot products
- * (kernels/bitnet_gemv.glsl); algo=gemv_sg (default for m = 1): row blocks owned by subgroups, each invocation
+ * Defaults per batch at linear_default_algo (measured). algo=gemv: R rows x MT tokens per workgroup, masked-word dot
+ * products (kernels/bitnet_gemv.glsl); algo=gemv_sg: row blocks owned by subgroups, each invocation
  * issuing several groups' weight loads at once (kernels/bitnet_gemv_sg.glsl, tunables at sg_plan); algo=gemv_ps:
  * the same blocks, several per persistent worker with the next block's loads in flight (kernels/bitnet_gemv_ps.glsl); algo=gemm
- * (default above 32): 64-row x BM-token tiles through shared memory (kernels/bitnet_gemm.glsl); algo=mma: int8 matrix
+ * : 64-row x BM-token tiles through shared memory (kernels/bitnet_gemm.glsl); algo=mma: int8 matrix
  * units (kernels/bitnet_mma.glsl, planned in reference/bitnet_mma.c; mma_emu its emulated twin). variant=dot uses
  * the device's packed 4x8 dot product, variant=int plain integer multiply-add (the mma kernels use neither).
  *
@@ -121,6 +121,21 @@ static lin_priv *lin_new(vkb_case *c, long long n, long long k, int64_t m)
     return p;
 }
 
+/* BitLinear's default algo. Measured on an H200 (tests/gpu/sweep_bgemm.txt, 2026-11-23, rotate, us, on the six issue-15
+ * shapes 13824x2560 2560x6912 20480x3200 6144x4096 28672x4096 4096x14336):
+ *   m=8:  gemv 29.7 19.4 45.4 18.9 74.7 37.6; gemv_sg mt=8 37.0 16.5 47.0 14.9 51.4 27.6 (ahead from K >= 4096 on,
+ *         and 6912); mma at its best per shape 18.9-53 but no one setting wins across shapes;
+ *   m=32: gemv 97.6 50.0 166.2 65.5 283.4 137.1; mma wn=1 sgs=8 30.2 17.4 50.7 25.8 81.8 47.0 (its default since).
+ * So: gemv_sg at m = 1 and at 2 <= m <= 16 where K >= 4096; mma at 17 <= m <= 32 where the device has int8 matrix
+ * units (else gemv); gemm above 32 (mma unmeasured there). */
+static const char *linear_default_algo(const vkb_case *c, long long k, int64_t m)
+{
+    if (m == 1 || (m <= 16 && k >= 4096)) return "gemv_sg";
+    if (m <= 16) return "gemv";
+    if (m <= 32) return c->caps.coopmat_nv && c->caps.int8 ? "mma" : "gemv";
+    return "gemm";
+}
+
 static int linear_plan(vkb_case *c, int dense)
 {
     const char *sh = vkb_param_str(c, "shape", NULL);
@@ -140,7 +155,7 @@ static int linear_plan(vkb_case *c, int dense)
     if (!dense && dot && !c->caps.int_dot) return vkb_skip(c, "device lacks shaderIntegerDotProduct (variant=int is the plain path)");
     if (dense && !c->caps.storage16) return vkb_skip(c, "device lacks storageBuffer16BitAccess");
     if (dense && dense_coop_wanted(c, m)) return dense_coop_plan(c, n, k, m);
-    const char *algo = vkb_param_str(c, "algo", m == 1 && !dense ? "gemv_sg" : m <= 32 ? "gemv" : "gemm");
+    const char *algo = vkb_param_str(c, "algo", dense ? (m <= 32 ? "gemv" : "gemm") : linear_default_algo(c, k, m));
     int gemm = !strcmp(algo, "gemm"), ps = !strcmp(algo, "gemv_ps"), sgv = ps || !strcmp(algo, "gemv_sg"), g8 = !strcmp(algo, "gemv8");
     int mma = !strcmp(algo, "mma") || !strcmp(algo, "mma_emu");  /* reference/bitnet_mma.c */
     if (!gemm && !sgv && !g8 && !mma && strcmp(algo, "gemv"))
@@ -520,9 +535,8 @@ static int dense_g_plan(vkb_case *c, long long n, long long k, int64_t m, int em
  * itself. Tunables: wn= row fragments per subgroup (2 or 4), sr= subgroups over rows, sk= subgroups over K
  * (summed in-kernel in a fixed order), bk= K per step (16..128, a multiple of 16), split= K slices across
  * workgroups (0 = auto; dense_splitk.comp sums them in order). Token fragments MT = 1 at m <= 16, else 2 (grid z
- * covers 32 tokens each). Defaults, a guess until the H200 sweep (tests/gpu/sweep_dense3.txt): wn=2, sr=2,
- * sk=2, bk = 64 at wn=2 (whole 128-byte lines per row per step; 8 KiB of W in flight per subgroup), 32 at wn=4
- * (the same bytes, registers within ~170). Auto split: grid slices until ~2112 subgroups (16 per SM of a
+ * covers 32 tokens each). Defaults from the H200 sweep (tests/gpu/sweep_dense3.txt, at dense_coop_plan): wn=2,
+ * bk=32, sr=2 sk=2 at m <= 16, sr=4 sk=1 above (bk=64 was no faster overall; wn=4 slower on every shape). Auto split: grid slices until ~2112 subgroups (16 per SM of a
  * 132-SM GPU) are in the grid, at most k / (16 m) (partial sums written <= 1/8 of W's bytes), and at most one
  * slice per two steps of each subgroup (so its pipeline fills). */
 /* The matrix-unit plans' common tail: a grid of gx x s (K slices) x gz workgroups within the device's limits, partial
@@ -547,8 +561,8 @@ static int dense_stream_plan(vkb_case *c, long long n, long long k, int64_t m, i
         return vkb_skip(c, "device lacks VK_NV_cooperative_matrix (fp16 matrix units); algo=stream_emu validates the tiling");
     if (!emu && !c->caps.f16) return vkb_skip(c, "device lacks shaderFloat16 (fp16 cooperative matrices)");
     uint32_t mt = m <= 16 ? 1 : 2;
-    int64_t wn = vkb_param_int(c, "wn", 2), sr = vkb_param_int(c, "sr", 2), sk = vkb_param_int(c, "sk", 2);
-    int64_t bk = vkb_param_int(c, "bk", wn == 4 ? 32 : 64), split = vkb_param_int(c, "split", 0);
+    int64_t wn = vkb_param_int(c, "wn", 2), sr = vkb_param_int(c, "sr", m <= 16 ? 2 : 4), sk = vkb_param_int(c, "sk", m <= 16 ? 2 : 1);
+    int64_t bk = vkb_param_int(c, "bk", 32), split = vkb_param_int(c, "split", 0);
     if ((wn != 2 && wn != 4) || sr < 1 || sk < 1 || sr * sk > 16 || bk < 16 || bk > 128 || bk % 16 || split < 0 || split > 4096)
         return vkb_error(c, "wn=%lld sr=%lld sk=%lld bk=%lld split=%lld: expected wn 2 or 4, sr sk <= 16 subgroups, bk a multiple "
                          "of 16 <= 128, split 0 (auto) .. 4096", (long long)wn, (long long)sr, (long long)sk, (long long)bk,
@@ -595,9 +609,11 @@ static int dense_stream_plan(vkb_case *c, long long n, long long k, int64_t m, i
 
 static int dense_coop_plan(vkb_case *c, long long n, long long k, int64_t m)
 {
-    /* coopmat at every m >= 8: on an H200 (tests/gpu/sweep_dense2.txt, rotate) coopmat_g took 1048 us on 28672x4096
-     * m=8 against the staged kernel's 112-124 us, and 5-10x longer on every shape; it stays a named algo. */
-    const char *algo = vkb_param_str(c, "algo", "coopmat");
+    /* stream at every m >= 8. On an H200 (tests/gpu/sweep_dense3.txt, 2026-11-23, rotate, us, shapes as at
+     * linear_default_algo) the staged coopmat took m=8: 49.9 30.8 76.2 36.0 131.4 68.6, m=32: 85.9 45.2 137.0 61.4
+     * 236.5 125.6; stream wn=2 bk=32 sr=2 sk=2 at m=8: 42.9 28.8 71.8 35.4 131.3 69.6, sr=4 sk=1 at m=32: 74.6 31.5
+     * 112.1 52.5 174.6 93.2 (the defaults below). coopmat_g (sweep_dense2.txt) was 5-10x slower: a named algo. */
+    const char *algo = vkb_param_str(c, "algo", "stream");
     if (!strcmp(algo, "coopmat_g") || !strcmp(algo, "coopmat_g_emu")) return dense_g_plan(c, n, k, m, algo[9] != 0);
     if (!strcmp(algo, "stream") || !strcmp(algo, "stream_emu")) return dense_stream_plan(c, n, k, m, algo[6] != 0);
     if (strcmp(algo, "coopmat") && strcmp(algo, "coopmat_emu"))

@@ -4,9 +4,11 @@
  * Tunables: frag= MxNxK fragment shape (an NV sint8 x sint8 -> sint32 configuration the device reports; M 8 or 16,
  * N 8 or 16, K 16, 32 or 64), wn= row fragments per subgroup (1, 2, 4), sgs= subgroups per workgroup (1..8), bk=
  * weights per staged step (64, 128, 256; a multiple of K), split= K slices (0 = auto).
- * Defaults (a guess until measured on an H200): the device's configuration with M = 16 and N = 8 at m <= 8, else
+ * Defaults: the device's configuration with M = 16 and N = 8 at m <= 8, else
  * N = 16 (the first sint8 one otherwise; 16x8x32 / 16x16x32 when emulated); token fragments MT = ceil(m / N) up to
- * 64 tokens per pass; wn=2 sgs=4 (BN = 128 rows at M = 16); bk = 128, halved while the two stages overflow shared
+ * 64 tokens per pass; wn=1 sgs=8 above m = 16, wn=2 sgs=4 at m <= 16 (BN = 128 rows at M = 16): on an H200
+ * (tests/gpu/sweep_bgemm.txt, 2026-11-23) wn=1 sgs=8 took 0.54-0.62x of wn=2 sgs=4's time at m=32 on all six
+ * issue-15 shapes, and 0.96-1.2x at m=8; bk = 128, halved while the two stages overflow shared
  * memory. Split-K: slices until the grid holds ~528 workgroups (4 per SM of a 132-SM GPU), at most one per step,
  * and the int32 partial sums (4 s M N bytes, written and read once, L2-resident at these sizes) at most half of
  * W's 2-bit bytes (s <= K / (32 m)).
@@ -64,7 +66,7 @@ int bitnet_mma_plan(vkb_case *c, long long n, long long k, int64_t m, size_t nc,
     if (emu && (sg < 8 || sg > 256)) return vkb_skip(c, "algo=mma_emu needs a subgroup size of 8 .. 256 (this device: %u)", sg);
     uint64_t mt = ((uint64_t)m + f[1] - 1) / f[1], mtmax = 64 / f[1];
     if (mt > mtmax) mt = mtmax;
-    int64_t wn = vkb_param_int(c, "wn", 2), sgs = vkb_param_int(c, "sgs", 4), split = vkb_param_int(c, "split", 0);
+    int64_t wn = vkb_param_int(c, "wn", m > 16 ? 1 : 2), sgs = vkb_param_int(c, "sgs", m > 16 ? 8 : 4), split = vkb_param_int(c, "split", 0);
     int64_t bk = 128, tn = (int64_t)(f[1] * mt);
     /* two stages of (BN + TN) rows x (bk / 16 + 1) uvec4 */
     while (bk > 64 && 32.0 * (double)(sgs * wn * f[0] + tn) * (double)(bk / 16 + 1) > c->caps.max_shared) bk /= 2;
