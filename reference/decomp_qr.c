@@ -113,8 +113,13 @@ static int qr_tsqr_panel(vkb_case *c, uint32_t m, uint32_t n, uint32_t j0, uint3
 static int qr_plan(vkb_case *c)
 {
     int64_t n = vkb_param_int(c, "n", -1), m = vkb_param_int(c, "m", n), unroll = vkb_param_int(c, "unroll", 8);
-    int64_t wgs = vkb_param_int(c, "wgs", 264), leaf = vkb_param_int(c, "leaf", 256);
-    const char *panel = vkb_param_str(c, "panel", "one");
+    /* Default panel=tsqr with the largest leaf this device's shared memory holds (else the one-workgroup panel): on an
+     * H200 (tests/gpu/sweep_decomp2.txt, 2026-11-23, ms) QR 1024 took 10.37 (one) / 8.93 (tsqr 128) / 8.40 (tsqr 256),
+     * QR 4096 133.4 / 70.6 / 71.9, and 66.6 at tsqr 256 wgs=1056 (wgs unchanged: measured at one size only). */
+    int dflt = c->caps.max_shared >= 48288u ? 256 : c->caps.max_shared >= 31392u ? 128 : 0;
+    int64_t wgs = vkb_param_int(c, "wgs", 264), leaf = vkb_param_int(c, "leaf", dflt ? dflt : 256);
+    /* unroll= shapes the one-workgroup panel, so naming it alone keeps that panel */
+    const char *panel = vkb_param_str(c, "panel", dflt && !vkb_param_str(c, "unroll", NULL) ? "tsqr" : "one");
     int tsqr = !strcmp(panel, "tsqr");
     if (!tsqr && strcmp(panel, "one")) return vkb_error(c, "panel=%s: expected one or tsqr", panel);
     if (leaf < 64 || leaf > 256) return vkb_error(c, "leaf=%lld: expected 64..256 rows", (long long)leaf);
@@ -269,4 +274,4 @@ out:
 }
 
 VKB_KERNEL(qr) = {"qr", "m,n,fill,unroll,wgs,panel,leaf", "blocked Householder QR A = Q R (fp32, Q formed), LAPACK residuals vs GSL", qr_plan,
-                  qr_fill, qr_ref, qr_check, NULL, "householder_nb32_u8 (unroll=1: householder_nb32, the panel a row at a time; panel=tsqr leaf=R: householder_nb32_tsqrR, the panel as TSQR over leaves of <= R rows)"};
+                  qr_fill, qr_ref, qr_check, NULL, "householder_nb32_tsqrR (the panel as TSQR over leaves of <= R rows, R = 256 or 128 as shared memory allows; panel=one: householder_nb32_u8, one workgroup per panel; with unroll=1: householder_nb32, a row at a time)"};
