@@ -172,12 +172,12 @@ static const mm_variant *find_variant(const char *name)
  * 128x256 tile from 1024² outputs, the SIMT rows to the 128x128 one from 2048². Matrix units need fp16 and
  * VK_NV_cooperative_matrix; every other case takes the SIMT rows (fp32 or fp16 storage). The _emu twins
  * are validation tools, never chosen (mm_auto refuses them). The last row runs anywhere.
- * coopmat_s (split-K from L2 for small sizes, issue 16: cuBLAS takes 4.0 us at n=512 on the H200) is NOT a rule
- * yet: it has never run on matrix units, and a default must not be the first place a kernel meets a driver.
- * tests/gpu/sweep_small16.txt decides: where its defaults beat coopmat_64 at n=256, 512 and 768, add it as the
- * first rule, {1, 0, 0x1p20, "coopmat_s", ...} (0x1p21 if it also beats coopmat_f256 at 1024; whole tiles only:
- * m, n multiples of its tile, k of split x chunk, else it SKIPs and the next rule takes the case), and set its
- * defaults (table above) to the sweep's fastest tile / sub / split / chunk at 512. */
+ * coopmat_s (split-K from L2 for small sizes, issue 16) is the first rule below 1024^2 outputs: on the H200
+ * (tests/gpu/sweep_small16.txt, 2026-11-23, rotate, us) its defaults took 6.75 / 14.51 / 43.62 at n=256 / 512 / 768
+ * against coopmat_64's 11.48 / 19.08 / 49.35; at 1024 coopmat_f256 (56.7) beats every coopmat_s tiling (>= 66).
+ * Whole tiles only (m, n multiples of its tile, k of split x chunk): any other size SKIPs it and the next rule
+ * runs. From 4096^2 outputs the pipelined coopmat_p32s1 leads (H200, tests/gpu/sweep_probe16.txt, 2026-11-23, hot:
+ * 4096 728.6 us against coopmat_f256's 774.7; 8192 5.53 ms against f256's 6.27 ms of session 5). Its best tiling at 512 (32x64 split 4 chunk 32, 13.14 hot) was within 10% of the defaults, which stay. */
 typedef struct mm_rule {
     int unit;        /* 1: matrix units (fp16 + NV coopmat); 0: SIMT, any dtype */
     double mn_lo;    /* applies when m·n >= mn_lo */
@@ -186,6 +186,8 @@ typedef struct mm_rule {
 } mm_rule;
 
 static const mm_rule rules[] = {
+    {1, 0, 0x1p20, "coopmat_s", "matrix units, m*n < 1024^2, whole tiles"},
+    {1, 0x1p24, 0, "coopmat_p32s1", "matrix units, m*n >= 4096^2"},
     {1, 0x1p20, 0, "coopmat_f256", "matrix units, m*n >= 1024^2"},
     {1, 0, 0, "coopmat_64", "matrix units, m*n < 1024^2 or rule 1's tile does not fit"},
     {0, 0x1p22, 0, "tiled", "SIMT, m*n >= 2048^2"},
