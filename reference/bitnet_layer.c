@@ -3,7 +3,7 @@
  *   1. kernels/bitnet_layer_aquant.comp (= bitnet_aquant variant=rmsnorm): x (fp32 M x K), g -> xq (int8, M x Kp), s, r
  *   2. kernels/bitnet_gemv_sg_{dot,int}.comp (= bitnet_linear algo=gemv_sg, planned by bitnet_sg_plan): W, gamma',
  *      xq, s -> y (fp32 M x N)
- * with the harness's barrier between them (a CUDA stream's order). fuse=1 (the default, LAYER_FUSE) (where the codes of mt tokens fit shared memory): ONE dispatch, kernels/bitnet_layer_fused_{dot,int}.comp, gemv_sg whose every workgroup first
+ * with the harness's barrier between them (a CUDA stream's order). fuse=1 (the default, LAYER_FUSE, where the codes of mt tokens fit shared memory): ONE dispatch, kernels/bitnet_layer_fused_{dot,int}.comp, gemv_sg whose every workgroup first
  * quantizes its tokens itself with the quantizer's own rounding steps (kernels/bitnet_layer_fused.glsl), so neither
  * the second dispatch nor the xq, s round trip through memory remains; workgroup x = 0 still writes xq, s and r.
  * xq and s are intermediates, declared as outputs so that they come back and are checked too; their round trip

@@ -3,8 +3,8 @@
  * Defaults per batch at linear_default_algo (measured). algo=gemv: R rows x MT tokens per workgroup, masked-word dot
  * products (kernels/bitnet_gemv.glsl); algo=gemv_sg: row blocks owned by subgroups, each invocation
  * issuing several groups' weight loads at once (kernels/bitnet_gemv_sg.glsl, tunables at sg_plan); algo=gemv_ps:
- * the same blocks, several per persistent worker with the next block's loads in flight (kernels/bitnet_gemv_ps.glsl); algo=gemm
- * : 64-row x BM-token tiles through shared memory (kernels/bitnet_gemm.glsl); algo=mma: int8 matrix
+ * the same blocks, several per persistent worker with the next block's loads in flight (kernels/bitnet_gemv_ps.glsl);
+ * algo=gemm: 64-row x BM-token tiles through shared memory (kernels/bitnet_gemm.glsl); algo=mma: int8 matrix
  * units (kernels/bitnet_mma.glsl, planned in reference/bitnet_mma.c; mma_emu its emulated twin). variant=dot uses
  * the device's packed 4x8 dot product, variant=int plain integer multiply-add (the mma kernels use neither).
  *

@@ -110,13 +110,17 @@ static int qr_tsqr_panel(vkb_case *c, uint32_t m, uint32_t n, uint32_t j0, uint3
     return 0;
 }
 
+/* Shared memory of the TSQR shader whose leaves hold up to nr rows: qr_tsqr128 (fan-in 4) at nr = 128, qr_tsqr
+ * (fan-in 8) at 256. */
+static uint32_t tsqr_shared(uint32_t nr) { return nr == 256 ? 48288u : 31392u; }
+
 static int qr_plan(vkb_case *c)
 {
     int64_t n = vkb_param_int(c, "n", -1), m = vkb_param_int(c, "m", n), unroll = vkb_param_int(c, "unroll", 8);
     /* Default panel=tsqr with the largest leaf this device's shared memory holds (else the one-workgroup panel): on an
      * H200 (tests/gpu/sweep_decomp2.txt, 2026-11-23, ms) QR 1024 took 10.37 (one) / 8.93 (tsqr 128) / 8.40 (tsqr 256),
      * QR 4096 133.4 / 70.6 / 71.9, and 66.6 at tsqr 256 wgs=1056 (wgs unchanged: measured at one size only). */
-    int dflt = c->caps.max_shared >= 48288u ? 256 : c->caps.max_shared >= 31392u ? 128 : 0;
+    int dflt = c->caps.max_shared >= tsqr_shared(256) ? 256 : c->caps.max_shared >= tsqr_shared(128) ? 128 : 0;
     int64_t wgs = vkb_param_int(c, "wgs", 264), leaf = vkb_param_int(c, "leaf", dflt ? dflt : 256);
     /* unroll= shapes the one-workgroup panel, so naming it alone keeps that panel */
     const char *panel = vkb_param_str(c, "panel", dflt && !vkb_param_str(c, "unroll", NULL) ? "tsqr" : "one");
@@ -130,10 +134,9 @@ static int qr_plan(vkb_case *c)
     if (wgs < 1 || wgs > 1 << 20) return vkb_error(c, "wgs=%lld: expected 1..2^20", (long long)wgs);
     if (unroll != 1 && unroll != 8) return vkb_error(c, "unroll=%lld: expected 8 or 1", (long long)unroll);
     if (c->caps.max_wg_size < 256) return vkb_skip(c, "needs workgroups of 256 invocations");
-    /* leaf <= 128: qr_tsqr128 (fan-in 4, 31,392 B of shared memory), else qr_tsqr (fan-in 8, 48,288 B) */
     uint32_t nr = leaf > 128 ? 256 : 128, fan = nr / 32;
-    if (tsqr && c->caps.max_shared < (nr == 256 ? 48288u : 31392u))
-        return vkb_skip(c, "panel=tsqr leaf=%lld needs %s of shared memory", (long long)leaf, nr == 256 ? "48,288 B" : "31,392 B");
+    if (tsqr && c->caps.max_shared < tsqr_shared(nr))
+        return vkb_skip(c, "panel=tsqr leaf=%lld needs %u B of shared memory", (long long)leaf, tsqr_shared(nr));
     if (tsqr && (m + leaf - 1) / leaf > (int64_t)c->caps.max_wg_count_x)
         return vkb_error(c, "m=%lld leaf=%lld: more leaves than workgroups in x", (long long)m, (long long)leaf);
     uint32_t un = (uint32_t)n, um = (uint32_t)m, np = (un + JB - 1) / JB;
