@@ -80,25 +80,17 @@ static void set_params(vkb_case *c, const char *text, int refresh)
     }
 }
 
-/* One planned, filled, checked case on the device, ready to be timed. */
-typedef struct probe {
-    vkb_case c;
-    vkb_gpu *g;
-    double t1;  /* GPU seconds of the checked run */
-} probe;
-
-static void probe_close(probe *p)
+void vkb_probe_close(vkb_probe *p)
 {
     vkb_gpu_release(p->g);
     vkb_case_free(&p->c);
     memset(p, 0, sizeof(*p));
 }
 
-/* Plan, fill, run once and check. fast_copy (the copy refresh only): fill with small integers and check
- * b == a byte for byte, because a 2^26-element random fill and scalar reference alone would take longer
- * than the refresh's budget. Returns 0, or -1 with why (a SKIP or a failed check included). */
-static int probe_open(probe *p, vkb_vk *v, const vkb_caps *caps, const char *kernel, const char *params,
-                      uint64_t seed, int fast_copy, char *why, size_t len)
+/* fast_copy (the copy refresh only): fill with small integers and check b == a byte for byte, because a
+ * 2^26-element random fill and scalar reference alone would take longer than the refresh's budget. */
+int vkb_probe_open(vkb_probe *p, vkb_vk *v, const vkb_caps *caps, const char *kernel, const char *params,
+                   uint64_t seed, int fast_copy, char *why, size_t len)
 {
     const vkb_kernel *k = vkb_registry_find(kernel);
     vkb_check chk;
@@ -153,14 +145,14 @@ static int probe_open(probe *p, vkb_vk *v, const vkb_caps *caps, const char *ker
     ret = 0;
 done:
     if (rng) gsl_rng_free(rng);
-    if (ret) probe_close(p);
+    if (ret) vkb_probe_close(p);
     return ret;
 }
 
 /* Time batches of `batch_s` GPU seconds or more: per-call seconds into t[] after `warm` seconds of
  * warm-up (clocks ramp), until >= min_n samples and warm + min_time busy seconds, max_n samples, or
  * max_wall host seconds. Returns the sample count, or -1 with why. */
-static int probe_time(probe *p, vkb_vk *v, double batch_s, double warm, double min_time, int min_n, int max_n,
+static int probe_time(vkb_probe *p, vkb_vk *v, double batch_s, double warm, double min_time, int min_n, int max_n,
                       double max_wall, double *t, char *why, size_t len)
 {
     uint32_t batch = (uint32_t)fmin(fmax(ceil(batch_s / fmax(p->t1, 1e-9)), 1), 10000);
@@ -189,7 +181,7 @@ static double min_of(const double *x, int n)
 }
 
 /* A figure from the fastest call: amount / seconds (or the seconds themselves for the dispatch item). */
-static double rate_of(const probe *p, int kind, double best_s, char *why, size_t len)
+static double rate_of(const vkb_probe *p, int kind, double best_s, char *why, size_t len)
 {
     if (kind == K_DISPATCH) return best_s;
     double amount = kind == K_BYTES ? p->c.bytes : p->c.flops;
@@ -203,15 +195,15 @@ static double rate_of(const probe *p, int kind, double best_s, char *why, size_t
 /* The full measurement of one item: 0.3 s warm-up, 0.5 s of batches (0.02 / 0.2 s on a CPU device). */
 static double measure_item(vkb_vk *v, const vkb_caps *caps, int item, double floor_s, char *why, size_t len)
 {
-    probe p;
+    vkb_probe p;
     double t[MAX_SAMPLES], best = NAN;
     const char *params = caps->is_cpu ? items[item].cpu_params : items[item].gpu_params;
-    if (probe_open(&p, v, caps, items[item].kernel, params, 0x5eedca1ull + (uint64_t)item, 0, why, len)) return NAN;
+    if (vkb_probe_open(&p, v, caps, items[item].kernel, params, 0x5eedca1ull + (uint64_t)item, 0, why, len)) return NAN;
     double batch_s = items[item].kind == K_DISPATCH ? (caps->is_cpu ? 2e-2 : 2e-3) : fmax(1e-4, 50 * floor_s);
     int n = probe_time(&p, v, batch_s, caps->is_cpu ? 0.02 : 0.3, caps->is_cpu ? 0.2 : 0.5, 10, MAX_SAMPLES, 10, t,
                        why, len);
     if (n > 0) best = rate_of(&p, items[item].kind, min_of(t, n), why, len);
-    probe_close(&p);
+    vkb_probe_close(&p);
     return best;
 }
 
@@ -261,17 +253,17 @@ static void cm_measure(vkb_vk *v, const vkb_caps *caps, int emu, cm_cfg *g, doub
 {
     char params[200];
     double t[MAX_SAMPLES];
-    probe p;
+    vkb_probe p;
     uint32_t iters = 1024 / (g->gm * g->gn);
     snprintf(params, sizeof(params), "impl=%s type=%s shape=%ux%ux%u grid=%ux%u sgs=%u n=%u iters=%u", emu ? "emu" : "mm",
              g->type, g->m, g->n, g->k, g->gm, g->gn, g->sgs, caps->is_cpu ? 64u : 1u << 19, caps->is_cpu ? 4u : iters);
     g->rate = NAN;
     g->why[0] = 0;
-    if (probe_open(&p, v, caps, "peak_coopmat", params, 0xc0a7ull, 0, g->why, sizeof(g->why))) return;
+    if (vkb_probe_open(&p, v, caps, "peak_coopmat", params, 0xc0a7ull, 0, g->why, sizeof(g->why))) return;
     int n = probe_time(&p, v, batch_s, warm, final ? (caps->is_cpu ? 0.2 : 0.5) : (caps->is_cpu ? 0.01 : 0.05),
                        final ? 10 : 3, MAX_SAMPLES, final ? 10 : 2, t, g->why, sizeof(g->why));
     if (n > 0) g->rate = rate_of(&p, K_FLOPS, min_of(t, n), g->why, sizeof(g->why));
-    probe_close(&p);
+    vkb_probe_close(&p);
 }
 
 static void cm_report(vkb_calib *c, const char *tag, const char *impl, const cm_cfg *g)
@@ -410,10 +402,10 @@ static void copy_refresh(vkb_vk *v, const vkb_caps *caps, double floor_s, vkb_ca
     vkb_calib_refresh *r = &c->refresh;
     double t[MAX_SAMPLES], rate[MAX_SAMPLES], t0 = vkb_now_s();
     int want = caps->is_cpu ? REFRESH_SAMPLES_CPU : REFRESH_SAMPLES_GPU;
-    probe p;
+    vkb_probe p;
     memset(r, 0, sizeof(*r));
     c->copy_calibrated = c->val[VKB_CAL_COPY];
-    if (probe_open(&p, v, caps, "copy", "n=", 0x5eedca1ull, 1, r->why, sizeof(r->why))) return;
+    if (vkb_probe_open(&p, v, caps, "copy", "n=", 0x5eedca1ull, 1, r->why, sizeof(r->why))) return;
     /* Samples of >= 5 ms of GPU time each (a copy of 2^26 elements moves 512 MiB: 0.18 ms at the 3.0 TB/s an
      * H100 SXM copy was measured at): the spread then says how steady the device
      * is, not how coarse the timer is. */
@@ -429,7 +421,7 @@ static void copy_refresh(vkb_vk *v, const vkb_caps *caps, double floor_s, vkb_ca
         c->val[VKB_CAL_COPY] = r->best;
         c->why[VKB_CAL_COPY][0] = 0;
     }
-    probe_close(&p);
+    vkb_probe_close(&p);
     r->wall_s = vkb_now_s() - t0;
 }
 

@@ -48,6 +48,20 @@ extern const char *const vkb_calib_keys[VKB_CAL_N];
  * theoretical peaks' memory and SM clocks. Returns 0; -1 with err only when the device fails outright. */
 int vkb_calib_get(vkb_vk *v, const char *root, int force, int skip, const vkb_nvml *nv, double timer_floor,
                   vkb_calib *c, char *err, size_t errlen);
+/* One planned, filled, checked case of a registry kernel on the device, ready to be timed (the calibration's
+ * items, the clock probe of clockcheck.c). */
+typedef struct vkb_probe {
+    vkb_case c;
+    vkb_gpu *g;
+    double t1;  /* GPU seconds of the checked run */
+} vkb_probe;
+
+/* Plan `kernel` with "key=value ..." params, fill from seed, run once and check. Returns 0, or -1 with why (a
+ * SKIP or a failed check included). fast_copy: the copy refresh's cheap fill and check (calibrate.c). */
+int vkb_probe_open(vkb_probe *p, vkb_vk *v, const vkb_caps *caps, const char *kernel, const char *params,
+                   uint64_t seed, int fast_copy, char *why, size_t len);
+void vkb_probe_close(vkb_probe *p);
+
 /* The calibration block of run.txt (and of `vkbench calibrate`'s output): ceilings, the copy refresh,
  * theoretical ceilings, "ceiling_below_theoretical:" lines (a measured ceiling under 70% of its theoretical
  * one), what each utilization column divides by, and every matrix-unit probe configuration. */

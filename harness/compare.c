@@ -578,6 +578,8 @@ static int load_side(rowset *set, const char *arg, int cand, side_id *id, char *
             (cand ? &r->cand : &r->base)->skipped += !strcmp(x->status, "SKIP");
             if (cand ? !isnan(x->gate_delta) : isnan(r->delta)) r->delta = x->gate_delta;  /* the candidate's suite wins */
             r->below_floor |= x->below_floor > 0;   /* NA (not timed) is not below it */
+            if (!strncmp(x->clock_check, "low", 3) && !r->low_clock[0])
+                snprintf(r->low_clock, sizeof(r->low_clock), "%s %s", cand ? "candidate" : "baseline", x->clock_check);
             if (failing(x->status) && !r->reason[0])
                 snprintf(r->reason, sizeof(r->reason), "%s %s: %s", cand ? "candidate" : "baseline", x->status, x->reason);
             if (cand && !isnan(x->injected_factor))
@@ -645,6 +647,8 @@ static void classify(vkb_cmp_row *r, int mismatch, const vkb_cmp_opts *o)
         if (!r->reason[0]) snprintf(r->reason, sizeof(r->reason), "not timed: baseline %s, candidate %s", b, c);
     } else if (mismatch) snprintf(r->reason, sizeof(r->reason), "device or driver mismatch: timings not compared");
     else if (r->below_floor) snprintf(r->reason, sizeof(r->reason), "below the timer floor (median < 10x floor)");
+    else if (r->low_clock[0])
+        snprintf(r->reason, sizeof(r->reason), "timed at a low GPU clock, not compared: %s", r->low_clock);
     else r->testable = 1;
 }
 

@@ -42,6 +42,7 @@ typedef struct vkb_cmp_row {
     int testable;            /* both sides timed, above the floor, same device: enters BH */
     int undecided;           /* counts toward exit 4 (set by vkb_cmp_decide) */
     int below_floor;
+    char low_clock[120];     /* a side timed at a low GPU clock (its clock_check cell): not compared */
     double injected;         /* mean injected_factor over the candidate's launches (NAN: none) */
     int ninj;
     vkb_cmp_side base, cand;

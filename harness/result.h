@@ -36,6 +36,7 @@
     X(D, power_mean_W)  X(D, power_max_W)  X(D, gpu_temp_max_C) \
     X(D, sm_clock_min_MHz) X(D, sm_clock_mean_MHz) X(D, mem_clock_min_MHz) X(D, mem_clock_mean_MHz) \
     X(S, clock_reasons) X(D, throttle_time_s) X(S, throttled) X(I, throttle_discarded) X(S, telemetry_why) \
+    X(D, clock_MHz)     X(S, clock_check) \
     X(D, ref_energy_J)  X(D, cpu_temp_max_C) X(S, cpu_sensor_why) \
     X(S, ref_method)    X(D, check_fraction) \
     X(D, theoretical_fma_flop_per_s) X(D, theoretical_coopmat_flop_per_s) X(S, ceiling_why) \

@@ -16,6 +16,7 @@
 
 #include "calibrate.h"
 #include "check.h"
+#include "clockcheck.h"
 #include "fsutil.h"
 #include "prefetch.h"
 #include "cpu.h"
@@ -66,6 +67,8 @@ typedef struct ctx {
     vkb_result *est;      /* --established: the rows of that run */
     long nest;
     double gpu_last;      /* when the GPU last finished work (NAN: never): sets the warm-up */
+    vkb_clockcheck clk;   /* the shader-clock probe behind each row's clock_check (clockcheck.h) */
+    size_t low_clock_rows;   /* rows kept with clock_check "low" */
     double last_progress;
     int pw;               /* width of the PARAMS column */
     struct {
@@ -528,6 +531,8 @@ static void job_baseline(ctx *x, job *j)
 /* Idle GPUs drop their clocks: on an H200 the first ~0.2 s of a 1 GiB copy after a CPU-side reference ran
  * 2.5x slower. The device is kept busy for as long as it sat idle (at most 0.3 s, at least 20 ms), so a
  * case that follows another closely needs almost no warm-up while the first one of a run gets it all. */
+#define CLOCK_REWARM_S 0.5   /* the warm-up before timing again a case whose samples ran at a low clock */
+
 static int warm_up(ctx *x, vkb_gpu *g, uint32_t batch, int cold, double at_least)
 {
     double idle = isnan(x->gpu_last) ? 1 : vkb_now_s() - x->gpu_last;
@@ -549,11 +554,6 @@ static int measure(ctx *x, vkb_gpu *g, const vkb_line *l, int cold, vkb_result *
 {
     const vkb_run_opts *o = x->o;
     vkb_stop st;
-    vkb_stop_init(&st);
-    st.min_time = !isnan(o->min_time) ? o->min_time : l->opt.min_time;
-    st.max_noise = !isnan(o->max_noise) ? o->max_noise : l->opt.max_noise;
-    st.timeout = !isnan(o->timeout) ? o->timeout : l->opt.timeout;
-    st.min_samples = (size_t)(o->min_samples >= 0 ? o->min_samples : l->opt.min_samples);
     int shared = vkb_telrow_energy_shared(&x->tr, !cold);
     double t1, tw = vkb_now_s();
     if (vkb_gpu_run(g, 1, cold, &t1)) return -1;  /* the batch estimate */
@@ -564,10 +564,22 @@ static int measure(ctx *x, vkb_gpu *g, const vkb_line *l, int cold, vkb_result *
     if (!cold && t1 < target) batch = (uint32_t)fmin(ceil(target / fmax(t1, 1e-9)), 10000);
     uint32_t copies = vkb_gpu_copies(g);  /* rotate mode: every copy of the inputs read equally often */
     if (copies > 1) batch = (batch + copies - 1) / copies * copies;
-    if (warm_up(x, g, batch, cold, l->opt.warmup)) return -1;
     size_t cap = 256, n = 0;
-    double *s = malloc(cap * sizeof(*s));
+    double *s = malloc(cap * sizeof(*s)), first_MHz = NAN;
     if (!s) return -1;
+    int retimed = 0;
+again:
+    if (warm_up(x, g, batch, cold, retimed ? fmax(l->opt.warmup, CLOCK_REWARM_S) : l->opt.warmup)) {
+        free(s);
+        return -1;
+    }
+    double pre = vkb_clock_read(&x->clk, x->v, r->clock_check, sizeof(r->clock_check));
+    vkb_stop_init(&st);
+    st.min_time = !isnan(o->min_time) ? o->min_time : l->opt.min_time;
+    st.max_noise = !isnan(o->max_noise) ? o->max_noise : l->opt.max_noise;
+    st.timeout = !isnan(o->timeout) ? o->timeout : l->opt.timeout;
+    st.min_samples = (size_t)(o->min_samples >= 0 ? o->min_samples : l->opt.min_samples);
+    n = 0;
     vkb_telrow_case_begin(&x->tr);
     double t0 = vkb_now_s(), calls = 0;
     int waited = 0;  /* the stopping rule had fired before the energy window was long enough */
@@ -593,6 +605,25 @@ static int measure(ctx *x, vkb_gpu *g, const vkb_line *l, int cold, vkb_result *
         if (vkb_run_interrupted || (stop && (!shared || vkb_telrow_energy_ready(&x->tr, el)))) break;
         waited = stop;
     }
+    /* The clock the samples ran at: the lower of the probe readings before and after them. A low one (an idle
+     * clock the warm-up did not lift) discards the samples and times the case again after a longer warm-up;
+     * a second low pass is kept, flagged in clock_check, and the gate will not judge it (compare.c). */
+    char cw[200] = "";
+    double post = vkb_clock_read(&x->clk, x->v, cw, sizeof(cw)), mhz = isnan(pre) ? post : isnan(post) ? pre : fmin(pre, post);
+    r->clock_MHz = mhz;
+    int given = !isnan(o->clock_ref);
+    int low = vkb_clock_judge(mhz, given ? o->clock_ref : x->clk.ref_MHz, x->caps.is_cpu && !given, cw, r->clock_check,
+                              sizeof(r->clock_check));
+    if (low && !retimed && !vkb_run_interrupted) {
+        first_MHz = mhz;
+        retimed = 1;
+        goto again;
+    }
+    if (retimed) {
+        size_t u = strlen(r->clock_check);
+        snprintf(r->clock_check + u, sizeof(r->clock_check) - u, "; re-timed after a first pass at %.0f MHz", first_MHz);
+    }
+    if (low) x->low_clock_rows++;
     double wall = vkb_now_s() - t0;
     if (shared) {
         vkb_telrow_case_end_shared(&x->tr, wall, calls, r);
@@ -874,6 +905,8 @@ static void case_record(ctx *x, job *j, const vkb_check *chk, const double *samp
 {
     vkb_result *r = &j->r;
     if (isatty(2)) fprintf(stderr, "\r\033[K");
+    if (!r->clock_check[0] || isnan(r->time_median_s))
+        snprintf(r->clock_check, sizeof(r->clock_check), "NA (case not timed)");
     record(x, r, samples, nsamples);
     print_row(x, r, chk);
     x->done_cases++;
@@ -1093,9 +1126,18 @@ int vkb_run(vkb_vk *v, const vkb_suite *s, const vkb_run_opts *o, vkb_run_totals
     vkb_calib_get(v, o->out_root, o->recalibrate, o->no_calibrate, vkb_telrow_nvml(&x.tr), x.timer_floor, &x.cal,
                   err, errlen);
     x.copy_Bps = x.cal.val[VKB_CAL_COPY];
+    /* The first reading, while the calibration's copy refresh has the chip busy, seeds the run's reference. */
+    vkb_clock_open(&x.clk, v, &x.caps);
+    char clk_why[200] = "";
+    double clk_seed = vkb_clock_read(&x.clk, v, clk_why, sizeof(clk_why));
     vkb_trace("run_start", "timer floor, telemetry, calibration", t0);
     if (isatty(2)) fprintf(stderr, "\r\033[K");
     write_runinfo(&x, s, info);
+    if (x.clk.ok)
+        fprintf(info, "clock_check: shader-clock probe (VK_KHR_shader_clock) before and after each case's samples; "
+                "low below %.1f x %s; first reading %.0f MHz\n", VKB_CLOCK_LOW_FRAC,
+                isnan(o->clock_ref) ? "the run's highest reading" : "--clock-ref", clk_seed);
+    else fprintf(info, "clock_check: NA (%s)\n", clk_why);
     vkb_rundir_sync(info);
     if (plan_jobs(&x, s, err, errlen)) goto out;
     print_header(&x);
@@ -1124,6 +1166,11 @@ int vkb_run(vkb_vk *v, const vkb_suite *s, const vkb_run_opts *o, vkb_run_totals
     fprintf(info, "totals: pass %d fail %d skip %d error %d interrupted %d\n", tot->pass, tot->fail, tot->skip,
             tot->error, tot->interrupted);
     print_costs(&x, info);
+    fprintf(info, "clock_low_rows: %zu (timed twice, both passes at a low clock: the gate does not judge them)\n",
+            x.low_clock_rows);
+    if (x.low_clock_rows)
+        fprintf(stderr, "warning: %zu row%s timed at a low GPU clock even after a second warm-up (clock_check column)\n",
+                x.low_clock_rows, x.low_clock_rows == 1 ? "" : "s");
     fprintf(info, "validation_messages: %llu\n", (unsigned long long)vkb_vk_validation_messages(v));
     if (x.write_errno) {
         snprintf(err, errlen, "writing the rows of %s failed: %s (rows before the failure are on disk)", x.rd.path,
@@ -1150,6 +1197,7 @@ out:
     free(x.jobs);
     free(x.overheads);
     free(x.est);
+    vkb_clock_close(&x.clk);
     vkb_telrow_close(&x.tr);
     if (x.csv) fclose(x.csv);
     if (x.samples) fclose(x.samples);

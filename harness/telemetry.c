@@ -101,6 +101,23 @@ int vkb_tel_energy_eval(const vkb_tel_track *k, double unit_J, double wall_s, do
     return -1;
 }
 
+double vkb_clock_rate_MHz(double ticks1, double t1_s, double ticks2, double t2_s)
+{
+    double r = (ticks2 - ticks1) / (t2_s - t1_s) / 1e6;
+    return ticks2 > ticks1 && t2_s > t1_s && isfinite(r) ? r : NAN;
+}
+
+int vkb_clock_judge(double mhz, double ref_mhz, int is_cpu, const char *na_why, char *out, size_t len)
+{
+    if (is_cpu) snprintf(out, len, "NA (CPU device: no clock states to check; the probe read %.0f MHz)", mhz);
+    else if (isnan(mhz) || isnan(ref_mhz)) snprintf(out, len, "NA (%s)", na_why && na_why[0] ? na_why : "no clock reading");
+    else if (mhz < VKB_CLOCK_LOW_FRAC * ref_mhz) {
+        snprintf(out, len, "low: %.0f of %.0f MHz (< %.1f x the reference)", mhz, ref_mhz, VKB_CLOCK_LOW_FRAC);
+        return 1;
+    } else snprintf(out, len, "ok: %.0f of %.0f MHz", mhz, ref_mhz);
+    return 0;
+}
+
 void vkb_tel_window_init(vkb_tel_window *w)
 {
     memset(w, 0, sizeof(*w));

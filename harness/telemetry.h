@@ -69,6 +69,20 @@ double vkb_nvml_peak_Bps(const vkb_nvml *n, char *why, size_t len);
 /* The max SM clock (nvmlDeviceGetMaxClockInfo, NVML_CLOCK_SM) in Hz, or NAN with the reason in why. */
 double vkb_nvml_max_sm_Hz(const vkb_nvml *n, char *why, size_t len);
 
+/* ---- the shader-clock check (clockcheck.h runs the probe; this is its arithmetic) ---- */
+
+/* A row is timed at a low clock below this fraction of the run's highest probe reading. Idle clocks on an H200
+ * read 345-600 of 1980 MHz (0.17-0.30); power-capped rows of make bench never went below 1425 MHz (0.72). */
+#define VKB_CLOCK_LOW_FRAC 0.6
+
+/* Clock rate from two spins of ticks1 < ticks2 ticks that took t1 < t2 GPU seconds: the per-dispatch cost
+ * cancels. MHz, or NAN when the pair cannot give one (not increasing, not finite). */
+double vkb_clock_rate_MHz(double ticks1, double t1_s, double ticks2, double t2_s);
+/* The clock_check cell of a row timed at mhz against ref_mhz (the run's highest reading, or --clock-ref): "ok:
+ * 1978 of 1980 MHz", "low: 412 of 1980 MHz (< 0.6 x the reference)", or "NA (why)" (no reading: na_why;
+ * is_cpu: a CPU device has no clock states to judge). Returns 1 when low, else 0. */
+int vkb_clock_judge(double mhz, double ref_mhz, int is_cpu, const char *na_why, char *out, size_t len);
+
 /* ---- the sampler ---- */
 
 /* Where sysfs lives (tests point it at a directory they build): NULL → "/sys/class". */

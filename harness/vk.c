@@ -194,10 +194,11 @@ typedef struct physinfo {
     VkPhysicalDeviceVulkan12Features f12;
     VkPhysicalDeviceVulkan13Features f13;
     VkPhysicalDevicePipelineExecutablePropertiesFeaturesKHR pexf;  /* when has_pexec */
+    VkPhysicalDeviceShaderClockFeaturesKHR clkf;                   /* when has_clock */
     VkPhysicalDeviceMemoryProperties mem;
     VkExtensionProperties *ext;
     uint32_t next;
-    int has_pci, has_coop_nv, has_coop_khr, has_coop2_nv, has_sm, has_amd, has_amd2, has_pexec;
+    int has_pci, has_coop_nv, has_coop_khr, has_coop2_nv, has_sm, has_amd, has_amd2, has_pexec, has_clock;
     int ncm, cm_other;          /* subgroup-scope configurations kept; others (other scopes, overflow) */
     vkb_cm_shape cm[VKB_MAX_CM];
 } physinfo;
@@ -279,6 +280,7 @@ static void phys_query(VkInstance inst, VkPhysicalDevice pd, physinfo *pi)
     pi->has_amd = has_ext(pi->ext, pi->next, VK_AMD_SHADER_CORE_PROPERTIES_EXTENSION_NAME);
     pi->has_amd2 = has_ext(pi->ext, pi->next, VK_AMD_SHADER_CORE_PROPERTIES_2_EXTENSION_NAME);
     pi->has_pexec = has_ext(pi->ext, pi->next, VK_KHR_PIPELINE_EXECUTABLE_PROPERTIES_EXTENSION_NAME);
+    pi->has_clock = has_ext(pi->ext, pi->next, VK_KHR_SHADER_CLOCK_EXTENSION_NAME);
 
     pi->p2.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PROPERTIES_2;
     pi->id.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_ID_PROPERTIES;
@@ -312,7 +314,11 @@ static void phys_query(VkInstance inst, VkPhysicalDevice pd, physinfo *pi)
     pi->f11.pNext = &pi->f12;
     pi->f12.pNext = &pi->f13;
     pi->pexf.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PIPELINE_EXECUTABLE_PROPERTIES_FEATURES_KHR;
-    if (pi->has_pexec) pi->f13.pNext = &pi->pexf;
+    pi->clkf.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SHADER_CLOCK_FEATURES_KHR;
+    tail = &pi->f13.pNext;
+    if (pi->has_pexec) *tail = &pi->pexf, tail = &pi->pexf.pNext;
+    if (pi->has_clock) *tail = &pi->clkf, tail = &pi->clkf.pNext;
+    *tail = NULL;
     if (pi->p2.properties.apiVersion >= VK_API_VERSION_1_3) vkGetPhysicalDeviceFeatures2(pd, &pi->f2);
     vkGetPhysicalDeviceMemoryProperties(pd, &pi->mem);
 }
@@ -539,11 +545,18 @@ vkb_vk *vkb_vk_open(const char *select, int validate, char *err, size_t errlen)
     VkPhysicalDevicePipelineExecutablePropertiesFeaturesKHR fpx = {
         .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PIPELINE_EXECUTABLE_PROPERTIES_FEATURES_KHR,
         .pipelineExecutableInfo = VK_TRUE};
+    /* The SM-cycle counter of the clock probe (clockcheck.h): subgroup scope is all it reads. */
+    int clock = pi.has_clock && pi.clkf.shaderSubgroupClock;
+    VkPhysicalDeviceShaderClockFeaturesKHR fclk = {.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SHADER_CLOCK_FEATURES_KHR,
+                                                   .shaderSubgroupClock = VK_TRUE};
     f2.pNext = &f11;
     f11.pNext = &f12;
     f12.pNext = &f13;
-    f13.pNext = pi.has_coop_nv ? &fcm : NULL;
-    if (pexec) *(pi.has_coop_nv ? &fcm.pNext : &f13.pNext) = &fpx;
+    void **tail = &f13.pNext;
+    if (pi.has_coop_nv) *tail = &fcm, tail = &fcm.pNext;
+    if (pexec) *tail = &fpx, tail = &fpx.pNext;
+    if (clock) *tail = &fclk, tail = &fclk.pNext;
+    *tail = NULL;
     f2.features.shaderInt64 = pi.f2.features.shaderInt64;
     f2.features.shaderInt16 = pi.f2.features.shaderInt16;
     f2.features.shaderFloat64 = pi.f2.features.shaderFloat64;
@@ -568,6 +581,7 @@ vkb_vk *vkb_vk_open(const char *select, int validate, char *err, size_t errlen)
     uint32_t ndext = 0;
     if (pi.has_coop_nv) dexts[ndext++] = "VK_NV_cooperative_matrix";
     if (pexec) dexts[ndext++] = VK_KHR_PIPELINE_EXECUTABLE_PROPERTIES_EXTENSION_NAME;
+    if (clock) dexts[ndext++] = VK_KHR_SHADER_CLOCK_EXTENSION_NAME;
     float prio = 1.0f;
     VkDeviceQueueCreateInfo qci = {.sType = VK_STRUCTURE_TYPE_DEVICE_QUEUE_CREATE_INFO, .queueFamilyIndex = v->qfam,
                                    .queueCount = 1, .pQueuePriorities = &prio};
@@ -629,6 +643,7 @@ vkb_vk *vkb_vk_open(const char *select, int validate, char *err, size_t errlen)
     c->int_dot_accel = pi.dotp.integerDotProduct4x8BitPackedSignedAccelerated;
     c->coopmat_nv = pi.has_coop_nv;
     c->coopmat_khr = pi.has_coop_khr;
+    c->shader_clock = clock;
     c->ieee16 = pi.fc.shaderSignedZeroInfNanPreserveFloat16;
     c->ieee32 = pi.fc.shaderSignedZeroInfNanPreserveFloat32;
     c->subgroup = pi.sub.subgroupSize;

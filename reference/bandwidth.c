@@ -128,3 +128,43 @@ static void noop_check(vkb_case *c, vkb_check *r) { check_xor(c, r, c->disp[0].p
 
 VKB_KERNEL(noop) = {"noop", "", "one workgroup storing one word: the per-dispatch overhead (calibration)", noop_plan,
                     NULL, no_ref, noop_check, NULL, "default"};
+
+/* ---------------- clockprobe ---------------- */
+
+/* One invocation counts cycles= subgroup-clock ticks (default 100000; 50 us at 2 GHz). Used by the harness in
+ * pairs of lengths to read the shader clock rate after each timed case (clockcheck.h); a row of its own shows
+ * the counter works. */
+static int clockprobe_plan(vkb_case *c)
+{
+    uint32_t spec[1] = {32};
+    int64_t cyc = vkb_param_int(c, "cycles", 100000);
+    snprintf(c->dtype, sizeof(c->dtype), "u32");
+    if (!c->caps.shader_clock) return vkb_skip(c, "the device offers no VK_KHR_shader_clock shaderSubgroupClock");
+    if (cyc < 1 || cyc > (1ll << 30)) return vkb_error(c, "cycles=%lld: expected 1 .. 2^30", (long long)cyc);
+    vkb_add_buf(c, "b", VKB_U32, 2, VKB_OUT);
+    vkb_dispatch *d = vkb_add_dispatch(c, vkb_add_pipe(c, "clockprobe", 1, spec), 1, 1, 1);
+    if (d) d->push.p0 = d->push.p1 = (uint32_t)cyc;  /* >= 1 tick a loop trip on any counter that runs */
+    c->bytes = 8;
+    c->flops = 0;
+    return 0;
+}
+
+/* The spin ended at its target (b[0] >= cycles) after at least one read of the clock (b[1] >= 1), and not absurdly
+ * late: a counter that jumps (b[0] > 2^31) is not a clock the harness can divide by. */
+static void clockprobe_check(vkb_case *c, vkb_check *r)
+{
+    const uint32_t *b = c->buf[0].host;
+    uint32_t want = c->disp[0].push.p0;
+    vkb_check_begin(r, "exact", 0);
+    r->nchecked = 2;
+    for (int i = 0; i < 2; i++)
+        if (vkb_is_poison(VKB_U32, b, (size_t)i)) r->nunwritten++;
+    if (!r->nunwritten && (b[0] < want || b[0] > (1u << 31))) vkb_check_bad(r, 0, b[0], want);
+    if (!r->nunwritten && b[1] < 1) vkb_check_bad(r, 1, b[1], 1);
+    r->metric = (double)(r->nbad + r->nunwritten);
+    vkb_check_end(r);
+}
+
+VKB_KERNEL(clockprobe) = {"clockprobe", "cycles", "one invocation spinning cycles= shader-clock ticks: the clock-rate "
+                          "probe behind each row's clock_check", clockprobe_plan, NULL, no_ref, clockprobe_check, NULL,
+                          "default"};

@@ -51,7 +51,7 @@ if [ "$n_stats" = 0 ]; then ok "smoke: pipeline_stats on every PASS row (statist
 # issue 11: default.suite covers every kernel family (a family missing from `make bench` is a failing test),
 # and every row says where its wall time went: the per-phase columns are numbers on PASS rows, wall_s on all.
 fam_missing=""
-for k in $("$VKB" list | awk '$2 == "axes:" {print $1}' | grep -vx 'noop\|peak_fma\|peak_coopmat\|readbw\|writebw'); do
+for k in $("$VKB" list | awk '$2 == "axes:" {print $1}' | grep -vx 'noop\|peak_fma\|peak_coopmat\|readbw\|writebw\|clockprobe'); do
     grep -qE "^$k( |$)" suites/default.suite || fam_missing="$fam_missing $k"
 done
 if [ -z "$fam_missing" ]; then ok "default.suite names every kernel (calibration yardsticks aside)"
@@ -215,6 +215,19 @@ awk -F'\t' '$1 == "PASS" && ((($12 == "NA" || $14 == "NA" || $15 == "NA" || $16 
     ($12 != "NA" || $13 != "NA" || $14 != "NA" || $15 != "NA" || $16 != "NA" || $17 != "NA") { print "CPU device with GPU sensors: " $0; n++ }
     END { exit n > 0 }' "$T/tel.tsv" > "$T/out" && ok "every PASS row: power/thermal/energy measured or NA with a reason (all NA on a CPU device)" \
     || bad "sensor columns NA without a reason" "$T/out"
+# The clock check: lavapipe offers VK_KHR_shader_clock, so the probe runs around every case's samples and each
+# timed row records the rate it read; a CPU device has no clock states, so no row is judged (never "low").
+grep_smoke "run.txt: the shader-clock probe ran (first reading in MHz)" '^clock_check: shader-clock probe .* first reading [0-9]+ MHz'
+csv_col "$d/results.csv" status clock_MHz clock_check | awk -F'\t' '($1 == "PASS" && ($2 !~ /^[0-9.]+(e[-+]?[0-9]+)?$/ ||
+    $3 !~ /^NA \(CPU device: no clock states to check; the probe read [0-9]+ MHz\)$/)) || ($1 != "PASS" && $3 == "") {
+    print "row " NR ": " $0; n++ } END { exit n > 0 }' > "$T/out" && ok "every PASS row: the clock probe's reading (CPU device: not judged)" \
+    || bad "rows without a clock reading" "$T/out"
+# A reference clock no device reaches (--clock-ref) makes every reading low: the case is timed a second time after
+# a longer warm-up, kept (PASS) with clock_check "low: ...; re-timed", counted in run.txt, and warned about.
+run -e "add n=2^16" --min-time 0.02 --no-telemetry --clock-ref 1e9 > "$T/out" 2>&1
+if grep -q 'warning: 1 row timed at a low GPU clock' "$T/out" && grep -q '^clock_low_rows: 1 ' "$(lastdir)/run.txt" &&
+   csv_col "$(lastdir)/results.csv" status clock_check | grep -Eq "^PASS$(printf '\t')low: [0-9]+ of 1000000000 MHz .*; re-timed after a first pass at [0-9]+ MHz$"
+then ok "clock check: a low reading re-times the case, then flags, counts and warns"; else bad "clock check re-time/flag" "$T/out"; fi
 expect "calibrate: measures, prints and caches the ceilings" "$VKB" calibrate --out "$T/cal"
 grep_out "calibrate: fp16 matrix-unit peak measured or NA with the reason" '^ceiling_coopmat_flop_per_s: ([0-9]|NA \(.+\))'
 if ls "$T"/cal/.calibration/*.txt > /dev/null 2>&1 && grep -q '^ceiling_dispatch_s: [0-9]' "$T/out"; then ok "calibrate: cache file written, dispatch overhead measured"; else bad "calibration cache" "$T/out"; fi

@@ -551,6 +551,30 @@ static void test_tel_pci(void)
     CHECK(vkb_tel_pci_match("gpu0", 0, 0x18, 0, 0) == 0);
 }
 
+/* The clock check's arithmetic: the dispatch cost cancels between two spin lengths, and the verdict's threshold
+ * sits between idle clocks (<= 0.3 of the highest) and power-capped ones (>= 0.72). */
+static void test_clock_judge(void)
+{
+    char s[200];
+    /* 20k and 200k ticks at 1980 MHz, each with 2 us of dispatch cost: 180k ticks in 90.909 us. */
+    double t1 = 2e-6 + 20000 / 1980e6, t2 = 2e-6 + 200000 / 1980e6;
+    CHECK(fabs(vkb_clock_rate_MHz(20000, t1, 200000, t2) - 1980) < 1e-6);
+    CHECK(isnan(vkb_clock_rate_MHz(20000, t2, 200000, t1)));     /* the longer spin took less time */
+    CHECK(isnan(vkb_clock_rate_MHz(20000, t1, 20000, t2)));
+    CHECK(isnan(vkb_clock_rate_MHz(20000, NAN, 200000, t2)));
+    CHECK(vkb_clock_judge(1975, 1980, 0, "", s, sizeof(s)) == 0);
+    CHECK_STR(s, "ok: 1975 of 1980 MHz");
+    CHECK(vkb_clock_judge(1425, 1980, 0, "", s, sizeof(s)) == 0);    /* power-capped: kept, not low */
+    CHECK(vkb_clock_judge(412, 1980, 0, "", s, sizeof(s)) == 1);
+    CHECK_STR(s, "low: 412 of 1980 MHz (< 0.6 x the reference)");
+    CHECK(vkb_clock_judge(0.59 * 1980, 1980, 0, "", s, sizeof(s)) == 1);
+    CHECK(vkb_clock_judge(0.61 * 1980, 1980, 0, "", s, sizeof(s)) == 0);
+    CHECK(vkb_clock_judge(412, 1980, 1, "", s, sizeof(s)) == 0);       /* a CPU device is never judged */
+    CHECK_HAS(s, "NA (CPU device");
+    CHECK(vkb_clock_judge(NAN, NAN, 0, "the device offers no VK_KHR_shader_clock", s, sizeof(s)) == 0);
+    CHECK_STR(s, "NA (the device offers no VK_KHR_shader_clock)");
+}
+
 static void test_tel_energy(void)
 {
     uint64_t d = 0;
@@ -1254,6 +1278,7 @@ static const struct { const char *name; void (*fn)(void); } tests[] = {
     {"tel_uuid", test_tel_uuid},
     {"tel_pci", test_tel_pci},
     {"tel_energy", test_tel_energy},
+    {"clock_judge", test_clock_judge},
     {"tel_window", test_tel_window},
     {"tel_na", test_tel_na},
     {"fp16", test_fp16},

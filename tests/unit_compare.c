@@ -277,7 +277,8 @@ static void write_run2(const char *dir, const char *device, double scale, const 
         snprintf(r.mode, sizeof(r.mode), "hot");
         snprintf(r.status, sizeof(r.status), "%s", c ? sum_status : add_status);
         r.case_id = c;
-        r.below_floor = c == 0 && below;
+        r.below_floor = c == 0 && below == 1;
+        if (c == 0 && below == 2) snprintf(r.clock_check, sizeof(r.clock_check), "low: 412 of 1980 MHz");
         if (!strcmp(r.status, "PASS") || !strcmp(r.status, "TIMED")) {
             for (int i = 0; i < 40; i++) t[i] = scale * 1e-3 * (1 + 0.01 * (double)((i * 7) % 40) / 40);
             if (nan_sample && c == 0) t[7] = NAN;
@@ -535,6 +536,12 @@ static void test_cmp_files(void)
     if (f) fclose(f);
     CHECK_HAS(all, "INCONCLUSIVE,below the timer floor");
     CHECK_HAS(all, "kernel,variant,params,dtype,mode,base_status,cand_status,correctness,verdict,reason");
+    /* Timed at a low GPU clock (below = 2 writes clock_check "low: ..." on the add row): not compared, and the
+     * gate cannot call the run green (exit 4), where the same samples with a normal clock pass (exit 0 above). */
+    write_run(same, "gpu0", 1.0, "PASS", 2);
+    CHECK(compare_exit(base, same, out) == VKB_GATE_INCONCLUSIVE);
+    CHECK_HAS(slurp(out, "verdicts.csv", all, sizeof(all)), "INCONCLUSIVE,\"timed at a low GPU clock, not compared: "
+              "candidate low: 412 of 1980 MHz\"");
     cmp_fail_closed(base, out);
     const char *dirs[] = {base, same, slow, broken, other, out};
     for (size_t d = 0; d < 6; d++) remove_run(dirs[d]);
