@@ -59,7 +59,7 @@
 #include "fastref.h"
 #include "vkb.h"
 
-enum { K_NAIVE, K_TILED, K_COOP, K_EMU };  /* K_EMU: the coopmat tiling, matrix ops emulated */
+enum { K_NAIVE, K_TILED, K_WARP, K_COOP, K_EMU };  /* K_WARP: warp-tiled SIMT; K_EMU: the coopmat tiling, matrix ops emulated */
 #define ORACLE_MAX 0x1p30      /* default oracle budget: M·N·K the scalar oracle computes in full (seconds) */
 #define NV 20                   /* Freivalds vectors: false accept ≤ 2^-20 */
 #define C_BOUND 2.0             /* c in c·K·u */
@@ -69,11 +69,12 @@ enum { K_NAIVE, K_TILED, K_COOP, K_EMU };  /* K_EMU: the coopmat tiling, matrix 
 typedef struct mm_variant {
     const char *name, *shader;  /* shader base name; dtype=f16 appends _f16 (except coopmat: f16 only) */
     int kind;
-    uint32_t bm, bn, bk, tm, tn; /* tiled: block tile and register tile; coop: tm × tn subgroups */
+    uint32_t bm, bn, bk, tm, tn; /* tiled, warp: block tile and register tile; coop: tm × tn subgroups */
     int fixed;                   /* coop: stub SHADER_wIxJ with I × J accumulators per subgroup compiled in,
                                   * and when the sizes are multiples of the tile spec FULL = fixed: 1 shared
                                   * staging without bounds code, 2 fragments straight from global memory */
-    uint32_t stages, rb, group;  /* coop, shader matmul_coopmat_pipe only (stages != 0): shared stages (1, 2),
+    uint32_t stages, rb, group;  /* warp: stages = shared stages (1, 2), the rest unused.
+                                  * coop, shader matmul_coopmat_pipe only (stages != 0): shared stages (1, 2),
                                   * register buffers = k-steps a global load has to land (1, 2), workgroups
                                   * rasterized in groups of this many block-rows (0: plain order) */
     uint32_t split;              /* shader matmul_coopmat_s only (split != 0): K slices per workgroup (SK); then
@@ -87,6 +88,12 @@ static const mm_variant variants[] = {
     {"tiled_bk16", "matmul_tiled", K_TILED, 128, 128, 16, 8, 8, 0, 0, 0, 0, 0},
     {"tiled_128x64", "matmul_tiled", K_TILED, 128, 64, 16, 8, 4, 0, 0, 0, 0, 0},
     {"tiled_64", "matmul_tiled", K_TILED, 64, 64, 16, 4, 4, 0, 0, 0, 0, 0},
+    /* Issue 16, fp32: matmul_tiled.glsl with WARP = 1: 32 invocations own a 4·TM x 8·TN warp tile, each lane TM x TN
+     * in 4x4 sub-blocks 16 rows / 32 columns apart (CUTLASS SIMT sgemm). Shared bytes: wt 16896, wt16 (one stage)
+     * 16896, wt256 24832. tests/gpu/sweep_fp32.txt times them against tiled on the H200. */
+    {"tiled_wt", "matmul_tiled", K_WARP, 128, 128, 8, 8, 8, 0, 2, 0, 0, 0},     /* tiled's tile, warp tiles 32x64 */
+    {"tiled_wt16", "matmul_tiled", K_WARP, 128, 128, 16, 8, 8, 0, 1, 0, 0, 0},  /* BK 16, one stage + prefetch */
+    {"tiled_wt256", "matmul_tiled", K_WARP, 128, 256, 8, 8, 16, 0, 2, 0, 0, 0}, /* 8x16 per lane, warp tiles 32x128 */
     {"coopmat", "matmul_coopmat", K_COOP, 128, 128, 32, 2, 4, 0, 0, 0, 0, 0},
     {"coopmat_64", "matmul_coopmat", K_COOP, 64, 64, 32, 2, 2, 0, 0, 0, 0, 0},
     {"coopmat_128x64", "matmul_coopmat", K_COOP, 128, 64, 32, 4, 2, 0, 0, 0, 0, 0},
@@ -246,15 +253,19 @@ static int mm_config(const vkb_case *c, const mm_variant *v, vkb_dtype t, int64_
         return snprintf(why, wl, "device lacks VK_NV_cooperative_matrix (fp16 matrix units)"), 1;
     if (v->kind == K_NAIVE) {
         wg = 256;
-    } else if (v->kind == K_TILED) {
+    } else if (v->kind == K_TILED || v->kind == K_WARP) {
+        uint32_t stages = v->kind == K_WARP ? v->stages : 2;
         vec = k % 4 == 0 && n % 4 == 0;
         wg = (v->bm / v->tm) * (v->bn / v->tn);
-        shared = 4.0 * 2 * v->bk * (v->bm + 4 + v->bn);
-        /* The shader fetches whole vec4 per invocation: each tile must split evenly over the workgroup. */
-        if ((v->bm * v->bk / 4) % wg || (v->bk * v->bn / 4) % wg || v->tm % 4 || v->tn % 4)
+        shared = 4.0 * stages * v->bk * (v->bm + 4 + v->bn);
+        /* The shader fetches whole vec4 per invocation: each tile must split evenly over the workgroup; warp
+         * tiles (4·tm x 8·tn, 32 invocations) must tile the block. */
+        if ((v->bm * v->bk / 4) % wg || (v->bk * v->bn / 4) % wg || v->tm % 4 || v->tn % 4 || v->bk % 4 ||
+            (v->kind == K_WARP && (v->bm % (4 * v->tm) || v->bn % (8 * v->tn) || (stages != 1 && stages != 2))))
             return snprintf(why, wl, "variant %s: tiles do not split over %u invocations", v->name, wg), -1;
         spec[1] = v->bm, spec[2] = v->bn, spec[3] = v->bk, spec[4] = v->tm, spec[5] = v->tn, spec[6] = (uint32_t)vec;
-        *nspec = 7;
+        spec[7] = stages, spec[8] = v->kind == K_WARP;
+        *nspec = 9;
     } else if (v->split) {
         return mm_config_s(c, v, m, n, k, spec, nspec, shader, sl, why, wl);
     } else {
@@ -317,7 +328,8 @@ static int mm_plan(vkb_case *c)
     int is_auto = !strcmp(c->variant, "auto"), rule = -1;
     const mm_variant *v = is_auto ? NULL : find_variant(c->variant);
     if (!is_auto && !v)
-        return vkb_error(c, "variant=%s: expected auto, naive, tiled, tiled_bk16, tiled_128x64, tiled_64, coopmat, "
+        return vkb_error(c, "variant=%s: expected auto, naive, tiled, tiled_bk16, tiled_128x64, tiled_64, "
+                            "tiled_wt, tiled_wt16, tiled_wt256, coopmat, "
                             "coopmat_64, coopmat_128x64, coopmat_w64, coopmat_f, coopmat_f64, coopmat_f256, "
                             "coopmat_g, coopmat_g64, coopmat_r16, coopmat_p16, coopmat_p32s1, coopmat_p32, coopmat_p32r2, "
                             "coopmat_p64, coopmat_q128, coopmat_q64, coopmat_q64b16, coopmat_s or coopmat_emu, coopmat_f_emu, "
@@ -672,7 +684,8 @@ static void mm_release(vkb_case *c)
 VKB_KERNEL(matmul) = {"matmul", "m,n,k,dtype,inputs,check,tile,sub,split,chunk",
                       "C = A*B, A MxK and B KxN row-major, C fp32; variants auto (default), naive, tiled*, coopmat* (fp16, matrix units)",
                       mm_plan, mm_fill, mm_ref, mm_check, mm_release,
-                      "auto (recorded as auto:VARIANT, the rule in the note), tiled, naive, tiled_bk16, tiled_128x64, tiled_64; fp16 on matrix units: coopmat, coopmat_64, "
+                      "auto (recorded as auto:VARIANT, the rule in the note), tiled, naive, tiled_bk16, tiled_128x64, tiled_64, "
+                      "tiled_wt, tiled_wt16, tiled_wt256 (warp tiles); fp16 on matrix units: coopmat, coopmat_64, "
                       "coopmat_128x64, coopmat_w64, coopmat_f, coopmat_f64, coopmat_f256, coopmat_g, coopmat_g64, "
                       "coopmat_r16, coopmat_p16, coopmat_p32s1, coopmat_p32, coopmat_p32r2, coopmat_p64, coopmat_q128, coopmat_q64, "
                       "coopmat_q64b16, coopmat_s (tile=, sub=, "
