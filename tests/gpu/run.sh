@@ -2,7 +2,7 @@
 # The GPU batch behind the closing notes' figures (run on an NVIDIA H100/H200 with NVIDIA's Vulkan
 # driver, from the repo root, with build/gpu/vkbench built here and OUT set to a results folder).
 # Each block fits one 10-minute device command; run them back to back.
-#   sh tests/gpu/run.sh calibrate|bitnet|decomp|default|bench|gatelaunch|gatespread|sweep NAME|bitnet15|concurrency|overhead|matmul|gate|peers|issue12|accept15|accept16
+#   sh tests/gpu/run.sh calibrate|clock|bitnet|decomp|default|bench|gatelaunch|gatespread|sweep NAME|bitnet15|concurrency|overhead|matmul|gate|peers|issue12|accept15|accept16
 set -u
 V=${VKB:-build/gpu/vkbench}; OUT=${OUT:-/tmp/vkbench-gpu}; R=$OUT/res
 mkdir -p "$R"
@@ -75,6 +75,14 @@ matmul) "$V" run --no-telemetry --dir "$R/matmul" --seed 2 -e "set min_time=0.3 
 gate)   # issue 13: what `make gate-selftest K=20 ROUNDS=5` runs (the suite's own min_time and timeout)
     VKB=$V SUITE=suites/gate.suite K=20 ROUNDS=5 MIN_US=50 sh harness/gate.sh selftest "$R/gate" ;;
 peers) python3 tests/gpu/peers.py "$OUT/peers.csv" ;;
+clock)   # the clock check against NVML: telemetry on, so each row has the shader-clock probe's clock_MHz beside NVML's
+         # SM clock; --jobs 0 runs each CPU reference inline (cholesky 4096's GSL takes seconds with the GPU idle),
+         # the situation in which an H200 once timed a whole fp16 GEMM case at ~400 MHz
+    "$V" run --no-cpu-baseline --jobs 0 --dir "$R/clock" --seed 3 --min-time 0.1 --timeout 1 -e "matmul n=4096 dtype=f16" \
+        -e "copy n=2^26" -e "add n=2^20" -e "bitnet_linear shape=28672x4096 m=1 mode=rotate" -e "softmax rows=8192 cols=4096" \
+        -e "cholesky n=4096" -e "matmul n=4096 dtype=f16 variant=coopmat_p32s1" -e "qr n=1024" -e "matmul n=8192 dtype=f16" \
+        > "$R/clock.log" 2>&1; tail -n 3 "$R/clock.log"; grep '^clock' "$R/clock/run.txt"
+    "$V" csv "$R/clock/results.csv" kernel params status time_median_s clock_MHz sm_clock_mean_MHz sm_clock_min_MHz clock_check ;;
 accept15)   # issue 15's acceptance data, defaults only, in one calibrated run (% of copy), rotate and cold: BitLinear and
             # dense_f16 at m=1, 8, 32; readbw of each shape's packed weight bytes (the floor of one read-only dispatch);
             # the fused layer and its parts; noop. Then the peers (cuBLAS linear_f16 at m=8, 32). Tables:
