@@ -184,7 +184,10 @@ static const mm_variant *find_variant(const char *name)
  * against coopmat_64's 11.48 / 19.08 / 49.35; at 1024 coopmat_f256 (56.7) beats every coopmat_s tiling (>= 66).
  * Whole tiles only (m, n multiples of its tile, k of split x chunk): any other size SKIPs it and the next rule
  * runs. From 4096^2 outputs the pipelined coopmat_p32s1 leads (H200, tests/gpu/sweep_probe16.txt, 2026-11-23, hot:
- * 4096 728.6 us against coopmat_f256's 774.7; 8192 5.53 ms against 5.92 for f256 in the acceptance run of the same day). Its best tiling at 512 (32x64 split 4 chunk 32, 13.14 hot) was within 10% of the defaults, which stay. */
+ * 4096 728.6 us against coopmat_f256's 774.7; 8192 5.53 ms against 5.92 for f256 in the acceptance run of the same day). Its best tiling at 512 (32x64 split 4 chunk 32, 13.14 hot) was within 10% of the defaults, which stay.
+ * SIMT from 2048^2: the warp-tiled tiled_wt256 (H200, tests/gpu/sweep_fp32.txt, session 8, fp32 hot, ms) 0.376 /
+ * 2.901 / 23.04 at 2048 / 4096 / 8192 against tiled's 0.397 / 3.107 / 24.64 (tiled_wt 0.388 / 3.098 / 24.06,
+ * tiled_wt16 0.549 / 4.285 / 35.16); cuBLAS fp32 at 4096: 2.694 ms. */
 typedef struct mm_rule {
     int unit;        /* 1: matrix units (fp16 + NV coopmat); 0: SIMT, any dtype */
     double mn_lo;    /* applies when m·n >= mn_lo */
@@ -197,7 +200,8 @@ static const mm_rule rules[] = {
     {1, 0x1p24, 0, "coopmat_p32s1", "matrix units, m*n >= 4096^2"},
     {1, 0x1p20, 0, "coopmat_f256", "matrix units, m*n >= 1024^2"},
     {1, 0, 0, "coopmat_64", "matrix units, where the rules above do not run"},
-    {0, 0x1p22, 0, "tiled", "SIMT, m*n >= 2048^2"},
+    {0, 0x1p22, 0, "tiled_wt256", "SIMT, m*n >= 2048^2"},
+    {0, 0x1p22, 0, "tiled", "SIMT, m*n >= 2048^2, tiled_wt256's tile does not fit"},
     {0, 0, 0, "tiled_64", "SIMT, m*n < 2048^2 or tiled's tile does not fit"},
     {0, 0, 0, "naive", "fallback: no tiled variant fits this device"},
 };
