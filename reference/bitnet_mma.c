@@ -2,7 +2,7 @@
  * units. The case, its inputs, reference and exact check are bitnet_linear's (reference/bitnet_linear.c); only the
  * tiling and dispatches are planned here.
  * Tunables: frag= MxNxK fragment shape (an NV sint8 x sint8 -> sint32 configuration the device reports; M 8 or 16,
- * N 8 or 16, K 16, 32 or 64), wn= row fragments per subgroup (1, 2, 4), sgs= subgroups per workgroup (1..8), bk=
+ * N 8 or 16, K 16, 32 or 64), wn= row fragments per subgroup (1, 2, 4), sgs= subgroups per workgroup (1..16), bk=
  * weights per staged step (64, 128, 256; a multiple of K), split= K slices (0 = auto).
  * Defaults: the device's configuration with M = 16 and N = 8 at m <= 8, else
  * N = 16 (the first sint8 one otherwise; 16x8x32 / 16x16x32 when emulated); token fragments MT = ceil(m / N) up to
@@ -71,9 +71,9 @@ int bitnet_mma_plan(vkb_case *c, long long n, long long k, int64_t m, size_t nc,
     /* two stages of (BN + TN) rows x (bk / 16 + 1) uvec4 */
     while (bk > 64 && 32.0 * (double)(sgs * wn * f[0] + tn) * (double)(bk / 16 + 1) > c->caps.max_shared) bk /= 2;
     bk = vkb_param_int(c, "bk", bk);
-    if ((wn != 1 && wn != 2 && wn != 4) || sgs < 1 || sgs > 8 || (bk != 64 && bk != 128 && bk != 256) || bk % f[2] ||
+    if ((wn != 1 && wn != 2 && wn != 4) || sgs < 1 || sgs > 16 || (bk != 64 && bk != 128 && bk != 256) || bk % f[2] ||
         split < 0 || split > 4096)
-        return vkb_error(c, "wn=%lld sgs=%lld bk=%lld split=%lld: expected wn 1, 2 or 4, sgs 1..8, bk 64, 128 or 256 (a multiple "
+        return vkb_error(c, "wn=%lld sgs=%lld bk=%lld split=%lld: expected wn 1, 2 or 4, sgs 1..16, bk 64, 128 or 256 (a multiple "
                          "of the fragment's K), split 0 (auto) .. 4096", (long long)wn, (long long)sgs, (long long)bk, (long long)split);
     uint64_t bn = (uint64_t)sgs * (uint64_t)wn * f[0], wg = sg * (uint64_t)sgs, str = (uint64_t)bk / 16 + 1;
     double shared = 16.0 * 2 * (double)((bn + (uint64_t)tn) * str) + 4.0 * (double)tn;
