@@ -94,6 +94,11 @@ static const mm_variant variants[] = {
     {"tiled_wt", "matmul_tiled", K_WARP, 128, 128, 8, 8, 8, 0, 2, 0, 0, 0},     /* tiled's tile, warp tiles 32x64 */
     {"tiled_wt16", "matmul_tiled", K_WARP, 128, 128, 16, 8, 8, 0, 1, 0, 0, 0},  /* BK 16, one stage + prefetch */
     {"tiled_wt256", "matmul_tiled", K_WARP, 128, 256, 8, 8, 16, 0, 2, 0, 0, 0}, /* 8x16 per lane, warp tiles 32x128 */
+    /* wt256's 8x16 per lane (217 registers on the H200: one 256-invocation workgroup per SM) in 128-invocation
+     * workgroups, so that two share an SM and one's barrier overlaps the other's math: 128x128 (4 warps of 32x128)
+     * and 64x256 (2 x 2 warps). Shared bytes 16768 and 20864. */
+    {"tiled_wt128", "matmul_tiled", K_WARP, 128, 128, 8, 8, 16, 0, 2, 0, 0, 0},
+    {"tiled_wt64", "matmul_tiled", K_WARP, 64, 256, 8, 8, 16, 0, 2, 0, 0, 0},
     {"coopmat", "matmul_coopmat", K_COOP, 128, 128, 32, 2, 4, 0, 0, 0, 0, 0},
     {"coopmat_64", "matmul_coopmat", K_COOP, 64, 64, 32, 2, 2, 0, 0, 0, 0, 0},
     {"coopmat_128x64", "matmul_coopmat", K_COOP, 128, 64, 32, 4, 2, 0, 0, 0, 0, 0},
@@ -333,7 +338,7 @@ static int mm_plan(vkb_case *c)
     const mm_variant *v = is_auto ? NULL : find_variant(c->variant);
     if (!is_auto && !v)
         return vkb_error(c, "variant=%s: expected auto, naive, tiled, tiled_bk16, tiled_128x64, tiled_64, "
-                            "tiled_wt, tiled_wt16, tiled_wt256, coopmat, "
+                            "tiled_wt, tiled_wt16, tiled_wt256, tiled_wt128, tiled_wt64, coopmat, "
                             "coopmat_64, coopmat_128x64, coopmat_w64, coopmat_f, coopmat_f64, coopmat_f256, "
                             "coopmat_g, coopmat_g64, coopmat_r16, coopmat_p16, coopmat_p32s1, coopmat_p32, coopmat_p32r2, "
                             "coopmat_p64, coopmat_q128, coopmat_q64, coopmat_q64b16, coopmat_s or coopmat_emu, coopmat_f_emu, "
@@ -689,7 +694,7 @@ VKB_KERNEL(matmul) = {"matmul", "m,n,k,dtype,inputs,check,tile,sub,split,chunk",
                       "C = A*B, A MxK and B KxN row-major, C fp32; variants auto (default), naive, tiled*, coopmat* (fp16, matrix units)",
                       mm_plan, mm_fill, mm_ref, mm_check, mm_release,
                       "auto (recorded as auto:VARIANT, the rule in the note), tiled, naive, tiled_bk16, tiled_128x64, tiled_64, "
-                      "tiled_wt, tiled_wt16, tiled_wt256 (warp tiles); fp16 on matrix units: coopmat, coopmat_64, "
+                      "tiled_wt, tiled_wt16, tiled_wt256, tiled_wt128, tiled_wt64 (warp tiles); fp16 on matrix units: coopmat, coopmat_64, "
                       "coopmat_128x64, coopmat_w64, coopmat_f, coopmat_f64, coopmat_f256, coopmat_g, coopmat_g64, "
                       "coopmat_r16, coopmat_p16, coopmat_p32s1, coopmat_p32, coopmat_p32r2, coopmat_p64, coopmat_q128, coopmat_q64, "
                       "coopmat_q64b16, coopmat_s (tile=, sub=, "
