@@ -125,14 +125,19 @@ static lin_priv *lin_new(vkb_case *c, long long n, long long k, int64_t m)
  * shapes 13824x2560 2560x6912 20480x3200 6144x4096 28672x4096 4096x14336):
  *   m=8:  gemv 29.7 19.4 45.4 18.9 74.7 37.6; gemv_sg mt=8 37.0 16.5 47.0 14.9 51.4 27.6 (ahead from K >= 4096 on,
  *         and 6912); mma at its best per shape 18.9-53 but no one setting wins across shapes;
- *   m=32: gemv 97.6 50.0 166.2 65.5 283.4 137.1; mma wn=1 sgs=8 30.2 17.4 50.7 25.8 81.8 47.0 (its default since).
- * So: gemv_sg at m = 1 and at 2 <= m <= 16 where K >= 4096; mma at 17 <= m <= 32 where the device has int8 matrix
- * units (else gemv); gemm above 32 (mma unmeasured there). */
+ *   m=32: gemv 97.6 50.0 166.2 65.5 283.4 137.1; mma wn=1 sgs=8 30.2 17.4 50.7 25.8 81.8 47.0 (its default since;
+ *         sgs=16 where default_sgs says, session 8: 28.5 - 44.3 - 24.2 76.1 44.5).
+ * And where K < 4096 (13824x2560, 20480x3200; tests/gpu/sweep_mma16.txt, session 8): gemv 29.7 45.4 at m=8 and
+ * 52.5 85.7 at m=16, mma's defaults (wn=2 sgs=4) 25.6 38.3 and 30.1 44.0.
+ * So: gemv_sg at m = 1 and at 2 <= m <= 16 where K >= 4096; mma at 8 <= m <= 16 where K < 4096 and at 17 <= m <= 32,
+ * where the device has int8 matrix units (else gemv); gemv at 2 <= m <= 7 with K < 4096 (mma unmeasured there);
+ * gemm above 32 (mma unmeasured there). */
 static const char *linear_default_algo(const vkb_case *c, long long k, int64_t m)
 {
+    int units = c->caps.coopmat_nv && c->caps.int8;
     if (m == 1 || (m <= 16 && k >= 4096)) return "gemv_sg";
-    if (m <= 16) return "gemv";
-    if (m <= 32) return c->caps.coopmat_nv && c->caps.int8 ? "mma" : "gemv";
+    if (m <= 16) return units && m >= 8 ? "mma" : "gemv";
+    if (m <= 32) return units ? "mma" : "gemv";
     return "gemm";
 }
 

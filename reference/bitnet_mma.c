@@ -6,12 +6,12 @@
  * weights per staged step (64, 128, 256; a multiple of K), split= K slices (0 = auto).
  * Defaults: the device's configuration with M = 16 and N = 8 at m <= 8, else
  * N = 16 (the first sint8 one otherwise; 16x8x32 / 16x16x32 when emulated); token fragments MT = ceil(m / N) up to
- * 64 tokens per pass; wn=1 sgs=8 above m = 16, wn=2 sgs=4 at m <= 16 (BN = 128 rows at M = 16): on an H200
+ * 64 tokens per pass; wn=1 sgs=8 or 16 (default_sgs) above m = 16, wn=2 sgs=4 at m <= 16 (BN = 128 rows at M = 16): on an H200
  * (tests/gpu/sweep_bgemm.txt, 2026-11-23) wn=1 sgs=8 took 0.54-0.62x of wn=2 sgs=4's time at m=32 on all six
  * issue-15 shapes, and 0.96-1.2x at m=8; bk = 128, halved while the two stages overflow shared
- * memory. Split-K: slices until the grid holds ~528 workgroups (4 per SM of a 132-SM GPU), at most one per step,
- * and the int32 partial sums (4 s M N bytes, written and read once, L2-resident at these sizes) at most half of
- * W's 2-bit bytes (s <= K / (32 m)).
+ * memory. Split-K (auto_split): slices until the grid holds ~528 workgroups (4 per SM of a 132-SM GPU), at most one
+ * per step, and the int32 partial sums (4 s M N bytes, written and read once, L2-resident at these sizes) at most
+ * half of W's 2-bit bytes (s <= K / (32 m)).
  * lavapipe (Mesa 22.3) breaks out of any loop past ~65k iterations per invocation (gallivm's loop limiter, as
  * dense_coopmat_g.glsl found): mma_emu's 32-deep dot product is unrolled, so a case's loop trips are its MMAs x
  * 256 / S, and n=77 k=1000 m=70 (80k multiply-adds per lane, which left most outputs unwritten) passes. */
@@ -55,6 +55,28 @@ static int mma_frag(vkb_case *c, int64_t m, int emu, uint32_t f[3])
                        "algo=mma_emu validates the tiling", s ? s : "with M, N in {8, 16}, K in {16, 32, 64}");
 }
 
+/* Split-K's automatic slice count for a grid of gx x gz workgroups: slices until ~528 workgroups (4 per SM of a
+ * 132-SM GPU), at most K / (32 m) (the int32 partial sums at most half of W's 2-bit bytes) and one per step. */
+static uint64_t auto_split(uint64_t gx, uint64_t gz, long long k, int64_t m, uint64_t steps)
+{
+    uint64_t cap = (uint64_t)k / (32 * (uint64_t)m), s = (528 + gx * gz - 1) / (gx * gz);
+    if (s > cap) s = cap;
+    if (s < 1) s = 1;
+    return s > steps ? steps : s;
+}
+
+/* The default subgroups per workgroup above m = 16 (wn = 1): 16 where that fits in shared memory at bk = 64 and its
+ * grid (with auto split) still holds >= 64 workgroups, else 8. On an H200 (tests/gpu/sweep_mma16.txt, session 8,
+ * rotate, m=32) sgs=16 took 0.88-0.95x of sgs=8's time on the five issue-15 shapes with 96-448 such workgroups, and
+ * 1.47x on 2560x6912, where it leaves 60 (10 row blocks x the split cap of 6). */
+static int64_t default_sgs(const vkb_case *c, long long n, long long k, int64_t m, size_t nc, const uint32_t f[3],
+                           int64_t tn)
+{
+    uint64_t bn = 16 * (uint64_t)f[0], gx = ((uint64_t)n + bn - 1) / bn, gz = ((uint64_t)m + (uint64_t)tn - 1) / (uint64_t)tn;
+    if (32.0 * (double)(bn + (uint64_t)tn) * (64 / 16 + 1) > c->caps.max_shared) return 8;
+    return gx * gz * auto_split(gx, gz, k, m, (uint64_t)nc) >= 64 ? 16 : 8;
+}
+
 int bitnet_mma_plan(vkb_case *c, long long n, long long k, int64_t m, size_t nc, int emu)
 {
     if (!emu && !c->caps.coopmat_nv)
@@ -66,8 +88,9 @@ int bitnet_mma_plan(vkb_case *c, long long n, long long k, int64_t m, size_t nc,
     if (emu && (sg < 8 || sg > 256)) return vkb_skip(c, "algo=mma_emu needs a subgroup size of 8 .. 256 (this device: %u)", sg);
     uint64_t mt = ((uint64_t)m + f[1] - 1) / f[1], mtmax = 64 / f[1];
     if (mt > mtmax) mt = mtmax;
-    int64_t wn = vkb_param_int(c, "wn", m > 16 ? 1 : 2), sgs = vkb_param_int(c, "sgs", m > 16 ? 8 : 4), split = vkb_param_int(c, "split", 0);
-    int64_t bk = 128, tn = (int64_t)(f[1] * mt);
+    int64_t tn = (int64_t)(f[1] * mt), wn = vkb_param_int(c, "wn", m > 16 ? 1 : 2);
+    int64_t sgs = vkb_param_int(c, "sgs", m <= 16 ? 4 : wn == 1 ? default_sgs(c, n, k, m, nc, f, tn) : 8);
+    int64_t split = vkb_param_int(c, "split", 0), bk = 128;
     /* two stages of (BN + TN) rows x (bk / 16 + 1) uvec4 */
     while (bk > 64 && 32.0 * (double)(sgs * wn * f[0] + tn) * (double)(bk / 16 + 1) > c->caps.max_shared) bk /= 2;
     bk = vkb_param_int(c, "bk", bk);
@@ -82,12 +105,7 @@ int bitnet_mma_plan(vkb_case *c, long long n, long long k, int64_t m, size_t nc,
                         (long long)sgs, (long long)bk, (unsigned long long)wg, c->caps.max_wg_size, shared, c->caps.max_shared);
     uint64_t gk = (uint64_t)bk / 64, steps = (nc + gk - 1) / gk, gx = ((uint64_t)n + bn - 1) / bn;
     uint64_t gz = ((uint64_t)m + (uint64_t)tn - 1) / (uint64_t)tn, s = (uint64_t)split;
-    if (!s) {
-        uint64_t cap = (uint64_t)k / (32 * (uint64_t)m);
-        s = (528 + gx * gz - 1) / (gx * gz);
-        if (s > cap) s = cap;
-        if (s < 1) s = 1;
-    }
+    if (!s) s = auto_split(gx, gz, k, m, steps);
     if (s > steps) s = steps;
     uint64_t per = (steps + s - 1) / s * gk;  /* groups per slice: whole steps */
     s = (nc + per - 1) / per;                 /* no empty slice */
