@@ -43,6 +43,8 @@ static void usage(FILE *f)
             "      --recalibrate         measure the ceilings again instead of reading OUT/.calibration/\n"
             "      --no-telemetry        sensors off (power, energy, clocks NA), to measure their overhead\n"
             "      --discard-throttled   drop samples that saw a power/thermal throttle, cool down, retry\n"
+            "      --profile             time each dispatch of a case (5 runs, medians): the profile column,\n"
+            "                            per shader in order of time (where a multi-dispatch kernel spends it)\n"
             "      --clock-ref MHZ       judge each row's shader clock against MHZ (default: the run's highest\n"
             "                            reading; a run that never left its idle clock is caught only this way)\n"
             "      --oracle-budget N     multiply-adds the scalar oracle may spend per case (default: each kernel's);\n"
@@ -194,7 +196,7 @@ static int cmd_run(int argc, char **argv)
         {"spv-dir", 1, 0, 'P'},   {"no-calibrate", 0, 0, 'C'},
         {"recalibrate", 0, 0, 'R'}, {"no-telemetry", 0, 0, 'O'}, {"discard-throttled", 0, 0, 'H'}, {"help", 0, 0, 'h'},    {"slowdown", 1, 0, 'W'},
         {"oracle-budget", 1, 0, 'B'}, {"no-cpu-baseline", 0, 0, 'Z'}, {"jobs", 1, 0, 'J'},
-        {"established", 1, 0, 'E'}, {"force", 0, 0, 'F'}, {"cpu-budget", 1, 0, 'U'}, {"clock-ref", 1, 0, 'K'},
+        {"established", 1, 0, 'E'}, {"force", 0, 0, 'F'}, {"cpu-budget", 1, 0, 'U'}, {"clock-ref", 1, 0, 'K'}, {"profile", 0, 0, 'Q'},
         {0, 0, 0, 0}};
     vkb_run_opts o = {.min_time = NAN, .max_noise = NAN, .timeout = NAN, .cpu_budget = NAN, .clock_ref = NAN, .min_samples = -1, .jobs = -1, .argc = argc,
                       .argv = argv};
@@ -254,6 +256,7 @@ static int cmd_run(int argc, char **argv)
         case 'R': o.recalibrate = 1; break;
         case 'O': o.no_telemetry = 1; break;
         case 'H': o.discard_throttled = 1; break;
+        case 'Q': o.profile = 1; break;
         case 'K': o.clock_ref = strtod(optarg, &end); if (*end || !(o.clock_ref > 0)) goto bad_number; break;
         case 'e':
             if (ninline < 64) inline_lines[ninline++] = optarg;

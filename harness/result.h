@@ -43,7 +43,7 @@
     X(D, injected_factor) X(S, concurrent_runs) \
     X(D, wall_s)        X(D, setup_s)      X(D, ref_s)         X(D, ref_wait_s)    X(D, check_s) \
     X(D, timing_s)      X(D, energy_s)     X(D, cpu_fast_s)    X(D, overhead_s) \
-    X(S, pipeline_stats) \
+    X(S, pipeline_stats) X(S, profile) \
     X(S, note)
 
 /* An integer column that was not measured (a SKIP row's check counts, say): written and read back as NA. */

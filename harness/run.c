@@ -766,6 +766,36 @@ static void *check_case(void *arg)
     return NULL;
 }
 
+/* --profile: PROFILE_RUNS runs with a timestamp after each dispatch; per dispatch the median, summed per shader
+ * (vkb_profile_format). The runs follow the samples, so the clocks are warm; their time counts in timing_s. */
+#define PROFILE_RUNS 5
+static void profile(ctx *x, vkb_gpu *g, const vkb_case *c, int cold, vkb_result *r)
+{
+    int n = c->ndisp;
+    double *t = malloc((size_t)n * (PROFILE_RUNS + 1) * sizeof(*t)), t0 = vkb_now_s();
+    const char **names = malloc((size_t)n * sizeof(*names));
+    if (!t || !names) snprintf(r->profile, sizeof(r->profile), "NA (out of host memory for %d dispatches)", n);
+    for (int k = 0; t && names && k < PROFILE_RUNS; k++)
+        if (vkb_gpu_profile(g, cold, t + (size_t)k * n)) {
+            snprintf(r->profile, sizeof(r->profile), "NA (%s)", vkb_vk_error(x->v));
+            break;
+        }
+    if (t && names && !r->profile[0]) {
+        double *med = t + (size_t)PROFILE_RUNS * n, run[PROFILE_RUNS];
+        for (int i = 0; i < n; i++) {
+            for (int k = 0; k < PROFILE_RUNS; k++) run[k] = t[(size_t)k * n + i];
+            vkb_summary sm;
+            vkb_stats_summarise(run, PROFILE_RUNS, &sm);
+            med[i] = sm.median;
+            names[i] = c->pipe[c->disp[i].pipe].shader;
+        }
+        vkb_profile_format(names, med, n, r->profile, sizeof(r->profile));
+    }
+    free(t);
+    free(names);
+    r->timing_s += vkb_now_s() - t0;
+}
+
 /* Rotate, injected slowdown, timed samples, energy window: everything that times a validated case. */
 static int case_time(ctx *x, job *j, vkb_gpu *g, double **samples, size_t *nsamples)
 {
@@ -793,6 +823,7 @@ static int case_time(ctx *x, job *j, vkb_gpu *g, double **samples, size_t *nsamp
         return set_status(r, "ERROR", why), -1;
     }
     vkb_trace("measure", c->k->name, tt);
+    if (x->o->profile) profile(x, g, c, !strcmp(mode, "cold"), r);
     if (isnan(r->energy_s)) {  /* not shared with the samples: a window of its own */
         double te = vkb_now_s();
         vkb_telrow_case_end(&x->tr, g, r);
@@ -934,6 +965,8 @@ static void case_record(ctx *x, job *j, const vkb_check *chk, const double *samp
     if (isatty(2)) fprintf(stderr, "\r\033[K");
     if (!r->clock_check[0] || isnan(r->time_median_s))
         snprintf(r->clock_check, sizeof(r->clock_check), "NA (case not timed)");
+    if (!r->profile[0])
+        snprintf(r->profile, sizeof(r->profile), "NA (%s)", isnan(r->time_median_s) ? "case not timed" : "run --profile");
     record(x, r, samples, nsamples);
     print_row(x, r, chk);
     x->done_cases++;

@@ -19,6 +19,7 @@ typedef struct vkb_run_opts {
     int no_telemetry;         /* sensors off: every sensor column NA (to measure their overhead) */
     int discard_throttled;    /* drop samples whose window saw a throttle reason, after a cool-down */
     double clock_ref;         /* MHz the clock check judges against (NAN: the run's highest probe reading) */
+    int profile;              /* --profile: per-dispatch GPU time of each timed case (the profile column) */
     int no_cpu_baseline;      /* skip the optimized CPU baselines (gate launches) */
     double cpu_budget;        /* seconds a baseline may take per case; NAN: the suite's cpu_budget; 0: no limit */
     int jobs;                 /* prefetch threads; <0: automatic (none on a CPU device) */

@@ -168,3 +168,34 @@ cleanup:
     if (u_out) *u_out = u;
     return p;
 }
+
+int vkb_profile_format(const char *const *names, const double *sec, int n, char *out, size_t len)
+{
+    const char *name[64];
+    double tot[64], sum = 0;
+    int cnt[64], k = 0, order[64];
+    for (int i = 0; i < n; i++) {
+        int j = 0;
+        while (j < k && strcmp(name[j], names[i])) j++;
+        if (j == k) {
+            if (k == 64) return snprintf(out, len, "NA (more than 64 shaders)"), -1;
+            name[k] = names[i], tot[k] = 0, cnt[k] = 0, k++;
+        }
+        tot[j] += sec[i], cnt[j]++, sum += sec[i];
+    }
+    for (int j = 0; j < k; j++) order[j] = j;
+    for (int a = 1; a < k; a++)  /* by total, descending; ties keep first-appearance order */
+        for (int b = a; b > 0 && tot[order[b]] > tot[order[b - 1]]; b--) {
+            int t = order[b];
+            order[b] = order[b - 1], order[b - 1] = t;
+        }
+    size_t u = 0;
+    out[0] = 0;
+    for (int a = 0; a < k && u < len; a++) {
+        int j = order[a];
+        u += (size_t)snprintf(out + u, len - u, "%s%s %dx %.1f us (%.0f%%)", a ? ", " : "", name[j], cnt[j], tot[j] * 1e6,
+                              sum > 0 ? 100 * tot[j] / sum : 0.0);
+    }
+    if (u < len) snprintf(out + u, len - u, "; sum %.1f us over %d dispatches", sum * 1e6, n);
+    return 0;
+}

@@ -40,4 +40,9 @@ int vkb_stop_add(vkb_stop *s, double sample, double elapsed_wall);
  * correction otherwise. Used by compare; here so it is unit-tested with the other statistics. */
 double vkb_mann_whitney_p(const double *a, size_t na, const double *b, size_t nb, double *u_out);
 
+/* The profile cell of a multi-dispatch case: per shader, in order of total time, "NAME Cx T us (P%)" joined by
+ * ", ", then "; sum S us over D dispatches". names[i] and sec[i] belong to dispatch i (n of them); dispatches of
+ * the same name are summed. Returns 0, or -1 when more than 64 distinct names (out says so). */
+int vkb_profile_format(const char *const *names, const double *sec, int n, char *out, size_t len);
+
 #endif

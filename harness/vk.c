@@ -29,6 +29,8 @@ struct vkb_vk {
     VkCommandBuffer cmd;
     VkFence fence;
     VkQueryPool qpool;
+    VkQueryPool pqpool;      /* vkb_gpu_profile: one timestamp per dispatch boundary (made on demand) */
+    uint32_t pqcount;
     VkPhysicalDeviceProperties props;
     VkPhysicalDeviceMemoryProperties mem;
     vkb_devinfo info;
@@ -697,6 +699,7 @@ void vkb_vk_close(vkb_vk *v)
         if (v->flush_out) vkDestroyBuffer(v->dev, v->flush_out, NULL);
         if (v->flush_out_mem) vkFreeMemory(v->dev, v->flush_out_mem, NULL);
         if (v->qpool) vkDestroyQueryPool(v->dev, v->qpool, NULL);
+        if (v->pqpool) vkDestroyQueryPool(v->dev, v->pqpool, NULL);
         if (v->fence) vkDestroyFence(v->dev, v->fence, NULL);
         if (v->pool) vkDestroyCommandPool(v->dev, v->pool, NULL);
         vkDestroyDevice(v->dev, NULL);
@@ -994,7 +997,8 @@ static void barrier(VkCommandBuffer cmd, VkPipelineStageFlags2 src, VkAccessFlag
 #define ST_COPY VK_PIPELINE_STAGE_2_ALL_TRANSFER_BIT
 #define AC_RW (VK_ACCESS_2_MEMORY_READ_BIT | VK_ACCESS_2_MEMORY_WRITE_BIT)
 
-static void record_dispatches(vkb_gpu *g, uint32_t batch)
+/* prof: after each dispatch's barrier, timestamp i + 1 into v->pqpool (vkb_gpu_profile; batch 1). */
+static void record_dispatches(vkb_gpu *g, uint32_t batch, int prof)
 {
     VkCommandBuffer cmd = g->v->cmd;
     const vkb_case *c = g->c;
@@ -1016,6 +1020,7 @@ static void record_dispatches(vkb_gpu *g, uint32_t batch)
             /* Serialise like a CUDA stream: each dispatch sees the previous one's writes. */
             barrier(cmd, ST_COMPUTE, VK_ACCESS_2_SHADER_WRITE_BIT | VK_ACCESS_2_SHADER_READ_BIT, ST_COMPUTE,
                     VK_ACCESS_2_SHADER_READ_BIT | VK_ACCESS_2_SHADER_WRITE_BIT);
+            if (prof) vkCmdWriteTimestamp2(cmd, VK_PIPELINE_STAGE_2_ALL_COMMANDS_BIT, g->v->pqpool, (uint32_t)i + 1);
         }
 }
 
@@ -1175,7 +1180,7 @@ static int timed(vkb_vk *v, vkb_gpu *g, uint32_t batch, int cold, double *second
     vkCmdResetQueryPool(v->cmd, v->qpool, 0, 2);
     if (cold) record_flush(v);
     vkCmdWriteTimestamp2(v->cmd, VK_PIPELINE_STAGE_2_ALL_COMMANDS_BIT, v->qpool, 0);
-    if (g) record_dispatches(g, batch);
+    if (g) record_dispatches(g, batch, 0);
     vkCmdWriteTimestamp2(v->cmd, VK_PIPELINE_STAGE_2_ALL_COMMANDS_BIT, v->qpool, 1);
     if (submit_wait(v)) return -1;
     VKB_CHECK(v, vkGetQueryPoolResults(v->dev, v->qpool, 0, 2, sizeof(ts), ts, sizeof(ts[0]),
@@ -1189,6 +1194,40 @@ error:
 int vkb_gpu_run(vkb_gpu *g, uint32_t batch, int cold, double *seconds)
 {
     return timed(g->v, g, batch, cold, seconds);
+}
+
+int vkb_gpu_profile(vkb_gpu *g, int cold, double *seconds)
+{
+    vkb_vk *v = g->v;
+    uint32_t nq = (uint32_t)g->c->ndisp + 1;
+    uint64_t *ts = NULL;
+    if (nq > v->pqcount) {
+        if (v->pqpool) vkDestroyQueryPool(v->dev, v->pqpool, NULL);
+        v->pqpool = VK_NULL_HANDLE, v->pqcount = 0;
+        VkQueryPoolCreateInfo qpi = {.sType = VK_STRUCTURE_TYPE_QUERY_POOL_CREATE_INFO,
+                                     .queryType = VK_QUERY_TYPE_TIMESTAMP, .queryCount = nq};
+        VKB_CHECK(v, vkCreateQueryPool(v->dev, &qpi, NULL, &v->pqpool));
+        v->pqcount = nq;
+    }
+    if (!(ts = malloc(nq * sizeof(*ts)))) {
+        set_err(v->err, sizeof(v->err), "out of host memory (profile of %u dispatches)", nq - 1);
+        return -1;
+    }
+    if (cold && ensure_flush(v)) goto error;
+    if (begin(v)) goto error;
+    vkCmdResetQueryPool(v->cmd, v->pqpool, 0, nq);
+    if (cold) record_flush(v);
+    vkCmdWriteTimestamp2(v->cmd, VK_PIPELINE_STAGE_2_ALL_COMMANDS_BIT, v->pqpool, 0);
+    record_dispatches(g, 1, 1);
+    if (submit_wait(v)) goto error;
+    VKB_CHECK(v, vkGetQueryPoolResults(v->dev, v->pqpool, 0, nq, nq * sizeof(*ts), ts, sizeof(*ts),
+                                       VK_QUERY_RESULT_64_BIT | VK_QUERY_RESULT_WAIT_BIT));
+    for (uint32_t i = 0; i + 1 < nq; i++) seconds[i] = ticks_to_s(v, ts[i], ts[i + 1]);
+    free(ts);
+    return 0;
+error:
+    free(ts);
+    return -1;
 }
 
 int vkb_vk_timer_floor(vkb_vk *v, double *seconds)
@@ -1260,7 +1299,7 @@ int vkb_gpu_e2e(vkb_gpu *g, double *seconds)
         if (bc.size) vkCmdCopyBuffer(v->cmd, g->b[i].stage, g->b[i].buf, 1, &bc);
     }
     barrier(v->cmd, ST_COPY, VK_ACCESS_2_TRANSFER_WRITE_BIT, ST_COMPUTE, AC_RW);
-    record_dispatches(g, 1);
+    record_dispatches(g, 1, 0);
     barrier(v->cmd, ST_COMPUTE, AC_RW, ST_COPY, VK_ACCESS_2_TRANSFER_READ_BIT);
     for (int i = 0; i < g->c->nbuf; i++) {
         const vkb_buf *cb = &g->c->buf[i];

@@ -54,6 +54,9 @@ void vkb_gpu_stage(vkb_gpu *g);
 /* Run the case's dispatch sequence `batch` times between two timestamps; cold: flush caches first.
  * *seconds = GPU time of the whole batch. */
 int vkb_gpu_run(vkb_gpu *g, uint32_t batch, int cold, double *seconds);
+/* One run of the dispatch sequence with a timestamp after each dispatch (and its barrier): seconds[i] = the time
+ * from the end of dispatch i - 1 (the start, for i = 0) to the end of dispatch i; ndisp entries. */
+int vkb_gpu_profile(vkb_gpu *g, int cold, double *seconds);
 /* Check every buffer's guards and, with outputs != 0, read the outputs back into their host copies (inputs never
  * come back). guard_msg is empty when intact, else names the buffer and the first changed byte. */
 int vkb_gpu_download(vkb_gpu *g, int outputs, char *guard_msg, size_t len);

@@ -228,6 +228,12 @@ run -e "add n=2^16" --min-time 0.02 --no-telemetry --clock-ref 1e9 > "$T/out" 2>
 if grep -q 'warning: 1 row timed at a low GPU clock' "$T/out" && grep -q '^clock_low_rows: 1 ' "$(lastdir)/run.txt" &&
    csv_col "$(lastdir)/results.csv" status clock_check | grep -Eq "^PASS$(printf '\t')low: [0-9]+ of 1000000000 MHz .*; re-timed after a first pass at [0-9]+ MHz \\(median [0-9.e+-]+ s\\)$"
 then ok "clock check: a low reading re-times the case, then flags, counts and warns"; else bad "clock check re-time/flag" "$T/out"; fi
+# --profile: the per-dispatch breakdown of a multi-dispatch case (cholesky n=128: init, 2 panels, 1 syrk), the shares
+# summing to ~100%; without it the column is NA with the reason (the smoke rows).
+run -e "cholesky n=128" --min-time 0.02 --no-telemetry --profile > "$T/out" 2>&1
+if csv_col "$(lastdir)/results.csv" status profile | grep -Eq "^PASS$(printf '\t')chol_.* 2x .*chol_init 1x [0-9.]+ us \([0-9]+%\); sum [0-9.]+ us over 4 dispatches$" &&
+   csv_col "$d/results.csv" status profile | awk -F'\t' '$1 == "PASS" && $2 != "NA (run --profile)" { n++ } END { exit n > 0 }'
+then ok "--profile: per-shader dispatch times of a case; NA (run --profile) without it"; else bad "--profile column" "$T/out"; fi
 expect "calibrate: measures, prints and caches the ceilings" "$VKB" calibrate --out "$T/cal"
 grep_out "calibrate: fp16 matrix-unit peak measured or NA with the reason" '^ceiling_coopmat_flop_per_s: ([0-9]|NA \(.+\))'
 if ls "$T"/cal/.calibration/*.txt > /dev/null 2>&1 && grep -q '^ceiling_dispatch_s: [0-9]' "$T/out"; then ok "calibrate: cache file written, dispatch overhead measured"; else bad "calibration cache" "$T/out"; fi

@@ -551,6 +551,21 @@ static void test_tel_pci(void)
     CHECK(vkb_tel_pci_match("gpu0", 0, 0x18, 0, 0) == 0);
 }
 
+/* The profile cell: dispatches summed per shader, ordered by total time, shares of the sum. */
+static void test_profile_format(void)
+{
+    char s[300];
+    const char *names[] = {"init", "panel", "syrk", "panel", "syrk", "panel"};
+    const double sec[] = {1e-6, 10e-6, 5e-6, 10e-6, 3e-6, 11e-6};
+    CHECK(vkb_profile_format(names, sec, 6, s, sizeof(s)) == 0);
+    CHECK_STR(s, "panel 3x 31.0 us (78%), syrk 2x 8.0 us (20%), init 1x 1.0 us (2%); sum 40.0 us over 6 dispatches");
+    const char *one[] = {"binary"};
+    CHECK(vkb_profile_format(one, sec, 1, s, sizeof(s)) == 0);
+    CHECK_STR(s, "binary 1x 1.0 us (100%); sum 1.0 us over 1 dispatches");
+    char small[20];
+    CHECK(vkb_profile_format(names, sec, 6, small, sizeof(small)) == 0 && strlen(small) == sizeof(small) - 1);
+}
+
 /* The clock check's arithmetic: the dispatch cost cancels between two spin lengths, and the verdict's threshold
  * sits between idle clocks (<= 0.3 of the highest) and power-capped ones (>= 0.72). */
 static void test_clock_judge(void)
@@ -1279,6 +1294,7 @@ static const struct { const char *name; void (*fn)(void); } tests[] = {
     {"tel_pci", test_tel_pci},
     {"tel_energy", test_tel_energy},
     {"clock_judge", test_clock_judge},
+    {"profile_format", test_profile_format},
     {"tel_window", test_tel_window},
     {"tel_na", test_tel_na},
     {"fp16", test_fp16},
