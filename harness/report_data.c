@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "report_impl.h"
+#include "telemetry.h"
 
 /* ---------------- sources: runs, cells, constants ---------------- */
 
@@ -16,7 +17,8 @@ static const struct { const char *name; double v; const char *text; } consts[] =
     {"claim_matmul_x", 2915.5, NULL}, {"claim_elementwise_x", 2955.4, NULL}, {"claim_quant_x", 3059, NULL},
     {"claim_bw_pct", 85, NULL},       {"claim_power_pct", 40, NULL},        {"matmul_size", 512, NULL},
     {"conf_pct", 100 * CONF, NULL},   {"boot_B", BOOT_B, NULL},
-    {"floor_factor", 10, NULL},  /* below_floor: median < this x max(timer_floor_s, dispatch_s), calibrate.c */
+    {"floor_factor", 10, NULL},
+    {"clock_low_frac", VKB_CLOCK_LOW_FRAC, NULL},  /* clock_check "low": below this x the run's highest reading (telemetry.h) */  /* below_floor: median < this x max(timer_floor_s, dispatch_s), calibrate.c */
     {"box_max", BOX_MAX, NULL},
 };
 
@@ -318,6 +320,14 @@ double rep_eval(const rrun *runs, int nruns, const src *s)
         for (long i = 0; i < R->n; i++) {
             const char *v = col_str(&R->rows[i], s->a);
             k += v ? !strcmp(v, s->b) : rep_col(&R->rows[i], s->a) == strtod(s->b, NULL);
+        }
+        return k;
+    }
+    if (!strcmp(s->kind, "has")) {  /* rows whose string column a contains b */
+        double k = 0;
+        for (long i = 0; i < R->n; i++) {
+            const char *v = col_str(&R->rows[i], s->a);
+            k += v && strstr(v, s->b) != NULL;
         }
         return k;
     }

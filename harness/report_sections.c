@@ -58,6 +58,31 @@ int rep_partial_runs(const char *const *dirs, int n, int words, char *out, size_
     return k;
 }
 
+/* The clock check of one run (run.c: a shader-clock probe around each case's samples), where its rows have one. */
+static void clock_para(rep *R, int i)
+{
+    const rrun *u = &R->r[i];
+    long judged = 0, cpu = 0, none = 0;
+    for (long j = 0; j < u->n; j++) {
+        const char *c = u->rows[j].clock_check;
+        judged += !strncmp(c, "ok:", 3) || !strncmp(c, "low:", 4);
+        cpu += strstr(c, "NA (CPU device") != NULL;
+        none += !c[0];
+    }
+    if (none == u->n) return;  /* a run from before the clock check */
+    if (!judged && cpu) {
+        rep_para(R, "Clock check: %s timed rows read the shader-clock probe; a CPU device has no clock states, so none is "
+                 "judged.", rep_num(R, "has", i, -1, "clock_check", "NA (CPU device", 1, 9));
+        return;
+    }
+    rep_para(R, "Clock check (a shader-clock probe before and after each case's samples; GPU timestamps tick at a fixed "
+             "rate, so a case timed at an idle clock reads slow and steady): %s rows at their working clock, %s of them "
+             "timed a second time after a first pass below %s of the run's highest reading; %s rows still low after "
+             "that (the gate does not judge them).", rep_num(R, "has", i, -1, "clock_check", "ok: ", 1, 9),
+             rep_num(R, "has", i, -1, "clock_check", "re-timed", 1, 9), rep_cst(R, "clock_low_frac", 2),
+             rep_num(R, "has", i, -1, "clock_check", "low: ", 1, 9));
+}
+
 /* One run's cases by status: SKIP reasons grouped with their sizes elided (a suite sized for a large GPU
  * SKIPs many cases on a small device, for a handful of reasons), every FAIL and ERROR named. */
 static void status_cases(rep *R, int i)
@@ -70,6 +95,7 @@ static void status_cases(rep *R, int i)
             "leave the others out.", rep_num(R, "rows", i, -1, NULL, NULL, 1, 9), rep_num(R, "count", i, -1, "status", "PASS", 1, 9),
          rep_num(R, "count", i, -1, "status", "FAIL", 1, 9), rep_num(R, "count", i, -1, "status", "SKIP", 1, 9),
          rep_num(R, "count", i, -1, "status", "ERROR", 1, 9));
+    clock_para(R, i);
     for (long j = 0; j < u->n; j++)
         if (!strcmp(u->rows[j].status, "INTERRUPTED")) {
             rep_para(R, "%s INTERRUPTED: the case in flight when the run was stopped, recorded without a result.",

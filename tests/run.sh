@@ -135,6 +135,8 @@ else bad "report: independent recomputation ($nchk)"; fi
 if grep -Eq '^[0-9]+ cases: [0-9]+ PASS, [0-9]+ FAIL, [0-9]+ SKIP, [0-9]+ ERROR\.' "$d/report.md"; then ok "report: status counts"; else bad "report: status counts" "$d/report.md"; fi
 if grep -q '^| [0-9]* | device lacks VK_NV_cooperative_matrix' "$d/report.md"; then ok "report: SKIP reasons grouped with counts"; else bad "report: SKIP groups" "$d/report.md"; fi
 if grep -q ' † |' "$d/report.md" && grep -q '^† below the timer floor' "$d/report.md"; then ok "report: below-floor rows flagged"; else bad "report: floor flag" "$d/report.md"; fi
+if grep -Eq '^Clock check: [0-9]+ timed rows read the shader-clock probe; a CPU device has no clock states, so none is judged\.$' "$d/report.md"
+then ok "report: the clock check paragraph (lavapipe: probe read, not judged)"; else bad "report: clock check paragraph" "$d/report.md"; fi
 if grep -Eq 'Timing distributions \(raw samples\), run A: [0-9]+ of [0-9]+ PASS cases' "$d/report.md"; then ok "report: the timing caption says what is shown"; else bad "report: timing caption" "$d/report.md"; fi
 csv_col "$d/results.csv" status n_checked n_bad below_floor samples cpu_fast_threads > "$T/na.tsv"
 if grep -q "^SKIP" "$T/na.tsv" && ! awk -F'\t' '$1 == "SKIP" && ($2 != "NA" || $3 != "NA" || $4 != "NA" || $5 != "NA" || $6 != "NA")' "$T/na.tsv" | grep -q .; then
