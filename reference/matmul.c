@@ -96,7 +96,9 @@ static const mm_variant variants[] = {
     {"tiled_wt256", "matmul_tiled", K_WARP, 128, 256, 8, 8, 16, 0, 2, 0, 0, 0}, /* 8x16 per lane, warp tiles 32x128 */
     /* wt256's 8x16 per lane (217 registers on the H200: one 256-invocation workgroup per SM) in 128-invocation
      * workgroups, so that two share an SM and one's barrier overlaps the other's math: 128x128 (4 warps of 32x128)
-     * and 64x256 (2 x 2 warps). Shared bytes 16768 and 20864. */
+     * and 64x256 (2 x 2 warps). Shared bytes 16768 and 20864. Both lost on the H200 (tests/gpu/sweep_fp32b.txt,
+     * session 8, fp32 ms at 2048 / 4096 / 8192): wt128 0.439 / 3.584 / 27.90, wt64 0.397 / 3.138 / 24.88, against
+     * wt256's 0.378 / 2.904 / 23.23. */
     {"tiled_wt128", "matmul_tiled", K_WARP, 128, 128, 8, 8, 16, 0, 2, 0, 0, 0},
     {"tiled_wt64", "matmul_tiled", K_WARP, 64, 256, 8, 8, 16, 0, 2, 0, 0, 0},
     {"coopmat", "matmul_coopmat", K_COOP, 128, 128, 32, 2, 4, 0, 0, 0, 0, 0},
