@@ -16,7 +16,6 @@
 
 #include "calibrate.h"
 #include "check.h"
-#include "clockcheck.h"
 #include "fsutil.h"
 #include "prefetch.h"
 #include "cpu.h"
@@ -28,6 +27,7 @@
 #include "slowdown.h"
 #include "stats.h"
 #include "telrow.h"
+#include "timing.h"
 #include "topo.h"
 #include "version.h"
 
@@ -66,9 +66,7 @@ typedef struct ctx {
     int workers;          /* prefetch threads (0: every case prepared inline, --jobs 0) */
     vkb_result *est;      /* --established: the rows of that run */
     long nest;
-    double gpu_last;      /* when the GPU last finished work (NAN: never): sets the warm-up */
-    vkb_clockcheck clk;   /* the shader-clock probe behind each row's clock_check (clockcheck.h) */
-    size_t low_clock_rows;   /* rows kept with clock_check "low" */
+    vkb_timing tm;        /* the time phase's state: warm-up, clock check, samples (timing.h) */
     double last_progress;
     int pw;               /* width of the PARAMS column */
     struct {
@@ -528,157 +526,6 @@ static void job_baseline(ctx *x, job *j)
     }
 }
 
-/* Idle GPUs drop their clocks: on an H200 the first ~0.2 s of a 1 GiB copy after a CPU-side reference ran
- * 2.5x slower. The device is kept busy for as long as it sat idle (at most 0.3 s, at least 20 ms), so a
- * case that follows another closely needs almost no warm-up while the first one of a run gets it all. */
-#define CLOCK_REWARM_S 0.5   /* the warm-up before timing again a case whose samples ran at a low clock */
-#define CLOCK_WARM_MAX_S 1.5 /* the most clock_warm adds to a case's warm-up */
-
-static int warm_up(ctx *x, vkb_gpu *g, uint32_t batch, int cold, double at_least)
-{
-    double idle = isnan(x->gpu_last) ? 1 : vkb_now_s() - x->gpu_last;
-    double warm = x->caps.is_cpu ? 0.02 : fmin(0.3, fmax(0.02, idle)), busy = 0, wall0 = vkb_now_s();
-    warm = fmax(warm, at_least);  /* the suite's warmup= */
-    while (busy < warm && vkb_now_s() - wall0 < 2 * warm + 1) {
-        double t;
-        if (vkb_gpu_run(g, batch, cold, &t)) return -1;
-        busy += t;
-    }
-    return 0;
-}
-
-/* The shader clock after the warm-up, warming on in 50 ms steps of the case's own batches (at most
- * CLOCK_WARM_MAX_S) while it reads below 0.9x the reference and still rises by >= 5% a step, or reads below the
- * low line: on an H200 left idle for seconds by inline CPU references, 4 of 9 cases still read 346-571 MHz after
- * the 0.3 s warm-up. A power-capped kernel settles below 0.9x and stops the loop once it no longer rises. Returns
- * the last reading (NAN with why: no probe). */
-static double clock_warm(ctx *x, vkb_gpu *g, uint32_t batch, int cold, char *why, size_t len)
-{
-    double mhz = vkb_clock_read(&x->clk, x->v, why, len), extra = 0;
-    while (!x->caps.is_cpu && !isnan(mhz) && extra < CLOCK_WARM_MAX_S) {
-        double ref = !isnan(x->o->clock_ref) ? x->o->clock_ref : x->clk.ref_MHz, prev = mhz, busy = 0, t;
-        if (mhz >= 0.9 * ref) break;
-        while (busy < 0.05) {
-            if (vkb_gpu_run(g, batch, cold, &t)) return NAN;
-            busy += t;
-        }
-        extra += busy;
-        mhz = vkb_clock_read(&x->clk, x->v, why, len);
-        if (mhz >= VKB_CLOCK_LOW_FRAC * ref && mhz < 1.05 * prev) break;
-    }
-    return mhz;
-}
-
-/* Adaptive timed sampling of a validated case. When the samples can double as the energy window
- * (telrow.h), batches last ~20 ms (host gaps stay under ~0.5% of the window) and sampling runs on until the
- * window is long enough; else a separate energy window follows (energy_s). */
-static int measure(ctx *x, vkb_gpu *g, const vkb_line *l, int cold, vkb_result *r, double **samples_out,
-                   size_t *nout)
-{
-    const vkb_run_opts *o = x->o;
-    vkb_stop st;
-    int shared = vkb_telrow_energy_shared(&x->tr, !cold);
-    double t1, tw = vkb_now_s();
-    if (vkb_gpu_run(g, 1, cold, &t1)) return -1;  /* the batch estimate */
-    uint32_t batch = 1;
-    /* On a GPU, batches of >= 2 ms keep it busy between submissions: with 100 us batches an H200 gate launch
-     * whose host was busy (references, the check) ran its first launch 1.1x-4x slower than the next ones. */
-    double target = shared ? 0.02 : fmax(x->caps.is_cpu ? 1e-4 : 2e-3, 50 * x->timer_floor);
-    if (!cold && t1 < target) batch = (uint32_t)fmin(ceil(target / fmax(t1, 1e-9)), 10000);
-    uint32_t copies = vkb_gpu_copies(g);  /* rotate mode: every copy of the inputs read equally often */
-    if (copies > 1) batch = (batch + copies - 1) / copies * copies;
-    size_t cap = 256, n = 0;
-    double *s = malloc(cap * sizeof(*s)), first_MHz = NAN, first_s = NAN;
-    if (!s) return -1;
-    int retimed = 0;
-again:
-    if (warm_up(x, g, batch, cold, retimed ? fmax(l->opt.warmup, CLOCK_REWARM_S) : l->opt.warmup)) {
-        free(s);
-        return -1;
-    }
-    double pre = clock_warm(x, g, batch, cold, r->clock_check, sizeof(r->clock_check));
-    vkb_stop_init(&st);
-    st.min_time = !isnan(o->min_time) ? o->min_time : l->opt.min_time;
-    st.max_noise = !isnan(o->max_noise) ? o->max_noise : l->opt.max_noise;
-    st.timeout = !isnan(o->timeout) ? o->timeout : l->opt.timeout;
-    st.min_samples = (size_t)(o->min_samples >= 0 ? o->min_samples : l->opt.min_samples);
-    n = 0;
-    vkb_telrow_case_begin(&x->tr);
-    double t0 = vkb_now_s(), calls = 0;
-    int waited = 0;  /* the stopping rule had fired before the energy window was long enough */
-    for (;;) {
-        double t;
-        if (vkb_gpu_run(g, batch, cold, &t)) {
-            free(s);
-            return -1;
-        }
-        calls += batch;
-        if (vkb_telrow_reject(&x->tr, vkb_now_s() - t0, st.timeout)) continue;  /* --discard-throttled */
-        if (n == cap) {
-            double *ns = realloc(s, 2 * cap * sizeof(*s));
-            if (!ns) break;
-            s = ns;
-            cap *= 2;
-        }
-        s[n++] = t / batch;
-        double el = vkb_now_s() - t0;
-        int stop = vkb_stop_add(&st, t / batch * batch, el);
-        /* The energy window is the samples' wall time: the counter integrates it, gaps between batches
-         * included, and energy per call divides by every call in it. */
-        if (vkb_run_interrupted || (stop && (!shared || vkb_telrow_energy_ready(&x->tr, el)))) break;
-        waited = stop;
-    }
-    /* The clock the samples ran at: the lower of the probe readings before and after them. A low one (an idle
-     * clock the warm-up did not lift) discards the samples and times the case again after a longer warm-up;
-     * a second low pass is kept, flagged in clock_check, and the gate will not judge it (compare.c). */
-    char cw[200] = "";
-    double post = vkb_clock_read(&x->clk, x->v, cw, sizeof(cw)), mhz = isnan(pre) ? post : isnan(post) ? pre : fmin(pre, post);
-    r->clock_MHz = mhz;
-    int given = !isnan(o->clock_ref);
-    int low = vkb_clock_judge(mhz, given ? o->clock_ref : x->clk.ref_MHz, x->caps.is_cpu && !given, cw, r->clock_check,
-                              sizeof(r->clock_check));
-    if (low && !retimed && !vkb_run_interrupted) {
-        vkb_summary f;
-        vkb_stats_summarise(s, n, &f);
-        first_MHz = mhz;
-        first_s = f.median;
-        retimed = 1;
-        goto again;
-    }
-    if (retimed) {
-        size_t u = strlen(r->clock_check);
-        snprintf(r->clock_check + u, sizeof(r->clock_check) - u, "; re-timed after a first pass at %.0f MHz (median %.4g s)",
-                 first_MHz, first_s);
-    }
-    if (low) x->low_clock_rows++;
-    double wall = vkb_now_s() - t0;
-    if (shared) {
-        vkb_telrow_case_end_shared(&x->tr, wall, calls, r);
-        r->energy_s = 0;  /* no time beyond the samples */
-    }
-    r->timing_s = vkb_now_s() - tw;
-    vkb_summary sm;
-    vkb_stats_summarise(s, n, &sm);
-    r->samples = (int64_t)n;
-    r->batch = batch;
-    snprintf(r->stop_reason, sizeof(r->stop_reason), "%s",
-             vkb_run_interrupted ? "interrupted" : waited ? "energy window (>= 1 s)" : st.why);
-    r->time_median_s = sm.median;
-    r->time_mean_s = sm.mean;
-    r->time_stddev_s = sm.stddev;
-    r->time_min_s = sm.min;
-    r->time_max_s = sm.max;
-    r->time_q1_s = sm.q1;
-    r->time_q3_s = sm.q3;
-    r->time_ci_lo_s = sm.ci_lo;
-    r->time_ci_hi_s = sm.ci_hi;
-    r->rel_noise = sm.rel_stddev;
-    r->outliers = (int64_t)sm.outliers;
-    *samples_out = s;
-    *nout = n;
-    return 0;
-}
-
 /* The validation run: poisoned outputs and guards. Returns 0 when its outputs are ready for the check;
  * otherwise the row's status is set (ERROR, or FAIL for a guard written over). */
 static int case_validate(ctx *x, job *j, vkb_gpu *g)
@@ -693,7 +540,7 @@ static int case_validate(ctx *x, job *j, vkb_gpu *g)
     if (vkb_gpu_run(g, 1, 0, &tv) || vkb_gpu_download(g, !j->established, guard, sizeof(guard)))
         return set_status(r, "ERROR", vkb_vk_error(x->v)), -1;
     vkb_trace("validate_run", j->c.k->name, t0);
-    x->gpu_last = vkb_now_s();
+    x->tm.gpu_last = vkb_now_s();
     r->check_s = vkb_now_s() - t0;
     if (guard[0]) return set_status(r, "FAIL", guard), -1;
     if (j->established) snprintf(r->check, sizeof(r->check), "established");
@@ -766,36 +613,6 @@ static void *check_case(void *arg)
     return NULL;
 }
 
-/* --profile: PROFILE_RUNS runs with a timestamp after each dispatch; per dispatch the median, summed per shader
- * (vkb_profile_format). The runs follow the samples, so the clocks are warm; their time counts in timing_s. */
-#define PROFILE_RUNS 5
-static void profile(ctx *x, vkb_gpu *g, const vkb_case *c, int cold, vkb_result *r)
-{
-    int n = c->ndisp;
-    double *t = malloc((size_t)n * (PROFILE_RUNS + 1) * sizeof(*t)), t0 = vkb_now_s();
-    const char **names = malloc((size_t)n * sizeof(*names));
-    if (!t || !names) snprintf(r->profile, sizeof(r->profile), "NA (out of host memory for %d dispatches)", n);
-    for (int k = 0; t && names && k < PROFILE_RUNS; k++)
-        if (vkb_gpu_profile(g, cold, t + (size_t)k * n)) {
-            snprintf(r->profile, sizeof(r->profile), "NA (%s)", vkb_vk_error(x->v));
-            break;
-        }
-    if (t && names && !r->profile[0]) {
-        double *med = t + (size_t)PROFILE_RUNS * n, run[PROFILE_RUNS];
-        for (int i = 0; i < n; i++) {
-            for (int k = 0; k < PROFILE_RUNS; k++) run[k] = t[(size_t)k * n + i];
-            vkb_summary sm;
-            vkb_stats_summarise(run, PROFILE_RUNS, &sm);
-            med[i] = sm.median;
-            names[i] = c->pipe[c->disp[i].pipe].shader;
-        }
-        vkb_profile_format(names, med, n, r->profile, sizeof(r->profile));
-    }
-    free(t);
-    free(names);
-    r->timing_s += vkb_now_s() - t0;
-}
-
 /* Rotate, injected slowdown, timed samples, energy window: everything that times a validated case. */
 static int case_time(ctx *x, job *j, vkb_gpu *g, double **samples, size_t *nsamples)
 {
@@ -818,12 +635,12 @@ static int case_time(ctx *x, job *j, vkb_gpu *g, double **samples, size_t *nsamp
     if (vkb_slowdown_apply(x->v, g, c, x->o->slowdown, !strcmp(mode, "cold"), r)) return -1;  /* SKIP or ERROR */
     vkb_trace("slowdown", c->k->name, tt);
     tt = vkb_now_s();
-    if (measure(x, g, j->l, !strcmp(mode, "cold"), r, samples, nsamples)) {
+    if (vkb_timing_measure(&x->tm, g, j->l, !strcmp(mode, "cold"), r, samples, nsamples)) {
         snprintf(why, sizeof(why), "timing: %s", vkb_vk_error(x->v));
         return set_status(r, "ERROR", why), -1;
     }
     vkb_trace("measure", c->k->name, tt);
-    if (x->o->profile) profile(x, g, c, !strcmp(mode, "cold"), r);
+    if (x->o->profile) vkb_timing_profile(&x->tm, g, c, !strcmp(mode, "cold"), r);
     if (isnan(r->energy_s)) {  /* not shared with the samples: a window of its own */
         double te = vkb_now_s();
         vkb_telrow_case_end(&x->tr, g, r);
@@ -894,7 +711,7 @@ static void case_gpu(ctx *x, job *j, vkb_check *chk, double **samples, size_t *n
         set_status(r, "INTERRUPTED", "interrupted while timing: the samples taken are in samples.csv, not a verdict");
     else set_status(r, j->established ? "TIMED" : "PASS", "");
 out:
-    x->gpu_last = vkb_now_s();
+    x->tm.gpu_last = vkb_now_s();
     t0 = vkb_now_s();
     vkb_gpu_release(g);
     vkb_trace("release", c->k->name, t0);
@@ -1186,14 +1003,15 @@ int vkb_run(vkb_vk *v, const vkb_suite *s, const vkb_run_opts *o, vkb_run_totals
     vkb_calib_get(v, o->out_root, o->recalibrate, o->no_calibrate, vkb_telrow_nvml(&x.tr), x.timer_floor, &x.cal,
                   err, errlen);
     x.copy_Bps = x.cal.val[VKB_CAL_COPY];
+    x.tm = (vkb_timing){.v = v, .caps = &x.caps, .o = o, .tr = &x.tr, .timer_floor = x.timer_floor, .gpu_last = NAN};
     /* The first reading, while the calibration's copy refresh has the chip busy, seeds the run's reference. */
-    vkb_clock_open(&x.clk, v, &x.caps);
+    vkb_clock_open(&x.tm.clk, v, &x.caps);
     char clk_why[200] = "";
-    double clk_seed = vkb_clock_read(&x.clk, v, clk_why, sizeof(clk_why));
+    double clk_seed = vkb_clock_read(&x.tm.clk, v, clk_why, sizeof(clk_why));
     vkb_trace("run_start", "timer floor, telemetry, calibration", t0);
     if (isatty(2)) fprintf(stderr, "\r\033[K");
     write_runinfo(&x, s, info);
-    if (x.clk.ok)
+    if (x.tm.clk.ok)
         fprintf(info, "clock_check: shader-clock probe (VK_KHR_shader_clock) before and after each case's samples; "
                 "low below %.1f x %s; first reading %.0f MHz\n", VKB_CLOCK_LOW_FRAC,
                 isnan(o->clock_ref) ? "the run's highest reading" : "--clock-ref", clk_seed);
@@ -1202,7 +1020,7 @@ int vkb_run(vkb_vk *v, const vkb_suite *s, const vkb_run_opts *o, vkb_run_totals
     if (plan_jobs(&x, s, err, errlen)) goto out;
     print_header(&x);
     x.started = vkb_now_s();
-    x.gpu_last = NAN;
+    x.tm.gpu_last = NAN;
     vkb_prefetch_fns fns = {job_size, job_work, &x};
     size_t ahead = x.workers ? 64 : 0;  /* long references start early; the memory budget bounds it */
     if (!(x.pf = vkb_prefetch_start(x.total_cases, x.workers, ahead, host_budget(), fns))) {
@@ -1227,10 +1045,10 @@ int vkb_run(vkb_vk *v, const vkb_suite *s, const vkb_run_opts *o, vkb_run_totals
             tot->error, tot->interrupted);
     print_costs(&x, info);
     fprintf(info, "clock_low_rows: %zu (timed twice, both passes at a low clock: the gate does not judge them)\n",
-            x.low_clock_rows);
-    if (x.low_clock_rows)
+            x.tm.low_clock_rows);
+    if (x.tm.low_clock_rows)
         fprintf(stderr, "warning: %zu row%s timed at a low GPU clock even after a second warm-up (clock_check column)\n",
-                x.low_clock_rows, x.low_clock_rows == 1 ? "" : "s");
+                x.tm.low_clock_rows, x.tm.low_clock_rows == 1 ? "" : "s");
     fprintf(info, "validation_messages: %llu\n", (unsigned long long)vkb_vk_validation_messages(v));
     if (x.write_errno) {
         snprintf(err, errlen, "writing the rows of %s failed: %s (rows before the failure are on disk)", x.rd.path,
@@ -1257,7 +1075,7 @@ out:
     free(x.jobs);
     free(x.overheads);
     free(x.est);
-    vkb_clock_close(&x.clk);
+    vkb_clock_close(&x.tm.clk);
     vkb_telrow_close(&x.tr);
     if (x.csv) fclose(x.csv);
     if (x.samples) fclose(x.samples);

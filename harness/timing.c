@@ -1,0 +1,202 @@
+/* timing.c — the time phase of a case; see timing.h. */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "fsutil.h"
+#include "stats.h"
+#include "timing.h"
+
+/* Idle GPUs drop their clocks: on an H200 the first ~0.2 s of a 1 GiB copy after a CPU-side reference ran
+ * 2.5x slower. The device is kept busy for as long as it sat idle (at most 0.3 s, at least 20 ms), so a
+ * case that follows another closely needs almost no warm-up while the first one of a run gets it all. */
+#define CLOCK_REWARM_S 0.5   /* the warm-up before timing again a case whose samples ran at a low clock */
+#define CLOCK_WARM_MAX_S 1.5 /* the most clock_warm adds to a case's warm-up */
+
+static int warm_up(vkb_timing *x, vkb_gpu *g, uint32_t batch, int cold, double at_least)
+{
+    double idle = isnan(x->gpu_last) ? 1 : vkb_now_s() - x->gpu_last;
+    double warm = x->caps->is_cpu ? 0.02 : fmin(0.3, fmax(0.02, idle)), busy = 0, wall0 = vkb_now_s();
+    warm = fmax(warm, at_least);  /* the suite's warmup= */
+    while (busy < warm && vkb_now_s() - wall0 < 2 * warm + 1) {
+        double t;
+        if (vkb_gpu_run(g, batch, cold, &t)) return -1;
+        busy += t;
+    }
+    return 0;
+}
+
+/* The shader clock after the warm-up, warming on in 50 ms steps of the case's own batches (at most
+ * CLOCK_WARM_MAX_S) while it reads below 0.9x the reference and still rises by >= 5% a step, or reads below the
+ * low line: on an H200 left idle for seconds by inline CPU references, 4 of 9 cases still read 346-571 MHz after
+ * the 0.3 s warm-up. A power-capped kernel settles below 0.9x and stops the loop once it no longer rises. Returns
+ * the last reading (NAN with why: no probe). */
+static double clock_warm(vkb_timing *x, vkb_gpu *g, uint32_t batch, int cold, char *why, size_t len)
+{
+    double mhz = vkb_clock_read(&x->clk, x->v, why, len), extra = 0;
+    while (!x->caps->is_cpu && !isnan(mhz) && extra < CLOCK_WARM_MAX_S) {
+        double ref = !isnan(x->o->clock_ref) ? x->o->clock_ref : x->clk.ref_MHz, prev = mhz, busy = 0, t;
+        if (mhz >= 0.9 * ref) break;
+        while (busy < 0.05) {
+            if (vkb_gpu_run(g, batch, cold, &t)) return NAN;
+            busy += t;
+        }
+        extra += busy;
+        mhz = vkb_clock_read(&x->clk, x->v, why, len);
+        if (mhz >= VKB_CLOCK_LOW_FRAC * ref && mhz < 1.05 * prev) break;
+    }
+    return mhz;
+}
+
+/* The clock the samples ran at, the lower of the probe readings before (pre) and after them: clock_MHz and
+ * clock_check. Returns 1 when low. */
+static int clock_verdict(vkb_timing *x, double pre, vkb_result *r)
+{
+    char cw[200] = "";
+    double post = vkb_clock_read(&x->clk, x->v, cw, sizeof(cw)), mhz = isnan(pre) ? post : isnan(post) ? pre : fmin(pre, post);
+    int given = !isnan(x->o->clock_ref);
+    r->clock_MHz = mhz;
+    return vkb_clock_judge(mhz, given ? x->o->clock_ref : x->clk.ref_MHz, x->caps->is_cpu && !given, cw, r->clock_check,
+                           sizeof(r->clock_check));
+}
+
+/* The timing columns from the n per-call samples. */
+static void summary_columns(const double *s, size_t n, vkb_result *r)
+{
+    vkb_summary sm;
+    vkb_stats_summarise(s, n, &sm);
+    r->samples = (int64_t)n;
+    r->time_median_s = sm.median;
+    r->time_mean_s = sm.mean;
+    r->time_stddev_s = sm.stddev;
+    r->time_min_s = sm.min;
+    r->time_max_s = sm.max;
+    r->time_q1_s = sm.q1;
+    r->time_q3_s = sm.q3;
+    r->time_ci_lo_s = sm.ci_lo;
+    r->time_ci_hi_s = sm.ci_hi;
+    r->rel_noise = sm.rel_stddev;
+    r->outliers = (int64_t)sm.outliers;
+}
+
+/* Adaptive timed sampling of a validated case. When the samples can double as the energy window
+ * (telrow.h), batches last ~20 ms (host gaps stay under ~0.5% of the window) and sampling runs on until the
+ * window is long enough; else a separate energy window follows (energy_s). */
+int vkb_timing_measure(vkb_timing *x, vkb_gpu *g, const vkb_line *l, int cold, vkb_result *r, double **samples_out,
+                   size_t *nout)
+{
+    const vkb_run_opts *o = x->o;
+    vkb_stop st;
+    int shared = vkb_telrow_energy_shared(x->tr, !cold);
+    double t1, tw = vkb_now_s();
+    if (vkb_gpu_run(g, 1, cold, &t1)) return -1;  /* the batch estimate */
+    uint32_t batch = 1;
+    /* On a GPU, batches of >= 2 ms keep it busy between submissions: with 100 us batches an H200 gate launch
+     * whose host was busy (references, the check) ran its first launch 1.1x-4x slower than the next ones. */
+    double target = shared ? 0.02 : fmax(x->caps->is_cpu ? 1e-4 : 2e-3, 50 * x->timer_floor);
+    if (!cold && t1 < target) batch = (uint32_t)fmin(ceil(target / fmax(t1, 1e-9)), 10000);
+    uint32_t copies = vkb_gpu_copies(g);  /* rotate mode: every copy of the inputs read equally often */
+    if (copies > 1) batch = (batch + copies - 1) / copies * copies;
+    size_t cap = 256, n = 0;
+    double *s = malloc(cap * sizeof(*s)), first_MHz = NAN, first_s = NAN;
+    if (!s) return -1;
+    int retimed = 0;
+again:
+    if (warm_up(x, g, batch, cold, retimed ? fmax(l->opt.warmup, CLOCK_REWARM_S) : l->opt.warmup)) {
+        free(s);
+        return -1;
+    }
+    double pre = clock_warm(x, g, batch, cold, r->clock_check, sizeof(r->clock_check));
+    vkb_stop_init(&st);
+    st.min_time = !isnan(o->min_time) ? o->min_time : l->opt.min_time;
+    st.max_noise = !isnan(o->max_noise) ? o->max_noise : l->opt.max_noise;
+    st.timeout = !isnan(o->timeout) ? o->timeout : l->opt.timeout;
+    st.min_samples = (size_t)(o->min_samples >= 0 ? o->min_samples : l->opt.min_samples);
+    n = 0;
+    vkb_telrow_case_begin(x->tr);
+    double t0 = vkb_now_s(), calls = 0;
+    int waited = 0;  /* the stopping rule had fired before the energy window was long enough */
+    for (;;) {
+        double t;
+        if (vkb_gpu_run(g, batch, cold, &t)) {
+            free(s);
+            return -1;
+        }
+        calls += batch;
+        if (vkb_telrow_reject(x->tr, vkb_now_s() - t0, st.timeout)) continue;  /* --discard-throttled */
+        if (n == cap) {
+            double *ns = realloc(s, 2 * cap * sizeof(*s));
+            if (!ns) break;
+            s = ns;
+            cap *= 2;
+        }
+        s[n++] = t / batch;
+        double el = vkb_now_s() - t0;
+        int stop = vkb_stop_add(&st, t / batch * batch, el);
+        /* The energy window is the samples' wall time: the counter integrates it, gaps between batches
+         * included, and energy per call divides by every call in it. */
+        if (vkb_run_interrupted || (stop && (!shared || vkb_telrow_energy_ready(x->tr, el)))) break;
+        waited = stop;
+    }
+    /* A low clock (an idle one the warm-up did not lift) discards the samples and times the case again after a
+     * longer warm-up; a second low pass is kept, flagged in clock_check, and the gate will not judge it. */
+    int low = clock_verdict(x, pre, r);
+    if (low && !retimed && !vkb_run_interrupted) {
+        vkb_summary f;
+        vkb_stats_summarise(s, n, &f);
+        first_MHz = r->clock_MHz;
+        first_s = f.median;
+        retimed = 1;
+        goto again;
+    }
+    if (retimed) {
+        size_t u = strlen(r->clock_check);
+        snprintf(r->clock_check + u, sizeof(r->clock_check) - u, "; re-timed after a first pass at %.0f MHz (median %.4g s)",
+                 first_MHz, first_s);
+    }
+    if (low) x->low_clock_rows++;
+    double wall = vkb_now_s() - t0;
+    if (shared) {
+        vkb_telrow_case_end_shared(x->tr, wall, calls, r);
+        r->energy_s = 0;  /* no time beyond the samples */
+    }
+    r->timing_s = vkb_now_s() - tw;
+    r->batch = batch;
+    snprintf(r->stop_reason, sizeof(r->stop_reason), "%s",
+             vkb_run_interrupted ? "interrupted" : waited ? "energy window (>= 1 s)" : st.why);
+    summary_columns(s, n, r);
+    *samples_out = s;
+    *nout = n;
+    return 0;
+}
+
+/* --profile: PROFILE_RUNS runs with a timestamp after each dispatch; per dispatch the median, summed per shader
+ * (vkb_profile_format). The runs follow the samples, so the clocks are warm; their time counts in timing_s. */
+#define PROFILE_RUNS 5
+void vkb_timing_profile(vkb_timing *x, vkb_gpu *g, const vkb_case *c, int cold, vkb_result *r)
+{
+    int n = c->ndisp;
+    double *t = malloc((size_t)n * (PROFILE_RUNS + 1) * sizeof(*t)), t0 = vkb_now_s();
+    const char **names = malloc((size_t)n * sizeof(*names));
+    if (!t || !names) snprintf(r->profile, sizeof(r->profile), "NA (out of host memory for %d dispatches)", n);
+    for (int k = 0; t && names && k < PROFILE_RUNS; k++)
+        if (vkb_gpu_profile(g, cold, t + (size_t)k * n)) {
+            snprintf(r->profile, sizeof(r->profile), "NA (%s)", vkb_vk_error(x->v));
+            break;
+        }
+    if (t && names && !r->profile[0]) {
+        double *med = t + (size_t)PROFILE_RUNS * n, run[PROFILE_RUNS];
+        for (int i = 0; i < n; i++) {
+            for (int k = 0; k < PROFILE_RUNS; k++) run[k] = t[(size_t)k * n + i];
+            vkb_summary sm;
+            vkb_stats_summarise(run, PROFILE_RUNS, &sm);
+            med[i] = sm.median;
+            names[i] = c->pipe[c->disp[i].pipe].shader;
+        }
+        vkb_profile_format(names, med, n, r->profile, sizeof(r->profile));
+    }
+    free(t);
+    free(names);
+    r->timing_s += vkb_now_s() - t0;
+}
+
