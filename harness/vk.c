@@ -997,8 +997,8 @@ static void barrier(VkCommandBuffer cmd, VkPipelineStageFlags2 src, VkAccessFlag
 #define ST_COPY VK_PIPELINE_STAGE_2_ALL_TRANSFER_BIT
 #define AC_RW (VK_ACCESS_2_MEMORY_READ_BIT | VK_ACCESS_2_MEMORY_WRITE_BIT)
 
-/* prof: after each dispatch's barrier, timestamp i + 1 into v->pqpool (vkb_gpu_profile; batch 1). */
-static void record_dispatches(vkb_gpu *g, uint32_t batch, int prof)
+/* prof (vkb_gpu_profile; batch 1): after each dispatch's barrier, timestamp i + 1 into prof_pool. */
+static void record_dispatches(vkb_gpu *g, uint32_t batch, VkQueryPool prof_pool)
 {
     VkCommandBuffer cmd = g->v->cmd;
     const vkb_case *c = g->c;
@@ -1020,7 +1020,7 @@ static void record_dispatches(vkb_gpu *g, uint32_t batch, int prof)
             /* Serialise like a CUDA stream: each dispatch sees the previous one's writes. */
             barrier(cmd, ST_COMPUTE, VK_ACCESS_2_SHADER_WRITE_BIT | VK_ACCESS_2_SHADER_READ_BIT, ST_COMPUTE,
                     VK_ACCESS_2_SHADER_READ_BIT | VK_ACCESS_2_SHADER_WRITE_BIT);
-            if (prof) vkCmdWriteTimestamp2(cmd, VK_PIPELINE_STAGE_2_ALL_COMMANDS_BIT, g->v->pqpool, (uint32_t)i + 1);
+            if (prof_pool) vkCmdWriteTimestamp2(cmd, VK_PIPELINE_STAGE_2_ALL_COMMANDS_BIT, prof_pool, (uint32_t)i + 1);
         }
 }
 
@@ -1172,23 +1172,33 @@ static double ticks_to_s(const vkb_vk *v, uint64_t t0, uint64_t t1)
     return (double)d * v->info.timestamp_period_ns * 1e-9;
 }
 
-static int timed(vkb_vk *v, vkb_gpu *g, uint32_t batch, int cold, double *seconds)
+/* One submission of the case's dispatch sequence (batch times; none without g) between timestamps into qp, read
+ * back into ts (nq of them): qp = v->qpool: [0] before, [1] after all; else (vkb_gpu_profile, batch 1): [0]
+ * before, [i + 1] after dispatch i. cold: flush the caches first. */
+static int timed_run(vkb_vk *v, vkb_gpu *g, uint32_t batch, int cold, VkQueryPool qp, uint32_t nq, uint64_t *ts)
 {
-    uint64_t ts[2];
+    int prof = qp != v->qpool;
     if (cold && ensure_flush(v)) return -1;
     if (begin(v)) return -1;
-    vkCmdResetQueryPool(v->cmd, v->qpool, 0, 2);
+    vkCmdResetQueryPool(v->cmd, qp, 0, nq);
     if (cold) record_flush(v);
-    vkCmdWriteTimestamp2(v->cmd, VK_PIPELINE_STAGE_2_ALL_COMMANDS_BIT, v->qpool, 0);
-    if (g) record_dispatches(g, batch, 0);
-    vkCmdWriteTimestamp2(v->cmd, VK_PIPELINE_STAGE_2_ALL_COMMANDS_BIT, v->qpool, 1);
+    vkCmdWriteTimestamp2(v->cmd, VK_PIPELINE_STAGE_2_ALL_COMMANDS_BIT, qp, 0);
+    if (g) record_dispatches(g, batch, prof ? qp : VK_NULL_HANDLE);
+    if (!prof) vkCmdWriteTimestamp2(v->cmd, VK_PIPELINE_STAGE_2_ALL_COMMANDS_BIT, qp, 1);
     if (submit_wait(v)) return -1;
-    VKB_CHECK(v, vkGetQueryPoolResults(v->dev, v->qpool, 0, 2, sizeof(ts), ts, sizeof(ts[0]),
+    VKB_CHECK(v, vkGetQueryPoolResults(v->dev, qp, 0, nq, nq * sizeof(*ts), ts, sizeof(*ts),
                                        VK_QUERY_RESULT_64_BIT | VK_QUERY_RESULT_WAIT_BIT));
-    *seconds = ticks_to_s(v, ts[0], ts[1]);
     return 0;
 error:
     return -1;
+}
+
+static int timed(vkb_vk *v, vkb_gpu *g, uint32_t batch, int cold, double *seconds)
+{
+    uint64_t ts[2];
+    if (timed_run(v, g, batch, cold, v->qpool, 2, ts)) return -1;
+    *seconds = ticks_to_s(v, ts[0], ts[1]);
+    return 0;
 }
 
 int vkb_gpu_run(vkb_gpu *g, uint32_t batch, int cold, double *seconds)
@@ -1213,15 +1223,7 @@ int vkb_gpu_profile(vkb_gpu *g, int cold, double *seconds)
         set_err(v->err, sizeof(v->err), "out of host memory (profile of %u dispatches)", nq - 1);
         return -1;
     }
-    if (cold && ensure_flush(v)) goto error;
-    if (begin(v)) goto error;
-    vkCmdResetQueryPool(v->cmd, v->pqpool, 0, nq);
-    if (cold) record_flush(v);
-    vkCmdWriteTimestamp2(v->cmd, VK_PIPELINE_STAGE_2_ALL_COMMANDS_BIT, v->pqpool, 0);
-    record_dispatches(g, 1, 1);
-    if (submit_wait(v)) goto error;
-    VKB_CHECK(v, vkGetQueryPoolResults(v->dev, v->pqpool, 0, nq, nq * sizeof(*ts), ts, sizeof(*ts),
-                                       VK_QUERY_RESULT_64_BIT | VK_QUERY_RESULT_WAIT_BIT));
+    if (timed_run(v, g, 1, cold, v->pqpool, nq, ts)) goto error;
     for (uint32_t i = 0; i + 1 < nq; i++) seconds[i] = ticks_to_s(v, ts[i], ts[i + 1]);
     free(ts);
     return 0;
@@ -1299,7 +1301,7 @@ int vkb_gpu_e2e(vkb_gpu *g, double *seconds)
         if (bc.size) vkCmdCopyBuffer(v->cmd, g->b[i].stage, g->b[i].buf, 1, &bc);
     }
     barrier(v->cmd, ST_COPY, VK_ACCESS_2_TRANSFER_WRITE_BIT, ST_COMPUTE, AC_RW);
-    record_dispatches(g, 1, 0);
+    record_dispatches(g, 1, VK_NULL_HANDLE);
     barrier(v->cmd, ST_COMPUTE, AC_RW, ST_COPY, VK_ACCESS_2_TRANSFER_READ_BIT);
     for (int i = 0; i < g->c->nbuf; i++) {
         const vkb_buf *cb = &g->c->buf[i];
