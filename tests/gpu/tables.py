@@ -174,6 +174,21 @@ def issue16(rows, peers):
     print()
 
 
+def clocks(rows):
+    """One line on the clock check of the timed rows (harness/timing.c): how many ran at their working clock, were
+    re-timed after a low first pass, or stayed low (the gate does not judge those)."""
+    timed = [r for r in rows if r.get("status") in ("PASS", "TIMED")]
+    cc = [r.get("clock_check", "") for r in timed]
+    if not any(cc):
+        print("Clock check: NA (no clock_check column: runs from before the shader-clock probe)")
+        return
+    ok = sum(c.startswith("ok:") for c in cc)
+    low = sum(c.startswith("low:") for c in cc)
+    again = sum("re-timed" in c for c in cc)
+    print("Clock check: %d of %d timed rows at their working clock, %d re-timed after a low first pass, %d still low%s"
+          % (ok, len(cc), again, low, " (not judged: %d rows NA)" % (len(cc) - ok - low) if len(cc) - ok - low else ""))
+
+
 def main():
     a = sys.argv[1:]
     peers = {}
@@ -184,6 +199,7 @@ def main():
     rows = load(a)
     issue15(rows, peers)
     issue16(rows, peers)
+    clocks(rows)
 
 
 if __name__ == "__main__":
