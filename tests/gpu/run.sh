@@ -40,7 +40,8 @@ gatespread)   # issue 13: launch-to-launch spread of the gate's >= 50 us cases, 
             awk -F'\t' -v k=$k '$1 == k { printf "%.2f ", $2 * 1e6 }'; done)"; done; done | tee "$R/spread.txt"
     awk '{ n = 0; s = 0; ss = 0; for (i = 3; i <= NF; i++) { x = log($i); s += x; ss += x * x; n++ }
            m = s / n; printf "%s %s sd_log %.4f%%\n", $1, $2, 100 * sqrt((ss - n * m * m) / (n - 1)) }' "$R/spread.txt" ;;
-sweep)   # the sweep line of each tests/gpu/sweep_NAME.txt into $R/sw_NAME, as a TSV (sh tests/gpu/run.sh sweep NAME...);
+sweep)   # the sweep line of each tests/gpu/sweep_NAME.txt into $R/sw_NAME, as a TSV (sh tests/gpu/run.sh sweep NAME...;
+         # its last column is the per-dispatch profile where the sweep line passes --profile);
          # each sweep gets at most SWEEP_S seconds (default 200), so one slow file cannot eat the others' command
     shift; [ $# -gt 0 ] || { echo "usage: run.sh sweep NAME..." >&2; exit 2; }
     for n in "$@"; do [ -f "tests/gpu/sweep_$n.txt" ] || { echo "sweep $n: no tests/gpu/sweep_$n.txt" >&2; continue; }
@@ -48,7 +49,7 @@ sweep)   # the sweep line of each tests/gpu/sweep_NAME.txt into $R/sw_NAME, as a
         timeout "${SWEEP_S:-200}" sh -c "$(grep '^\$V' "tests/gpu/sweep_$n.txt" | head -n 1)" > "$R.log" 2>&1
         echo "sweep $n: rc=$? $(tail -n 1 "$R.log")"
         "$V" csv "$(find "$R" -name results.csv | head -n 1)" kernel variant params mode status time_median_s bw_frac_copy \
-            flop_per_s note > "$R.tsv"); done ;;
+            flop_per_s note profile > "$R.tsv"); done ;;
 bitnet15)   # issue 15: default BitLinear GEMV vs dense fp16 at batch 1 on the six shapes, rotate and cold, and the
             # per-dispatch overhead (noop)
     "$V" run --no-telemetry --no-cpu-baseline --dir "$R/bn" --seed 3 --min-time 0.05 --timeout 1 -e "bitnet_linear shape=$SH m=1 \
