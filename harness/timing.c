@@ -13,18 +13,28 @@
 #define CLOCK_REWARM_S 0.5   /* the warm-up before timing again a case whose samples ran at a low clock */
 #define CLOCK_WARM_MAX_S 1.5 /* the most clock_warm adds to a case's warm-up */
 
-static int warm_up(vkb_timing *x, vkb_gpu *g, uint32_t batch, int cold, double at_least)
+/* Run the case's batches for >= busy_s GPU seconds (or 2 busy_s + 1 s of wall time); the GPU seconds in *done. */
+static int keep_busy(vkb_gpu *g, uint32_t batch, int cold, double busy_s, double *done)
 {
-    double idle = isnan(x->gpu_last) ? 1 : vkb_now_s() - x->gpu_last;
-    double warm = x->caps->is_cpu ? 0.02 : fmin(0.3, fmax(0.02, idle)), busy = 0, wall0 = vkb_now_s();
-    warm = fmax(warm, at_least);  /* the suite's warmup= */
-    while (busy < warm && vkb_now_s() - wall0 < 2 * warm + 1) {
+    double busy = 0, wall0 = vkb_now_s();
+    while (busy < busy_s && vkb_now_s() - wall0 < 2 * busy_s + 1) {
         double t;
         if (vkb_gpu_run(g, batch, cold, &t)) return -1;
         busy += t;
     }
+    *done = busy;
     return 0;
 }
+
+static int warm_up(vkb_timing *x, vkb_gpu *g, uint32_t batch, int cold, double at_least)
+{
+    double idle = isnan(x->gpu_last) ? 1 : vkb_now_s() - x->gpu_last, busy;
+    double warm = x->caps->is_cpu ? 0.02 : fmin(0.3, fmax(0.02, idle));
+    return keep_busy(g, batch, cold, fmax(warm, at_least) /* the suite's warmup= */, &busy);
+}
+
+/* The clock the check judges against: --clock-ref, else the run's highest probe reading. */
+static double clock_ref(const vkb_timing *x) { return !isnan(x->o->clock_ref) ? x->o->clock_ref : x->clk.ref_MHz; }
 
 /* The shader clock after the warm-up, warming on in 50 ms steps of the case's own batches (at most
  * CLOCK_WARM_MAX_S) while it reads below 0.9x the reference and still rises by >= 5% a step, or reads below the
@@ -35,12 +45,9 @@ static double clock_warm(vkb_timing *x, vkb_gpu *g, uint32_t batch, int cold, ch
 {
     double mhz = vkb_clock_read(&x->clk, x->v, why, len), extra = 0;
     while (!x->caps->is_cpu && !isnan(mhz) && extra < CLOCK_WARM_MAX_S) {
-        double ref = !isnan(x->o->clock_ref) ? x->o->clock_ref : x->clk.ref_MHz, prev = mhz, busy = 0, t;
+        double ref = clock_ref(x), prev = mhz, busy;
         if (mhz >= 0.9 * ref) break;
-        while (busy < 0.05) {
-            if (vkb_gpu_run(g, batch, cold, &t)) return NAN;
-            busy += t;
-        }
+        if (keep_busy(g, batch, cold, 0.05, &busy)) return NAN;
         extra += busy;
         mhz = vkb_clock_read(&x->clk, x->v, why, len);
         if (mhz >= VKB_CLOCK_LOW_FRAC * ref && mhz < 1.05 * prev) break;
@@ -54,9 +61,8 @@ static int clock_verdict(vkb_timing *x, double pre, vkb_result *r)
 {
     char cw[200] = "";
     double post = vkb_clock_read(&x->clk, x->v, cw, sizeof(cw)), mhz = isnan(pre) ? post : isnan(post) ? pre : fmin(pre, post);
-    int given = !isnan(x->o->clock_ref);
     r->clock_MHz = mhz;
-    return vkb_clock_judge(mhz, given ? x->o->clock_ref : x->clk.ref_MHz, x->caps->is_cpu && !given, cw, r->clock_check,
+    return vkb_clock_judge(mhz, clock_ref(x), x->caps->is_cpu && isnan(x->o->clock_ref), cw, r->clock_check,
                            sizeof(r->clock_check));
 }
 
