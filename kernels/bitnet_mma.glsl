@@ -12,15 +12,15 @@
 // Tiling (as dense_coopmat.glsl): a workgroup of SGS subgroups owns BN = SGS WN LM rows x TN = LN MT tokens (all
 // of m <= 64 in one pass over W; grid z for more) and one K slice (grid y; split-K). Per BK-weight step it
 // stages BN x BK decoded codes and TN x BK bytes of x in double-buffered shared memory (16 bytes of row
-// padding), with the next step's packed loads (BN BK / 4 bytes) issued into registers before the MMAs. One
-// barrier per step.
+// padding). The packed loads (BN BK / 4 bytes a step) go into registers RB steps ahead (spec 8: RB register sets;
+// each set is stashed into the free stage after a step's MMAs and then refilled). One barrier per step.
 // Output: each accumulator goes through the subgroup's slice of shared memory (column-major: a token's LM rows
 // consecutive). One slice (pc.p2 == 1): y directly. Else part[slice][M][N] = the slice's exact int32 sum
 // (its own sum_k x subtracted), and bitnet_mma_sum.comp adds the slices and scales: exact in any order.
 // Buffers: 0 W (packed, N x Kp/16 words), 1 gamma', 2 xq (int8 M x Kp), 3 s (M), 4 y (fp32 M x N), 5 part
 // (int32 p2 x M x N; one element when p2 == 1). Push: n, m, p0 = Kp/64 groups per row, p1 = groups per slice
 // (a multiple of BK/64), p2 = slices. Grid (ceil(N/BN), p2, ceil(M/TN)). Spec: 0 workgroup size = subgroup
-// size x SGS, 1 LM, 2 LN, 3 LK, 4 WN, 5 SGS, 6 MT, 7 BK (a multiple of 64 and LK). The host checks that the
+// size x SGS, 1 LM, 2 LN, 3 LK, 4 WN, 5 SGS, 6 MT, 7 BK (a multiple of 64 and LK), 8 RB (1 or 2). The host checks that the
 // shapes are a device configuration and that the shared memory fits.
 // The matrix operations are macros: bitnet_mma.comp maps them to GL_NV_cooperative_matrix, bitnet_mma_emu.comp to
 // plain loops over shared memory with the same semantics, so lavapipe validates the decode, tiling, correction
@@ -36,6 +36,7 @@ layout(constant_id = 4) const uint WN = 2u;
 layout(constant_id = 5) const uint SGS = 4u;
 layout(constant_id = 6) const uint MT = 1u;
 layout(constant_id = 7) const uint BK = 128u;
+layout(constant_id = 8) const uint RB = 1u;     // register sets: global loads in flight for RB steps of math
 
 layout(binding = 0) readonly buffer Wb { uvec4 w[]; };
 layout(binding = 1) readonly buffer Gb { float gam[]; };
@@ -55,7 +56,7 @@ const uint NXT = TN * CK, NX = (NXT + WG - 1u) / WG;
 shared uvec4 sm[2u * BUF];                       // [buffer]{W codes, x}; reused to stage the output
 shared int sxs[TN];                              // sum_k x of the slice, per token of the tile
 
-uvec4 rw[NW], rx[NX];
+uvec4 rw0[NW], rx0[NX], rw1[NW], rx1[NX];        // register sets 0 and 1 (1 unused when RB = 1)
 int sxr[NX];                                     // running sum_k x of this invocation's x slots
 
 #ifdef VKB_COOP_EMU
@@ -108,40 +109,61 @@ void emu_store_col(AccEmu a, uint elem, uint stride) {
 #define STORE_COL(acc, elem, stride) coopMatStoreNV(acc, sm, elem, stride, true)
 #endif
 
-// The packed weights and x of the step at group c0 (< cend, the slice's end) into registers: zeros past N, M, cend.
-void fetch(uint n0, uint t0, uint c0, uint cend) {
-    uint t = gl_LocalInvocationID.x, nc = pc.p0;
-    [[unroll]] for (uint s = 0u; s < NW; ++s) {
-        uint v = t + s * WG, row = n0 + v / GK, g = c0 + v % GK;
-        rw[s] = v < NWT && row < pc.n && g < cend ? w[row * nc + g] : uvec4(0u);
+// The packed weights and x of the step at group c0 (< cend, the slice's end) into register set (RW, RX): zeros past
+// N, M, cend. Macros, so that each register set is named, never indexed at run time (that would be local memory).
+#define FETCH(RW, RX, c0_) {                                                                          \
+        uint t_ = gl_LocalInvocationID.x, nc_ = pc.p0, cs_ = (c0_);                                   \
+        [[unroll]] for (uint s = 0u; s < NW; ++s) {                                                   \
+            uint v = t_ + s * WG, row = n0 + v / GK, g = cs_ + v % GK;                                \
+            RW[s] = v < NWT && row < pc.n && g < cend ? w[row * nc_ + g] : uvec4(0u);                 \
+        }                                                                                             \
+        [[unroll]] for (uint s = 0u; s < NX; ++s) {                                                   \
+            uint v = t_ + s * WG, tok = t0 + v / CK, c = 4u * cs_ + v % CK;                           \
+            RX[s] = v < NXT && tok < pc.m && c < 4u * cend ? x[tok * 4u * nc_ + c] : uvec4(0u);       \
+        }                                                                                             \
     }
-    [[unroll]] for (uint s = 0u; s < NX; ++s) {
-        uint v = t + s * WG, tok = t0 + v / CK, c = 4u * c0 + v % CK;
-        rx[s] = v < NXT && tok < pc.m && c < 4u * cend ? x[tok * 4u * nc + c] : uvec4(0u);
-    }
-}
 
 int bytesum(uint u) {
     int i = int(u);
     return bitfieldExtract(i, 0, 8) + bitfieldExtract(i, 8, 8) + bitfieldExtract(i, 16, 8) + bitfieldExtract(i, 24, 8);
 }
 
-// Registers into buffer base of sm: each packed uvec4 (64 weights) becomes 4 uvec4 of codes; x as is, summed.
-void stash(uint base) {
-    uint t = gl_LocalInvocationID.x;
-    [[unroll]] for (uint s = 0u; s < NW; ++s) {
-        uint v = t + s * WG, o = base + (v / GK) * STR + (v % GK) * 4u;
-        if (v < NWT)
-            [[unroll]] for (uint q = 0u; q < 4u; ++q) sm[o + q] = (uvec4(rw[s][q]) >> uvec4(0u, 2u, 4u, 6u)) & 0x03030303u;
+// Register set (RW, RX) into buffer base of sm: each packed uvec4 (64 weights) becomes 4 uvec4 of codes; x as is, summed.
+#define STASH(RW, RX, base_) {                                                                        \
+        uint t_ = gl_LocalInvocationID.x, b_ = (base_);                                               \
+        [[unroll]] for (uint s = 0u; s < NW; ++s) {                                                   \
+            uint v = t_ + s * WG, o = b_ + (v / GK) * STR + (v % GK) * 4u;                            \
+            if (v < NWT)                                                                              \
+                [[unroll]] for (uint q = 0u; q < 4u; ++q)                                             \
+                    sm[o + q] = (uvec4(RW[s][q]) >> uvec4(0u, 2u, 4u, 6u)) & 0x03030303u;             \
+        }                                                                                             \
+        [[unroll]] for (uint s = 0u; s < NX; ++s) {                                                   \
+            uint v = t_ + s * WG;                                                                     \
+            if (v < NXT) {                                                                            \
+                sm[b_ + WSZ + (v / CK) * STR + v % CK] = RX[s];                                       \
+                sxr[s] += bytesum(RX[s].x) + bytesum(RX[s].y) + bytesum(RX[s].z) + bytesum(RX[s].w);  \
+            }                                                                                         \
+        }                                                                                             \
     }
-    [[unroll]] for (uint s = 0u; s < NX; ++s) {
-        uint v = t + s * WG;
-        if (v < NXT) {
-            sm[base + WSZ + (v / CK) * STR + v % CK] = rx[s];
-            sxr[s] += bytesum(rx[s].x) + bytesum(rx[s].y) + bytesum(rx[s].z) + bytesum(rx[s].w);
-        }
+
+// Step st: the MMAs on the stage st holds, then (RW, RX), which hold step st + 1, into the other stage, and the refill
+// of (RW, RX) with step st + 1 + RB. The refill reads only global memory, so it is issued before the barrier: its
+// loads fly while the workgroup waits there and through the next RB steps of math.
+#define STEP(st_, RW, RX) {                                                                           \
+        uint base = ((st_) & 1u) * BUF;                                                               \
+        [[unroll]] for (uint kk = 0u; kk < BK / LK; ++kk) {                                           \
+            FRAG_B fb[MT];                                                                            \
+            FRAG_A fa;                                                                                \
+            [[unroll]] for (uint j = 0u; j < MT; ++j) LOAD_COL(fb[j], base + WSZ + LN * j * STR + FK * kk, STR); \
+            [[unroll]] for (uint i = 0u; i < WN; ++i) {                                               \
+                LOAD_ROW(fa, base + (sg * WN + i) * LM * STR + FK * kk, STR);                         \
+                [[unroll]] for (uint j = 0u; j < MT; ++j) acc[i][j] = MMA(fa, fb[j], acc[i][j]);      \
+            }                                                                                         \
+        }                                                                                             \
+        if ((st_) + 1u < ns) STASH(RW, RX, (((st_) & 1u) ^ 1u) * BUF)                                 \
+        if ((st_) + 1u + RB < ns) FETCH(RW, RX, c0 + ((st_) + 1u + RB) * GK)                          \
+        barrier();                                                                                    \
     }
-}
 
 void main() {
     uint sg = gl_SubgroupID, tid = gl_LocalInvocationID.x, n0 = gl_WorkGroupID.x * BN, t0 = gl_WorkGroupID.z * TN;
@@ -151,23 +173,18 @@ void main() {
     ACC acc[WN][MT];
     [[unroll]] for (uint i = 0u; i < WN; ++i)
         [[unroll]] for (uint j = 0u; j < MT; ++j) acc[i][j] = ACC_ZERO;
-    fetch(n0, t0, c0, cend);
-    stash(0u);
+    FETCH(rw0, rx0, c0)
+    STASH(rw0, rx0, 0u)
+    if (1u < ns) FETCH(rw0, rx0, c0 + GK)
+    if (RB == 2u && 2u < ns) FETCH(rw1, rx1, c0 + 2u * GK)
     barrier();
-    for (uint st = 0u; st < ns; ++st) {
-        uint base = (st & 1u) * BUF;
-        if (st + 1u < ns) fetch(n0, t0, c0 + (st + 1u) * GK, cend);
-        [[unroll]] for (uint kk = 0u; kk < BK / LK; ++kk) {
-            FRAG_B fb[MT];
-            FRAG_A fa;
-            [[unroll]] for (uint j = 0u; j < MT; ++j) LOAD_COL(fb[j], base + WSZ + LN * j * STR + FK * kk, STR);
-            [[unroll]] for (uint i = 0u; i < WN; ++i) {
-                LOAD_ROW(fa, base + (sg * WN + i) * LM * STR + FK * kk, STR);
-                [[unroll]] for (uint j = 0u; j < MT; ++j) acc[i][j] = MMA(fa, fb[j], acc[i][j]);
-            }
+    if (RB == 1u) {
+        for (uint st = 0u; st < ns; ++st) STEP(st, rw0, rx0)
+    } else {  // two steps per trip, so that each register set is named: set 0 holds odd steps, set 1 even ones
+        for (uint st = 0u; st < ns; st += 2u) {
+            STEP(st, rw0, rx0)
+            if (st + 1u < ns) STEP(st + 1u, rw1, rx1)
         }
-        if (st + 1u < ns) stash(((st & 1u) ^ 1u) * BUF);
-        barrier();
     }
     [[unroll]] for (uint s = 0u; s < NX; ++s) {
         uint v = tid + s * WG;

@@ -3,7 +3,9 @@
  * tiling and dispatches are planned here.
  * Tunables: frag= MxNxK fragment shape (an NV sint8 x sint8 -> sint32 configuration the device reports; M 8 or 16,
  * N 8 or 16, K 16, 32 or 64), wn= row fragments per subgroup (1, 2, 4), sgs= subgroups per workgroup (1..16), bk=
- * weights per staged step (64, 128, 256; a multiple of K), split= K slices (0 = auto).
+ * weights per staged step (64, 128, 256; a multiple of K), split= K slices (0 = auto), rb= steps of packed loads in
+ * flight (register sets, 1 or 2; default 2 at m <= 16: on an H200, session 9, rb=2 took 0.84-1.02x of rb=1's time
+ * at m=8 on the six issue-15 shapes at their best split, and up to 1.16x at m=32, where the default stays 1).
  * Defaults: the device's configuration with M = 16 and N = 8 at m <= 8, else
  * N = 16 (the first sint8 one otherwise; 16x8x32 / 16x16x32 when emulated); token fragments MT = ceil(m / N) up to
  * 64 tokens per pass; wn=1 sgs=8 or 16 (default_sgs) above m = 16, wn=2 sgs=4 at m <= 16 (BN = 128 rows at M = 16): on an H200
@@ -56,9 +58,16 @@ static int mma_frag(vkb_case *c, int64_t m, int emu, uint32_t f[3])
 }
 
 /* Split-K's automatic slice count for a grid of gx x gz workgroups: slices until ~528 workgroups (4 per SM of a
- * 132-SM GPU), at most K / (32 m) (the int32 partial sums at most half of W's 2-bit bytes) and one per step. */
+ * 132-SM GPU), at most K / (32 m) (the int32 partial sums at most half of W's 2-bit bytes) and one per step.
+ * At m <= 16 a grid of >= 96 workgroups keeps one slice: on an H200 (session 9, rotate, m=8, wn2 sg4 bk128 rb2) one
+ * slice took 17.5 / 37.7 / 48.1 us on 13824x2560 / 20480x3200 / 28672x4096 (108 / 160 / 224 workgroups) against
+ * 25.6 / 35.6 / 53.9 at the ~528 rule's 5 / 4 / 3 slices: each slice adds the partial-sum pass (~4 us) and the
+ * per-workgroup prologue and epilogue, which --profile and ablated shaders put at ~11 us of a 51 us call at one
+ * slice and ~20 at four. Narrower grids (6144x4096: 48, 4096x14336: 32, 2560x6912: 20) keep the 528 rule, which
+ * measured best or within 14% there (20.1, 31.0, 20.1 us). At m = 32 the 528 rule's choice measured best. */
 static uint64_t auto_split(uint64_t gx, uint64_t gz, long long k, int64_t m, uint64_t steps)
 {
+    if (m <= 16 && gx * gz >= 96) return 1;
     uint64_t cap = (uint64_t)k / (32 * (uint64_t)m), s = (528 + gx * gz - 1) / (gx * gz);
     if (s > cap) s = cap;
     if (s < 1) s = 1;
@@ -90,7 +99,8 @@ int bitnet_mma_plan(vkb_case *c, long long n, long long k, int64_t m, size_t nc,
     if (mt > mtmax) mt = mtmax;
     int64_t tn = (int64_t)(f[1] * mt), wn = vkb_param_int(c, "wn", m > 16 ? 1 : 2);
     int64_t sgs = vkb_param_int(c, "sgs", m <= 16 ? 4 : wn == 1 ? default_sgs(c, n, k, m, nc, f, tn) : 8);
-    int64_t split = vkb_param_int(c, "split", 0), bk = 128;
+    int64_t split = vkb_param_int(c, "split", 0), bk = 128, rb = vkb_param_int(c, "rb", m <= 16 ? 2 : 1);
+    if (rb != 1 && rb != 2) return vkb_error(c, "rb=%lld: expected 1 or 2 (steps of packed loads in flight)", (long long)rb);
     /* two stages of (BN + TN) rows x (bk / 16 + 1) uvec4 */
     while (bk > 64 && 32.0 * (double)(sgs * wn * f[0] + tn) * (double)(bk / 16 + 1) > c->caps.max_shared) bk /= 2;
     bk = vkb_param_int(c, "bk", bk);
@@ -115,8 +125,8 @@ int bitnet_mma_plan(vkb_case *c, long long n, long long k, int64_t m, size_t nc,
         return vkb_skip(c, "grid %llux%llux%llu exceeds this device's maxComputeWorkGroupCount", (unsigned long long)gx,
                         (unsigned long long)s, (unsigned long long)gz);
     vkb_add_buf(c, "part", VKB_I32, s > 1 ? (size_t)(s * (uint64_t)m * (uint64_t)n) : 1, VKB_SCRATCH);
-    uint32_t spec[8] = {(uint32_t)wg, f[0], f[1], f[2], (uint32_t)wn, (uint32_t)sgs, (uint32_t)mt, (uint32_t)bk};
-    vkb_dispatch *d = vkb_add_dispatch(c, vkb_add_pipe(c, emu ? "bitnet_mma_emu" : "bitnet_mma", 8, spec), (uint32_t)gx,
+    uint32_t spec[9] = {(uint32_t)wg, f[0], f[1], f[2], (uint32_t)wn, (uint32_t)sgs, (uint32_t)mt, (uint32_t)bk, (uint32_t)rb};
+    vkb_dispatch *d = vkb_add_dispatch(c, vkb_add_pipe(c, emu ? "bitnet_mma_emu" : "bitnet_mma", 9, spec), (uint32_t)gx,
                                        (uint32_t)s, (uint32_t)gz);
     if (!d) return vkb_error(c, "out of memory");
     d->push.n = (uint32_t)n, d->push.m = (uint32_t)m, d->push.k = (uint32_t)k;
@@ -128,8 +138,9 @@ int bitnet_mma_plan(vkb_case *c, long long n, long long k, int64_t m, size_t nc,
             return vkb_error(c, "out of memory");
         d->push.n = (uint32_t)n, d->push.m = (uint32_t)m, d->push.p2 = (uint32_t)s;
     }
-    snprintf(c->note, sizeof(c->note), "%s %ux%ux%u %llux%llu wn%lld sg%lld bk%lld split%llu", emu ? "mma_emu" : "mma", f[0], f[1],
-             f[2], (unsigned long long)bn, (unsigned long long)tn, (long long)wn, (long long)sgs, (long long)bk, (unsigned long long)s);
+    snprintf(c->note, sizeof(c->note), "%s %ux%ux%u %llux%llu wn%lld sg%lld bk%lld split%llu rb%lld", emu ? "mma_emu" : "mma", f[0],
+             f[1], f[2], (unsigned long long)bn, (unsigned long long)tn, (long long)wn, (long long)sgs, (long long)bk,
+             (unsigned long long)s, (long long)rb);
     double nk = (double)n * (double)k, mk = (double)m * (double)k, mn = (double)m * (double)n;
     c->bytes = nk / 4 + mk + 4.0 * (double)m + 4 + 4 * mn;
     c->flops = 2.0 * (double)m * nk;
