@@ -8,9 +8,11 @@
  * at m=8 on the six issue-15 shapes at their best split, and up to 1.16x at m=32, where the default stays 1).
  * Defaults: the device's configuration with M = 16 and N = 8 at m <= 8, else
  * N = 16 (the first sint8 one otherwise; 16x8x32 / 16x16x32 when emulated); token fragments MT = ceil(m / N) up to
- * 64 tokens per pass; wn=1 sgs=8 or 16 (default_sgs) above m = 16, wn=2 sgs=4 at m <= 16 (BN = 128 rows at M = 16): on an H200
+ * 64 tokens per pass; wn=1 sgs=8 above m = 16, wn=2 sgs=4 at m <= 16 (BN = 128 rows at M = 16): on an H200
  * (tests/gpu/sweep_bgemm.txt, 2026-11-23) wn=1 sgs=8 took 0.54-0.62x of wn=2 sgs=4's time at m=32 on all six
- * issue-15 shapes, and 0.96-1.2x at m=8; bk = 128, halved while the two stages overflow shared
+ * issue-15 shapes, and 0.96-1.2x at m=8. sgs=16 (bk 64), the m=32 default of session 8, lost to sgs=8 (bk 128) on
+ * all six shapes once the loads went RB steps ahead (session 9, rotate, us: 30.4 / 14.6 / 46.6 / 25.4 / 79.1 / 46.6
+ * against 25.1 / 14.5 / 40.1 / 21.6 / 66.5 / 37.7). bk = 128, halved while the two stages overflow shared
  * memory. Split-K (auto_split): slices until the grid holds ~528 workgroups (4 per SM of a 132-SM GPU), at most one
  * per step, and the int32 partial sums (4 s M N bytes, written and read once, L2-resident at these sizes) at most
  * half of W's 2-bit bytes (s <= K / (32 m)).
@@ -64,7 +66,7 @@ static int mma_frag(vkb_case *c, int64_t m, int emu, uint32_t f[3])
  * 25.6 / 35.6 / 53.9 at the ~528 rule's 5 / 4 / 3 slices: each slice adds the partial-sum pass (~4 us) and the
  * per-workgroup prologue and epilogue, which --profile and ablated shaders put at ~11 us of a 51 us call at one
  * slice and ~20 at four. Narrower grids (6144x4096: 48, 4096x14336: 32, 2560x6912: 20) keep the 528 rule, which
- * measured best or within 14% there (20.1, 31.0, 20.1 us). At m = 32 the 528 rule's choice measured best. */
+ * measured best or within 14% there (20.1, 31.0, 20.1 us). At m = 32 the 528 rule's choice measured best (sgs 16, same sweep). */
 static uint64_t auto_split(uint64_t gx, uint64_t gz, long long k, int64_t m, uint64_t steps)
 {
     if (m <= 16 && gx * gz >= 96) return 1;
@@ -72,18 +74,6 @@ static uint64_t auto_split(uint64_t gx, uint64_t gz, long long k, int64_t m, uin
     if (s > cap) s = cap;
     if (s < 1) s = 1;
     return s > steps ? steps : s;
-}
-
-/* The default subgroups per workgroup above m = 16 (wn = 1): 16 where that fits in shared memory at bk = 64 and its
- * grid (with auto split) still holds >= 64 workgroups, else 8. On an H200 (tests/gpu/sweep_mma16.txt, session 8,
- * rotate, m=32) sgs=16 took 0.88-0.95x of sgs=8's time on the five issue-15 shapes with 96-448 such workgroups, and
- * 1.47x on 2560x6912, where it leaves 60 (10 row blocks x the split cap of 6). */
-static int64_t default_sgs(const vkb_case *c, long long n, long long k, int64_t m, size_t nc, const uint32_t f[3],
-                           int64_t tn)
-{
-    uint64_t bn = 16 * (uint64_t)f[0], gx = ((uint64_t)n + bn - 1) / bn, gz = ((uint64_t)m + (uint64_t)tn - 1) / (uint64_t)tn;
-    if (32.0 * (double)(bn + (uint64_t)tn) * (64 / 16 + 1) > c->caps.max_shared) return 8;
-    return gx * gz * auto_split(gx, gz, k, m, (uint64_t)nc) >= 64 ? 16 : 8;
 }
 
 int bitnet_mma_plan(vkb_case *c, long long n, long long k, int64_t m, size_t nc, int emu)
@@ -98,7 +88,7 @@ int bitnet_mma_plan(vkb_case *c, long long n, long long k, int64_t m, size_t nc,
     uint64_t mt = ((uint64_t)m + f[1] - 1) / f[1], mtmax = 64 / f[1];
     if (mt > mtmax) mt = mtmax;
     int64_t tn = (int64_t)(f[1] * mt), wn = vkb_param_int(c, "wn", m > 16 ? 1 : 2);
-    int64_t sgs = vkb_param_int(c, "sgs", m <= 16 ? 4 : wn == 1 ? default_sgs(c, n, k, m, nc, f, tn) : 8);
+    int64_t sgs = vkb_param_int(c, "sgs", m <= 16 ? 4 : 8);
     int64_t split = vkb_param_int(c, "split", 0), bk = 128, rb = vkb_param_int(c, "rb", m <= 16 ? 2 : 1);
     if (rb != 1 && rb != 2) return vkb_error(c, "rb=%lld: expected 1 or 2 (steps of packed loads in flight)", (long long)rb);
     /* two stages of (BN + TN) rows x (bk / 16 + 1) uvec4 */
