@@ -25,28 +25,11 @@
 // The matrix operations are macros: bitnet_mma.comp maps them to GL_NV_cooperative_matrix, bitnet_mma_emu.comp to
 // plain loops over shared memory with the same semantics, so lavapipe validates the decode, tiling, correction
 // and split-K at every element.
-#extension GL_EXT_control_flow_attributes : enable
-#extension GL_KHR_shader_subgroup_basic : require
-#include "common.glsl"
-#include "bitnet_layout.glsl"
-layout(constant_id = 1) const uint LM = 16u;
-layout(constant_id = 2) const uint LN = 8u;
-layout(constant_id = 3) const uint LK = 32u;
-layout(constant_id = 4) const uint WN = 2u;
-layout(constant_id = 5) const uint SGS = 4u;
-layout(constant_id = 6) const uint MT = 1u;
+#include "bitnet_mma_io.glsl"
 layout(constant_id = 7) const uint BK = 128u;
 layout(constant_id = 8) const uint RB = 1u;     // register sets: global loads in flight for RB steps of math
 
-layout(binding = 0) readonly buffer Wb { uvec4 w[]; };
-layout(binding = 1) readonly buffer Gb { float gam[]; };
-layout(binding = 2) readonly buffer Xb { uvec4 x[]; };
-layout(binding = 3) readonly buffer Sb { float sc[]; };
-layout(binding = 4) writeonly buffer Yb { float y[]; };
-layout(binding = 5) writeonly buffer Pb { int part[]; };
-
-const uint WG = gl_WorkGroupSize.x;
-const uint BN = SGS * WN * LM, TN = LN * MT;
+const uint BN = SGS * WN * LM;
 const uint GK = BK / 64u;                        // packed uvec4 (64-weight groups) per tile row and step
 const uint CK = BK / 16u, STR = CK + 1u;         // uvec4 of int8 per tile row; padded row stride
 const uint FK = LK / 16u;                        // uvec4 per fragment row
@@ -59,55 +42,7 @@ shared int sxs[TN];                              // sum_k x of the slice, per to
 uvec4 rw0[NW], rx0[NX], rw1[NW], rx1[NX];        // register sets 0 and 1 (1 unused when RB = 1)
 int sxr[NX];                                     // running sum_k x of this invocation's x slots
 
-#ifdef VKB_COOP_EMU
-// GL_NV_cooperative_matrix's semantics with plain loops (element and stride in uvec4 = 16 int8 or 4 int32;
-// colMajor: element (r, c) at elem + c stride). A fragment is a handle into sm; invocation l of a subgroup owns
-// accumulator elements l, l + subgroup size, ...; the MMA and the store use the same ownership.
-struct FragEmu { uint elem, stride; bool col; };
-struct AccEmu { int x[32]; };  // element lane + i subgroup size in x[i]: <= 256 / 8 (the host keeps the subgroup >= 8)
-#define FRAG_A FragEmu
-#define FRAG_B FragEmu
-#define ACC AccEmu
-AccEmu emu_zero() {
-    AccEmu a;
-    for (uint i = 0u; i < 32u; ++i) a.x[i] = 0;
-    return a;
-}
-int emu_b(FragEmu f, uint r, uint c) {  // int8 element (r, c)
-    uint e = f.col ? (f.elem + c * f.stride) * 16u + r : (f.elem + r * f.stride) * 16u + c;
-    return bitfieldExtract(int(sm[e / 16u][(e % 16u) / 4u]), 8 * int(e % 4u), 8);
-}
-// c + a b, exact in int32. The K loop is unrolled: lavapipe 22.3 breaks out of a loop past ~65k iterations per
-// invocation (gallivm's loop limiter), which a rolled 32-deep loop reached at ~70 MMAs and left outputs unwritten.
-AccEmu emu_mma(FragEmu a, FragEmu b, AccEmu c) {
-    for (uint i = 0u, e = gl_SubgroupInvocationID; e < LM * LN; ++i, e += gl_SubgroupSize) {
-        int s = c.x[i];
-        [[unroll]] for (uint k = 0u; k < LK; ++k) s += emu_b(a, e / LN, k) * emu_b(b, k, e % LN);
-        c.x[i] = s;
-    }
-    return c;
-}
-void emu_store_col(AccEmu a, uint elem, uint stride) {
-    for (uint i = 0u, e = gl_SubgroupInvocationID; e < LM * LN; ++i, e += gl_SubgroupSize) {
-        uint o = (elem + (e % LN) * stride) * 4u + e / LN;
-        sm[o / 4u][o % 4u] = uint(a.x[i]);
-    }
-}
-#define ACC_ZERO emu_zero()
-#define LOAD_ROW(f, elem, stride) f = FragEmu(elem, stride, false)
-#define LOAD_COL(f, elem, stride) f = FragEmu(elem, stride, true)
-#define MMA(a, b, c) emu_mma(a, b, c)
-#define STORE_COL(acc, elem, stride) emu_store_col(acc, elem, stride)
-#else
-#define FRAG_A icoopmatNV<8, gl_ScopeSubgroup, LM, LK>
-#define FRAG_B icoopmatNV<8, gl_ScopeSubgroup, LK, LN>
-#define ACC icoopmatNV<32, gl_ScopeSubgroup, LM, LN>
-#define ACC_ZERO ACC(0)
-#define LOAD_ROW(f, elem, stride) coopMatLoadNV(f, sm, elem, stride, false)
-#define LOAD_COL(f, elem, stride) coopMatLoadNV(f, sm, elem, stride, true)
-#define MMA(a, b, c) coopMatMulAddNV(a, b, c)
-#define STORE_COL(acc, elem, stride) coopMatStoreNV(acc, sm, elem, stride, true)
-#endif
+#include "bitnet_mma_ops.glsl"
 
 // The packed weights and x of the step at group c0 (< cend, the slice's end) into register set (RW, RX): zeros past
 // N, M, cend. Macros, so that each register set is named, never indexed at run time (that would be local memory).
@@ -123,10 +58,6 @@ void emu_store_col(AccEmu a, uint elem, uint stride) {
         }                                                                                             \
     }
 
-int bytesum(uint u) {
-    int i = int(u);
-    return bitfieldExtract(i, 0, 8) + bitfieldExtract(i, 8, 8) + bitfieldExtract(i, 16, 8) + bitfieldExtract(i, 24, 8);
-}
 
 // Register set (RW, RX) into buffer base of sm: each packed uvec4 (64 weights) becomes 4 uvec4 of codes; x as is, summed.
 #define STASH(RW, RX, base_) {                                                                        \
@@ -192,25 +123,7 @@ void main() {
     }
     barrier();
     // Each subgroup stages one LM x LN int32 tile (LM LN / 4 uvec4) in its own slice of sm, column-major.
-    uint ys = sg * (LM * LN / 4u), slice = gl_WorkGroupID.y;
-    float g = gam[0];
+    uint ys = sg * (LM * LN / 4u);
     [[unroll]] for (uint i = 0u; i < WN; ++i)
-        [[unroll]] for (uint j = 0u; j < MT; ++j) {
-            STORE_COL(acc[i][j], ys, LM / 4u);
-            subgroupBarrier();
-            for (uint e = gl_SubgroupInvocationID; e < LM * LN; e += gl_SubgroupSize) {
-                uint tl = LN * j + e / LM, tok = t0 + tl, row = n0 + (sg * WN + i) * LM + e % LM;
-                int a = int(sm[ys + e / 4u][e % 4u]) - sxs[tl];
-                if (tok < pc.m && row < pc.n) {
-                    if (pc.p2 == 1u) {
-                        precise float p = float(a) * g;
-                        precise float o = p / sc[tok];
-                        y[tok * pc.n + row] = o;
-                    } else {
-                        part[(slice * pc.m + tok) * pc.n + row] = a;
-                    }
-                }
-            }
-            subgroupBarrier();
-        }
+        [[unroll]] for (uint j = 0u; j < MT; ++j) MMA_OUT(acc[i][j], ys, n0 + (sg * WN + i) * LM, t0, j, gl_WorkGroupID.y)
 }

@@ -76,15 +76,48 @@ static uint64_t auto_split(uint64_t gx, uint64_t gz, long long k, int64_t m, uin
     return s > steps ? steps : s;
 }
 
-int bitnet_mma_plan(vkb_case *c, long long n, long long k, int64_t m, size_t nc, int emu)
+/* The MMA kernel's dispatch (grid gx x s x gz, spec[9]) and, with s > 1 slices, bitnet_mma_sum's; part[] sized for
+ * them; the case's bytes and flops. 0, or vkb_error's -1. */
+static int mma_dispatch(vkb_case *c, const char *shader, const uint32_t spec[9], uint64_t gx, uint64_t gz, uint64_t s,
+                        uint64_t per, long long n, long long k, int64_t m, size_t nc)
+{
+    vkb_add_buf(c, "part", VKB_I32, s > 1 ? (size_t)(s * (uint64_t)m * (uint64_t)n) : 1, VKB_SCRATCH);
+    vkb_dispatch *d = vkb_add_dispatch(c, vkb_add_pipe(c, shader, 9, spec), (uint32_t)gx, (uint32_t)s, (uint32_t)gz);
+    if (!d) return vkb_error(c, "out of memory");
+    d->push.n = (uint32_t)n, d->push.m = (uint32_t)m, d->push.k = (uint32_t)k;
+    d->push.p0 = (uint32_t)nc, d->push.p1 = (uint32_t)per, d->push.p2 = (uint32_t)s;
+    if (s > 1) {
+        uint32_t g[3], rspec[1] = {256};
+        vkb_grid_1d(c, (uint64_t)m * (uint64_t)n, 256, g);
+        if (!(d = vkb_add_dispatch(c, vkb_add_pipe(c, "bitnet_mma_sum", 1, rspec), g[0], g[1], g[2])))
+            return vkb_error(c, "out of memory");
+        d->push.n = (uint32_t)n, d->push.m = (uint32_t)m, d->push.p2 = (uint32_t)s;
+    }
+    double nk = (double)n * (double)k, mk = (double)m * (double)k, mn = (double)m * (double)n;
+    c->bytes = nk / 4 + mk + 4.0 * (double)m + 4 + 4 * mn;
+    c->flops = 2.0 * (double)m * nk;
+    return 0;
+}
+
+/* What both MMA algos need of the device (algo names the one asked for): the fragment shape into f, the subgroup
+ * size into *sg. 0, or vkb_error's / vkb_skip's return. */
+static int mma_begin(vkb_case *c, int64_t m, int emu, const char *algo, uint32_t f[3], uint32_t *sg)
 {
     if (!emu && !c->caps.coopmat_nv)
-        return vkb_skip(c, "device lacks VK_NV_cooperative_matrix (int8 matrix units); algo=mma_emu validates the tiling");
+        return vkb_skip(c, "device lacks VK_NV_cooperative_matrix (int8 matrix units); algo=%s_emu validates the tiling", algo);
     if (!emu && !c->caps.int8) return vkb_skip(c, "device lacks shaderInt8 (int8 cooperative matrices)");
-    uint32_t f[3], sg = c->caps.subgroup ? c->caps.subgroup : 32;
+    *sg = c->caps.subgroup ? c->caps.subgroup : 32;
     int e = mma_frag(c, m, emu, f);
     if (e) return e;
-    if (emu && (sg < 8 || sg > 256)) return vkb_skip(c, "algo=mma_emu needs a subgroup size of 8 .. 256 (this device: %u)", sg);
+    if (emu && (*sg < 8 || *sg > 256)) return vkb_skip(c, "algo=%s_emu needs a subgroup size of 8 .. 256 (this device: %u)", algo, *sg);
+    return 0;
+}
+
+int bitnet_mma_plan(vkb_case *c, long long n, long long k, int64_t m, size_t nc, int emu)
+{
+    uint32_t f[3], sg;
+    int e = mma_begin(c, m, emu, "mma", f, &sg);
+    if (e) return e;
     uint64_t mt = ((uint64_t)m + f[1] - 1) / f[1], mtmax = 64 / f[1];
     if (mt > mtmax) mt = mtmax;
     int64_t tn = (int64_t)(f[1] * mt), wn = vkb_param_int(c, "wn", m > 16 ? 1 : 2);
@@ -114,25 +147,63 @@ int bitnet_mma_plan(vkb_case *c, long long n, long long k, int64_t m, size_t nc,
     if (gx > c->caps.max_wg_count_x || s > 65535 || gz > 65535)
         return vkb_skip(c, "grid %llux%llux%llu exceeds this device's maxComputeWorkGroupCount", (unsigned long long)gx,
                         (unsigned long long)s, (unsigned long long)gz);
-    vkb_add_buf(c, "part", VKB_I32, s > 1 ? (size_t)(s * (uint64_t)m * (uint64_t)n) : 1, VKB_SCRATCH);
     uint32_t spec[9] = {(uint32_t)wg, f[0], f[1], f[2], (uint32_t)wn, (uint32_t)sgs, (uint32_t)mt, (uint32_t)bk, (uint32_t)rb};
-    vkb_dispatch *d = vkb_add_dispatch(c, vkb_add_pipe(c, emu ? "bitnet_mma_emu" : "bitnet_mma", 9, spec), (uint32_t)gx,
-                                       (uint32_t)s, (uint32_t)gz);
-    if (!d) return vkb_error(c, "out of memory");
-    d->push.n = (uint32_t)n, d->push.m = (uint32_t)m, d->push.k = (uint32_t)k;
-    d->push.p0 = (uint32_t)nc, d->push.p1 = (uint32_t)per, d->push.p2 = (uint32_t)s;
-    if (s > 1) {
-        uint32_t g[3], rspec[1] = {256};
-        vkb_grid_1d(c, (uint64_t)m * (uint64_t)n, 256, g);
-        if (!(d = vkb_add_dispatch(c, vkb_add_pipe(c, "bitnet_mma_sum", 1, rspec), g[0], g[1], g[2])))
-            return vkb_error(c, "out of memory");
-        d->push.n = (uint32_t)n, d->push.m = (uint32_t)m, d->push.p2 = (uint32_t)s;
-    }
+    if (mma_dispatch(c, emu ? "bitnet_mma_emu" : "bitnet_mma", spec, gx, gz, s, per, n, k, m, nc)) return -1;
     snprintf(c->note, sizeof(c->note), "%s %ux%ux%u %llux%llu wn%lld sg%lld bk%lld split%llu rb%lld", emu ? "mma_emu" : "mma", f[0],
              f[1], f[2], (unsigned long long)bn, (unsigned long long)tn, (long long)wn, (long long)sgs, (long long)bk,
              (unsigned long long)s, (long long)rb);
-    double nk = (double)n * (double)k, mk = (double)m * (double)k, mn = (double)m * (double)n;
-    c->bytes = nk / 4 + mk + 4.0 * (double)m + 4 + 4 * mn;
-    c->flops = 2.0 * (double)m * nk;
+    return 0;
+}
+
+/* algo=mma_sg (kernels/bitnet_mma_sg.glsl): one pipeline per subgroup, the workgroup's tokens staged once.
+ * Tunables: frag= (K must be 32), wn= row fragments per subgroup (1, 2, 4; RS = 16 wn rows), sgs= subgroups per
+ * workgroup (1..16), split= K slices (0 = auto). Defaults wn=4 sgs=4 (256 rows per workgroup): on an H200 (session 9,
+ * m=8, tests/gpu/sweep_mma9d.txt) within 10% of the fastest of wn 2 or 4 x sgs 2 or 4 on all six issue-15 shapes in
+ * rotate and cold mode, and the fastest on 20480x3200 and 4096x14336 (28.4 / 25.0 us rotate against wn=2 sgs=4's
+ * 33.0 / 31.8); wn=2 sgs=4 is 7% faster on 28672x4096 (43.3 against 46.4).
+ * The token stage holds TN tokens x XG groups (XG: as many as the shared memory leaves beside the slabs), so a
+ * slice is at most XG groups; auto split: enough slices for that, and for >= 528 subgroups (4 per SM of a 132-SM
+ * GPU) where the rows alone give fewer, at most one per group. */
+int bitnet_mma_sg_plan(vkb_case *c, long long n, long long k, int64_t m, size_t nc, int emu)
+{
+    uint32_t f[3], ss;
+    int e = mma_begin(c, m, emu, "mma_sg", f, &ss);
+    if (e) return e;
+    if (f[2] != 32) return vkb_skip(c, "algo=mma_sg needs a K = 32 fragment (two per 64-weight group); this one is %ux%ux%u", f[0], f[1], f[2]);
+    uint64_t mt = ((uint64_t)m + f[1] - 1) / f[1];
+    if (mt > 2) mt = 2;
+    int64_t wn = vkb_param_int(c, "wn", 4), sgs = vkb_param_int(c, "sgs", 4), split = vkb_param_int(c, "split", 0);
+    if ((wn != 1 && wn != 2 && wn != 4) || sgs < 1 || sgs > 16 || split < 0 || split > 4096)
+        return vkb_error(c, "wn=%lld sgs=%lld split=%lld: expected wn 1, 2 or 4, sgs 1..16, split 0 (auto) .. 4096", (long long)wn,
+                         (long long)sgs, (long long)split);
+    uint64_t rs = (uint64_t)wn * f[0], tn = f[1] * mt, wg = (uint64_t)ss * (uint64_t)sgs;
+    /* shared: the stage (tn rows of 4 xg + 1 uvec4), sgs slabs of 2 rs x 5 uvec4, sum_k x (4 tn) */
+    double fixed = 16.0 * ((double)tn + (double)sgs * 2 * (double)rs * 5) + 4.0 * (double)tn;
+    double xgf = ((double)c->caps.max_shared - fixed) / (64.0 * (double)tn);
+    if (wg > c->caps.max_wg_size || xgf < 1)
+        return vkb_skip(c, "wn=%lld sgs=%lld on this device: %llu invocations (<= %u), %.0f B of slabs (<= %u shared)", (long long)wn,
+                        (long long)sgs, (unsigned long long)wg, c->caps.max_wg_size, fixed, c->caps.max_shared);
+    uint64_t xg = xgf > (double)nc ? (uint64_t)nc : (uint64_t)xgf;
+    uint64_t gx = ((uint64_t)n + rs * (uint64_t)sgs - 1) / (rs * (uint64_t)sgs), gz = ((uint64_t)m + tn - 1) / tn;
+    uint64_t s = (uint64_t)split, need = (nc + xg - 1) / xg;
+    if (!s) {
+        s = (528 + gx * gz * (uint64_t)sgs - 1) / (gx * gz * (uint64_t)sgs);
+        if (s < need) s = need;
+    }
+    if (s > nc) s = nc;
+    uint64_t per = (nc + s - 1) / s;
+    if (per > xg) return vkb_error(c, "split=%lld: slices of %llu groups exceed the token stage's %llu (use split >= %llu)",
+                                   (long long)split, (unsigned long long)per, (unsigned long long)xg, (unsigned long long)need);
+    s = (nc + per - 1) / per;
+    if ((double)s * (double)m * (double)n >= 2147483648.0)
+        return vkb_error(c, "split=%llu: the partial sums need < 2^31 elements", (unsigned long long)s);
+    if (gx > c->caps.max_wg_count_x || s > 65535 || gz > 65535)
+        return vkb_skip(c, "grid %llux%llux%llu exceeds this device's maxComputeWorkGroupCount", (unsigned long long)gx,
+                        (unsigned long long)s, (unsigned long long)gz);
+    uint32_t spec[9] = {(uint32_t)wg, f[0], f[1], f[2], (uint32_t)wn, (uint32_t)sgs, (uint32_t)mt, (uint32_t)per, ss};
+    if (mma_dispatch(c, emu ? "bitnet_mma_sg_emu" : "bitnet_mma_sg", spec, gx, gz, s, per, n, k, m, nc)) return -1;
+    snprintf(c->note, sizeof(c->note), "%s %ux%ux%u %llux%llu wn%lld sg%lld split%llu (%llu groups a slice)", emu ? "mma_sg_emu" : "mma_sg",
+             f[0], f[1], f[2], (unsigned long long)(rs * (uint64_t)sgs), (unsigned long long)tn, (long long)wn, (long long)sgs,
+             (unsigned long long)s, (unsigned long long)per);
     return 0;
 }

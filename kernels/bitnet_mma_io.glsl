@@ -1,0 +1,31 @@
+// Declarations shared by the BitLinear MMA kernels (bitnet_mma.glsl, bitnet_mma_sg.glsl): the buffers (0 packed W,
+// 1 gamma', 2 xq, 3 s, 4 y, 5 part), spec constants 1..6 (fragment LM x LN x LK, WN row fragments per subgroup, SGS
+// subgroups, MT token fragments) and the byte sum behind sum_k x.
+#ifndef BITNET_MMA_IO_GLSL
+#define BITNET_MMA_IO_GLSL
+#extension GL_EXT_control_flow_attributes : enable
+#extension GL_KHR_shader_subgroup_basic : require
+#include "common.glsl"
+#include "bitnet_layout.glsl"
+layout(constant_id = 1) const uint LM = 16u;
+layout(constant_id = 2) const uint LN = 8u;
+layout(constant_id = 3) const uint LK = 32u;
+layout(constant_id = 4) const uint WN = 2u;
+layout(constant_id = 5) const uint SGS = 4u;
+layout(constant_id = 6) const uint MT = 1u;
+
+layout(binding = 0) readonly buffer Wb { uvec4 w[]; };
+layout(binding = 1) readonly buffer Gb { float gam[]; };
+layout(binding = 2) readonly buffer Xb { uvec4 x[]; };
+layout(binding = 3) readonly buffer Sb { float sc[]; };
+layout(binding = 4) writeonly buffer Yb { float y[]; };
+layout(binding = 5) writeonly buffer Pb { int part[]; };
+
+const uint WG = gl_WorkGroupSize.x;
+const uint TN = LN * MT;
+
+int bytesum(uint u) {
+    int i = int(u);
+    return bitfieldExtract(i, 0, 8) + bitfieldExtract(i, 8, 8) + bitfieldExtract(i, 16, 8) + bitfieldExtract(i, 24, 8);
+}
+#endif
