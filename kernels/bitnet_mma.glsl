@@ -58,7 +58,6 @@ int sxr[NX];                                     // running sum_k x of this invo
         }                                                                                             \
     }
 
-
 // Register set (RW, RX) into buffer base of sm: each packed uvec4 (64 weights) becomes 4 uvec4 of codes; x as is, summed.
 #define STASH(RW, RX, base_) {                                                                        \
         uint t_ = gl_LocalInvocationID.x, b_ = (base_);                                               \
@@ -66,7 +65,7 @@ int sxr[NX];                                     // running sum_k x of this invo
             uint v = t_ + s * WG, o = b_ + (v / GK) * STR + (v % GK) * 4u;                            \
             if (v < NWT)                                                                              \
                 [[unroll]] for (uint q = 0u; q < 4u; ++q)                                             \
-                    sm[o + q] = (uvec4(RW[s][q]) >> uvec4(0u, 2u, 4u, 6u)) & 0x03030303u;             \
+                    sm[o + q] = bitnet_codes(RW[s][q]);                                                \
         }                                                                                             \
         [[unroll]] for (uint s = 0u; s < NX; ++s) {                                                   \
             uint v = t_ + s * WG;                                                                     \

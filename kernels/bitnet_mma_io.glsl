@@ -24,6 +24,10 @@ layout(binding = 5) writeonly buffer Pb { int part[]; };
 const uint WG = gl_WorkGroupSize.x;
 const uint TN = LN * MT;
 
+// Word q of a packed group (T2, bitnet_layout.glsl) as 4 uvec4 of codes c = w + 1, one per byte, weights 16 q .. 16 q + 15
+// in order: (word >> 2j) & 0x03030303 holds weights 16 q + 4 j + 0..3.
+uvec4 bitnet_codes(uint word) { return (uvec4(word) >> uvec4(0u, 2u, 4u, 6u)) & 0x03030303u; }
+
 int bytesum(uint u) {
     int i = int(u);
     return bitfieldExtract(i, 0, 8) + bitfieldExtract(i, 8, 8) + bitfieldExtract(i, 16, 8) + bitfieldExtract(i, 24, 8);

@@ -46,7 +46,7 @@ shared int sxs[TN];
             uint r_ = lane + q * SS;                                                                  \
             if (r_ < RS)                                                                              \
                 [[unroll]] for (uint u = 0u; u < 4u; ++u)                                             \
-                    sm[b_ + r_ * 5u + u] = (uvec4(P[q][u]) >> uvec4(0u, 2u, 4u, 6u)) & 0x03030303u;   \
+                    sm[b_ + r_ * 5u + u] = bitnet_codes(P[q][u]);                                     \
         }                                                                                             \
         subgroupMemoryBarrierShared();                                                                \
         subgroupBarrier();                                                                            \

@@ -133,7 +133,8 @@ static lin_priv *lin_new(vkb_case *c, long long n, long long k, int64_t m)
  * (mma 38.2 / 42.0), 15.8 / 20.7 on 2560x6912, 46.4 / 50.9 on 28672x4096, 25.0 / 29.2 on 4096x14336 (gemv_sg 16.5 / 33.2,
  * 51.7 / 62.7, 27.9 / 41.7) and 19.0 / 23.8 on 6144x4096 (gemv_sg 15.0 / 25.7: slower in rotate mode); on 13824x2560
  * (K = 2560) mma stays ahead (17.6 / 21.0 against 21.4 / 26.0). So at m = 8 (the batch measured) with K >= 3200: mma_sg.
- * So: gemv_sg at m = 1 and at 2 <= m <= 16 where K >= 4096; mma at 8 <= m <= 16 where K < 4096 and at 17 <= m <= 32,
+ * So: mma_sg at m = 8 where K >= 3200; gemv_sg at m = 1 and at 2 <= m <= 16 where K >= 4096 (but that m = 8 case);
+ * mma at 8 <= m <= 16 where K < 4096 (K < 3200 at m = 8) and at 17 <= m <= 32,
  * where the device has int8 matrix units (else gemv); gemv at 2 <= m <= 7 with K < 4096 (mma unmeasured there);
  * gemm above 32 (mma unmeasured there). */
 static const char *linear_default_algo(const vkb_case *c, long long k, int64_t m)

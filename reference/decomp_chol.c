@@ -19,8 +19,8 @@
  * column: ~64 steps x ~150 cycles twice, ~10 us per block, ~0.7 ms in all with 128 barriers. Measured on
  * the H200 (--profile): 57 us a block, 3.67 ms of 5.83 at n = 4096 (3.2x cuSOLVER). Folding the TRSM into
  * the potrf's steps (one right-looking loop over a 128-row panel, no predicate per element; chol_panel.glsl)
- * halved the steps and cut the instructions per step about 4x: 24 us a block, 3.71 ms in all (0.63 at
- * 1024), where the syrk (2.24 ms) is now the larger part. The syrk is
+ * halved the steps and dropped the predicate from every element update: 24 us a block, 3.71 ms in all (0.63
+ * at 1024), where the syrk (2.24 ms) is now the larger part. The syrk is
  * n^3/3 = 22.9 GFLOP: 4x4 tiles are bound by shared loads (8 per 16 FMAs, <= 50 % of the 67 TFLOP/s
  * fp32 peak), 8x8 tiles by the FMAs (16 per 64). Expect ~2.5-4 ms in place of 10.3 ms on an H200.
  *
