@@ -6,26 +6,27 @@
 // one. Here the workgroup meets at a barrier once, after staging its tokens; then each subgroup streams its own
 // RS = WN LM rows through its own slice of shared memory with subgroup barriers only, so the subgroups of an SM
 // overlap each other's load latency, decode and MMAs the way the SIMT GEMV's subgroups do.
-// Measured (H200, m=8, wn=4 sgs=4): 28.4 us on 20480x3200 against bitnet_mma's 38.2, 25.0 on 4096x14336 against the
-// SIMT gemv_sg's 27.9, and in cold mode 20.7 on 2560x6912 against gemv_sg's 33.2 (tests/gpu/sweep_mma9d.txt).
+// Measured (H200, m=8, wn=2 sgs=8 sb=1, tests/gpu/sweep_mma9e.txt): 20.5 us on 20480x3200 against bitnet_mma's 37.8 and
+// 32.0 on 28672x4096 against the SIMT gemv_sg's 51.4; 3.5x and 4.1x dense_f16 in the acceptance run.
 // Workgroup: SGS subgroups x RS rows (BN = SGS RS), TN = LN MT tokens, one K slice [c0, cend) of 64-weight groups
 // (grid y; split-K through part[] and bitnet_mma_sum.comp as bitnet_mma). Its tokens' slice is staged once in shared
 // memory (TN rows of XG groups, 16 bytes of row padding; XG, spec 7, bounds the slice) with sum_k x per token.
 // A step is one group (64 weights) of the subgroup's RS rows: lane l loads rows l, l + SS, .. (one uvec4 each), decodes
-// them into its slab (two buffers by step parity, RS rows x 4 uvec4 of codes + 1 of padding), a subgroup barrier, then
+// them into its slab (SB buffers, by step parity when 2; RS rows x 4 uvec4 of codes + 1 of padding), a subgroup barrier, then
 // the 2 (LK = 32) x WN x MT MMAs of the group. The loads run D = 4 steps ahead in four named register sets.
 // Buffers and push as bitnet_mma.glsl (0 W, 1 gamma', 2 xq, 3 s, 4 y, 5 part; n, m, p0 = groups per row, p1 = groups
 // per slice, p2 = slices). Grid (ceil(N / BN), slices, ceil(M / TN)). Spec: 0 workgroup size = SS SGS, 1 LM, 2 LN,
-// 3 LK (32), 4 WN, 5 SGS, 6 MT, 7 XG (>= p1), 8 SS (the subgroup size the host reads off the device).
+// 3 LK (32), 4 WN, 5 SGS, 6 MT, 7 XG (>= p1), 8 SS (the subgroup size the host reads off the device), 9 SB (1, 2).
 #include "bitnet_mma_io.glsl"
 #extension GL_KHR_shader_subgroup_arithmetic : require
 layout(constant_id = 7) const uint XG = 64u;
 layout(constant_id = 8) const uint SS = 32u;
+layout(constant_id = 9) const uint SB = 2u;   // slab buffers: 2 (by step parity) or 1 (a subgroup barrier more a step, room for XG)
 
 const uint RS = WN * LM;
 const uint LPL = RS > SS ? RS / SS : 1u;         // rows (uvec4 loads) per lane per step
 const uint XSTR = 4u * XG + 1u, XSZ = TN * XSTR; // the token stage: TN rows of XG groups (uvec4 of int8), padded
-const uint SLAB = 2u * RS * 5u;                  // a subgroup's two buffers of RS decoded rows (4 uvec4 + 1 padding)
+const uint SLAB = SB * RS * 5u;                  // a subgroup's SB buffers of RS decoded rows (4 uvec4 + 1 padding)
 shared uvec4 sm[XSZ + SGS * SLAB];
 shared int sxs[TN];
 
@@ -41,7 +42,8 @@ shared int sxs[TN];
     }
 // Step S on register set P: decode into slab buffer S & 1, subgroup barrier, the group's MMAs; then P takes step S + 4.
 #define STEP(P, S) if ((S) < ns) {                                                                    \
-        uint b_ = slab + ((S) & 1u) * RS * 5u;                                                        \
+        uint b_ = slab + (SB == 2u ? ((S) & 1u) * RS * 5u : 0u);                                      \
+        if (SB == 1u) subgroupBarrier();  /* the previous step's fragment loads are done */           \
         [[unroll]] for (uint q = 0u; q < LPL; ++q) {                                                  \
             uint r_ = lane + q * SS;                                                                  \
             if (r_ < RS)                                                                              \

@@ -129,18 +129,17 @@ static lin_priv *lin_new(vkb_case *c, long long n, long long k, int64_t m)
  *         sgs=16 where default_sgs says, session 8: 28.5 - 44.3 - 24.2 76.1 44.5).
  * And where K < 4096 (13824x2560, 20480x3200; tests/gpu/sweep_mma16.txt, session 8): gemv 29.7 45.4 at m=8 and
  * 52.5 85.7 at m=16, mma's defaults (wn=2 sgs=4) 25.6 38.3 and 30.1 44.0.
- * Session 9 (tests/gpu/sweep_mma9d.txt, m=8, us, rotate / cold): algo=mma_sg (wn=4 sgs=4) took 28.4 / 33.3 on 20480x3200
- * (mma 38.2 / 42.0), 15.8 / 20.7 on 2560x6912, 46.4 / 50.9 on 28672x4096, 25.0 / 29.2 on 4096x14336 (gemv_sg 16.5 / 33.2,
- * 51.7 / 62.7, 27.9 / 41.7) and 19.0 / 23.8 on 6144x4096 (gemv_sg 15.0 / 25.7: slower in rotate mode); on 13824x2560
- * (K = 2560) mma stays ahead (17.6 / 21.0 against 21.4 / 26.0). So at m = 8 (the batch measured) with K >= 3200: mma_sg.
- * So: mma_sg at m = 8 where K >= 3200; gemv_sg at m = 1 and at 2 <= m <= 16 where K >= 4096 (but that m = 8 case);
- * mma at 8 <= m <= 16 where K < 4096 (K < 3200 at m = 8) and at 17 <= m <= 32,
+ * Session 9 (tests/gpu/sweep_mma9e.txt, m=8, us, rotate): algo=mma_sg at its defaults (wn=2 sgs=8 sb=1) took 15.0 /
+ * 12.5 / 20.5 / 15.3 / 32.0 / 24.5 on the six shapes above, against the previous defaults' 17.4 (mma) / 16.5 (gemv_sg)
+ * / 37.4 (mma) / 15.0 / 51.5 / 27.8 (gemv_sg), same session; in cold mode 17.8 / 15.2 / 23.5 / 17.9 / 36.0 / 27.1.
+ * So: mma_sg at m = 8 (the batch measured); gemv_sg at m = 1 and at 2 <= m <= 16 where K >= 4096 (but m = 8);
+ * mma at 9 <= m <= 16 where K < 4096 and at 17 <= m <= 32,
  * where the device has int8 matrix units (else gemv); gemv at 2 <= m <= 7 with K < 4096 (mma unmeasured there);
  * gemm above 32 (mma unmeasured there). */
 static const char *linear_default_algo(const vkb_case *c, long long k, int64_t m)
 {
     int units = c->caps.coopmat_nv && c->caps.int8;
-    if (m == 8 && k >= 3200 && units && c->caps.max_shared >= 49152) return "mma_sg";  /* wn=4 sgs=4: 41 KB of slabs */
+    if (m == 8 && units && c->caps.max_shared >= 49152) return "mma_sg";
     if (m == 1 || (m <= 16 && k >= 4096)) return "gemv_sg";
     if (m <= 16) return units && m >= 8 ? "mma" : "gemv";
     if (m <= 32) return units ? "mma" : "gemv";
@@ -172,6 +171,7 @@ static int linear_plan(vkb_case *c, int dense)
     int mma = msg || !strcmp(algo, "mma") || !strcmp(algo, "mma_emu");
     if (!gemm && !sgv && !g8 && !mma && strcmp(algo, "gemv"))
         return vkb_error(c, "algo=%s: expected gemv, gemv_sg, gemv_ps, gemv8, gemm, mma, mma_emu, mma_sg or mma_sg_emu", algo);
+    if (!msg && vkb_param_str(c, "sb", NULL)) return vkb_error(c, "sb= applies to algo=mma_sg only (algo=%s)", algo);
     if (msg && (vkb_param_str(c, "bk", NULL) || vkb_param_str(c, "rb", NULL)))
         return vkb_error(c, "bk= and rb= apply to algo=mma only (algo=%s: one 64-weight group a step, loads 4 steps ahead)", algo);
     if (mma && dense) return vkb_error(c, "algo=%s: BitLinear only (dense_f16: coopmat*, stream*)", algo);
@@ -408,7 +408,7 @@ static void lin_release(vkb_case *c)
     if (p) free(p->pick), free(p->acc), free(p->want), free(p->bound);
 }
 
-VKB_KERNEL(bitnet_linear) = {"bitnet_linear", "n,k,m,shape,algo,rows,mt,wg,bm,gpt,split,lanes,per,wn,sgs,bk,frag,rb",
+VKB_KERNEL(bitnet_linear) = {"bitnet_linear", "n,k,m,shape,algo,rows,mt,wg,bm,gpt,split,lanes,per,wn,sgs,bk,frag,rb,sb",
                              "BitLinear y = (W_t x_q) gamma'/s, packed 2-bit W, int8 x, int32 acc (variant dot|int; algo gemv|gemv_sg|gemv_ps|gemm "
                              "SIMT, mma and mma_sg on int8 matrix units, mma_emu and mma_sg_emu emulated)",
                              lin_plan, lin_fill, lin_ref, lin_check, lin_release, "dot, int"};

@@ -76,13 +76,13 @@ static uint64_t auto_split(uint64_t gx, uint64_t gz, long long k, int64_t m, uin
     return s > steps ? steps : s;
 }
 
-/* The MMA kernel's dispatch (grid gx x s x gz, spec[9]) and, with s > 1 slices, bitnet_mma_sum's; part[] sized for
+/* The MMA kernel's dispatch (grid gx x s x gz, nspec spec constants) and, with s > 1 slices, bitnet_mma_sum's; part[] sized for
  * them; the case's bytes and flops. 0, or vkb_error's -1. */
-static int mma_dispatch(vkb_case *c, const char *shader, const uint32_t spec[9], uint64_t gx, uint64_t gz, uint64_t s,
+static int mma_dispatch(vkb_case *c, const char *shader, const uint32_t *spec, int nspec, uint64_t gx, uint64_t gz, uint64_t s,
                         uint64_t per, long long n, long long k, int64_t m, size_t nc)
 {
     vkb_add_buf(c, "part", VKB_I32, s > 1 ? (size_t)(s * (uint64_t)m * (uint64_t)n) : 1, VKB_SCRATCH);
-    vkb_dispatch *d = vkb_add_dispatch(c, vkb_add_pipe(c, shader, 9, spec), (uint32_t)gx, (uint32_t)s, (uint32_t)gz);
+    vkb_dispatch *d = vkb_add_dispatch(c, vkb_add_pipe(c, shader, nspec, spec), (uint32_t)gx, (uint32_t)s, (uint32_t)gz);
     if (!d) return vkb_error(c, "out of memory");
     d->push.n = (uint32_t)n, d->push.m = (uint32_t)m, d->push.k = (uint32_t)k;
     d->push.p0 = (uint32_t)nc, d->push.p1 = (uint32_t)per, d->push.p2 = (uint32_t)s;
@@ -148,7 +148,7 @@ int bitnet_mma_plan(vkb_case *c, long long n, long long k, int64_t m, size_t nc,
         return vkb_skip(c, "grid %llux%llux%llu exceeds this device's maxComputeWorkGroupCount", (unsigned long long)gx,
                         (unsigned long long)s, (unsigned long long)gz);
     uint32_t spec[9] = {(uint32_t)wg, f[0], f[1], f[2], (uint32_t)wn, (uint32_t)sgs, (uint32_t)mt, (uint32_t)bk, (uint32_t)rb};
-    if (mma_dispatch(c, emu ? "bitnet_mma_emu" : "bitnet_mma", spec, gx, gz, s, per, n, k, m, nc)) return -1;
+    if (mma_dispatch(c, emu ? "bitnet_mma_emu" : "bitnet_mma", spec, 9, gx, gz, s, per, n, k, m, nc)) return -1;
     snprintf(c->note, sizeof(c->note), "%s %ux%ux%u %llux%llu wn%lld sg%lld bk%lld split%llu rb%lld", emu ? "mma_emu" : "mma", f[0],
              f[1], f[2], (unsigned long long)bn, (unsigned long long)tn, (long long)wn, (long long)sgs, (long long)bk,
              (unsigned long long)s, (long long)rb);
@@ -157,10 +157,11 @@ int bitnet_mma_plan(vkb_case *c, long long n, long long k, int64_t m, size_t nc,
 
 /* algo=mma_sg (kernels/bitnet_mma_sg.glsl): one pipeline per subgroup, the workgroup's tokens staged once.
  * Tunables: frag= (K must be 32), wn= row fragments per subgroup (1, 2, 4; RS = 16 wn rows), sgs= subgroups per
- * workgroup (1..16), split= K slices (0 = auto). Defaults wn=4 sgs=4 (256 rows per workgroup): on an H200 (session 9,
- * m=8, tests/gpu/sweep_mma9d.txt) within 10% of the fastest of wn 2 or 4 x sgs 2 or 4 on all six issue-15 shapes in
- * rotate and cold mode, and the fastest on 20480x3200 and 4096x14336 (28.4 / 25.0 us rotate against wn=2 sgs=4's
- * 33.0 / 31.8); wn=2 sgs=4 is 7% faster on 28672x4096 (43.3 against 46.4).
+ * workgroup (1..16), split= K slices (0 = auto), sb= slab buffers per subgroup (2: by step parity; 1: one subgroup
+ * barrier more a step, half the slab bytes). Defaults wn=2 sgs=8 sb=1: on an H200 (session 9, m=8, rotate, us,
+ * tests/gpu/sweep_mma9e.txt) 15.0 / 12.5 / 20.5 / 15.3 / 32.0 / 24.5 on 13824x2560 / 2560x6912 / 20480x3200 / 6144x4096
+ * / 28672x4096 / 4096x14336, against 21.3 / 15.7 / 28.3 / 18.9 / 46.0 / 24.6 at wn=4 sgs=4 sb=2 (the first default);
+ * at the same split sb=1 took 0.78-0.81x of sb=2's time on three shapes (wn=2 sgs=4).
  * The token stage holds TN tokens x XG groups (XG: as many as the shared memory leaves beside the slabs), so a
  * slice is at most XG groups; auto split: enough slices for that, and for >= 528 subgroups (4 per SM of a 132-SM
  * GPU) where the rows alone give fewer, at most one per group. */
@@ -172,13 +173,14 @@ int bitnet_mma_sg_plan(vkb_case *c, long long n, long long k, int64_t m, size_t 
     if (f[2] != 32) return vkb_skip(c, "algo=mma_sg needs a K = 32 fragment (two per 64-weight group); this one is %ux%ux%u", f[0], f[1], f[2]);
     uint64_t mt = ((uint64_t)m + f[1] - 1) / f[1];
     if (mt > 2) mt = 2;
-    int64_t wn = vkb_param_int(c, "wn", 4), sgs = vkb_param_int(c, "sgs", 4), split = vkb_param_int(c, "split", 0);
-    if ((wn != 1 && wn != 2 && wn != 4) || sgs < 1 || sgs > 16 || split < 0 || split > 4096)
-        return vkb_error(c, "wn=%lld sgs=%lld split=%lld: expected wn 1, 2 or 4, sgs 1..16, split 0 (auto) .. 4096", (long long)wn,
-                         (long long)sgs, (long long)split);
+    int64_t wn = vkb_param_int(c, "wn", 2), sgs = vkb_param_int(c, "sgs", 8), split = vkb_param_int(c, "split", 0);
+    int64_t sb = vkb_param_int(c, "sb", 1);
+    if ((wn != 1 && wn != 2 && wn != 4) || sgs < 1 || sgs > 16 || split < 0 || split > 4096 || (sb != 1 && sb != 2))
+        return vkb_error(c, "wn=%lld sgs=%lld split=%lld sb=%lld: expected wn 1, 2 or 4, sgs 1..16, split 0 (auto) .. 4096, sb 1 or 2",
+                         (long long)wn, (long long)sgs, (long long)split, (long long)sb);
     uint64_t rs = (uint64_t)wn * f[0], tn = f[1] * mt, wg = (uint64_t)ss * (uint64_t)sgs;
     /* shared: the stage (tn rows of 4 xg + 1 uvec4), sgs slabs of 2 rs x 5 uvec4, sum_k x (4 tn) */
-    double fixed = 16.0 * ((double)tn + (double)sgs * 2 * (double)rs * 5) + 4.0 * (double)tn;
+    double fixed = 16.0 * ((double)tn + (double)sgs * (double)sb * (double)rs * 5) + 4.0 * (double)tn;
     double xgf = ((double)c->caps.max_shared - fixed) / (64.0 * (double)tn);
     if (wg > c->caps.max_wg_size || xgf < 1)
         return vkb_skip(c, "wn=%lld sgs=%lld on this device: %llu invocations (<= %u), %.0f B of slabs (<= %u shared)", (long long)wn,
@@ -200,8 +202,8 @@ int bitnet_mma_sg_plan(vkb_case *c, long long n, long long k, int64_t m, size_t 
     if (gx > c->caps.max_wg_count_x || s > 65535 || gz > 65535)
         return vkb_skip(c, "grid %llux%llux%llu exceeds this device's maxComputeWorkGroupCount", (unsigned long long)gx,
                         (unsigned long long)s, (unsigned long long)gz);
-    uint32_t spec[9] = {(uint32_t)wg, f[0], f[1], f[2], (uint32_t)wn, (uint32_t)sgs, (uint32_t)mt, (uint32_t)per, ss};
-    if (mma_dispatch(c, emu ? "bitnet_mma_sg_emu" : "bitnet_mma_sg", spec, gx, gz, s, per, n, k, m, nc)) return -1;
+    uint32_t spec[10] = {(uint32_t)wg, f[0], f[1], f[2], (uint32_t)wn, (uint32_t)sgs, (uint32_t)mt, (uint32_t)per, ss, (uint32_t)sb};
+    if (mma_dispatch(c, emu ? "bitnet_mma_sg_emu" : "bitnet_mma_sg", spec, 10, gx, gz, s, per, n, k, m, nc)) return -1;
     snprintf(c->note, sizeof(c->note), "%s %ux%ux%u %llux%llu wn%lld sg%lld split%llu (%llu groups a slice)", emu ? "mma_sg_emu" : "mma_sg",
              f[0], f[1], f[2], (unsigned long long)(rs * (uint64_t)sgs), (unsigned long long)tn, (long long)wn, (long long)sgs,
              (unsigned long long)s, (unsigned long long)per);
