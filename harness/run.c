@@ -1011,10 +1011,13 @@ int vkb_run(vkb_vk *v, const vkb_suite *s, const vkb_run_opts *o, vkb_run_totals
     vkb_trace("run_start", "timer floor, telemetry, calibration", t0);
     if (isatty(2)) fprintf(stderr, "\r\033[K");
     write_runinfo(&x, s, info);
+    char first[240];
+    if (isnan(clk_seed)) snprintf(first, sizeof(first), "NA (%s)", clk_why);
+    else snprintf(first, sizeof(first), "%.0f MHz", clk_seed);
     if (x.tm.clk.ok)
         fprintf(info, "clock_check: shader-clock probe (VK_KHR_shader_clock) before and after each case's samples; "
-                "low below %.1f x %s; first reading %.0f MHz\n", VKB_CLOCK_LOW_FRAC,
-                isnan(o->clock_ref) ? "the run's highest reading" : "--clock-ref", clk_seed);
+                "low below %.1f x %s; first reading %s\n", VKB_CLOCK_LOW_FRAC,
+                isnan(o->clock_ref) ? "the run's highest reading" : "--clock-ref", first);
     else fprintf(info, "clock_check: NA (%s)\n", clk_why);
     vkb_rundir_sync(info);
     if (plan_jobs(&x, s, err, errlen)) goto out;

@@ -109,7 +109,8 @@ double vkb_clock_rate_MHz(double ticks1, double t1_s, double ticks2, double t2_s
 
 int vkb_clock_judge(double mhz, double ref_mhz, int is_cpu, const char *na_why, char *out, size_t len)
 {
-    if (is_cpu) snprintf(out, len, "NA (CPU device: no clock states to check; the probe read %.0f MHz)", mhz);
+    if (is_cpu && isnan(mhz)) snprintf(out, len, "NA (CPU device: no clock states to check; %s)", na_why && na_why[0] ? na_why : "no probe reading");
+    else if (is_cpu) snprintf(out, len, "NA (CPU device: no clock states to check; the probe read %.0f MHz)", mhz);
     else if (isnan(mhz) || isnan(ref_mhz)) snprintf(out, len, "NA (%s)", na_why && na_why[0] ? na_why : "no clock reading");
     else if (mhz < VKB_CLOCK_LOW_FRAC * ref_mhz) {
         snprintf(out, len, "low: %.0f of %.0f MHz (< %.1f x the reference)", mhz, ref_mhz, VKB_CLOCK_LOW_FRAC);

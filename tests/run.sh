@@ -218,12 +218,16 @@ awk -F'\t' '$1 == "PASS" && ((($12 == "NA" || $14 == "NA" || $15 == "NA" || $16 
     END { exit n > 0 }' "$T/tel.tsv" > "$T/out" && ok "every PASS row: power/thermal/energy measured or NA with a reason (all NA on a CPU device)" \
     || bad "sensor columns NA without a reason" "$T/out"
 # The clock check: lavapipe offers VK_KHR_shader_clock, so the probe runs around every case's samples and each
-# timed row records the rate it read; a CPU device has no clock states, so no row is judged (never "low").
-grep_smoke "run.txt: the shader-clock probe ran (first reading in MHz)" '^clock_check: shader-clock probe .* first reading [0-9]+ MHz'
-csv_col "$d/results.csv" status clock_MHz clock_check | awk -F'\t' '($1 == "PASS" && ($2 !~ /^[0-9.]+(e[-+]?[0-9]+)?$/ ||
-    $3 !~ /^NA \(CPU device: no clock states to check; the probe read [0-9]+ MHz\)$/)) || ($1 != "PASS" && $3 == "") {
-    print "row " NR ": " $0; n++ } END { exit n > 0 }' > "$T/out" && ok "every PASS row: the clock probe's reading (CPU device: not judged)" \
-    || bad "rows without a clock reading" "$T/out"
+# timed row records the rate it read; a CPU device has no clock states, so no row is judged (never "low"). A probe
+# spin preempted on this 2-core host can leave a reading with no rate even after the probe's 3 tries: such a row
+# must say so, and at least half of the PASS rows must carry a rate (a probe that never gives one fails this).
+grep_smoke "run.txt: the shader-clock probe ran (first reading in MHz, or NA with why)" '^clock_check: shader-clock probe .* first reading ([0-9]+ MHz|NA \(clock probe: .*\))$'
+csv_col "$d/results.csv" status clock_MHz clock_check | awk -F'\t' '$1 == "PASS" { p++ }
+    $1 == "PASS" && $2 ~ /^[0-9.]+(e[-+]?[0-9]+)?$/ && $3 ~ /^NA \(CPU device: no clock states to check; the probe read [0-9]+ MHz\)$/ { r++; next }
+    $1 == "PASS" && $2 == "NA" && $3 ~ /^NA \(CPU device: no clock states to check; clock probe: .*no rate \(3 tries\)\)$/ { next }
+    ($1 == "PASS") || ($1 != "PASS" && $3 == "") { print "row " NR ": " $0; n++ }
+    END { if (2 * r < p) { print r " of " p " PASS rows with a probe rate"; n++ } exit n > 0 }' > "$T/out" &&
+    ok "every PASS row: the clock probe's reading (CPU device: not judged)" || bad "rows without a clock reading" "$T/out"
 # A reference clock no device reaches (--clock-ref) makes every reading low: the case is timed a second time after
 # a longer warm-up, kept (PASS) with clock_check "low: ...; re-timed", counted in run.txt, and warned about.
 run -e "add n=2^16" --min-time 0.02 --no-telemetry --clock-ref 1e9 > "$T/out" 2>&1
