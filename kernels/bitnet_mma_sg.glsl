@@ -40,7 +40,8 @@ shared int sxs[TN];
             P[q] = r_ < RS && r0 + r_ < pc.n && g_ < cend ? w[(r0 + r_) * pc.p0 + g_] : uvec4(0u);    \
         }                                                                                             \
     }
-// Step S on register set P: decode into slab buffer S & 1, subgroup barrier, the group's MMAs; then P takes step S + 4.
+// Step S on register set P: decode into the slab (buffer S & 1 when SB = 2; with SB = 1 after a subgroup barrier that
+// ends the previous step's fragment loads), subgroup barrier, the group's MMAs; then P takes step S + 4.
 #define STEP(P, S) if ((S) < ns) {                                                                    \
         uint b_ = slab + (SB == 2u ? ((S) & 1u) * RS * 5u : 0u);                                      \
         if (SB == 1u) subgroupBarrier();  /* the previous step's fragment loads are done */           \

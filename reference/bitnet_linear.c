@@ -139,7 +139,7 @@ static lin_priv *lin_new(vkb_case *c, long long n, long long k, int64_t m)
 static const char *linear_default_algo(const vkb_case *c, long long k, int64_t m)
 {
     int units = c->caps.coopmat_nv && c->caps.int8;
-    if (m == 8 && units && c->caps.max_shared >= 49152) return "mma_sg";
+    if (m == 8 && units && c->caps.max_shared >= 49152) return "mma_sg";  /* as measured: 20 KB of slabs + the stage */
     if (m == 1 || (m <= 16 && k >= 4096)) return "gemv_sg";
     if (m <= 16) return units && m >= 8 ? "mma" : "gemv";
     if (m <= 32) return units ? "mma" : "gemv";
