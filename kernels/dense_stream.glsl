@@ -18,11 +18,15 @@
 // part[slice][M][N] summed in slice order by dense_splitk.comp). Empty slices contribute zeros.
 // Output: each 16x16 accumulator through shared memory (column-major), then written with bounds checks as 16
 // consecutive rows of one token.
-// Buffers: 0 W (fp16, N x Kp8, Kp8 = K rounded up to 8, zero padding), 1 x (fp16, M x Kp8), 2 y (fp32 M x N),
-// 3 part (fp32, p2 x M x N; one element when p2 == 1). Push: n = N, m = M, p0 = Kp8 / 8 (uvec4 per row),
+// W's layout (PANEL): 0 = rows, row-major N x Kp8 (a step reads 2 BK bytes of each of its 16 WN rows);
+// 1 = panels of 16 rows, 16-byte chunk major: chunk c (8 halves) of row r at uvec4 ((r / 16) p0 + c) 16 + r % 16,
+// rows padded to a multiple of 16 with zeros. A panel's K range is then one contiguous run, so a step reads
+// 32 BK contiguous bytes per panel and a 32-lane load instruction 512 contiguous bytes (as the m = 1 GEMV does).
+// Buffers: 0 W (fp16, N x Kp8 (rows) or N16 x Kp8 (panels), Kp8 = K rounded up to 8, zero padding), 1 x (fp16,
+// M x Kp8), 2 y (fp32 M x N), 3 part (fp32, p2 x M x N; one element when p2 == 1). Push: n = N, m = M, p0 = Kp8 / 8 (uvec4 per row),
 // p1 = uvec4 per K slice (a multiple of BK / 8), p2 = grid slices. Grid (ceil(N / BN), p2, ceil(M / 16 MT)).
-// Spec: 0 workgroup size = SG x SR x SK, 1 SG = the subgroup size, 2 SR, 3 SK, 4 BK. WN and MT are compiled
-// in by the stubs dense_stream_wIxJ.comp (I = WN, J = MT) so that fragment arrays have constant sizes. The host
+// Spec: 0 workgroup size = SG x SR x SK, 1 SG = the subgroup size, 2 SR, 3 SK, 4 BK, 5 PANEL (W's layout, above),
+// 6 RB, 7 XPRE (the register buffers, at DS_BUFFER). WN and MT are compiled in by the stubs dense_stream_wIxJ.comp (I = WN, J = MT) so that fragment arrays have constant sizes. The host
 // checks BK % 16 == 0, that 16 BK / 8 splits evenly over SG lanes and that the staging fits in shared memory.
 // dense_stream_emu_wIxJ.comp emulate the matrix operations (lavapipe validates this file's indexing).
 #extension GL_EXT_control_flow_attributes : enable
@@ -34,6 +38,9 @@ layout(constant_id = 1) const uint SG = 32u;
 layout(constant_id = 2) const uint SR = 2u;
 layout(constant_id = 3) const uint SK = 2u;
 layout(constant_id = 4) const uint BK = 64u;
+layout(constant_id = 5) const uint PANEL = 0u;
+layout(constant_id = 6) const uint RB = 2u;    // register buffers: W steps in flight (2 or 4)
+layout(constant_id = 7) const uint XPRE = 1u;  // 1: x prefetched with W; 0: loaded when staged
 const uint WN = DS_WN, MT = DS_MT;
 #ifndef DS_SUM_END
 #define DS_SUM_END SK  // in-kernel slices summed; tests/kernels/dense_stream_emu_dropslice.comp sums one fewer
@@ -78,32 +85,45 @@ float emu_h(FragEmu f, uint r, uint c) {  // fp16 element (r, c), in halves from
 
 uint lane, n0, t0, cend;
 
-// Two register buffers (B = 0, 1), each one BK step of this subgroup's W rows and x tokens. fetchB issues the
-// step at uvec4 column c (zeros past N, M and the slice's end); stashB stores it into the staging area at base.
+// The v-th uvec4 of a subgroup's W step (v < RW CK, consecutive v at consecutive addresses): its row within
+// the subgroup's RW rows and its chunk within the step; w_at: the uvec4 index of (row, chunk) in W.
+uint w_row(uint v) { return PANEL != 0u ? (v / (16u * CK)) * 16u + v % 16u : v / CK; }
+uint w_col(uint v) { return PANEL != 0u ? (v % (16u * CK)) / 16u : v % CK; }
+uint w_at(uint row, uint col) { return PANEL != 0u ? ((row / 16u) * pc.p0 + col) * 16u + row % 16u : row * pc.p0 + col; }
+
+// Register buffers B = 0 .. RB - 1 (RB, spec 6: 2 or 4), each one BK step of this subgroup's W rows, and with
+// XPRE (spec 7) = 1 its x tokens. fetchB issues the step at uvec4 column c (zeros past N, M and the slice's end);
+// stashB stores it into the staging area at base. With XPRE = 0 the x tokens are not held in registers: stashB
+// loads them itself (x is L1/L2-resident: a short wait), so the registers go to W steps in flight instead.
 #define DS_BUFFER(B)                                                                            \
     uvec4 rw##B[NW], rx##B[NX];                                                                 \
     void fetch##B(uint c) {                                                                     \
         UNROLL for (uint s = 0u; s < NW; ++s) {                                             \
-            uint v = lane + s * SG, row = n0 + v / CK, col = c + v % CK;                        \
-            rw##B[s] = row < pc.n && col < cend ? w[row * pc.p0 + col] : uvec4(0u);             \
+            uint v = lane + s * SG, row = n0 + w_row(v), col = c + w_col(v);                    \
+            rw##B[s] = row < pc.n && col < cend ? w[w_at(row, col)] : uvec4(0u);               \
         }                                                                                       \
-        UNROLL for (uint s = 0u; s < NX; ++s) {                                             \
-            uint v = lane + s * SG, tok = t0 + v / CK, col = c + v % CK;                        \
-            rx##B[s] = tok < pc.m && col < cend ? x[tok * pc.p0 + col] : uvec4(0u);             \
-        }                                                                                       \
+        if (XPRE != 0u)                                                                         \
+            UNROLL for (uint s = 0u; s < NX; ++s) rx##B[s] = x_at(c, lane + s * SG);          \
     }                                                                                           \
-    void stash##B(uint base) {                                                                  \
+    void stash##B(uint base, uint c) {                                                          \
         UNROLL for (uint s = 0u; s < NW; ++s) {                                             \
             uint v = lane + s * SG;                                                             \
-            sm[base + (v / CK) * STR + v % CK] = rw##B[s];                                      \
+            sm[base + w_row(v) * STR + w_col(v)] = rw##B[s];                                    \
         }                                                                                       \
         UNROLL for (uint s = 0u; s < NX; ++s) {                                             \
             uint v = lane + s * SG;                                                             \
-            sm[base + (RW + v / CK) * STR + v % CK] = rx##B[s];                                 \
+            sm[base + (RW + v / CK) * STR + v % CK] = XPRE != 0u ? rx##B[s] : x_at(c, v);       \
         }                                                                                       \
     }
+// The v-th uvec4 of the subgroup's x step at uvec4 column c (token t0 + v / CK), zero past M and the slice.
+uvec4 x_at(uint c, uint v) {
+    uint tok = t0 + v / CK, col = c + v % CK;
+    return tok < pc.m && col < cend ? x[tok * pc.p0 + col] : uvec4(0u);
+}
 DS_BUFFER(0)
 DS_BUFFER(1)
+DS_BUFFER(2)
+DS_BUFFER(3)
 
 // One BK step from the staging area at base into the accumulators (a macro: acc stays a local of main).
 #define COMPUTE(base)                                                                                       \
@@ -128,16 +148,28 @@ void main() {
         UNROLL for (uint j = 0u; j < MT; ++j) acc[i][j] = ACC_ZERO;
     if (ns > 0u) fetch0(c0);
     if (ns > 1u) fetch1(c0 + CK);
+    if (RB > 2u && ns > 2u) fetch2(c0 + 2u * CK);
+    if (RB > 2u && ns > 3u) fetch3(c0 + 3u * CK);
     for (uint st = 0u; st < ns; ++st) {  // subgroup-uniform branches pick the register buffer statically
+        uint b = st % RB, c = c0 + st * CK, cn = c + RB * CK;
+        bool more = st + RB < ns;
         SG_SYNC();  // every lane is done reading the previous step's staging
-        if ((st & 1u) == 0u) {
-            stash0(base);
+        if (b == 0u) {
+            stash0(base, c);
             SG_SYNC();
-            if (st + 2u < ns) fetch0(c0 + (st + 2u) * CK);
-        } else {
-            stash1(base);
+            if (more) fetch0(cn);
+        } else if (b == 1u) {
+            stash1(base, c);
             SG_SYNC();
-            if (st + 2u < ns) fetch1(c0 + (st + 2u) * CK);
+            if (more) fetch1(cn);
+        } else if (RB > 2u && b == 2u) {
+            stash2(base, c);
+            SG_SYNC();
+            if (more) fetch2(cn);
+        } else if (RB > 2u) {
+            stash3(base, c);
+            SG_SYNC();
+            if (more) fetch3(cn);
         }
         COMPUTE(base)
     }

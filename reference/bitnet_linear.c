@@ -46,6 +46,7 @@ typedef struct lin_priv {
     vkb_refcmp cmp; /* fast: how the fast reference agreed with the oracle on them */
     int64_t *acc;   /* BitLinear: reference accumulators, every output */
     double *want, *bound;  /* dense: reference value and error bound, every output */
+    uint16_t *wrow; /* dense, algo=stream lay=panel: W row-major (N x kp) for the references; buffer w holds panels */
 } lin_priv;
 
 /* algo=gemv_sg (kernels/bitnet_gemv_sg.glsl): rows= R rows per block, split= subgroups per block (they split
@@ -179,8 +180,9 @@ static int linear_plan(vkb_case *c, int dense)
     if (!ps && vkb_param_str(c, "per", NULL)) return vkb_error(c, "per= applies to algo=gemv_ps only (algo=%s)", algo);
     if (g8 && !dense) return vkb_error(c, "algo=gemv8: dense_f16 only");
     if (!mma && vkb_param_str(c, "wn", NULL)) return vkb_error(c, "wn= applies to algo=coopmat_g, stream and mma only (algo=%s)", algo);
-    if (vkb_param_str(c, "sr", NULL) || vkb_param_str(c, "sk", NULL))
-        return vkb_error(c, "sr= and sk= apply to algo=stream only (algo=%s)", algo);
+    if (vkb_param_str(c, "sr", NULL) || vkb_param_str(c, "sk", NULL) || vkb_param_str(c, "lay", NULL) || vkb_param_str(c, "xpre", NULL) ||
+        (dense && vkb_param_str(c, "rb", NULL)))
+        return vkb_error(c, "sr=, sk=, lay=, xpre= and rb= apply to algo=stream only (algo=%s)", algo);
     if (!sgv && (vkb_param_str(c, "gpt", NULL) || (!mma && vkb_param_str(c, "split", NULL)) || vkb_param_str(c, "lanes", NULL)))
         return vkb_error(c, "gpt=, split= and lanes= apply to algo=gemv_sg and gemv_ps only, split= also to mma (algo=%s)", algo);
     if (!mma && (vkb_param_str(c, "frag", NULL) || vkb_param_str(c, "bk", NULL) || vkb_param_str(c, "sgs", NULL)))
@@ -405,7 +407,7 @@ void bitnet_check_y(vkb_check *r, const float *y, const int64_t *acc, const floa
 static void lin_release(vkb_case *c)
 {
     lin_priv *p = c->priv;
-    if (p) free(p->pick), free(p->acc), free(p->want), free(p->bound);
+    if (p) free(p->pick), free(p->acc), free(p->want), free(p->bound), free(p->wrow);
 }
 
 VKB_KERNEL(bitnet_linear) = {"bitnet_linear", "n,k,m,shape,algo,rows,mt,wg,bm,gpt,split,lanes,per,wn,sgs,bk,frag,rb,sb",
@@ -492,8 +494,9 @@ static int dense_g_plan(vkb_case *c, long long n, long long k, int64_t m, int em
     if (!emu && !c->caps.f16) return vkb_skip(c, "device lacks shaderFloat16 (fp16 cooperative matrices)");
     uint32_t mt = m <= 16 ? 1 : m <= 32 ? 2 : 4;
     int64_t wn = vkb_param_int(c, "wn", 2), sgs = vkb_param_int(c, "sgs", 4), split = vkb_param_int(c, "split", 0);
-    if (vkb_param_str(c, "sr", NULL) || vkb_param_str(c, "sk", NULL))
-        return vkb_error(c, "sr= and sk= apply to algo=stream only (algo=coopmat_g)");
+    if (vkb_param_str(c, "sr", NULL) || vkb_param_str(c, "sk", NULL) || vkb_param_str(c, "lay", NULL) || vkb_param_str(c, "xpre", NULL) ||
+        vkb_param_str(c, "rb", NULL))
+        return vkb_error(c, "sr=, sk=, lay=, xpre= and rb= apply to algo=stream only (algo=coopmat_g)");
     if ((wn != 2 && wn != 4) || (wn == 4 && mt > 2) || sgs < 1 || sgs > 16 || split < 0 || split > 4096)
         return vkb_error(c, "wn=%lld sgs=%lld split=%lld: expected wn 2 or 4 (4 at m <= 32), sgs 1..16, split 0 (auto) .. 4096",
                          (long long)wn, (long long)sgs, (long long)split);
@@ -554,16 +557,20 @@ static int dense_g_plan(vkb_case *c, long long n, long long k, int64_t m, int em
  * bk=32, sr=2 sk=2 at m <= 16, sr=4 sk=1 above (bk=64 was no faster overall; wn=4 slower on every shape). Auto split: grid slices until ~2112 subgroups (16 per SM of a
  * 132-SM GPU) are in the grid, at most k / (16 m) (partial sums written <= 1/8 of W's bytes), and at most one
  * slice per two steps of each subgroup (so its pipeline fills). */
+/* lay=panel (W in 16-row panels, chunk major: a step reads one contiguous run per panel), rb= register buffers (W steps
+ * in flight, 2 or 4), xpre=0 (x loaded at stash time instead of held in registers). On an H200 (tests/gpu/sweep_panel10.txt,
+ * sweep_panel10b.txt, rotate) panels took 0.58-0.86x of rows' time at m = 8 (28672x4096: 96 against 166 us) and
+ * 0.95-1.0x at m = 32; rb=4 (160 registers) and xpre=0 were slower at both: the bytes in flight are not what caps it. */
 /* The matrix-unit plans' common tail: a grid of gx x s (K slices) x gz workgroups within the device's limits, partial
  * sums that index in 32 bits, and the buffers w, x, y and part (s x M x N fp32 when s > 1). 0, or vkb_error/vkb_skip's. */
-static int dense_grid_bufs(vkb_case *c, const lin_priv *p, uint64_t s, uint64_t gx, uint64_t gz)
+static int dense_grid_bufs(vkb_case *c, const lin_priv *p, uint64_t s, uint64_t gx, uint64_t gz, size_t wrows)
 {
     if ((double)s * (double)p->m * (double)p->n >= 4294967296.0)
         return vkb_error(c, "split=%llu: the partial sums need < 2^32 elements", (unsigned long long)s);
     if (gx > c->caps.max_wg_count_x || s > 65535 || gz > 65535)
         return vkb_skip(c, "grid %llux%llux%llu exceeds this device's maxComputeWorkGroupCount", (unsigned long long)gx,
                         (unsigned long long)s, (unsigned long long)gz);
-    vkb_add_buf(c, "w", VKB_F16, p->n * p->kp, VKB_IN);
+    vkb_add_buf(c, "w", VKB_F16, wrows * p->kp, VKB_IN);
     vkb_add_buf(c, "x", VKB_F16, p->m * p->kp, VKB_IN);
     vkb_add_buf(c, "y", VKB_F32, p->m * p->n, VKB_OUT);
     vkb_add_buf(c, "part", VKB_F32, s > 1 ? (size_t)s * p->m * p->n : 1, VKB_SCRATCH);
@@ -578,6 +585,12 @@ static int dense_stream_plan(vkb_case *c, long long n, long long k, int64_t m, i
     uint32_t mt = m <= 16 ? 1 : 2;
     int64_t wn = vkb_param_int(c, "wn", 2), sr = vkb_param_int(c, "sr", m <= 16 ? 2 : 4), sk = vkb_param_int(c, "sk", m <= 16 ? 2 : 1);
     int64_t bk = vkb_param_int(c, "bk", 32), split = vkb_param_int(c, "split", 0);
+    const char *lay = vkb_param_str(c, "lay", "rows");
+    int panel = !strcmp(lay, "panel");
+    int64_t rb = vkb_param_int(c, "rb", 2), xpre = vkb_param_int(c, "xpre", 1);
+    if (!panel && strcmp(lay, "rows")) return vkb_error(c, "lay=%s: expected rows or panel", lay);
+    if ((rb != 2 && rb != 4) || (xpre != 0 && xpre != 1))
+        return vkb_error(c, "rb=%lld xpre=%lld: expected rb 2 or 4 (W steps in flight), xpre 0 or 1", (long long)rb, (long long)xpre);
     if ((wn != 2 && wn != 4) || sr < 1 || sk < 1 || sr * sk > 16 || bk < 16 || bk > 128 || bk % 16 || split < 0 || split > 4096)
         return vkb_error(c, "wn=%lld sr=%lld sk=%lld bk=%lld split=%lld: expected wn 2 or 4, sr sk <= 16 subgroups, bk a multiple "
                          "of 16 <= 128, split 0 (auto) .. 4096", (long long)wn, (long long)sr, (long long)sk, (long long)bk,
@@ -606,18 +619,20 @@ static int dense_stream_plan(vkb_case *c, long long n, long long k, int64_t m, i
     uint64_t per = (steps + slices - 1) / slices * ck;  /* uvec4 per slice, whole steps */
     slices = (nc + per - 1) / per;                      /* no empty grid slice below */
     s = (slices + (uint64_t)sk - 1) / (uint64_t)sk;
-    int e = dense_grid_bufs(c, p, s, gx, gz);
+    if (panel && (p->wrow = malloc(p->n * p->kp * sizeof(*p->wrow))) == NULL) return vkb_error(c, "out of memory");
+    int e = dense_grid_bufs(c, p, s, gx, gz, panel ? (p->n + 15) / 16 * 16 : p->n);
     if (e) return e;
     char shader[48];
     snprintf(shader, sizeof(shader), "dense_stream%s_w%lldx%u", emu ? "_emu" : "", (long long)wn, mt);
-    uint32_t spec[5] = {wg, sg, (uint32_t)sr, (uint32_t)sk, (uint32_t)bk};
-    vkb_dispatch *d = vkb_add_dispatch(c, vkb_add_pipe(c, shader, 5, spec), (uint32_t)gx, (uint32_t)s, (uint32_t)gz);
+    uint32_t spec[8] = {wg, sg, (uint32_t)sr, (uint32_t)sk, (uint32_t)bk, (uint32_t)panel, (uint32_t)rb, (uint32_t)xpre};
+    vkb_dispatch *d = vkb_add_dispatch(c, vkb_add_pipe(c, shader, 8, spec), (uint32_t)gx, (uint32_t)s, (uint32_t)gz);
     if (!d) return vkb_error(c, "out of memory");
     d->push.n = (uint32_t)n, d->push.m = (uint32_t)m, d->push.k = (uint32_t)k;
     d->push.p0 = (uint32_t)nc, d->push.p1 = (uint32_t)per, d->push.p2 = (uint32_t)s;
     if (s > 1 && dense_add_splitk(c, n, m, s)) return vkb_error(c, "out of memory");
-    snprintf(c->note, sizeof(c->note), "%s %llux%u wn%lld sr%lld sk%lld bk%lld split%llu", emu ? "stream_emu" : "stream",
-             (unsigned long long)bn, 16 * mt, (long long)wn, (long long)sr, (long long)sk, (long long)bk, (unsigned long long)s);
+    snprintf(c->note, sizeof(c->note), "%s %llux%u wn%lld sr%lld sk%lld bk%lld split%llu rb%lld xpre%lld %s",
+             emu ? "stream_emu" : "stream", (unsigned long long)bn, 16 * mt, (long long)wn, (long long)sr, (long long)sk,
+             (long long)bk, (unsigned long long)s, (long long)rb, (long long)xpre, lay);
     dense_cost(c, n, k, m);
     return 0;
 }
@@ -636,8 +651,9 @@ static int dense_coop_plan(vkb_case *c, long long n, long long k, int64_t m)
                          algo);
     int emu = !strcmp(algo, "coopmat_emu");
     if (vkb_param_str(c, "wn", NULL)) return vkb_error(c, "wn= applies to algo=coopmat_g and stream only (algo=%s)", algo);
-    if (vkb_param_str(c, "sr", NULL) || vkb_param_str(c, "sk", NULL))
-        return vkb_error(c, "sr= and sk= apply to algo=stream only (algo=%s)", algo);
+    if (vkb_param_str(c, "sr", NULL) || vkb_param_str(c, "sk", NULL) || vkb_param_str(c, "lay", NULL) || vkb_param_str(c, "xpre", NULL) ||
+        vkb_param_str(c, "rb", NULL))
+        return vkb_error(c, "sr=, sk=, lay=, xpre= and rb= apply to algo=stream only (algo=%s)", algo);
     if (!emu && !c->caps.coopmat_nv)
         return vkb_skip(c, "device lacks VK_NV_cooperative_matrix (fp16 matrix units); algo=coopmat_emu validates the tiling");
     if (!emu && !c->caps.f16) return vkb_skip(c, "device lacks shaderFloat16 (fp16 cooperative matrices)");
@@ -665,7 +681,7 @@ static int dense_coop_plan(vkb_case *c, long long n, long long k, int64_t m)
     if (s > steps) s = steps;
     uint64_t per = (steps + s - 1) / s * ck;  /* uvec4 per slice, whole steps */
     s = (nc + per - 1) / per;                 /* no empty slice */
-    int e = dense_grid_bufs(c, p, s, gx, gz);
+    int e = dense_grid_bufs(c, p, s, gx, gz, p->n);
     if (e) return e;
     uint32_t spec[5] = {wg, (uint32_t)bn, (uint32_t)bk, (uint32_t)sgs, mt};
     vkb_dispatch *d = vkb_add_dispatch(c, vkb_add_pipe(c, emu ? "dense_coopmat_emu" : "dense_coopmat", 5, spec),
@@ -699,10 +715,24 @@ static void fill_f16_rows(gsl_rng *r, uint16_t *h, size_t rows, size_t k, size_t
     vkb_par_fill(r, rows, (1u << 16) / kp + 1, f16_chunk, &f);
 }
 
+/* W as the references read it: row-major N x kp. */
+static const uint16_t *dense_w(const vkb_case *c)
+{
+    const lin_priv *p = c->priv;
+    return p->wrow ? p->wrow : c->buf[0].host;
+}
+
 static void dense_fill(vkb_case *c, gsl_rng *r)
 {
     lin_priv *p = c->priv;
-    fill_f16_rows(r, c->buf[0].host, p->n, p->k, p->kp);
+    fill_f16_rows(r, p->wrow ? p->wrow : c->buf[0].host, p->n, p->k, p->kp);
+    if (p->wrow) { /* lay=panel (kernels/dense_stream.glsl): 16-row panels, 8-half chunk major; padding rows stay zero */
+        uint16_t *w = c->buf[0].host;
+        size_t nc = p->kp / 8;
+        for (size_t i = 0; i < p->n; i++)
+            for (size_t ch = 0; ch < nc; ch++)
+                memcpy(w + (((i / 16) * nc + ch) * 16 + i % 16) * 8, p->wrow + i * p->kp + 8 * ch, 8 * sizeof(*w));
+    }
     fill_f16_rows(r, c->buf[1].host, p->m, p->k, p->kp);
     pick_outputs(c, r);
 }
@@ -711,7 +741,7 @@ static void dense_fill(vkb_case *c, gsl_rng *r)
 static void dense_one(const vkb_case *c, size_t o, double *y, double *sa)
 {
     const lin_priv *p = c->priv;
-    const uint16_t *w = c->buf[0].host, *x = c->buf[1].host;
+    const uint16_t *w = dense_w(c), *x = c->buf[1].host;
     size_t t = o / p->n, row = o % p->n;
     double s = 0, a = 0;
     for (size_t j = 0; j < p->k; j++) {
@@ -733,7 +763,7 @@ static double dense_ref(vkb_case *c)
     if (!p->fast) {
         for (size_t o = 0; o < total; o++) dense_one(c, o, p->want + o, p->bound + o);
     } else {
-        vkb_fast_mat x = {c->buf[1].host, VKB_F16, p->kp, 0}, w = {c->buf[0].host, VKB_F16, p->kp, 1};
+        vkb_fast_mat x = {c->buf[1].host, VKB_F16, p->kp, 0}, w = {dense_w(c), VKB_F16, p->kp, 1};
         if (vkb_fast_gemm(x, w, p->m, p->n, p->k, p->want, p->bound, &c->fast_ref_s) || !p->pick) {
             free(p->want);
             p->want = NULL;  /* the check reports the reference as out of memory */
@@ -769,7 +799,7 @@ static void dense_check(vkb_case *c, vkb_check *r)
     vkb_check_ref(r, p->fast ? &p->cmp : NULL, p->fast ? "blas+scalar-sample" : "scalar");
 }
 
-VKB_KERNEL(dense_f16) = {"dense_f16", "n,k,m,shape,algo,rows,mt,wg,bm,bn,bk,sgs,split,wn,sr,sk",
+VKB_KERNEL(dense_f16) = {"dense_f16", "n,k,m,shape,algo,rows,mt,wg,bm,bn,bk,sgs,split,wn,sr,sk,lay,rb,xpre",
                          "fp16-weight GEMV/GEMM baseline for bitnet_linear: fp16 W, x; fp32 accumulate and y "
                          "(algo gemv|gemv8|gemm SIMT; coopmat (the default from m=8), coopmat_g or stream on matrix units; coopmat_emu, "
                          "coopmat_g_emu, stream_emu)",
