@@ -16,12 +16,14 @@
 // the 2 (LK = 32) x WN x MT MMAs of the group. The loads run D = 4 steps ahead in four named register sets.
 // Buffers and push as bitnet_mma.glsl (0 W, 1 gamma', 2 xq, 3 s, 4 y, 5 part; n, m, p0 = groups per row, p1 = groups
 // per slice, p2 = slices). Grid (ceil(N / BN), slices, ceil(M / TN)). Spec: 0 workgroup size = SS SGS, 1 LM, 2 LN,
-// 3 LK (32), 4 WN, 5 SGS, 6 MT, 7 XG (>= p1), 8 SS (the subgroup size the host reads off the device), 9 SB (1, 2).
+// 3 LK (32), 4 WN, 5 SGS, 6 MT, 7 XG (>= p1), 8 SS (the subgroup size the host reads off the device), 9 SB (1, 2),
+// 10 PANEL (W's layout).
 #include "bitnet_mma_io.glsl"
 #extension GL_KHR_shader_subgroup_arithmetic : require
 layout(constant_id = 7) const uint XG = 64u;
 layout(constant_id = 8) const uint SS = 32u;
 layout(constant_id = 9) const uint SB = 2u;   // slab buffers: 2 (by step parity) or 1 (a subgroup barrier more a step, room for XG)
+layout(constant_id = 10) const uint PANEL = 0u; // W's layout: 0 rows (T2, row-major); 1 16-row panels (w_at)
 
 const uint RS = WN * LM;
 const uint LPL = RS > SS ? RS / SS : 1u;         // rows (uvec4 loads) per lane per step
@@ -32,12 +34,17 @@ shared int sxs[TN];
 
 #include "bitnet_mma_ops.glsl"
 
+// The uvec4 (64-weight group g) of row r in W: row-major T2, or (PANEL) 16-row panels, group major: a panel's groups
+// are one contiguous run and the 16 lanes loading one panel's rows read 256 contiguous bytes (reference/bitnet_linear.c
+// panel_permute).
+uint w_at(uint r, uint g) { return PANEL != 0u ? ((r / 16u) * pc.p0 + g) * 16u + r % 16u : r * pc.p0 + g; }
+
 // Group c0 + S of this lane's rows into register set P (zeros past N and the slice).
 #define LOADW(P, S) {                                                                                 \
         uint g_ = c0 + (S);                                                                           \
         [[unroll]] for (uint q = 0u; q < LPL; ++q) {                                                  \
             uint r_ = lane + q * SS;                                                                  \
-            P[q] = r_ < RS && r0 + r_ < pc.n && g_ < cend ? w[(r0 + r_) * pc.p0 + g_] : uvec4(0u);    \
+            P[q] = r_ < RS && r0 + r_ < pc.n && g_ < cend ? w[w_at(r0 + r_, g_)] : uvec4(0u);        \
         }                                                                                             \
     }
 // Step S on register set P: decode into the slab (buffer S & 1 when SB = 2; with SB = 1 after a subgroup barrier that

@@ -46,7 +46,7 @@ typedef struct lin_priv {
     vkb_refcmp cmp; /* fast: how the fast reference agreed with the oracle on them */
     int64_t *acc;   /* BitLinear: reference accumulators, every output */
     double *want, *bound;  /* dense: reference value and error bound, every output */
-    uint16_t *wrow; /* dense, algo=stream lay=panel: W row-major (N x kp) for the references; buffer w holds panels */
+    void *wlog;     /* lay=panel: W in its logical row-major layout for the references (buffer w holds panels) */
 } lin_priv;
 
 /* algo=gemv_sg (kernels/bitnet_gemv_sg.glsl): rows= R rows per block, split= subgroups per block (they split
@@ -122,6 +122,21 @@ static lin_priv *lin_new(vkb_case *c, long long n, long long k, int64_t m)
     return p;
 }
 
+/* lay=panel (kernels/dense_stream.glsl, kernels/bitnet_mma_sg.glsl): buffer w = the logical W (p->wlog, row-major,
+ * row_bytes a row, a multiple of 16) in 16-row panels, 16-byte chunk major: chunk ch of row i at chunk
+ * ((i / 16) nc + ch) 16 + i % 16, nc = row_bytes / 16. The last panel's padding rows stay zero (calloc). */
+static void panel_permute(vkb_case *c, size_t row_bytes)
+{
+    lin_priv *p = c->priv;
+    if (!p->wlog) return;
+    unsigned char *w = c->buf[0].host;
+    const unsigned char *src = p->wlog;
+    size_t nc = row_bytes / 16;
+    for (size_t i = 0; i < p->n; i++)
+        for (size_t ch = 0; ch < nc; ch++)
+            memcpy(w + (((i / 16) * nc + ch) * 16 + i % 16) * 16, src + i * row_bytes + 16 * ch, 16);
+}
+
 /* BitLinear's default algo. Measured on an H200 (tests/gpu/sweep_bgemm.txt, 2026-11-23, rotate, us, on the six issue-15
  * shapes 13824x2560 2560x6912 20480x3200 6144x4096 28672x4096 4096x14336):
  *   m=8:  gemv 29.7 19.4 45.4 18.9 74.7 37.6; gemv_sg mt=8 37.0 16.5 47.0 14.9 51.4 27.6 (ahead from K >= 4096 on,
@@ -180,9 +195,13 @@ static int linear_plan(vkb_case *c, int dense)
     if (!ps && vkb_param_str(c, "per", NULL)) return vkb_error(c, "per= applies to algo=gemv_ps only (algo=%s)", algo);
     if (g8 && !dense) return vkb_error(c, "algo=gemv8: dense_f16 only");
     if (!mma && vkb_param_str(c, "wn", NULL)) return vkb_error(c, "wn= applies to algo=coopmat_g, stream and mma only (algo=%s)", algo);
-    if (vkb_param_str(c, "sr", NULL) || vkb_param_str(c, "sk", NULL) || vkb_param_str(c, "lay", NULL) || vkb_param_str(c, "xpre", NULL) ||
-        (dense && vkb_param_str(c, "rb", NULL)))
-        return vkb_error(c, "sr=, sk=, lay=, xpre= and rb= apply to algo=stream only (algo=%s)", algo);
+    if (vkb_param_str(c, "sr", NULL) || vkb_param_str(c, "sk", NULL) || vkb_param_str(c, "xpre", NULL) ||
+        (dense && (vkb_param_str(c, "rb", NULL) || vkb_param_str(c, "lay", NULL))))
+        return vkb_error(c, "sr=, sk=, xpre= and rb= apply to dense_f16's algo=stream only, lay= also to mma_sg (algo=%s)", algo);
+    const char *lay = vkb_param_str(c, "lay", msg ? "panel" : "rows");  /* panels: bitnet_mma_sg_plan says why */
+    int panel = !strcmp(lay, "panel");
+    if ((!msg && vkb_param_str(c, "lay", NULL)) || (!panel && strcmp(lay, "rows")))
+        return vkb_error(c, "lay=%s: expected rows or panel, and only with algo=mma_sg (algo=%s)", lay, algo);
     if (!sgv && (vkb_param_str(c, "gpt", NULL) || (!mma && vkb_param_str(c, "split", NULL)) || vkb_param_str(c, "lanes", NULL)))
         return vkb_error(c, "gpt=, split= and lanes= apply to algo=gemv_sg and gemv_ps only, split= also to mma (algo=%s)", algo);
     if (!mma && (vkb_param_str(c, "frag", NULL) || vkb_param_str(c, "bk", NULL) || vkb_param_str(c, "sgs", NULL)))
@@ -195,13 +214,14 @@ static int linear_plan(vkb_case *c, int dense)
         vkb_add_buf(c, "w", VKB_F16, p->n * p->kp, VKB_IN);
         vkb_add_buf(c, "x", VKB_F16, p->m * p->kp, VKB_IN);
     } else {
-        vkb_add_buf(c, "w", VKB_U32, p->n * p->kp / BITNET_WORD, VKB_IN);
+        if (panel && (c->in0_logical = p->wlog = malloc(p->n * p->kp / 4)) == NULL) return vkb_error(c, "out of memory");
+        vkb_add_buf(c, "w", VKB_U32, (panel ? (p->n + 15) / 16 * 16 : p->n) * p->kp / BITNET_WORD, VKB_IN);
         vkb_add_buf(c, "gamma", VKB_F32, 1, VKB_IN);
         vkb_add_buf(c, "x", VKB_I8, p->m * p->kp, VKB_IN);
         vkb_add_buf(c, "s", VKB_F32, p->m, VKB_IN);
     }
     vkb_add_buf(c, "y", VKB_F32, p->m * p->n, VKB_OUT);
-    if (msg) return bitnet_mma_sg_plan(c, n, k, m, nc, strstr(algo, "_emu") != NULL);
+    if (msg) return bitnet_mma_sg_plan(c, n, k, m, nc, strstr(algo, "_emu") != NULL, panel);
     if (mma) return bitnet_mma_plan(c, n, k, m, nc, algo[3] != 0);
     uint32_t sg = c->caps.subgroup ? c->caps.subgroup : 32, gx = 0, gy = 0, spec[6];
     int nspec = 3;
@@ -300,7 +320,8 @@ static void lin_fill(vkb_case *c, gsl_rng *r)
     lin_priv *p = c->priv;
     int8_t *x = c->buf[2].host;
     float *s = c->buf[3].host;
-    bitnet_fill_codes(r, c->buf[0].host, p->n, p->k, p->kp);
+    bitnet_fill_codes(r, p->wlog ? p->wlog : c->buf[0].host, p->n, p->k, p->kp);
+    panel_permute(c, p->kp / 4);
     ((float *)c->buf[1].host)[0] = (float)(0.01 + 0.04 * gsl_rng_uniform(r));
     double *z = malloc(p->k * sizeof(*z));
     if (!z) return;
@@ -324,7 +345,7 @@ static void lin_fill(vkb_case *c, gsl_rng *r)
 static int64_t lin_acc(const vkb_case *c, size_t o)
 {
     const lin_priv *p = c->priv;
-    const uint32_t *w = c->buf[0].host;
+    const uint32_t *w = p->wlog ? p->wlog : c->buf[0].host;
     const int8_t *x = c->buf[2].host;
     size_t t = o / p->n, row = o % p->n;
     int64_t a = 0;
@@ -346,7 +367,7 @@ static double lin_ref(vkb_case *c)
         for (size_t o = 0; o < total; o++) p->acc[o] = lin_acc(c, o);
         return 1.0;
     }
-    if (vkb_fast_ternary_acc(c->buf[0].host, c->buf[2].host, p->n, p->k, p->kp, p->m, p->acc, &c->fast_ref_s) || !p->pick) {
+    if (vkb_fast_ternary_acc(p->wlog ? p->wlog : c->buf[0].host, c->buf[2].host, p->n, p->k, p->kp, p->m, p->acc, &c->fast_ref_s) || !p->pick) {
         free(p->acc);
         p->acc = NULL;  /* the check reports the reference as out of memory */
         return 1.0;
@@ -407,10 +428,10 @@ void bitnet_check_y(vkb_check *r, const float *y, const int64_t *acc, const floa
 static void lin_release(vkb_case *c)
 {
     lin_priv *p = c->priv;
-    if (p) free(p->pick), free(p->acc), free(p->want), free(p->bound), free(p->wrow);
+    if (p) free(p->pick), free(p->acc), free(p->want), free(p->bound), free(p->wlog);
 }
 
-VKB_KERNEL(bitnet_linear) = {"bitnet_linear", "n,k,m,shape,algo,rows,mt,wg,bm,gpt,split,lanes,per,wn,sgs,bk,frag,rb,sb",
+VKB_KERNEL(bitnet_linear) = {"bitnet_linear", "n,k,m,shape,algo,rows,mt,wg,bm,gpt,split,lanes,per,wn,sgs,bk,frag,rb,sb,lay",
                              "BitLinear y = (W_t x_q) gamma'/s, packed 2-bit W, int8 x, int32 acc (variant dot|int; algo gemv|gemv_sg|gemv_ps|gemm "
                              "SIMT, mma and mma_sg on int8 matrix units, mma_emu and mma_sg_emu emulated)",
                              lin_plan, lin_fill, lin_ref, lin_check, lin_release, "dot, int"};
@@ -557,10 +578,12 @@ static int dense_g_plan(vkb_case *c, long long n, long long k, int64_t m, int em
  * bk=32, sr=2 sk=2 at m <= 16, sr=4 sk=1 above (bk=64 was no faster overall; wn=4 slower on every shape). Auto split: grid slices until ~2112 subgroups (16 per SM of a
  * 132-SM GPU) are in the grid, at most k / (16 m) (partial sums written <= 1/8 of W's bytes), and at most one
  * slice per two steps of each subgroup (so its pipeline fills). */
-/* lay=panel (W in 16-row panels, chunk major: a step reads one contiguous run per panel), rb= register buffers (W steps
- * in flight, 2 or 4), xpre=0 (x loaded at stash time instead of held in registers). On an H200 (tests/gpu/sweep_panel10.txt,
- * sweep_panel10b.txt, rotate) panels took 0.58-0.86x of rows' time at m = 8 (28672x4096: 96 against 166 us) and
- * 0.95-1.0x at m = 32; rb=4 (160 registers) and xpre=0 were slower at both: the bytes in flight are not what caps it. */
+/* lay= W's layout: panel (the default: 16-row panels, chunk major, so a step reads one contiguous run per panel) or rows
+ * (row-major); rb= register buffers (W steps in flight, 2 or 4); xpre=0: x loaded at stash time instead of held in
+ * registers. On an H200 (tests/gpu/sweep_panel10.txt, sweep_panel10b.txt, rotate) panels took 0.58-0.86x of rows' time at
+ * m = 8 (28672x4096: 96 against 166 us) and 0.95-1.02x at m = 32; rb=4 (160 registers) and xpre=0 were slower at both.
+ * An ablation (session 10) that kept only the W loads (no staging, MMAs or barriers) still took 80.5 us on 28672x4096 m=8
+ * (2.9 TB/s; rows: 112), where readbw reads the same bytes in 57.4: the per-subgroup load stream itself is the cap. */
 /* The matrix-unit plans' common tail: a grid of gx x s (K slices) x gz workgroups within the device's limits, partial
  * sums that index in 32 bits, and the buffers w, x, y and part (s x M x N fp32 when s > 1). 0, or vkb_error/vkb_skip's. */
 static int dense_grid_bufs(vkb_case *c, const lin_priv *p, uint64_t s, uint64_t gx, uint64_t gz, size_t wrows)
@@ -585,7 +608,7 @@ static int dense_stream_plan(vkb_case *c, long long n, long long k, int64_t m, i
     uint32_t mt = m <= 16 ? 1 : 2;
     int64_t wn = vkb_param_int(c, "wn", 2), sr = vkb_param_int(c, "sr", m <= 16 ? 2 : 4), sk = vkb_param_int(c, "sk", m <= 16 ? 2 : 1);
     int64_t bk = vkb_param_int(c, "bk", 32), split = vkb_param_int(c, "split", 0);
-    const char *lay = vkb_param_str(c, "lay", "rows");
+    const char *lay = vkb_param_str(c, "lay", "panel");
     int panel = !strcmp(lay, "panel");
     int64_t rb = vkb_param_int(c, "rb", 2), xpre = vkb_param_int(c, "xpre", 1);
     if (!panel && strcmp(lay, "rows")) return vkb_error(c, "lay=%s: expected rows or panel", lay);
@@ -619,7 +642,7 @@ static int dense_stream_plan(vkb_case *c, long long n, long long k, int64_t m, i
     uint64_t per = (steps + slices - 1) / slices * ck;  /* uvec4 per slice, whole steps */
     slices = (nc + per - 1) / per;                      /* no empty grid slice below */
     s = (slices + (uint64_t)sk - 1) / (uint64_t)sk;
-    if (panel && (p->wrow = malloc(p->n * p->kp * sizeof(*p->wrow))) == NULL) return vkb_error(c, "out of memory");
+    if (panel && (c->in0_logical = p->wlog = malloc(p->n * p->kp * sizeof(uint16_t))) == NULL) return vkb_error(c, "out of memory");
     int e = dense_grid_bufs(c, p, s, gx, gz, panel ? (p->n + 15) / 16 * 16 : p->n);
     if (e) return e;
     char shader[48];
@@ -719,20 +742,14 @@ static void fill_f16_rows(gsl_rng *r, uint16_t *h, size_t rows, size_t k, size_t
 static const uint16_t *dense_w(const vkb_case *c)
 {
     const lin_priv *p = c->priv;
-    return p->wrow ? p->wrow : c->buf[0].host;
+    return p->wlog ? p->wlog : c->buf[0].host;
 }
 
 static void dense_fill(vkb_case *c, gsl_rng *r)
 {
     lin_priv *p = c->priv;
-    fill_f16_rows(r, p->wrow ? p->wrow : c->buf[0].host, p->n, p->k, p->kp);
-    if (p->wrow) { /* lay=panel (kernels/dense_stream.glsl): 16-row panels, 8-half chunk major; padding rows stay zero */
-        uint16_t *w = c->buf[0].host;
-        size_t nc = p->kp / 8;
-        for (size_t i = 0; i < p->n; i++)
-            for (size_t ch = 0; ch < nc; ch++)
-                memcpy(w + (((i / 16) * nc + ch) * 16 + i % 16) * 8, p->wrow + i * p->kp + 8 * ch, 8 * sizeof(*w));
-    }
+    fill_f16_rows(r, p->wlog ? p->wlog : c->buf[0].host, p->n, p->k, p->kp);
+    panel_permute(c, p->kp * sizeof(uint16_t));
     fill_f16_rows(r, c->buf[1].host, p->m, p->k, p->kp);
     pick_outputs(c, r);
 }

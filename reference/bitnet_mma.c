@@ -164,8 +164,11 @@ int bitnet_mma_plan(vkb_case *c, long long n, long long k, int64_t m, size_t nc,
  * at the same split sb=1 took 0.78-0.81x of sb=2's time on three shapes (wn=2 sgs=4).
  * The token stage holds TN tokens x XG groups (XG: as many as the shared memory leaves beside the slabs), so a
  * slice is at most XG groups; auto split: enough slices for that, and for >= 528 subgroups (4 per SM of a 132-SM
- * GPU) where the rows alone give fewer, at most one per group. */
-int bitnet_mma_sg_plan(vkb_case *c, long long n, long long k, int64_t m, size_t nc, int emu)
+ * GPU) where the rows alone give fewer, at most one per group.
+ * W's layout (lay=, reference/bitnet_linear.c): panel, the default, or rows (T2 row-major: a step's load instruction
+ * reads 16 bytes of each of 32 rows). On an H200 (tests/gpu/sweep_bpanel10.txt, m=8, us) panels took 13.8 / 12.1 / 19.1
+ * / 14.0 / 28.1 / 20.6 against rows' 15.0 / 12.5 / 20.6 / 15.4 / 31.9 / 24.4 (rotate), cold 0.89-1.0x; at m=32 0.97-1.0x. */
+int bitnet_mma_sg_plan(vkb_case *c, long long n, long long k, int64_t m, size_t nc, int emu, int panel)
 {
     uint32_t f[3], ss;
     int e = mma_begin(c, m, emu, "mma_sg", f, &ss);
@@ -202,10 +205,11 @@ int bitnet_mma_sg_plan(vkb_case *c, long long n, long long k, int64_t m, size_t 
     if (gx > c->caps.max_wg_count_x || s > 65535 || gz > 65535)
         return vkb_skip(c, "grid %llux%llux%llu exceeds this device's maxComputeWorkGroupCount", (unsigned long long)gx,
                         (unsigned long long)s, (unsigned long long)gz);
-    uint32_t spec[10] = {(uint32_t)wg, f[0], f[1], f[2], (uint32_t)wn, (uint32_t)sgs, (uint32_t)mt, (uint32_t)per, ss, (uint32_t)sb};
-    if (mma_dispatch(c, emu ? "bitnet_mma_sg_emu" : "bitnet_mma_sg", spec, 10, gx, gz, s, per, n, k, m, nc)) return -1;
-    snprintf(c->note, sizeof(c->note), "%s %ux%ux%u %llux%llu wn%lld sg%lld split%llu (%llu groups a slice)", emu ? "mma_sg_emu" : "mma_sg",
-             f[0], f[1], f[2], (unsigned long long)(rs * (uint64_t)sgs), (unsigned long long)tn, (long long)wn, (long long)sgs,
-             (unsigned long long)s, (unsigned long long)per);
+    uint32_t spec[11] = {(uint32_t)wg, f[0], f[1], f[2], (uint32_t)wn, (uint32_t)sgs, (uint32_t)mt, (uint32_t)per, ss, (uint32_t)sb,
+                         (uint32_t)panel};
+    if (mma_dispatch(c, emu ? "bitnet_mma_sg_emu" : "bitnet_mma_sg", spec, 11, gx, gz, s, per, n, k, m, nc)) return -1;
+    snprintf(c->note, sizeof(c->note), "%s %ux%ux%u %llux%llu wn%lld sg%lld split%llu (%llu groups a slice) %s",
+             emu ? "mma_sg_emu" : "mma_sg", f[0], f[1], f[2], (unsigned long long)(rs * (uint64_t)sgs), (unsigned long long)tn,
+             (long long)wn, (long long)sgs, (unsigned long long)s, (unsigned long long)per, panel ? "panel" : "rows");
     return 0;
 }
