@@ -652,6 +652,7 @@ vkb_vk *vkb_vk_open(const char *select, int validate, char *err, size_t errlen)
     c->max_wg_count_x = v->props.limits.maxComputeWorkGroupCount[0];
     c->max_wg_size = v->props.limits.maxComputeWorkGroupInvocations;
     c->max_shared = v->props.limits.maxComputeSharedMemorySize;
+    c->sm_count = in->sm_count;
     c->max_range = v->props.limits.maxStorageBufferRange;
     c->device_mem = largest_heap(&v->mem, 1);
     c->max_alloc = c->device_mem;

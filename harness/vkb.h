@@ -78,6 +78,7 @@ typedef struct vkb_caps {
     int ieee16, ieee32;         /* shaderSignedZeroInfNanPreserveFloat16/32: shaders may keep NaN/Inf (ieee.glsl) */
     int shader_clock;           /* VK_KHR_shader_clock shaderSubgroupClock: the clock probe can count SM cycles */
     uint32_t subgroup, max_wg_count_x, max_wg_size, max_shared;
+    uint32_t sm_count;          /* SMs / compute units where the device says (VK_NV_shader_sm_builtins ...); 0: unknown */
     uint64_t max_range;         /* maxStorageBufferRange */
     uint64_t max_alloc;         /* maxMemoryAllocationSize or the largest heap */
     uint64_t device_mem;        /* largest device-local heap */

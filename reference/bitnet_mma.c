@@ -163,8 +163,12 @@ int bitnet_mma_plan(vkb_case *c, long long n, long long k, int64_t m, size_t nc,
  * / 28672x4096 / 4096x14336, against 21.3 / 15.7 / 28.3 / 18.9 / 46.0 / 24.6 at wn=4 sgs=4 sb=2 (the first default);
  * at the same split sb=1 took 0.78-0.81x of sb=2's time on three shapes (wn=2 sgs=4).
  * The token stage holds TN tokens x XG groups (XG: as many as the shared memory leaves beside the slabs), so a
- * slice is at most XG groups; auto split: enough slices for that, and for >= 528 subgroups (4 per SM of a 132-SM
- * GPU) where the rows alone give fewer, at most one per group.
+ * slice is at most XG groups. Auto split: enough slices for that, and otherwise the most that keep the grid within one
+ * workgroup per SM (the token stage fills an SM's shared memory, so a second workgroup on an SM runs as a second wave),
+ * at most one per group; on a device that does not say its SM count, >= 528 subgroups (4 per SM of a 132-SM GPU).
+ * On an H200 (tests/gpu/sweep_split10.txt, m=8, panels, us) the fastest split of each shape was the largest within
+ * 132 workgroups: 13824x2560 2 (13.8; 3: 16.5), 2560x6912 12 (11.0; 16: 11.8), 20480x3200 1 (19.1; 2: 24.3), 6144x4096
+ * 4 of those tried (12.3; 6: 15.0), 4096x14336 8 (16.7; 12: 21.8), where the 528-subgroup rule took 2, 7, 1, 3, 5.
  * W's layout (lay=, reference/bitnet_linear.c): panel, the default, or rows (T2 row-major: a step's load instruction
  * reads 16 bytes of each of 32 rows). On an H200 (tests/gpu/sweep_bpanel10.txt, m=8, us) panels took 13.8 / 12.1 / 19.1
  * / 14.0 / 28.1 / 20.6 against rows' 15.0 / 12.5 / 20.6 / 15.4 / 31.9 / 24.4 (rotate), cold 0.89-1.0x; at m=32 0.97-1.0x. */
@@ -192,8 +196,11 @@ int bitnet_mma_sg_plan(vkb_case *c, long long n, long long k, int64_t m, size_t 
     uint64_t gx = ((uint64_t)n + rs * (uint64_t)sgs - 1) / (rs * (uint64_t)sgs), gz = ((uint64_t)m + tn - 1) / tn;
     uint64_t s = (uint64_t)split, need = (nc + xg - 1) / xg;
     if (!s) {
-        s = (528 + gx * gz * (uint64_t)sgs - 1) / (gx * gz * (uint64_t)sgs);
+        uint64_t sms = c->caps.sm_count;
+        if (sms) s = sms / (gx * gz);  /* one wave: as many slices as keep the grid within one workgroup per SM */
+        else s = (528 + gx * gz * (uint64_t)sgs - 1) / (gx * gz * (uint64_t)sgs);
         if (s < need) s = need;
+        if (s < 1) s = 1;
     }
     if (s > nc) s = nc;
     uint64_t per = (nc + s - 1) / s;
