@@ -69,9 +69,10 @@ static const char *dense_run(vkb_case *c, void *st)
     long long n = vkb_param_int(c, "n", -1), k = vkb_param_int(c, "k", -1), m = vkb_param_int(c, "m", 1);
     if (sh && sscanf(sh, "%lldx%lld", &n, &k) != 2) return "shape unreadable";
     int kp = (int)((k + 7) / 8 * 8);
-    /* algo=coopmat_g pads W and x to 16 rows/tokens and K to 16: another layout, not this baseline's */
-    if ((!c->in0_logical && c->buf[0].count != (size_t)n * (size_t)kp) || c->buf[1].count != (size_t)m * (size_t)kp)
-        return "padded operand layout (algo=coopmat_g): the BLAS baseline reads the unpadded one";
+    /* algo=coopmat_g pads W and x to 16 rows/tokens and K to 16, stream and coopmat_g lay=panel permute W: readable
+     * only where the plan gave the row-major W at this row stride (c->in0_logical; then x's rows have it too) */
+    if (!c->in0_logical && (c->buf[0].count != (size_t)n * (size_t)kp || c->buf[1].count != (size_t)m * (size_t)kp))
+        return "padded operand layout (algo=coopmat_g, K not a multiple of 16): the BLAS baseline reads the unpadded one";
     float *y = c->buf[2].host;
     if (m == 1) cblas_sgemv(CblasRowMajor, CblasNoTrans, (int)n, (int)k, 1.0f, w->a, kp, w->b, 1, 0.0f, y, 1);
     else cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasTrans, (int)m, (int)n, (int)k, 1.0f, w->b, kp, w->a, kp, 0.0f, y, (int)n);

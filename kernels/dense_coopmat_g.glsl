@@ -16,7 +16,7 @@
 // Buffers: 0 W (fp16, N16 x Kp16), 1 x (fp16, Mp x Kp16), 2 y (fp32 M x N), 3 part (fp32 p2 x M x N; one
 // element when p2 == 1). Push: n = N, m = M, p0 = Kp16 / 8 (uvec4 per row, even), p1 = uvec4 per K slice
 // (a multiple of 8 = one iteration), p2 = slices, p3 = N16. Grid (ceil(N/BN), p2, Mp / (16 MT)).
-// Spec: 0 workgroup size = subgroup size x SGS, 1 SGS. WN and MT are compiled in by the stubs
+// Spec: 0 workgroup size = subgroup size x SGS, 1 SGS, 2 PANEL. WN and MT are compiled in by the stubs
 // dense_coopmat_g_wIxJ.comp (I = WN, J = MT) so that every fragment array has a constant size (the form that
 // keeps matmul's accumulators out of dynamically indexed memory). dense_coopmat_g_emu_wIxJ.comp emulate the
 // matrix operations with the same semantics on any device (lavapipe validates this file's indexing).
@@ -26,6 +26,7 @@
 #extension GL_KHR_shader_subgroup_basic : require
 #include "common.glsl"
 layout(constant_id = 1) const uint SGS = 4u;
+layout(constant_id = 2) const uint PANEL = 0u;  // W's layout: 0 rows; 1 16-row panels of 32-byte chunks (wf below)
 const uint WN = DG_WN, MT = DG_MT, UK = 4u;
 
 layout(binding = 0) readonly buffer Wb { uvec4 w[]; };
@@ -60,8 +61,12 @@ void main() {
     uint wb[WN], xb[MT];  // first uvec4 of each row block / token block
     [[unroll]] for (uint i = 0u; i < WN; ++i) {
         uint r = n0 + 16u * i;
-        wb[i] = (r < pc.p3 ? r : 0u) * ld;
+        wb[i] = (r < pc.p3 ? r : 0u) * ld;  // panels: the block's panel starts there too (16 rows x ld uvec4)
     }
+    // The fragment of row block i at uvec4 column cc (even) and its row stride: rows, or (PANEL) the 512 contiguous
+    // bytes of chunk cc / 2 of the block's panel (reference/bitnet_linear.c panel_permute, 32-byte chunks).
+    uint wstr = PANEL != 0u ? 2u : ld;
+#define WF(i, cc) (PANEL != 0u ? wb[i] + (cc) * 16u : wb[i] + (cc))
     [[unroll]] for (uint j = 0u; j < MT; ++j) xb[j] = (t0 + 16u * j) * ld;
     ACC acc[WN][MT];
     [[unroll]] for (uint i = 0u; i < WN; ++i)
@@ -70,7 +75,7 @@ void main() {
     for (; c + 2u * UK <= cend; c += 2u * UK) {
         FRAG fa[UK][WN], fb[UK][MT];
         [[unroll]] for (uint u = 0u; u < UK; ++u)
-            [[unroll]] for (uint i = 0u; i < WN; ++i) LOAD_W(fa[u][i], wb[i] + c + 2u * u, ld);
+            [[unroll]] for (uint i = 0u; i < WN; ++i) LOAD_W(fa[u][i], WF(i, c + 2u * u), wstr);
         [[unroll]] for (uint u = 0u; u < UK; ++u)
             [[unroll]] for (uint j = 0u; j < MT; ++j) LOAD_X(fb[u][j], xb[j] + c + 2u * u, ld);
         [[unroll]] for (uint u = 0u; u < UK; ++u)
@@ -79,7 +84,7 @@ void main() {
     }
     for (; c < cend; c += 2u) {  // the last slice's tail: K steps of 16 (p0 is even)
         FRAG fa[WN], fb[MT];
-        [[unroll]] for (uint i = 0u; i < WN; ++i) LOAD_W(fa[i], wb[i] + c, ld);
+        [[unroll]] for (uint i = 0u; i < WN; ++i) LOAD_W(fa[i], WF(i, c), wstr);
         [[unroll]] for (uint j = 0u; j < MT; ++j) LOAD_X(fb[j], xb[j] + c, ld);
         [[unroll]] for (uint i = 0u; i < WN; ++i)
             [[unroll]] for (uint j = 0u; j < MT; ++j) acc[i][j] = MMA(fa[i], fb[j], acc[i][j]);

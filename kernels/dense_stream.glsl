@@ -39,7 +39,7 @@ layout(constant_id = 2) const uint SR = 2u;
 layout(constant_id = 3) const uint SK = 2u;
 layout(constant_id = 4) const uint BK = 64u;
 layout(constant_id = 5) const uint PANEL = 0u;
-layout(constant_id = 6) const uint RB = 2u;    // register buffers: W steps in flight (2 or 4)
+layout(constant_id = 6) const uint RB = 2u;    // register buffers: W steps in flight (1, 2 or 4)
 layout(constant_id = 7) const uint XPRE = 1u;  // 1: x prefetched with W; 0: loaded when staged
 const uint WN = DS_WN, MT = DS_MT;
 #ifndef DS_SUM_END
@@ -91,7 +91,8 @@ uint w_row(uint v) { return PANEL != 0u ? (v / (16u * CK)) * 16u + v % 16u : v /
 uint w_col(uint v) { return PANEL != 0u ? (v % (16u * CK)) / 16u : v % CK; }
 uint w_at(uint row, uint col) { return PANEL != 0u ? ((row / 16u) * pc.p0 + col) * 16u + row % 16u : row * pc.p0 + col; }
 
-// Register buffers B = 0 .. RB - 1 (RB, spec 6: 2 or 4), each one BK step of this subgroup's W rows, and with
+// Register buffers B = 0 .. RB - 1 (RB, spec 6: 1, 2 or 4; 1: the next step's loads are issued after this step's
+// staging, so they fly only while it computes), each one BK step of this subgroup's W rows, and with
 // XPRE (spec 7) = 1 its x tokens. fetchB issues the step at uvec4 column c (zeros past N, M and the slice's end);
 // stashB stores it into the staging area at base. With XPRE = 0 the x tokens are not held in registers: stashB
 // loads them itself (x is L1/L2-resident: a short wait), so the registers go to W steps in flight instead.
@@ -147,7 +148,7 @@ void main() {
     UNROLL for (uint i = 0u; i < WN; ++i)
         UNROLL for (uint j = 0u; j < MT; ++j) acc[i][j] = ACC_ZERO;
     if (ns > 0u) fetch0(c0);
-    if (ns > 1u) fetch1(c0 + CK);
+    if (RB > 1u && ns > 1u) fetch1(c0 + CK);
     if (RB > 2u && ns > 2u) fetch2(c0 + 2u * CK);
     if (RB > 2u && ns > 3u) fetch3(c0 + 3u * CK);
     for (uint st = 0u; st < ns; ++st) {  // subgroup-uniform branches pick the register buffer statically
@@ -158,7 +159,7 @@ void main() {
             stash0(base, c);
             SG_SYNC();
             if (more) fetch0(cn);
-        } else if (b == 1u) {
+        } else if (RB > 1u && b == 1u) {
             stash1(base, c);
             SG_SYNC();
             if (more) fetch1(cn);

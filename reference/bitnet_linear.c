@@ -122,19 +122,20 @@ static lin_priv *lin_new(vkb_case *c, long long n, long long k, int64_t m)
     return p;
 }
 
-/* lay=panel (kernels/dense_stream.glsl, kernels/bitnet_mma_sg.glsl): buffer w = the logical W (p->wlog, row-major,
- * row_bytes a row, a multiple of 16) in 16-row panels, 16-byte chunk major: chunk ch of row i at chunk
- * ((i / 16) nc + ch) 16 + i % 16, nc = row_bytes / 16. The last panel's padding rows stay zero (calloc). */
-static void panel_permute(vkb_case *c, size_t row_bytes)
+/* lay=panel (kernels/dense_stream.glsl, dense_coopmat_g.glsl, bitnet_mma_sg.glsl): buffer w = the logical W (p->wlog,
+ * row-major, row_bytes a row, a multiple of chunk) in 16-row panels, chunk major: chunk ch of row i at chunk
+ * ((i / 16) nc + ch) 16 + i % 16, nc = row_bytes / chunk (16 bytes; 32 for coopmat_g, one fragment row). The last
+ * panel's padding rows stay zero (calloc). */
+static void panel_permute(vkb_case *c, size_t row_bytes, size_t chunk)
 {
     lin_priv *p = c->priv;
     if (!p->wlog) return;
     unsigned char *w = c->buf[0].host;
     const unsigned char *src = p->wlog;
-    size_t nc = row_bytes / 16;
+    size_t nc = row_bytes / chunk;
     for (size_t i = 0; i < p->n; i++)
         for (size_t ch = 0; ch < nc; ch++)
-            memcpy(w + (((i / 16) * nc + ch) * 16 + i % 16) * 16, src + i * row_bytes + 16 * ch, 16);
+            memcpy(w + (((i / 16) * nc + ch) * 16 + i % 16) * chunk, src + i * row_bytes + chunk * ch, chunk);
 }
 
 /* BitLinear's default algo. Measured on an H200 (tests/gpu/sweep_bgemm.txt, 2026-11-23, rotate, us, on the six issue-15
@@ -321,7 +322,7 @@ static void lin_fill(vkb_case *c, gsl_rng *r)
     int8_t *x = c->buf[2].host;
     float *s = c->buf[3].host;
     bitnet_fill_codes(r, p->wlog ? p->wlog : c->buf[0].host, p->n, p->k, p->kp);
-    panel_permute(c, p->kp / 4);
+    panel_permute(c, p->kp / 4, 16);
     ((float *)c->buf[1].host)[0] = (float)(0.01 + 0.04 * gsl_rng_uniform(r));
     double *z = malloc(p->k * sizeof(*z));
     if (!z) return;
@@ -451,8 +452,9 @@ VKB_KERNEL(bitnet_linear) = {"bitnet_linear", "n,k,m,shape,algo,rows,mt,wg,bm,gp
 static int dense_plan(vkb_case *c) { return linear_plan(c, 1); }
 
 /* ---- dense_f16 on matrix units (kernels/dense_coopmat.glsl) ----
- * algo=coopmat, the default at m >= 8 where the device has VK_NV_cooperative_matrix (coopmat_g is a named option;
- * elsewhere the SIMT gemv/gemm above stay the default, and algo=gemv|gemv8|gemm force them anywhere); algo=coopmat_emu is the same
+ * algo=coopmat, the staged tiling (a named option; the defaults at m >= 8 where the device has VK_NV_cooperative_matrix
+ * are coopmat_g to m = 16 and stream above, at dense_coop_plan; elsewhere the SIMT gemv/gemm above stay the default,
+ * and algo=gemv|gemv8|gemm force them anywhere); algo=coopmat_emu is the same
  * tiling with the matrix operations emulated, on any device, for validation only. Tunables: bn (W rows per
  * workgroup), bk (K per staged step), sgs (subgroups per workgroup), split (K slices; 0 = auto).
  * Tolerance: unchanged (the bound above holds for the K - 1 fp32 additions in any order, split-K's partial
@@ -502,22 +504,29 @@ static void dense_cost(vkb_case *c, long long n, long long k, int64_t m)
  * every step ends in a barrier, so an SM waits on its slowest warp's loads with too few bytes outstanding.
  * Loading W fragments with coopMatLoadNV from global memory removes staging and barriers: each subgroup keeps
  * 4 WN x 512 bytes of W in flight (4 16-deep fragments per row block: whole 128-byte lines) and runs on its own.
+ * Session 10: that was W's layout, not the loads. Row-major, a fragment is 16 rows x 32 bytes 8 KiB apart; with
+ * lay=panel (the default) it is 512 contiguous bytes, and coopmat_g became the fastest dense kernel at m <= 16 (on an
+ * H200, 28672x4096 m=8: 204.5 us rows, 71.6 panels at wn=4; tests/gpu/sweep_cg10.txt, at dense_coop_plan).
  * Tunables: wn= row fragments per subgroup (2 or 4; 4 needs m <= 32), sgs= subgroups per workgroup (share x in
- * L1), split= K slices (0 = auto). Defaults (a guess until measured on an H200): wn=2, sgs=4 (BN = 128 rows),
+ * L1), split= K slices (0 = auto), lay= rows | panel. Defaults: wn=4 at m <= 16 (measured: 0.82-0.91x of wn=2's
+ * time at m=8), else 2 (wn=4 slower at m=32), sgs=4 (sgs=2 and 8 within 3%),
  * token fragments MT = 1 (m <= 16), 2 (m <= 32), 4 (more; grid z covers 64 tokens each); split-K as
  * dense_split below with subgroups as the unit: slices until ~2112 subgroups (16 per SM of a 132-SM GPU, i.e.
  * ~64 KiB of W in flight per SM at wn=2) are in the grid, at most k / (16 m) (partial sums written <= 1/8 of
- * W's bytes) and at most one slice per 64-deep iteration. */
+ * W's bytes) and at most one slice per 64-deep iteration (explicit splits 2 .. 16 were no faster at m=8 wn=4 on any of
+ * the six shapes but 28672x4096, 69.5 at 4 against 71.2; tests/gpu/sweep_cg10b.txt). */
 static int dense_g_plan(vkb_case *c, long long n, long long k, int64_t m, int emu)
 {
     if (!emu && !c->caps.coopmat_nv)
         return vkb_skip(c, "device lacks VK_NV_cooperative_matrix (fp16 matrix units); algo=coopmat_g_emu validates the tiling");
     if (!emu && !c->caps.f16) return vkb_skip(c, "device lacks shaderFloat16 (fp16 cooperative matrices)");
     uint32_t mt = m <= 16 ? 1 : m <= 32 ? 2 : 4;
-    int64_t wn = vkb_param_int(c, "wn", 2), sgs = vkb_param_int(c, "sgs", 4), split = vkb_param_int(c, "split", 0);
-    if (vkb_param_str(c, "sr", NULL) || vkb_param_str(c, "sk", NULL) || vkb_param_str(c, "lay", NULL) || vkb_param_str(c, "xpre", NULL) ||
-        vkb_param_str(c, "rb", NULL))
-        return vkb_error(c, "sr=, sk=, lay=, xpre= and rb= apply to algo=stream only (algo=coopmat_g)");
+    int64_t wn = vkb_param_int(c, "wn", m <= 16 ? 4 : 2), sgs = vkb_param_int(c, "sgs", 4), split = vkb_param_int(c, "split", 0);
+    if (vkb_param_str(c, "sr", NULL) || vkb_param_str(c, "sk", NULL) || vkb_param_str(c, "xpre", NULL) || vkb_param_str(c, "rb", NULL))
+        return vkb_error(c, "sr=, sk=, xpre= and rb= apply to algo=stream only (algo=coopmat_g)");
+    const char *lay = vkb_param_str(c, "lay", "panel");
+    int panel = !strcmp(lay, "panel");
+    if (!panel && strcmp(lay, "rows")) return vkb_error(c, "lay=%s: expected rows or panel", lay);
     if ((wn != 2 && wn != 4) || (wn == 4 && mt > 2) || sgs < 1 || sgs > 16 || split < 0 || split > 4096)
         return vkb_error(c, "wn=%lld sgs=%lld split=%lld: expected wn 2 or 4 (4 at m <= 32), sgs 1..16, split 0 (auto) .. 4096",
                          (long long)wn, (long long)sgs, (long long)split);
@@ -549,20 +558,24 @@ static int dense_g_plan(vkb_case *c, long long n, long long k, int64_t m, int em
     if (gx > c->caps.max_wg_count_x || s > 65535 || gz > 65535)
         return vkb_skip(c, "grid %llux%llux%llu exceeds this device's maxComputeWorkGroupCount", (unsigned long long)gx,
                         (unsigned long long)s, (unsigned long long)gz);
+    /* lay=panel: 16-row panels of 32-byte chunks (one 16x16 fragment = 512 contiguous bytes). The CPU baseline reads
+     * the logical copy where its row stride (K rounded up to 8) is this one's, else its padded-layout NA stands. */
+    if (panel && (p->wlog = malloc(p->n * p->kp * sizeof(uint16_t))) == NULL) return vkb_error(c, "out of memory");
+    if (panel && p->kp == ((size_t)k + 7) / 8 * 8) c->in0_logical = p->wlog;
     vkb_add_buf(c, "w", VKB_F16, (size_t)n16 * p->kp, VKB_IN);  /* padding rows and columns stay zero (calloc) */
     vkb_add_buf(c, "x", VKB_F16, (size_t)mp * p->kp, VKB_IN);
     vkb_add_buf(c, "y", VKB_F32, p->m * p->n, VKB_OUT);
     vkb_add_buf(c, "part", VKB_F32, s > 1 ? (size_t)s * p->m * p->n : 1, VKB_SCRATCH);
     char shader[48];
     snprintf(shader, sizeof(shader), "dense_coopmat_g%s_w%lldx%u", emu ? "_emu" : "", (long long)wn, mt);
-    uint32_t spec[2] = {wg, (uint32_t)sgs};
-    vkb_dispatch *d = vkb_add_dispatch(c, vkb_add_pipe(c, shader, 2, spec), (uint32_t)gx, (uint32_t)s, (uint32_t)gz);
+    uint32_t spec[3] = {wg, (uint32_t)sgs, (uint32_t)panel};
+    vkb_dispatch *d = vkb_add_dispatch(c, vkb_add_pipe(c, shader, 3, spec), (uint32_t)gx, (uint32_t)s, (uint32_t)gz);
     if (!d) return vkb_error(c, "out of memory");
     d->push.n = (uint32_t)n, d->push.m = (uint32_t)m, d->push.k = (uint32_t)k;
     d->push.p0 = (uint32_t)nc, d->push.p1 = (uint32_t)per, d->push.p2 = (uint32_t)s, d->push.p3 = (uint32_t)n16;
     if (s > 1 && dense_add_splitk(c, n, m, s)) return vkb_error(c, "out of memory");
-    snprintf(c->note, sizeof(c->note), "%s %llux%llu wn%lld sg%lld split%llu", emu ? "coopmat_g_emu" : "coopmat_g",
-             (unsigned long long)bn, (unsigned long long)tm, (long long)wn, (long long)sgs, (unsigned long long)s);
+    snprintf(c->note, sizeof(c->note), "%s %llux%llu wn%lld sg%lld split%llu %s", emu ? "coopmat_g_emu" : "coopmat_g",
+             (unsigned long long)bn, (unsigned long long)tm, (long long)wn, (long long)sgs, (unsigned long long)s, lay);
     dense_cost(c, n, k, m);
     return 0;
 }
@@ -612,8 +625,8 @@ static int dense_stream_plan(vkb_case *c, long long n, long long k, int64_t m, i
     int panel = !strcmp(lay, "panel");
     int64_t rb = vkb_param_int(c, "rb", 2), xpre = vkb_param_int(c, "xpre", 1);
     if (!panel && strcmp(lay, "rows")) return vkb_error(c, "lay=%s: expected rows or panel", lay);
-    if ((rb != 2 && rb != 4) || (xpre != 0 && xpre != 1))
-        return vkb_error(c, "rb=%lld xpre=%lld: expected rb 2 or 4 (W steps in flight), xpre 0 or 1", (long long)rb, (long long)xpre);
+    if ((rb != 1 && rb != 2 && rb != 4) || (xpre != 0 && xpre != 1))
+        return vkb_error(c, "rb=%lld xpre=%lld: expected rb 1, 2 or 4 (register buffers), xpre 0 or 1", (long long)rb, (long long)xpre);
     if ((wn != 2 && wn != 4) || sr < 1 || sk < 1 || sr * sk > 16 || bk < 16 || bk > 128 || bk % 16 || split < 0 || split > 4096)
         return vkb_error(c, "wn=%lld sr=%lld sk=%lld bk=%lld split=%lld: expected wn 2 or 4, sr sk <= 16 subgroups, bk a multiple "
                          "of 16 <= 128, split 0 (auto) .. 4096", (long long)wn, (long long)sr, (long long)sk, (long long)bk,
@@ -662,11 +675,14 @@ static int dense_stream_plan(vkb_case *c, long long n, long long k, int64_t m, i
 
 static int dense_coop_plan(vkb_case *c, long long n, long long k, int64_t m)
 {
-    /* stream at every m >= 8. On an H200 (tests/gpu/sweep_dense3.txt, 2026-11-23, rotate, us, shapes as at
-     * linear_default_algo) the staged coopmat took m=8: 49.9 30.8 76.2 36.0 131.4 68.6, m=32: 85.9 45.2 137.0 61.4
-     * 236.5 125.6; stream wn=2 bk=32 sr=2 sk=2 at m=8: 42.9 28.8 71.8 35.4 131.3 69.6, sr=4 sk=1 at m=32: 74.6 31.5
-     * 112.1 52.5 174.6 93.2 (the defaults below). coopmat_g (sweep_dense2.txt) was 5-10x slower: a named algo. */
-    const char *algo = vkb_param_str(c, "algo", "stream");
+    /* coopmat_g (panels, wn=4) at 8 <= m <= 16, stream (panels) above. On an H200 (rotate, us, shapes as at
+     * linear_default_algo): session 8 (tests/gpu/sweep_dense3.txt) had the staged coopmat at m=8: 49.9 30.8 76.2 36.0
+     * 131.4 68.6, m=32: 85.9 45.2 137.0 61.4 236.5 125.6; stream (rows) m=8: 42.9 28.8 71.8 35.4 131.3 69.6, m=32: 74.6
+     * 31.5 112.1 52.5 174.6 93.2; coopmat_g on row-major W 5-10x slower. Session 10 (sweep_cg10.txt, sweep_cg10b.txt):
+     * with W in panels coopmat_g wn=4 took m=8: 29.0 21.2 44.0 24.0 73.6 41.0 (cold 28.7 22.3 43.9 24.2 74.2 40.8), m=16:
+     * 31.4 23.4 47.3 26.4 75.3 43.1, against stream's (panels) m=8 35.1 24.9 54.7 29.8 96.1 54.2, m=16 36.8 26.0 57.7
+     * 31.1 123.1 56.6; at m=32 it lost (wn=4: 112.3 57.6 173.7 76.8 300.8 169.6 against 70.1 32.1 108.0 52.5 170.9 91.4). */
+    const char *algo = vkb_param_str(c, "algo", m <= 16 ? "coopmat_g" : "stream");
     if (!strcmp(algo, "coopmat_g") || !strcmp(algo, "coopmat_g_emu")) return dense_g_plan(c, n, k, m, algo[9] != 0);
     if (!strcmp(algo, "stream") || !strcmp(algo, "stream_emu")) return dense_stream_plan(c, n, k, m, algo[6] != 0);
     if (strcmp(algo, "coopmat") && strcmp(algo, "coopmat_emu"))
@@ -749,7 +765,7 @@ static void dense_fill(vkb_case *c, gsl_rng *r)
 {
     lin_priv *p = c->priv;
     fill_f16_rows(r, p->wlog ? p->wlog : c->buf[0].host, p->n, p->k, p->kp);
-    panel_permute(c, p->kp * sizeof(uint16_t));
+    panel_permute(c, p->kp * sizeof(uint16_t), !strncmp(vkb_param_str(c, "algo", ""), "coopmat_g", 9) ? 32 : 16);
     fill_f16_rows(r, c->buf[1].host, p->m, p->k, p->kp);
     pick_outputs(c, r);
 }
@@ -818,6 +834,6 @@ static void dense_check(vkb_case *c, vkb_check *r)
 
 VKB_KERNEL(dense_f16) = {"dense_f16", "n,k,m,shape,algo,rows,mt,wg,bm,bn,bk,sgs,split,wn,sr,sk,lay,rb,xpre",
                          "fp16-weight GEMV/GEMM baseline for bitnet_linear: fp16 W, x; fp32 accumulate and y "
-                         "(algo gemv|gemv8|gemm SIMT; coopmat (the default from m=8), coopmat_g or stream on matrix units; coopmat_emu, "
+                         "(algo gemv|gemv8|gemm SIMT; coopmat, coopmat_g (the default at m 8..16) or stream (above) on matrix units; coopmat_emu, "
                          "coopmat_g_emu, stream_emu)",
                          dense_plan, dense_fill, dense_ref, dense_check, lin_release, "default"};
