@@ -47,6 +47,7 @@ typedef struct lin_priv {
     int64_t *acc;   /* BitLinear: reference accumulators, every output */
     double *want, *bound;  /* dense: reference value and error bound, every output */
     void *wlog;     /* lay=panel: W in its logical row-major layout for the references (buffer w holds panels) */
+    size_t wchunk;  /* lay=panel: bytes of a panel's chunk (panel_permute), set by the plan that chose the layout */
 } lin_priv;
 
 /* algo=gemv_sg (kernels/bitnet_gemv_sg.glsl): rows= R rows per block, split= subgroups per block (they split
@@ -123,13 +124,14 @@ static lin_priv *lin_new(vkb_case *c, long long n, long long k, int64_t m)
 }
 
 /* lay=panel (kernels/dense_stream.glsl, dense_coopmat_g.glsl, bitnet_mma_sg.glsl): buffer w = the logical W (p->wlog,
- * row-major, row_bytes a row, a multiple of chunk) in 16-row panels, chunk major: chunk ch of row i at chunk
- * ((i / 16) nc + ch) 16 + i % 16, nc = row_bytes / chunk (16 bytes; 32 for coopmat_g, one fragment row). The last
- * panel's padding rows stay zero (calloc). */
-static void panel_permute(vkb_case *c, size_t row_bytes, size_t chunk)
+ * row-major, row_bytes a row, a multiple of chunk = p->wchunk) in 16-row panels, chunk major: chunk ch of row i at
+ * chunk ((i / 16) nc + ch) 16 + i % 16, nc = row_bytes / chunk (16 bytes; 32 for coopmat_g, one fragment row). The
+ * last panel's padding rows stay zero (calloc). */
+static void panel_permute(vkb_case *c, size_t row_bytes)
 {
     lin_priv *p = c->priv;
     if (!p->wlog) return;
+    size_t chunk = p->wchunk;
     unsigned char *w = c->buf[0].host;
     const unsigned char *src = p->wlog;
     size_t nc = row_bytes / chunk;
@@ -216,6 +218,7 @@ static int linear_plan(vkb_case *c, int dense)
         vkb_add_buf(c, "x", VKB_F16, p->m * p->kp, VKB_IN);
     } else {
         if (panel && (c->in0_logical = p->wlog = malloc(p->n * p->kp / 4)) == NULL) return vkb_error(c, "out of memory");
+        p->wchunk = 16;
         vkb_add_buf(c, "w", VKB_U32, (panel ? (p->n + 15) / 16 * 16 : p->n) * p->kp / BITNET_WORD, VKB_IN);
         vkb_add_buf(c, "gamma", VKB_F32, 1, VKB_IN);
         vkb_add_buf(c, "x", VKB_I8, p->m * p->kp, VKB_IN);
@@ -322,7 +325,7 @@ static void lin_fill(vkb_case *c, gsl_rng *r)
     int8_t *x = c->buf[2].host;
     float *s = c->buf[3].host;
     bitnet_fill_codes(r, p->wlog ? p->wlog : c->buf[0].host, p->n, p->k, p->kp);
-    panel_permute(c, p->kp / 4, 16);
+    panel_permute(c, p->kp / 4);
     ((float *)c->buf[1].host)[0] = (float)(0.01 + 0.04 * gsl_rng_uniform(r));
     double *z = malloc(p->k * sizeof(*z));
     if (!z) return;
@@ -562,6 +565,7 @@ static int dense_g_plan(vkb_case *c, long long n, long long k, int64_t m, int em
      * the logical copy where its row stride (K rounded up to 8) is this one's, else its padded-layout NA stands. */
     if (panel && (p->wlog = malloc(p->n * p->kp * sizeof(uint16_t))) == NULL) return vkb_error(c, "out of memory");
     if (panel && p->kp == ((size_t)k + 7) / 8 * 8) c->in0_logical = p->wlog;
+    p->wchunk = 32;
     vkb_add_buf(c, "w", VKB_F16, (size_t)n16 * p->kp, VKB_IN);  /* padding rows and columns stay zero (calloc) */
     vkb_add_buf(c, "x", VKB_F16, (size_t)mp * p->kp, VKB_IN);
     vkb_add_buf(c, "y", VKB_F32, p->m * p->n, VKB_OUT);
@@ -656,6 +660,7 @@ static int dense_stream_plan(vkb_case *c, long long n, long long k, int64_t m, i
     slices = (nc + per - 1) / per;                      /* no empty grid slice below */
     s = (slices + (uint64_t)sk - 1) / (uint64_t)sk;
     if (panel && (c->in0_logical = p->wlog = malloc(p->n * p->kp * sizeof(uint16_t))) == NULL) return vkb_error(c, "out of memory");
+    p->wchunk = 16;
     int e = dense_grid_bufs(c, p, s, gx, gz, panel ? (p->n + 15) / 16 * 16 : p->n);
     if (e) return e;
     char shader[48];
@@ -765,7 +770,7 @@ static void dense_fill(vkb_case *c, gsl_rng *r)
 {
     lin_priv *p = c->priv;
     fill_f16_rows(r, p->wlog ? p->wlog : c->buf[0].host, p->n, p->k, p->kp);
-    panel_permute(c, p->kp * sizeof(uint16_t), !strncmp(vkb_param_str(c, "algo", ""), "coopmat_g", 9) ? 32 : 16);
+    panel_permute(c, p->kp * sizeof(uint16_t));
     fill_f16_rows(r, c->buf[1].host, p->m, p->k, p->kp);
     pick_outputs(c, r);
 }
