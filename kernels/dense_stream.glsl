@@ -2,13 +2,14 @@
 // at subgroup scope), built to stream W at copy bandwidth: y^T (N x M) = W (N x K) . x^T (K x M).
 // Why not dense_coopmat.glsl: it stages one BK step of the whole workgroup's W tile and ends every step in a
 // workgroup barrier, so an SM waits on its slowest warp with only one step in flight (~2 TB/s on an H200), and
-// its fragment arrays are sized by spec constants. Why not dense_coopmat_g.glsl: fragments loaded from global
-// memory ran 5-10x slower still. Here every subgroup streams on its own:
+// its fragment arrays are sized by spec constants. Why not dense_coopmat_g.glsl: fragments loaded from row-major W
+// in global memory ran 5-10x slower still (with W in panels it is the faster kernel at m <= 16, the default there;
+// reference/bitnet_linear.c). Here every subgroup streams on its own:
 // - it owns WN row fragments (16 WN rows of W) x MT token fragments over one K slice, and its own staging area
 //   in shared memory (W 16 WN x BK and x 16 MT x BK halves, rows padded by 16 bytes against bank conflicts);
 // - W and x come in as 16-byte loads (consecutive lanes, consecutive 16 bytes of a row: whole 128-byte lines
-//   at BK = 64) into two register buffers: while step s is computed, steps s + 1 and s + 2 are in flight,
-//   2 x 32 WN BK bytes of W per subgroup (8 KiB at WN = 2, BK = 64), independent of every other subgroup;
+//   at BK = 64) into RB register buffers (2 by default): while step s is computed, steps s + 1 and s + 2 are in
+//   flight, 2 x 32 WN BK bytes of W per subgroup (8 KiB at WN = 2, BK = 64), independent of every other subgroup;
 // - it waits only on itself: subgroupBarrier around its own staging, no workgroup barrier in the K loop.
 // x is reloaded per step by every subgroup (the subgroups of a workgroup at the same K read it from L1; only
 // tokens < M are loaded, staged rows past M stay zero, so m = 8 pads to the 16-row fragment for free).
@@ -18,17 +19,19 @@
 // part[slice][M][N] summed in slice order by dense_splitk.comp). Empty slices contribute zeros.
 // Output: each 16x16 accumulator through shared memory (column-major), then written with bounds checks as 16
 // consecutive rows of one token.
-// W's layout (PANEL): 0 = rows, row-major N x Kp8 (a step reads 2 BK bytes of each of its 16 WN rows);
-// 1 = panels of 16 rows, 16-byte chunk major: chunk c (8 halves) of row r at uvec4 ((r / 16) p0 + c) 16 + r % 16,
-// rows padded to a multiple of 16 with zeros. A panel's K range is then one contiguous run, so a step reads
-// 32 BK contiguous bytes per panel and a 32-lane load instruction 512 contiguous bytes (as the m = 1 GEMV does).
-// Buffers: 0 W (fp16, N x Kp8 (rows) or N16 x Kp8 (panels), Kp8 = K rounded up to 8, zero padding), 1 x (fp16,
-// M x Kp8), 2 y (fp32 M x N), 3 part (fp32, p2 x M x N; one element when p2 == 1). Push: n = N, m = M, p0 = Kp8 / 8 (uvec4 per row),
-// p1 = uvec4 per K slice (a multiple of BK / 8), p2 = grid slices. Grid (ceil(N / BN), p2, ceil(M / 16 MT)).
+// W's layout (PANEL): 0 = rows, row-major N x Kp8 (a step reads 2 BK bytes of each of its 16 WN rows); 1 = panels of
+// 16 rows, 16-byte chunk major: chunk c (8 halves) of row r at uvec4 ((r / 16) p0 + c) 16 + r % 16, rows padded to a
+// multiple of 16 with zeros. A panel's K range is then one contiguous run, so a step reads 32 BK contiguous bytes
+// per panel and a 32-lane load instruction 512 contiguous bytes (as the m = 1 GEMV does).
+// Buffers: 0 W (fp16, N x Kp8 (rows) or N16 x Kp8 (panels), Kp8 = K rounded up to 8, zero padding),
+// 1 x (fp16, M x Kp8), 2 y (fp32 M x N), 3 part (fp32, p2 x M x N; one element when p2 == 1). Push: n = N, m = M,
+// p0 = Kp8 / 8 (uvec4 per row), p1 = uvec4 per K slice (a multiple of BK / 8), p2 = grid slices.
+// Grid (ceil(N / BN), p2, ceil(M / 16 MT)).
 // Spec: 0 workgroup size = SG x SR x SK, 1 SG = the subgroup size, 2 SR, 3 SK, 4 BK, 5 PANEL (W's layout, above),
-// 6 RB, 7 XPRE (the register buffers, at DS_BUFFER). WN and MT are compiled in by the stubs dense_stream_wIxJ.comp (I = WN, J = MT) so that fragment arrays have constant sizes. The host
-// checks BK % 16 == 0, that 16 BK / 8 splits evenly over SG lanes and that the staging fits in shared memory.
-// dense_stream_emu_wIxJ.comp emulate the matrix operations (lavapipe validates this file's indexing).
+// 6 RB, 7 XPRE (the register buffers, at DS_BUFFER). WN and MT are compiled in by the stubs dense_stream_wIxJ.comp
+// (I = WN, J = MT) so that fragment arrays have constant sizes. The host checks BK % 16 == 0, that 16 BK / 8 splits
+// evenly over SG lanes and that the staging fits in shared memory. dense_stream_emu_wIxJ.comp emulate the matrix
+// operations (lavapipe validates this file's indexing).
 #extension GL_EXT_control_flow_attributes : enable
 #extension GL_EXT_shader_16bit_storage : require
 #extension GL_EXT_shader_explicit_arithmetic_types_float16 : require

@@ -597,9 +597,10 @@ static int dense_g_plan(vkb_case *c, long long n, long long k, int64_t m, int em
  * 132-SM GPU) are in the grid, at most k / (16 m) (partial sums written <= 1/8 of W's bytes), and at most one
  * slice per two steps of each subgroup (so its pipeline fills). */
 /* lay= W's layout: panel (the default: 16-row panels, chunk major, so a step reads one contiguous run per panel) or rows
- * (row-major); rb= register buffers (W steps in flight, 2 or 4); xpre=0: x loaded at stash time instead of held in
+ * (row-major); rb= register buffers (W steps in flight, 1, 2 or 4); xpre=0: x loaded at stash time instead of held in
  * registers. On an H200 (tests/gpu/sweep_panel10.txt, sweep_panel10b.txt, rotate) panels took 0.58-0.86x of rows' time at
- * m = 8 (28672x4096: 96 against 166 us) and 0.95-1.02x at m = 32; rb=4 (160 registers) and xpre=0 were slower at both.
+ * m = 8 (28672x4096: 96 against 166 us) and 0.95-1.02x at m = 32; rb=4 (160 registers) and xpre=0 were slower at both,
+ * and so was rb=1 with 1-2 steps a subgroup (tests/gpu/sweep_burst10.txt).
  * An ablation (session 10) that kept only the W loads (no staging, MMAs or barriers) still took 80.5 us on 28672x4096 m=8
  * (2.9 TB/s; rows: 112), where readbw reads the same bytes in 57.4: the per-subgroup load stream itself is the cap. */
 /* The matrix-unit plans' common tail: a grid of gx x s (K slices) x gz workgroups within the device's limits, partial
