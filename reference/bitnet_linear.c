@@ -123,22 +123,25 @@ static lin_priv *lin_new(vkb_case *c, long long n, long long k, int64_t m)
     return p;
 }
 
-/* lay=panel (kernels/dense_stream.glsl, dense_coopmat_g.glsl, bitnet_mma_sg.glsl; dense_f16 does the same mapping in its
- * fill, f16_chunk, on the fill's threads): buffer w = the logical W (p->wlog,
+/* lay=panel (kernels/dense_stream.glsl, dense_coopmat_g.glsl, bitnet_mma_sg.glsl): buffer w = the logical W (p->wlog,
  * row-major, row_bytes a row, a multiple of chunk = p->wchunk) in 16-row panels, chunk major: chunk ch of row i at
  * chunk ((i / 16) nc + ch) 16 + i % 16, nc = row_bytes / chunk (16 bytes; 32 for coopmat_g, one fragment row). The
- * last panel's padding rows stay zero (calloc). */
+ * last panel's padding rows stay zero (calloc). panel_row places logical row i; dense_f16 calls it from its fill's
+ * threads (f16_chunk) as each row is made, BitLinear through panel_permute after its fill. */
+static void panel_row(void *dst, const void *row, size_t i, size_t row_bytes, size_t chunk)
+{
+    size_t nc = row_bytes / chunk;
+    for (size_t ch = 0; ch < nc; ch++)
+        memcpy((unsigned char *)dst + (((i / 16) * nc + ch) * 16 + i % 16) * chunk, (const unsigned char *)row + chunk * ch,
+               chunk);
+}
+
 static void panel_permute(vkb_case *c, size_t row_bytes)
 {
     lin_priv *p = c->priv;
     if (!p->wlog) return;
-    size_t chunk = p->wchunk;
-    unsigned char *w = c->buf[0].host;
-    const unsigned char *src = p->wlog;
-    size_t nc = row_bytes / chunk;
     for (size_t i = 0; i < p->n; i++)
-        for (size_t ch = 0; ch < nc; ch++)
-            memcpy(w + (((i / 16) * nc + ch) * 16 + i % 16) * chunk, src + i * row_bytes + chunk * ch, chunk);
+        panel_row(c->buf[0].host, (const unsigned char *)p->wlog + i * row_bytes, i, row_bytes, p->wchunk);
 }
 
 /* BitLinear's default algo. Measured on an H200 (tests/gpu/sweep_bgemm.txt, 2026-11-23, rotate, us, on the six issue-15
@@ -743,20 +746,18 @@ static int dense_coop_plan(vkb_case *c, long long n, long long k, int64_t m)
 }
 
 typedef struct f16_rows {
-    uint16_t *h, *panel; /* rows; panel: where not NULL, the same rows permuted as panel_permute does (its chunk bytes) */
+    uint16_t *h, *panel; /* rows; panel: where not NULL, the same rows placed in panels (panel_row, chunk bytes) */
     size_t k, kp, chunk;
 } f16_rows;
 
 static void f16_chunk(gsl_rng *r, size_t lo, size_t hi, void *arg)
 {
     const f16_rows *f = arg;
-    size_t ce = f->chunk / sizeof(uint16_t), nc = f->kp / (ce ? ce : 1);
     for (size_t i = lo; i < hi; i++) {
         for (size_t j = 0; j < f->kp; j++)
             f->h[i * f->kp + j] = j < f->k ? vkb_f32_to_f16((float)gsl_ran_gaussian_ziggurat(r, 1.0)) : 0;
         if (f->panel)  /* here, on the fill's threads: a 235 MB W took ~0.2 s more setup permuted afterwards */
-            for (size_t ch = 0; ch < nc; ch++)
-                memcpy(f->panel + (((i / 16) * nc + ch) * 16 + i % 16) * ce, f->h + i * f->kp + ce * ch, f->chunk);
+            panel_row(f->panel, f->h + i * f->kp, i, f->kp * sizeof(uint16_t), f->chunk);
     }
 }
 
