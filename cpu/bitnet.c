@@ -135,7 +135,7 @@ static const char *linear_run(vkb_case *c, void *st)
     size_t n, k, m = (size_t)vkb_param_int(c, "m", 1);
     if (shape(c, "n", "k", &n, &k)) return "shape unreadable";
     size_t kp = BITNET_PAD(k);
-    const uint32_t *w = c->in0_logical ? c->in0_logical : c->buf[0].host;  /* lay=panel: the row-major codes */
+    const uint32_t *w = c->in0_logical.host ? c->in0_logical.host : c->buf[0].host;  /* lay=panel: the row-major codes */
     const float g = ((const float *)c->buf[1].host)[0], *s = c->buf[3].host;
     const int8_t *x = c->buf[2].host;
     float *y = c->buf[4].host;

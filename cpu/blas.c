@@ -10,7 +10,7 @@
 
 typedef struct wide { float *a, *b; } wide;
 
-/* fp32 copy of fp16 buffer b (NULL for an fp32 one), or of its n elements at logical (c->in0_logical) when not NULL. */
+/* fp32 copy of fp16 buffer b (NULL for an fp32 one), or of the n elements at logical (c->in0_logical) when not NULL. */
 static float *widen(const vkb_buf *b, const void *logical, size_t n)
 {
     if (b->type == VKB_F32) return NULL;
@@ -23,20 +23,11 @@ static float *widen(const vkb_buf *b, const void *logical, size_t n)
     return w;
 }
 
-/* dense_f16's W: rows x kp halves (c->in0_logical holds exactly that where buffer 0 is permuted). */
-static size_t dense_w_count(const vkb_case *c)
-{
-    const char *sh = vkb_param_str(c, "shape", NULL);
-    long long n = vkb_param_int(c, "n", -1), k = vkb_param_int(c, "k", -1);
-    if (sh && sscanf(sh, "%lldx%lld", &n, &k) != 2) return 0;
-    return n > 0 && k > 0 ? (size_t)n * (size_t)((k + 7) / 8 * 8) : 0;
-}
-
 static void *wide_prep(vkb_case *c)
 {
     wide *w = calloc(1, sizeof(*w));
     if (!w) return NULL;
-    w->a = widen(&c->buf[0], c->in0_logical, c->in0_logical ? dense_w_count(c) : 0);
+    w->a = widen(&c->buf[0], c->in0_logical.host, c->in0_logical.count);
     w->b = widen(&c->buf[1], NULL, 0);
     if ((c->buf[0].type != VKB_F32 && !w->a) || (c->buf[1].type != VKB_F32 && !w->b)) {
         free(w->a), free(w->b), free(w);
@@ -71,8 +62,9 @@ static const char *dense_run(vkb_case *c, void *st)
     int kp = (int)((k + 7) / 8 * 8);
     /* algo=coopmat_g pads W and x to 16 rows/tokens and K to 16, stream and coopmat_g lay=panel permute W: readable
      * only where the plan gave the row-major W at this row stride (c->in0_logical; then x's rows have it too) */
-    if (!c->in0_logical && (c->buf[0].count != (size_t)n * (size_t)kp || c->buf[1].count != (size_t)m * (size_t)kp))
-        return "padded operand layout (algo=coopmat_g, K not a multiple of 16): the BLAS baseline reads the unpadded one";
+    if (!c->in0_logical.host && (c->buf[0].count != (size_t)n * (size_t)kp || c->buf[1].count != (size_t)m * (size_t)kp))
+        return "padded operand layout (algo=coopmat_g pads rows, tokens and K to 16): the BLAS baseline reads the unpadded one, "
+               "or the row-major W that lay=panel keeps where K is a multiple of 16";
     float *y = c->buf[2].host;
     if (m == 1) cblas_sgemv(CblasRowMajor, CblasNoTrans, (int)n, (int)k, 1.0f, w->a, kp, w->b, 1, 0.0f, y, 1);
     else cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasTrans, (int)m, (int)n, (int)k, 1.0f, w->b, kp, w->a, kp, 0.0f, y, (int)n);

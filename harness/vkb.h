@@ -142,8 +142,10 @@ struct vkb_case {
     char skip[200];      /* plan() writes a reason here to SKIP the case */
     char error[200];     /* plan() writes here for a bad parameter (ERROR) */
     void *priv;          /* kernel-owned: expected results etc. */
-    const void *in0_logical; /* kernel-owned: buffer 0's contents in the plain row-major layout the CPU baselines read,
-                              * where the GPU's copy is permuted (bitnet_linear/dense_f16 lay=panel); else NULL */
+    struct {                 /* kernel-owned: buffer 0's contents in the plain row-major layout the CPU baselines read, */
+        const void *host;    /* where the GPU's copy is permuted (bitnet_linear/dense_f16 lay=panel); else NULL */
+        size_t count;        /* its elements (buffer 0's type) */
+    } in0_logical;
 };
 
 /* --- helpers for reference/ files (harness/case.c) --- */

@@ -47,7 +47,7 @@ typedef struct lin_priv {
     int64_t *acc;   /* BitLinear: reference accumulators, every output */
     double *want, *bound;  /* dense: reference value and error bound, every output */
     void *wlog;     /* lay=panel: W in its logical row-major layout for the references (buffer w holds panels) */
-    size_t wchunk;  /* lay=panel: bytes of a panel's chunk (panel_permute), set by the plan that chose the layout */
+    size_t wchunk;  /* lay=panel: bytes of a panel's chunk (panel_row), set by panel_plan for the plan's kernel */
 } lin_priv;
 
 /* algo=gemv_sg (kernels/bitnet_gemv_sg.glsl): rows= R rows per block, split= subgroups per block (they split
@@ -136,6 +136,24 @@ static void panel_row(void *dst, const void *row, size_t i, size_t row_bytes, si
                chunk);
 }
 
+/* Plan side of lay=panel: p->wlog for the logical W (p->n rows of row_bytes), the chunk size, and, where the CPU
+ * baselines read W with this row stride (baseline), c->in0_logical. Returns the rows buffer w needs (a multiple of
+ * 16), or 0 when out of memory. */
+static size_t panel_plan(vkb_case *c, lin_priv *p, size_t row_bytes, size_t esize, size_t chunk, int baseline)
+{
+    if (!(p->wlog = malloc(p->n * row_bytes))) return 0;
+    p->wchunk = chunk;
+    if (baseline) c->in0_logical.host = p->wlog, c->in0_logical.count = p->n * row_bytes / esize;
+    return (p->n + 15) / 16 * 16;
+}
+
+/* W as the references (and the fills) see it: row-major, p->kp elements a row. */
+static void *lin_w(const vkb_case *c)
+{
+    const lin_priv *p = c->priv;
+    return p->wlog ? p->wlog : c->buf[0].host;
+}
+
 static void panel_permute(vkb_case *c, size_t row_bytes)
 {
     lin_priv *p = c->priv;
@@ -221,9 +239,9 @@ static int linear_plan(vkb_case *c, int dense)
         vkb_add_buf(c, "w", VKB_F16, p->n * p->kp, VKB_IN);
         vkb_add_buf(c, "x", VKB_F16, p->m * p->kp, VKB_IN);
     } else {
-        if (panel && (c->in0_logical = p->wlog = malloc(p->n * p->kp / 4)) == NULL) return vkb_error(c, "out of memory");
-        p->wchunk = 16;
-        vkb_add_buf(c, "w", VKB_U32, (panel ? (p->n + 15) / 16 * 16 : p->n) * p->kp / BITNET_WORD, VKB_IN);
+        size_t rows = panel ? panel_plan(c, p, p->kp / 4, sizeof(uint32_t), 16, 1) : p->n;
+        if (!rows) return vkb_error(c, "out of memory");
+        vkb_add_buf(c, "w", VKB_U32, rows * p->kp / BITNET_WORD, VKB_IN);
         vkb_add_buf(c, "gamma", VKB_F32, 1, VKB_IN);
         vkb_add_buf(c, "x", VKB_I8, p->m * p->kp, VKB_IN);
         vkb_add_buf(c, "s", VKB_F32, p->m, VKB_IN);
@@ -328,7 +346,7 @@ static void lin_fill(vkb_case *c, gsl_rng *r)
     lin_priv *p = c->priv;
     int8_t *x = c->buf[2].host;
     float *s = c->buf[3].host;
-    bitnet_fill_codes(r, p->wlog ? p->wlog : c->buf[0].host, p->n, p->k, p->kp);
+    bitnet_fill_codes(r, lin_w(c), p->n, p->k, p->kp);
     panel_permute(c, p->kp / 4);
     ((float *)c->buf[1].host)[0] = (float)(0.01 + 0.04 * gsl_rng_uniform(r));
     double *z = malloc(p->k * sizeof(*z));
@@ -353,7 +371,7 @@ static void lin_fill(vkb_case *c, gsl_rng *r)
 static int64_t lin_acc(const vkb_case *c, size_t o)
 {
     const lin_priv *p = c->priv;
-    const uint32_t *w = p->wlog ? p->wlog : c->buf[0].host;
+    const uint32_t *w = lin_w(c);
     const int8_t *x = c->buf[2].host;
     size_t t = o / p->n, row = o % p->n;
     int64_t a = 0;
@@ -375,7 +393,7 @@ static double lin_ref(vkb_case *c)
         for (size_t o = 0; o < total; o++) p->acc[o] = lin_acc(c, o);
         return 1.0;
     }
-    if (vkb_fast_ternary_acc(p->wlog ? p->wlog : c->buf[0].host, c->buf[2].host, p->n, p->k, p->kp, p->m, p->acc, &c->fast_ref_s) || !p->pick) {
+    if (vkb_fast_ternary_acc(lin_w(c), c->buf[2].host, p->n, p->k, p->kp, p->m, p->acc, &c->fast_ref_s) || !p->pick) {
         free(p->acc);
         p->acc = NULL;  /* the check reports the reference as out of memory */
         return 1.0;
@@ -567,9 +585,8 @@ static int dense_g_plan(vkb_case *c, long long n, long long k, int64_t m, int em
                         (unsigned long long)s, (unsigned long long)gz);
     /* lay=panel: 16-row panels of 32-byte chunks (one 16x16 fragment = 512 contiguous bytes). The CPU baseline reads
      * the logical copy where its row stride (K rounded up to 8) is this one's, else its padded-layout NA stands. */
-    if (panel && (p->wlog = malloc(p->n * p->kp * sizeof(uint16_t))) == NULL) return vkb_error(c, "out of memory");
-    if (panel && p->kp == ((size_t)k + 7) / 8 * 8) c->in0_logical = p->wlog;
-    p->wchunk = 32;
+    if (panel && !panel_plan(c, p, p->kp * sizeof(uint16_t), sizeof(uint16_t), 32, p->kp == ((size_t)k + 7) / 8 * 8))
+        return vkb_error(c, "out of memory");
     vkb_add_buf(c, "w", VKB_F16, (size_t)n16 * p->kp, VKB_IN);  /* padding rows and columns stay zero (calloc) */
     vkb_add_buf(c, "x", VKB_F16, (size_t)mp * p->kp, VKB_IN);
     vkb_add_buf(c, "y", VKB_F32, p->m * p->n, VKB_OUT);
@@ -585,6 +602,22 @@ static int dense_g_plan(vkb_case *c, long long n, long long k, int64_t m, int em
     snprintf(c->note, sizeof(c->note), "%s %llux%llu wn%lld sg%lld split%llu %s", emu ? "coopmat_g_emu" : "coopmat_g",
              (unsigned long long)bn, (unsigned long long)tm, (long long)wn, (long long)sgs, (unsigned long long)s, lay);
     dense_cost(c, n, k, m);
+    return 0;
+}
+
+/* The matrix-unit plans' common tail: a grid of gx x s (K slices) x gz workgroups within the device's limits, partial
+ * sums that index in 32 bits, and the buffers w, x, y and part (s x M x N fp32 when s > 1). 0, or vkb_error/vkb_skip's. */
+static int dense_grid_bufs(vkb_case *c, const lin_priv *p, uint64_t s, uint64_t gx, uint64_t gz, size_t wrows)
+{
+    if ((double)s * (double)p->m * (double)p->n >= 4294967296.0)
+        return vkb_error(c, "split=%llu: the partial sums need < 2^32 elements", (unsigned long long)s);
+    if (gx > c->caps.max_wg_count_x || s > 65535 || gz > 65535)
+        return vkb_skip(c, "grid %llux%llux%llu exceeds this device's maxComputeWorkGroupCount", (unsigned long long)gx,
+                        (unsigned long long)s, (unsigned long long)gz);
+    vkb_add_buf(c, "w", VKB_F16, wrows * p->kp, VKB_IN);
+    vkb_add_buf(c, "x", VKB_F16, p->m * p->kp, VKB_IN);
+    vkb_add_buf(c, "y", VKB_F32, p->m * p->n, VKB_OUT);
+    vkb_add_buf(c, "part", VKB_F32, s > 1 ? (size_t)s * p->m * p->n : 1, VKB_SCRATCH);
     return 0;
 }
 
@@ -606,22 +639,6 @@ static int dense_g_plan(vkb_case *c, long long n, long long k, int64_t m, int em
  * and so was rb=1 with 1-2 steps a subgroup (tests/gpu/sweep_burst10.txt).
  * An ablation (session 10) that kept only the W loads (no staging, MMAs or barriers) still took 80.5 us on 28672x4096 m=8
  * (2.9 TB/s; rows: 112), where readbw reads the same bytes in 57.4: the per-subgroup load stream itself is the cap. */
-/* The matrix-unit plans' common tail: a grid of gx x s (K slices) x gz workgroups within the device's limits, partial
- * sums that index in 32 bits, and the buffers w, x, y and part (s x M x N fp32 when s > 1). 0, or vkb_error/vkb_skip's. */
-static int dense_grid_bufs(vkb_case *c, const lin_priv *p, uint64_t s, uint64_t gx, uint64_t gz, size_t wrows)
-{
-    if ((double)s * (double)p->m * (double)p->n >= 4294967296.0)
-        return vkb_error(c, "split=%llu: the partial sums need < 2^32 elements", (unsigned long long)s);
-    if (gx > c->caps.max_wg_count_x || s > 65535 || gz > 65535)
-        return vkb_skip(c, "grid %llux%llux%llu exceeds this device's maxComputeWorkGroupCount", (unsigned long long)gx,
-                        (unsigned long long)s, (unsigned long long)gz);
-    vkb_add_buf(c, "w", VKB_F16, wrows * p->kp, VKB_IN);
-    vkb_add_buf(c, "x", VKB_F16, p->m * p->kp, VKB_IN);
-    vkb_add_buf(c, "y", VKB_F32, p->m * p->n, VKB_OUT);
-    vkb_add_buf(c, "part", VKB_F32, s > 1 ? (size_t)s * p->m * p->n : 1, VKB_SCRATCH);
-    return 0;
-}
-
 static int dense_stream_plan(vkb_case *c, long long n, long long k, int64_t m, int emu)
 {
     if (!emu && !c->caps.coopmat_nv)
@@ -664,9 +681,9 @@ static int dense_stream_plan(vkb_case *c, long long n, long long k, int64_t m, i
     uint64_t per = (steps + slices - 1) / slices * ck;  /* uvec4 per slice, whole steps */
     slices = (nc + per - 1) / per;                      /* no empty grid slice below */
     s = (slices + (uint64_t)sk - 1) / (uint64_t)sk;
-    if (panel && (c->in0_logical = p->wlog = malloc(p->n * p->kp * sizeof(uint16_t))) == NULL) return vkb_error(c, "out of memory");
-    p->wchunk = 16;
-    int e = dense_grid_bufs(c, p, s, gx, gz, panel ? (p->n + 15) / 16 * 16 : p->n);
+    size_t rows = panel ? panel_plan(c, p, p->kp * sizeof(uint16_t), sizeof(uint16_t), 16, 1) : p->n;
+    if (!rows) return vkb_error(c, "out of memory");
+    int e = dense_grid_bufs(c, p, s, gx, gz, rows);
     if (e) return e;
     char shader[48];
     snprintf(shader, sizeof(shader), "dense_stream%s_w%lldx%u", emu ? "_emu" : "", (long long)wn, mt);
@@ -767,17 +784,10 @@ static void fill_f16_rows(gsl_rng *r, uint16_t *h, uint16_t *panel, size_t chunk
     vkb_par_fill(r, rows, (1u << 16) / kp + 1, f16_chunk, &f);
 }
 
-/* W as the references read it: row-major N x kp. */
-static const uint16_t *dense_w(const vkb_case *c)
-{
-    const lin_priv *p = c->priv;
-    return p->wlog ? p->wlog : c->buf[0].host;
-}
-
 static void dense_fill(vkb_case *c, gsl_rng *r)
 {
     lin_priv *p = c->priv;
-    fill_f16_rows(r, p->wlog ? p->wlog : c->buf[0].host, p->wlog ? c->buf[0].host : NULL, p->wchunk, p->n, p->k, p->kp);
+    fill_f16_rows(r, lin_w(c), p->wlog ? c->buf[0].host : NULL, p->wchunk, p->n, p->k, p->kp);
     fill_f16_rows(r, c->buf[1].host, NULL, 0, p->m, p->k, p->kp);
     pick_outputs(c, r);
 }
@@ -786,7 +796,7 @@ static void dense_fill(vkb_case *c, gsl_rng *r)
 static void dense_one(const vkb_case *c, size_t o, double *y, double *sa)
 {
     const lin_priv *p = c->priv;
-    const uint16_t *w = dense_w(c), *x = c->buf[1].host;
+    const uint16_t *w = lin_w(c), *x = c->buf[1].host;
     size_t t = o / p->n, row = o % p->n;
     double s = 0, a = 0;
     for (size_t j = 0; j < p->k; j++) {
@@ -808,7 +818,7 @@ static double dense_ref(vkb_case *c)
     if (!p->fast) {
         for (size_t o = 0; o < total; o++) dense_one(c, o, p->want + o, p->bound + o);
     } else {
-        vkb_fast_mat x = {c->buf[1].host, VKB_F16, p->kp, 0}, w = {dense_w(c), VKB_F16, p->kp, 1};
+        vkb_fast_mat x = {c->buf[1].host, VKB_F16, p->kp, 0}, w = {lin_w(c), VKB_F16, p->kp, 1};
         if (vkb_fast_gemm(x, w, p->m, p->n, p->k, p->want, p->bound, &c->fast_ref_s) || !p->pick) {
             free(p->want);
             p->want = NULL;  /* the check reports the reference as out of memory */
