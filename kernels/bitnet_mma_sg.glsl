@@ -36,7 +36,7 @@ shared int sxs[TN];
 
 // The uvec4 (64-weight group g) of row r in W: row-major T2, or (PANEL) 16-row panels, group major: a panel's groups
 // are one contiguous run and the 16 lanes loading one panel's rows read 256 contiguous bytes (reference/bitnet_linear.c
-// panel_permute).
+// panel_row).
 uint w_at(uint r, uint g) { return PANEL != 0u ? ((r / 16u) * pc.p0 + g) * 16u + r % 16u : r * pc.p0 + g; }
 
 // Group c0 + S of this lane's rows into register set P (zeros past N and the slice).

@@ -26,7 +26,7 @@
 #extension GL_KHR_shader_subgroup_basic : require
 #include "common.glsl"
 layout(constant_id = 1) const uint SGS = 4u;
-layout(constant_id = 2) const uint PANEL = 0u;  // W's layout: 0 rows; 1 16-row panels of 32-byte chunks (wf below)
+layout(constant_id = 2) const uint PANEL = 0u;  // W's layout: 0 rows; 1 16-row panels of 32-byte chunks (WF below)
 const uint WN = DG_WN, MT = DG_MT, UK = 4u;
 
 layout(binding = 0) readonly buffer Wb { uvec4 w[]; };
@@ -64,7 +64,7 @@ void main() {
         wb[i] = (r < pc.p3 ? r : 0u) * ld;  // panels: the block's panel starts there too (16 rows x ld uvec4)
     }
     // The fragment of row block i at uvec4 column cc (even) and its row stride: rows, or (PANEL) the 512 contiguous
-    // bytes of chunk cc / 2 of the block's panel (reference/bitnet_linear.c panel_permute, 32-byte chunks).
+    // bytes of chunk cc / 2 of the block's panel (reference/bitnet_linear.c panel_row, 32-byte chunks).
     uint wstr = PANEL != 0u ? 2u : ld;
 #define WF(i, cc) (PANEL != 0u ? wb[i] + (cc) * 16u : wb[i] + (cc))
     [[unroll]] for (uint j = 0u; j < MT; ++j) xb[j] = (t0 + 16u * j) * ld;
