@@ -38,7 +38,7 @@
     X(S, clock_reasons) X(D, throttle_time_s) X(S, throttled) X(I, throttle_discarded) X(S, telemetry_why) \
     X(D, clock_MHz)     X(S, clock_check) \
     X(D, ref_energy_J)  X(D, cpu_temp_max_C) X(S, cpu_sensor_why) \
-    X(S, ref_method)    X(D, check_fraction) \
+    X(S, ref_method)    X(D, check_fraction) X(S, recheck) \
     X(D, theoretical_fma_flop_per_s) X(D, theoretical_coopmat_flop_per_s) X(S, ceiling_why) \
     X(D, injected_factor) X(S, concurrent_runs) \
     X(D, wall_s)        X(D, setup_s)      X(D, ref_s)         X(D, ref_wait_s)    X(D, check_s) \

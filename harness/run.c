@@ -266,6 +266,7 @@ static void row_identity(const ctx *x, const vkb_line *l, vkb_result *r)
     r->copy_Bps = x->copy_Bps;
     r->timer_floor_s = x->timer_floor;
     r->gate_delta = l->opt.gate_delta > 0 ? l->opt.gate_delta : NAN;  /* compare's floor for this line */
+    snprintf(r->recheck, sizeof(r->recheck), "NA: not timed");          /* until case_recheck runs */
 }
 
 /* --- one case's way through the run ------------------------------------------------------------------
@@ -649,6 +650,41 @@ static int case_time(ctx *x, job *j, vkb_gpu *g, double **samples, size_t *nsamp
     return 0;
 }
 
+/* After timing, one more call must give the validated call's outputs bit for bit (vkb_gpu_recheck): otherwise
+ * only the first call after the upload was validated, and a kernel that carries state from call to call (a
+ * counter it never resets, an input it writes) could be timed broken. The kernels are deterministic (integer
+ * atomics only), so any difference is a FAIL. Returns -1 when the row FAILed or ERRORed. */
+static int case_recheck(ctx *x, job *j, vkb_gpu *g)
+{
+    vkb_result *r = &j->r;
+    const vkb_case *c = &j->c;
+    if (j->established) {
+        snprintf(r->recheck, sizeof(r->recheck), "NA: --established launch (its outputs are not checked)");
+        return 0;
+    }
+    for (int i = 0; i < c->nbuf; i++)
+        if (c->buf[i].role == VKB_INOUT) {
+            snprintf(r->recheck, sizeof(r->recheck), "NA: buffer '%s' is updated in place", c->buf[i].name);
+            return 0;
+        }
+    double t0 = vkb_now_s();
+    char msg[300], why[400];
+    if (vkb_gpu_recheck(g, msg, sizeof(msg))) return set_status(r, "ERROR", vkb_vk_error(x->v)), -1;
+    vkb_trace("recheck", c->k->name, t0);
+    r->check_s += vkb_now_s() - t0;
+    if (!msg[0]) {
+        snprintf(r->recheck, sizeof(r->recheck), "identical");
+        return 0;
+    }
+    snprintf(r->recheck, sizeof(r->recheck), "differs");
+    snprintf(why, sizeof(why), "call after timing: %s", msg);
+    set_status(r, "FAIL", why);
+    r->samples = VKB_NA_I;
+    r->time_median_s = r->time_mean_s = r->time_stddev_s = r->time_min_s = r->time_max_s = NAN;
+    r->time_q1_s = r->time_q3_s = r->time_ci_lo_s = r->time_ci_hi_s = r->rel_noise = NAN;
+    return -1;
+}
+
 /* Validate, then time while the check runs beside it, then the end-to-end time. A case whose check fails keeps
  * no timing (its samples are dropped): a wrong kernel has no speed. */
 static void case_gpu(ctx *x, job *j, vkb_check *chk, double **samples, size_t *nsamples)
@@ -684,6 +720,11 @@ static void case_gpu(ctx *x, job *j, vkb_check *chk, double **samples, size_t *n
             r->time_median_s = r->time_mean_s = r->time_stddev_s = r->time_min_s = r->time_max_s = NAN;
             r->time_q1_s = r->time_q3_s = r->time_ci_lo_s = r->time_ci_hi_s = r->rel_noise = NAN;
         }
+        goto out;
+    }
+    if (case_recheck(x, j, g)) {
+        free(*samples);
+        *samples = NULL;
         goto out;
     }
     double e2e[3];

@@ -1036,6 +1036,16 @@ static void copy_all(vkb_gpu *g, int to_device, int outputs_only)
     }
 }
 
+/* An output's or a scratch buffer's payload before a validated run: a value no kernel computes. */
+static void poison(const vkb_buf *cb, uint8_t *p)
+{
+    if (cb->type == VKB_F32)
+        for (size_t k = 0; k < cb->count; k++) ((uint32_t *)(void *)p)[k] = VKB_POISON_F32;
+    else if (cb->type == VKB_F16)
+        for (size_t k = 0; k < cb->count; k++) ((uint16_t *)(void *)p)[k] = VKB_POISON_F16;
+    else memset(p, VKB_POISON_BYTE, cb->count * vkb_dtype_size(cb->type));
+}
+
 static void stage_in(vkb_gpu *g)
 {
     for (int i = 0; i < g->c->nbuf; i++) {
@@ -1045,15 +1055,8 @@ static void stage_in(vkb_gpu *g)
         memset(b->map, GUARD_PATTERN, VKB_GUARD_BYTES);
         memset(b->map + VKB_GUARD_BYTES + bytes, GUARD_PATTERN, b->total - VKB_GUARD_BYTES - bytes);
         uint8_t *p = b->map + VKB_GUARD_BYTES;
-        if (cb->role == VKB_IN || cb->role == VKB_INOUT) {
-            memcpy(p, cb->host, bytes);
-        } else if (cb->type == VKB_F32) {
-            for (size_t k = 0; k < cb->count; k++) ((uint32_t *)(void *)p)[k] = VKB_POISON_F32;
-        } else if (cb->type == VKB_F16) {
-            for (size_t k = 0; k < cb->count; k++) ((uint16_t *)(void *)p)[k] = VKB_POISON_F16;
-        } else {
-            memset(p, VKB_POISON_BYTE, bytes);
-        }
+        if (cb->role == VKB_IN || cb->role == VKB_INOUT) memcpy(p, cb->host, bytes);
+        else poison(cb, p);
     }
 }
 
@@ -1249,6 +1252,22 @@ int vkb_vk_timer_floor(vkb_vk *v, double *seconds)
     return 0;
 }
 
+/* The guard message for buffer i, whose guards are in its staging buffer (empty when intact). */
+static void guard_check(vkb_gpu *g, int i, char *msg, size_t len)
+{
+    const vkb_buf *cb = &g->c->buf[i];
+    gbuf *b = &g->b[i];
+    size_t bytes = cb->count * vkb_dtype_size(cb->type);
+    long lo = vkb_guard_first_change(b->map, VKB_GUARD_BYTES, GUARD_PATTERN);
+    long hi = vkb_guard_first_change(b->map + VKB_GUARD_BYTES + bytes, b->total - VKB_GUARD_BYTES - bytes, GUARD_PATTERN);
+    if (!msg[0] && hi >= 0)
+        snprintf(msg, len, "out-of-bounds write into buffer '%s' at element %zu (byte +%ld past its end)", cb->name,
+                 cb->count + (size_t)hi / vkb_dtype_size(cb->type), hi);
+    if (!msg[0] && lo >= 0)
+        snprintf(msg, len, "out-of-bounds write into buffer '%s', %ld bytes before its start", cb->name,
+                 (long)VKB_GUARD_BYTES - lo);
+}
+
 int vkb_gpu_download(vkb_gpu *g, int outputs, char *guard_msg, size_t len)
 {
     vkb_vk *v = g->v;
@@ -1269,17 +1288,56 @@ int vkb_gpu_download(vkb_gpu *g, int outputs, char *guard_msg, size_t len)
     if (submit_wait(v)) return -1;
     for (int i = 0; i < g->c->nbuf; i++) {
         vkb_buf *cb = &g->c->buf[i];
-        gbuf *b = &g->b[i];
-        size_t bytes = cb->count * vkb_dtype_size(cb->type);
-        long lo = vkb_guard_first_change(b->map, VKB_GUARD_BYTES, GUARD_PATTERN);
-        long hi = vkb_guard_first_change(b->map + VKB_GUARD_BYTES + bytes, b->total - VKB_GUARD_BYTES - bytes, GUARD_PATTERN);
-        if (!guard_msg[0] && hi >= 0)
-            snprintf(guard_msg, len, "out-of-bounds write into buffer '%s' at element %zu (byte +%ld past its end)",
-                     cb->name, cb->count + (size_t)hi / vkb_dtype_size(cb->type), hi);
-        if (!guard_msg[0] && lo >= 0)
-            snprintf(guard_msg, len, "out-of-bounds write into buffer '%s', %ld bytes before its start", cb->name,
-                     (long)VKB_GUARD_BYTES - lo);
-        if (outputs && cb->role != VKB_IN) memcpy(cb->host, b->map + VKB_GUARD_BYTES, bytes);
+        guard_check(g, i, guard_msg, len);
+        if (outputs && cb->role != VKB_IN)
+            memcpy(cb->host, g->b[i].map + VKB_GUARD_BYTES, cb->count * vkb_dtype_size(cb->type));
+    }
+    return 0;
+}
+
+int vkb_gpu_recheck(vkb_gpu *g, char *msg, size_t len)
+{
+    vkb_vk *v = g->v;
+    const vkb_case *c = g->c;
+    msg[0] = 0;
+    for (int i = 0; i < c->nbuf; i++)
+        if (c->buf[i].role == VKB_OUT || c->buf[i].role == VKB_SCRATCH) poison(&c->buf[i], g->b[i].map + VKB_GUARD_BYTES);
+    if (begin(v)) return -1;
+    barrier(v->cmd, ST_COMPUTE, AC_RW, ST_COPY, AC_RW);
+    for (int i = 0; i < c->nbuf; i++) {
+        const vkb_buf *cb = &c->buf[i];
+        VkBufferCopy bc = {.srcOffset = VKB_GUARD_BYTES, .dstOffset = VKB_GUARD_BYTES,
+                           .size = cb->count * vkb_dtype_size(cb->type)};
+        if ((cb->role == VKB_OUT || cb->role == VKB_SCRATCH) && bc.size)
+            vkCmdCopyBuffer(v->cmd, g->b[i].stage, g->b[i].buf, 1, &bc);
+    }
+    barrier(v->cmd, ST_COPY, VK_ACCESS_2_TRANSFER_WRITE_BIT, ST_COMPUTE, AC_RW);
+    record_dispatches(g, 1, VK_NULL_HANDLE);
+    barrier(v->cmd, ST_COMPUTE, AC_RW, ST_COPY, VK_ACCESS_2_TRANSFER_READ_BIT);
+    for (int i = 0; i < c->nbuf; i++) {  /* both guards of every buffer, and the outputs' payload */
+        const vkb_buf *cb = &c->buf[i];
+        VkDeviceSize end = VKB_GUARD_BYTES + cb->count * vkb_dtype_size(cb->type);
+        int payload = cb->role == VKB_OUT || cb->role == VKB_INOUT;
+        VkBufferCopy bc[2] = {{.size = payload ? end : VKB_GUARD_BYTES},
+                              {.srcOffset = end, .dstOffset = end, .size = g->b[i].total - end}};
+        vkCmdCopyBuffer(v->cmd, g->b[i].buf, g->b[i].stage, 2, bc);
+    }
+    barrier(v->cmd, ST_COPY, VK_ACCESS_2_TRANSFER_WRITE_BIT, VK_PIPELINE_STAGE_2_HOST_BIT, VK_ACCESS_2_HOST_READ_BIT);
+    if (submit_wait(v)) return -1;
+    for (int i = 0; i < c->nbuf && !msg[0]; i++) guard_check(g, i, msg, len);
+    for (int i = 0; i < c->nbuf && !msg[0]; i++) {
+        const vkb_buf *cb = &c->buf[i];
+        if (cb->role != VKB_OUT && cb->role != VKB_INOUT) continue;
+        size_t es = vkb_dtype_size(cb->type), bytes = cb->count * es;
+        const uint8_t *now = g->b[i].map + VKB_GUARD_BYTES, *was = cb->host;
+        if (!memcmp(now, was, bytes)) continue;
+        size_t k = 0;
+        while (!memcmp(now + k * es, was + k * es, es)) k++;
+        uint64_t a = 0, b = 0;
+        memcpy(&a, was + k * es, es < 8 ? es : 8);
+        memcpy(&b, now + k * es, es < 8 ? es : 8);
+        snprintf(msg, len, "buffer '%s' element %zu: 0x%0*llx in the validated call, 0x%0*llx in the call after timing",
+                 cb->name, k, (int)(2 * es), (unsigned long long)a, (int)(2 * es), (unsigned long long)b);
     }
     return 0;
 }

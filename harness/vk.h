@@ -60,6 +60,12 @@ int vkb_gpu_profile(vkb_gpu *g, int cold, double *seconds);
 /* Check every buffer's guards and, with outputs != 0, read the outputs back into their host copies (inputs never
  * come back). guard_msg is empty when intact, else names the buffer and the first changed byte. */
 int vkb_gpu_download(vkb_gpu *g, int outputs, char *guard_msg, size_t len);
+/* The recheck, after timing: outputs and scratch poisoned again on the device, the inputs as the timed calls left
+ * them, one run, then every output byte compared with the host copies (the validated run's outputs, as
+ * vkb_gpu_download brought them back) and every guard checked. msg is empty when all match bit for bit, else
+ * names the first difference: a kernel whose later calls differ from its first (state carried between calls,
+ * an input written, a result that is not deterministic) has only its first call validated otherwise. */
+int vkb_gpu_recheck(vkb_gpu *g, char *msg, size_t len);
 /* End to end, host-timed: upload inputs, run once, download outputs. */
 int vkb_gpu_e2e(vkb_gpu *g, double *seconds);
 /* Rotate mode (a cold-cache measurement without flushes): make copies of every input buffer until

@@ -166,6 +166,13 @@ grep_out "last element never written: reported unwritten" 'never written.*|i=409
 expect_exit 1 "one element past the end: exit 1" run -e "add n=1000,4097" --shader binary=add_oob --min-time 0.01
 grep_out "one element past the end: caught by the guard" "out-of-bounds write into buffer 'c' at element 1000 "
 grep_out "write past the end caught at a non-multiple-of-4 size too" "out-of-bounds write into buffer 'c' at element 4097 "
+# Right on its first call, then it writes its input: every element checked PASSes, and only the call after
+# timing, compared bit for bit with the validated one, sees it.
+expect_exit 1 "a kernel that carries state between calls: exit 1" run -e "add n=1000,4097" --shader binary=add_drift --min-time 0.01
+csv_col "$(lastdir)/results.csv" status check recheck reason > "$T/drift.tsv"
+if awk -F'\t' '$1 != "FAIL" || $2 != "exact" || $3 != "differs" || $4 !~ /^call after timing: buffer .c. element 0: 0x[0-9a-f]{8} in the validated call, 0x[0-9a-f]{8} in the call after timing$/ { n++ }
+   END { exit n > 0 || NR != 2 }' "$T/drift.tsv"; then ok "state carried between calls: FAIL by the recheck after timing, first difference named"
+else bad "recheck of a drifting kernel" "$T/drift.tsv"; fi
 
 run -e "copy n=2^22" --min-time 0.01 --no-calibrate > /dev/null 2>&1
 if csv_col "$(lastdir)/results.csv" ref_time_s bytes | awk -F'\t' '$1 != "NA" && $1 >= $2 / 100e9 { ok = 1 } END { exit !ok }'; then
@@ -557,6 +564,11 @@ smoke=$(grep -l '^suite: suites/smoke.suite$' "$T"/res/*/run.txt | head -n 1)
 if [ -n "$smoke" ] && awk -F'\t' '$3 != "SKIP" && $5 != 1 { print; n++ } END { exit n > 0 || NR < 100 }' "$T/frac.tsv" > "$T/out"; then
     ok "smoke suite: every checked row compared every output element (check_fraction 1)"
 else bad "smoke rows with check_fraction below 1 ($(wc -l < "$T/out"))" "$T/out"; fi
+# ... and every PASS row's call after timing gave its validated outputs bit for bit.
+[ -n "$smoke" ] && csv_col "$(dirname "$smoke")/results.csv" kernel params status recheck > "$T/rc.tsv"
+if [ -n "$smoke" ] && awk -F'\t' '$3 == "PASS" && $4 != "identical" { print; n++ } $3 == "PASS" { p++ } END { exit n > 0 || p < 100 }' "$T/rc.tsv" > "$T/out"; then
+    ok "smoke suite: every PASS row's call after timing matched its validated call bit for bit"
+else bad "smoke PASS rows whose recheck is not identical ($(wc -l < "$T/out"))" "$T/out"; fi
 
 echo "== fill=: inputs that reach the failure modes (issue 12)"
 # Each broken shader PASSes on its kernel's default inputs -- which is why the new fill is needed -- and FAILs
