@@ -19,7 +19,7 @@ layout(binding = 1) readonly buffer Gb { float gam[]; };
 layout(binding = 2) readonly buffer Xb { uvec4 x[]; };
 layout(binding = 3) readonly buffer Sb { float sc[]; };
 layout(binding = 4) writeonly buffer Yb { float y[]; };
-layout(binding = 5) writeonly buffer Pb { int part[]; };
+layout(binding = 5) coherent buffer Pb { int part[]; };  // coherent: bitnet_mma_sg.glsl FOLD reads other workgroups
 
 const uint WG = gl_WorkGroupSize.x;
 const uint TN = LN * MT;

@@ -59,6 +59,10 @@ void emu_store_col(AccEmu a, uint elem, uint stride) {
 // Output of accumulator A (rows R0 .. R0 + LM - 1, tokens T0 + LN J ..): staged column-major at YS (LM LN / 4 uvec4
 // of sm that this subgroup owns), a = acc - sum_k x; one K slice (pc.p2 == 1): y = (float(a) gamma') / s, rounded
 // once per operation; else the exact int32 part[SLICE][token][row], summed by bitnet_mma_sum.comp.
+// MMA_PART(slice index, output index, a): where a slice's partial sum goes; a kernel may define its own first.
+#ifndef MMA_PART
+#define MMA_PART(PI, OI, A) part[PI] = (A)
+#endif
 #define MMA_OUT(A, YS, R0, T0, J, SLICE) {                                                            \
         STORE_COL(A, YS, LM / 4u);                                                                    \
         subgroupBarrier();                                                                            \
@@ -71,7 +75,7 @@ void emu_store_col(AccEmu a, uint elem, uint stride) {
                     precise float o = p / sc[tok];                                                    \
                     y[tok * pc.n + row] = o;                                                          \
                 } else {                                                                              \
-                    part[((SLICE) * pc.m + tok) * pc.n + row] = a;                                    \
+                    MMA_PART(((SLICE) * pc.m + tok) * pc.n + row, tok * pc.n + row, a);               \
                 }                                                                                     \
             }                                                                                         \
         }                                                                                             \

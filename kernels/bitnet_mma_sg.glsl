@@ -17,13 +17,19 @@
 // Buffers and push as bitnet_mma.glsl (0 W, 1 gamma', 2 xq, 3 s, 4 y, 5 part; n, m, p0 = groups per row, p1 = groups
 // per slice, p2 = slices). Grid (ceil(N / BN), slices, ceil(M / TN)). Spec: 0 workgroup size = SS SGS, 1 LM, 2 LN,
 // 3 LK (32), 4 WN, 5 SGS, 6 MT, 7 XG (>= p1), 8 SS (the subgroup size the host reads off the device), 9 SB (1, 2),
-// 10 PANEL (W's layout).
+// 10 PANEL (W's layout), 11 FOLD (split-K summed in this kernel: 6 the tickets, uint, one per tile, and 7 the sums, int32
+// M x N, both zero between calls).
 #include "bitnet_mma_io.glsl"
 #extension GL_KHR_shader_subgroup_arithmetic : require
 layout(constant_id = 7) const uint XG = 64u;
 layout(constant_id = 8) const uint SS = 32u;
 layout(constant_id = 9) const uint SB = 2u;   // slab buffers: 2 (by step parity) or 1 (a subgroup barrier more a step, room for XG)
 layout(constant_id = 10) const uint PANEL = 0u; // W's layout: 0 rows (T2, row-major); 1 16-row panels (w_at)
+layout(constant_id = 11) const uint FOLD = 0u;  // 1: split-K summed in this kernel (splitk_fold.glsl; below)
+#define FOLD_CNT_BINDING 6
+#include "splitk_fold.glsl"
+layout(binding = 7) coherent buffer Sum { int fsum[]; };  // FOLD: the tiles' exact int32 sums (M x N, zero between calls)
+#define MMA_PART(PI, OI, A) if (FOLD != 0u) atomicAdd(fsum[OI], (A)); else part[PI] = (A)
 
 const uint RS = WN * LM;
 const uint LPL = RS > SS ? RS / SS : 1u;         // rows (uvec4 loads) per lane per step
@@ -107,4 +113,18 @@ void main() {
     subgroupBarrier();
     [[unroll]] for (uint i = 0u; i < WN; ++i)
         [[unroll]] for (uint j = 0u; j < MT; ++j) MMA_OUT(acc[i][j], slab, r0 + i * LM, t0, j, gl_WorkGroupID.y)
+    // FOLD: every slice adds its exact int32 partial sums into fsum with atomics (any order gives the same sums); the
+    // tile's last workgroup takes each sum and leaves a zero in one atomic exchange, then rounds as bitnet_mma_sum.comp.
+    if (FOLD != 0u && pc.p2 > 1u && fold_arrive(gl_WorkGroupID.z * gl_NumWorkGroups.x + gl_WorkGroupID.x, pc.p2)) {
+        for (uint e = tid; e < SGS * RS * TN; e += WG) {
+            uint tok = t0 + e / (SGS * RS), row = n0 + e % (SGS * RS);
+            if (tok < pc.m && row < pc.n) {
+                uint i = tok * pc.n + row;
+                int a = atomicExchange(fsum[i], 0);
+                precise float p = float(a) * gam[0];
+                precise float o = p / sc[tok];
+                y[i] = o;
+            }
+        }
+    }
 }

@@ -12,11 +12,11 @@
 // wholly past N16 (the workgroup's last tile) reads block 0 instead and its results are never stored.
 // Output as dense_coopmat.glsl: each 16x16 accumulator through the subgroup's own 1 KiB of shared memory
 // (column-major), then written with bounds checks as 16 consecutive rows of one token: into y when
-// pc.p2 == 1, else part[slice][M][N], summed in slice order by dense_splitk.comp.
+// pc.p2 == 1, else part[slice][M][N], summed in slice order by dense_splitk.comp or (FOLD) in this kernel.
 // Buffers: 0 W (fp16, N16 x Kp16), 1 x (fp16, Mp x Kp16), 2 y (fp32 M x N), 3 part (fp32 p2 x M x N; one
-// element when p2 == 1). Push: n = N, m = M, p0 = Kp16 / 8 (uvec4 per row, even), p1 = uvec4 per K slice
+// element when p2 == 1), 4 the tickets of FOLD (uint, one per tile of the grid, zero between calls). Push: n = N, m = M, p0 = Kp16 / 8 (uvec4 per row, even), p1 = uvec4 per K slice
 // (a multiple of 8 = one iteration), p2 = slices, p3 = N16. Grid (ceil(N/BN), p2, Mp / (16 MT)).
-// Spec: 0 workgroup size = subgroup size x SGS, 1 SGS, 2 PANEL. WN and MT are compiled in by the stubs
+// Spec: 0 workgroup size = subgroup size x SGS, 1 SGS, 2 PANEL, 3 FOLD (split-K summed in the kernel). WN and MT are compiled in by the stubs
 // dense_coopmat_g_wIxJ.comp (I = WN, J = MT) so that every fragment array has a constant size (the form that
 // keeps matmul's accumulators out of dynamically indexed memory). dense_coopmat_g_emu_wIxJ.comp emulate the
 // matrix operations with the same semantics on any device (lavapipe validates this file's indexing).
@@ -32,7 +32,12 @@ const uint WN = DG_WN, MT = DG_MT, UK = 4u;
 layout(binding = 0) readonly buffer Wb { uvec4 w[]; };
 layout(binding = 1) readonly buffer Xb { uvec4 x[]; };
 layout(binding = 2) writeonly buffer Yb { float y[]; };
-layout(binding = 3) writeonly buffer Pb { float part[]; };
+layout(binding = 3) coherent buffer Pb { float part[]; };
+layout(binding = 2) writeonly buffer Yb4 { vec4 y4[]; };     // FOLD's sums where N % 4 == 0: 4 rows at a time
+layout(binding = 3) coherent buffer Pb4 { vec4 part4[]; };
+layout(constant_id = 3) const uint FOLD = 0u;  // 1: the last workgroup of a tile sums the slices (splitk_fold.glsl)
+#define FOLD_CNT_BINDING 4
+#include "splitk_fold.glsl"
 shared uvec4 sm[SGS * 64u];  // one 16x16 fp32 tile per subgroup, for the output only
 
 #ifdef VKB_COOP_EMU
@@ -106,4 +111,45 @@ void main() {
             }
             subgroupBarrier();
         }
+    // FOLD: the tile's last workgroup sums its BN rows x (up to) 16 MT tokens over the slices, in slice order as
+    // dense_splitk.comp (the same sums, bit for bit). Where N % 4 == 0 an invocation takes 4 groups of 4 rows and
+    // loads 4 slices of each before adding: 16 vec4 in flight, so the tail costs ~p2 / 4 load latencies, not p2 x 16.
+    if (FOLD != 0u && pc.p2 > 1u && fold_arrive(gl_WorkGroupID.z * gl_NumWorkGroups.x + gl_WorkGroupID.x, pc.p2)) {
+        uint bn = 16u * WN * SGS, nb = gl_WorkGroupID.x * bn, mn = pc.m * pc.n, ntok = min(pc.m, t0 + 16u * MT) - t0;
+        uint lid = gl_LocalInvocationIndex, wgs = gl_WorkGroupSize.x;
+        if ((pc.n & 3u) == 0u) {
+            uint nq = bn / 4u, total = nq * ntok, mn4 = mn / 4u;
+            for (uint e0 = 0u; e0 < total; e0 += 4u * wgs) {
+                uint idx[4];
+                bool ok[4];
+                vec4 s[4];
+                [[unroll]] for (uint q = 0u; q < 4u; ++q) {
+                    uint e = e0 + q * wgs + lid, row = nb + 4u * (e % nq);
+                    ok[q] = e < total && row < pc.n;
+                    idx[q] = ok[q] ? ((t0 + e / nq) * pc.n + row) / 4u : 0u;
+                    s[q] = vec4(0.0);
+                }
+                for (uint j0 = 0u; j0 < pc.p2; j0 += 4u) {
+                    vec4 v[4][4];
+                    [[unroll]] for (uint u = 0u; u < 4u; ++u)
+                        [[unroll]] for (uint q = 0u; q < 4u; ++q)
+                            v[u][q] = ok[q] && j0 + u < pc.p2 ? part4[(j0 + u) * mn4 + idx[q]] : vec4(0.0);
+                    [[unroll]] for (uint u = 0u; u < 4u; ++u)
+                        [[unroll]] for (uint q = 0u; q < 4u; ++q)
+                            if (j0 + u < pc.p2) s[q] = j0 + u == 0u ? v[u][q] : s[q] + v[u][q];
+                }
+                [[unroll]] for (uint q = 0u; q < 4u; ++q)
+                    if (ok[q]) y4[idx[q]] = s[q];
+            }
+        } else {
+            for (uint e = lid; e < bn * ntok; e += wgs) {
+                uint row = nb + e % bn, i = (t0 + e / bn) * pc.n + row;
+                if (row < pc.n) {
+                    float s = part[i];
+                    for (uint j = 1u; j < pc.p2; ++j) s += part[j * mn + i];
+                    y[i] = s;
+                }
+            }
+        }
+    }
 }

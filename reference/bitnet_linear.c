@@ -213,6 +213,8 @@ static int linear_plan(vkb_case *c, int dense)
     if (!gemm && !sgv && !g8 && !mma && strcmp(algo, "gemv"))
         return vkb_error(c, "algo=%s: expected gemv, gemv_sg, gemv_ps, gemv8, gemm, mma, mma_emu, mma_sg or mma_sg_emu", algo);
     if (!msg && vkb_param_str(c, "sb", NULL)) return vkb_error(c, "sb= applies to algo=mma_sg only (algo=%s)", algo);
+    if (!msg && vkb_param_str(c, "fold", NULL))
+        return vkb_error(c, "fold= applies to bitnet_linear's algo=mma_sg and dense_f16's coopmat_g only (algo=%s)", algo);
     if (msg && (vkb_param_str(c, "bk", NULL) || vkb_param_str(c, "rb", NULL)))
         return vkb_error(c, "bk= and rb= apply to algo=mma only (algo=%s: one 64-weight group a step, loads 4 steps ahead)", algo);
     if (mma && dense) return vkb_error(c, "algo=%s: BitLinear only (dense_f16: coopmat*, stream*)", algo);
@@ -457,7 +459,7 @@ static void lin_release(vkb_case *c)
     if (p) free(p->pick), free(p->acc), free(p->want), free(p->bound), free(p->wlog);
 }
 
-VKB_KERNEL(bitnet_linear) = {"bitnet_linear", "n,k,m,shape,algo,rows,mt,wg,bm,gpt,split,lanes,per,wn,sgs,bk,frag,rb,sb,lay",
+VKB_KERNEL(bitnet_linear) = {"bitnet_linear", "n,k,m,shape,algo,rows,mt,wg,bm,gpt,split,lanes,per,wn,sgs,bk,frag,rb,sb,lay,fold",
                              "BitLinear y = (W_t x_q) gamma'/s, packed 2-bit W, int8 x, int32 acc (variant dot|int; algo gemv|gemv_sg|gemv_ps|gemm "
                              "SIMT, mma and mma_sg on int8 matrix units, mma_emu and mma_sg_emu emulated)",
                              lin_plan, lin_fill, lin_ref, lin_check, lin_release, "dot, int"};
@@ -547,6 +549,8 @@ static int dense_g_plan(vkb_case *c, long long n, long long k, int64_t m, int em
     if (!emu && !c->caps.f16) return vkb_skip(c, "device lacks shaderFloat16 (fp16 cooperative matrices)");
     uint32_t mt = m <= 16 ? 1 : m <= 32 ? 2 : 4;
     int64_t wn = vkb_param_int(c, "wn", m <= 16 ? 4 : 2), sgs = vkb_param_int(c, "sgs", 4), split = vkb_param_int(c, "split", 0);
+    int64_t fold = vkb_param_int(c, "fold", 1);
+    if (fold != 0 && fold != 1) return vkb_error(c, "fold=%lld: expected 0 (split-K summed by a second dispatch) or 1 (in the kernel)", (long long)fold);
     if (vkb_param_str(c, "sr", NULL) || vkb_param_str(c, "sk", NULL) || vkb_param_str(c, "xpre", NULL) || vkb_param_str(c, "rb", NULL))
         return vkb_error(c, "sr=, sk=, xpre= and rb= apply to algo=stream only (algo=coopmat_g)");
     const char *lay = vkb_param_str(c, "lay", "panel");
@@ -591,16 +595,19 @@ static int dense_g_plan(vkb_case *c, long long n, long long k, int64_t m, int em
     vkb_add_buf(c, "x", VKB_F16, (size_t)mp * p->kp, VKB_IN);
     vkb_add_buf(c, "y", VKB_F32, p->m * p->n, VKB_OUT);
     vkb_add_buf(c, "part", VKB_F32, s > 1 ? (size_t)s * p->m * p->n : 1, VKB_SCRATCH);
+    fold = fold && s > 1;
+    vkb_add_buf(c, "tickets", VKB_U32, fold ? (size_t)(gx * gz) : 1, VKB_IN);  /* zero (kernels/splitk_fold.glsl) */
     char shader[48];
     snprintf(shader, sizeof(shader), "dense_coopmat_g%s_w%lldx%u", emu ? "_emu" : "", (long long)wn, mt);
-    uint32_t spec[3] = {wg, (uint32_t)sgs, (uint32_t)panel};
-    vkb_dispatch *d = vkb_add_dispatch(c, vkb_add_pipe(c, shader, 3, spec), (uint32_t)gx, (uint32_t)s, (uint32_t)gz);
+    uint32_t spec[4] = {wg, (uint32_t)sgs, (uint32_t)panel, (uint32_t)fold};
+    vkb_dispatch *d = vkb_add_dispatch(c, vkb_add_pipe(c, shader, 4, spec), (uint32_t)gx, (uint32_t)s, (uint32_t)gz);
     if (!d) return vkb_error(c, "out of memory");
     d->push.n = (uint32_t)n, d->push.m = (uint32_t)m, d->push.k = (uint32_t)k;
     d->push.p0 = (uint32_t)nc, d->push.p1 = (uint32_t)per, d->push.p2 = (uint32_t)s, d->push.p3 = (uint32_t)n16;
-    if (s > 1 && dense_add_splitk(c, n, m, s)) return vkb_error(c, "out of memory");
-    snprintf(c->note, sizeof(c->note), "%s %llux%llu wn%lld sg%lld split%llu %s", emu ? "coopmat_g_emu" : "coopmat_g",
-             (unsigned long long)bn, (unsigned long long)tm, (long long)wn, (long long)sgs, (unsigned long long)s, lay);
+    if (s > 1 && !fold && dense_add_splitk(c, n, m, s)) return vkb_error(c, "out of memory");
+    snprintf(c->note, sizeof(c->note), "%s %llux%llu wn%lld sg%lld split%llu%s %s", emu ? "coopmat_g_emu" : "coopmat_g",
+             (unsigned long long)bn, (unsigned long long)tm, (long long)wn, (long long)sgs, (unsigned long long)s,
+             fold ? " folded" : "", lay);
     dense_cost(c, n, k, m);
     return 0;
 }
@@ -650,6 +657,7 @@ static int dense_stream_plan(vkb_case *c, long long n, long long k, int64_t m, i
     const char *lay = vkb_param_str(c, "lay", "panel");
     int panel = !strcmp(lay, "panel");
     int64_t rb = vkb_param_int(c, "rb", 2), xpre = vkb_param_int(c, "xpre", 1);
+    if (vkb_param_str(c, "fold", NULL)) return vkb_error(c, "fold= applies to algo=coopmat_g only (algo=stream)");
     if (!panel && strcmp(lay, "rows")) return vkb_error(c, "lay=%s: expected rows or panel", lay);
     if ((rb != 1 && rb != 2 && rb != 4) || (xpre != 0 && xpre != 1))
         return vkb_error(c, "rb=%lld xpre=%lld: expected rb 1, 2 or 4 (register buffers), xpre 0 or 1", (long long)rb, (long long)xpre);
@@ -720,6 +728,7 @@ static int dense_coop_plan(vkb_case *c, long long n, long long k, int64_t m)
     if (vkb_param_str(c, "sr", NULL) || vkb_param_str(c, "sk", NULL) || vkb_param_str(c, "lay", NULL) || vkb_param_str(c, "xpre", NULL) ||
         vkb_param_str(c, "rb", NULL))
         return vkb_error(c, "sr=, sk=, lay=, xpre= and rb= apply to algo=stream only (algo=%s)", algo);
+    if (vkb_param_str(c, "fold", NULL)) return vkb_error(c, "fold= applies to algo=coopmat_g only (algo=%s)", algo);
     if (!emu && !c->caps.coopmat_nv)
         return vkb_skip(c, "device lacks VK_NV_cooperative_matrix (fp16 matrix units); algo=coopmat_emu validates the tiling");
     if (!emu && !c->caps.f16) return vkb_skip(c, "device lacks shaderFloat16 (fp16 cooperative matrices)");
@@ -854,7 +863,7 @@ static void dense_check(vkb_case *c, vkb_check *r)
     vkb_check_ref(r, p->fast ? &p->cmp : NULL, p->fast ? "blas+scalar-sample" : "scalar");
 }
 
-VKB_KERNEL(dense_f16) = {"dense_f16", "n,k,m,shape,algo,rows,mt,wg,bm,bn,bk,sgs,split,wn,sr,sk,lay,rb,xpre",
+VKB_KERNEL(dense_f16) = {"dense_f16", "n,k,m,shape,algo,rows,mt,wg,bm,bn,bk,sgs,split,wn,sr,sk,lay,rb,xpre,fold",
                          "fp16-weight GEMV/GEMM baseline for bitnet_linear: fp16 W, x; fp32 accumulate and y "
                          "(algo gemv|gemv8|gemm SIMT; coopmat, coopmat_g (the default at m 8..16) or stream (above) on matrix units; coopmat_emu, "
                          "coopmat_g_emu, stream_emu)",

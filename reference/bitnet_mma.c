@@ -79,14 +79,18 @@ static uint64_t auto_split(uint64_t gx, uint64_t gz, long long k, int64_t m, uin
 /* The MMA kernel's dispatch (grid gx x s x gz, nspec spec constants) and, with s > 1 slices, bitnet_mma_sum's; part[] sized for
  * them; the case's bytes and flops. 0, or vkb_error's -1. */
 static int mma_dispatch(vkb_case *c, const char *shader, const uint32_t *spec, int nspec, uint64_t gx, uint64_t gz, uint64_t s,
-                        uint64_t per, long long n, long long k, int64_t m, size_t nc)
+                        uint64_t per, long long n, long long k, int64_t m, size_t nc, int fold)
 {
     vkb_add_buf(c, "part", VKB_I32, s > 1 ? (size_t)(s * (uint64_t)m * (uint64_t)n) : 1, VKB_SCRATCH);
+    if (fold >= 0) {  /* mma_sg: zero between calls (kernels/splitk_fold.glsl, bitnet_mma_sg.glsl) */
+        vkb_add_buf(c, "tickets", VKB_U32, fold ? (size_t)(gx * gz) : 1, VKB_IN);
+        vkb_add_buf(c, "sums", VKB_I32, fold ? (size_t)((uint64_t)m * (uint64_t)n) : 1, VKB_IN);
+    }
     vkb_dispatch *d = vkb_add_dispatch(c, vkb_add_pipe(c, shader, nspec, spec), (uint32_t)gx, (uint32_t)s, (uint32_t)gz);
     if (!d) return vkb_error(c, "out of memory");
     d->push.n = (uint32_t)n, d->push.m = (uint32_t)m, d->push.k = (uint32_t)k;
     d->push.p0 = (uint32_t)nc, d->push.p1 = (uint32_t)per, d->push.p2 = (uint32_t)s;
-    if (s > 1) {
+    if (s > 1 && fold <= 0) {
         uint32_t g[3], rspec[1] = {256};
         vkb_grid_1d(c, (uint64_t)m * (uint64_t)n, 256, g);
         if (!(d = vkb_add_dispatch(c, vkb_add_pipe(c, "bitnet_mma_sum", 1, rspec), g[0], g[1], g[2])))
@@ -148,7 +152,7 @@ int bitnet_mma_plan(vkb_case *c, long long n, long long k, int64_t m, size_t nc,
         return vkb_skip(c, "grid %llux%llux%llu exceeds this device's maxComputeWorkGroupCount", (unsigned long long)gx,
                         (unsigned long long)s, (unsigned long long)gz);
     uint32_t spec[9] = {(uint32_t)wg, f[0], f[1], f[2], (uint32_t)wn, (uint32_t)sgs, (uint32_t)mt, (uint32_t)bk, (uint32_t)rb};
-    if (mma_dispatch(c, emu ? "bitnet_mma_emu" : "bitnet_mma", spec, 9, gx, gz, s, per, n, k, m, nc)) return -1;
+    if (mma_dispatch(c, emu ? "bitnet_mma_emu" : "bitnet_mma", spec, 9, gx, gz, s, per, n, k, m, nc, -1)) return -1;
     snprintf(c->note, sizeof(c->note), "%s %ux%ux%u %llux%llu wn%lld sg%lld bk%lld split%llu rb%lld", emu ? "mma_emu" : "mma", f[0],
              f[1], f[2], (unsigned long long)bn, (unsigned long long)tn, (long long)wn, (long long)sgs, (long long)bk,
              (unsigned long long)s, (long long)rb);
@@ -181,7 +185,8 @@ int bitnet_mma_sg_plan(vkb_case *c, long long n, long long k, int64_t m, size_t 
     uint64_t mt = ((uint64_t)m + f[1] - 1) / f[1];
     if (mt > 2) mt = 2;
     int64_t wn = vkb_param_int(c, "wn", 2), sgs = vkb_param_int(c, "sgs", 8), split = vkb_param_int(c, "split", 0);
-    int64_t sb = vkb_param_int(c, "sb", 1);
+    int64_t sb = vkb_param_int(c, "sb", 1), fold = vkb_param_int(c, "fold", 1);
+    if (fold != 0 && fold != 1) return vkb_error(c, "fold=%lld: expected 0 (split-K summed by a second dispatch) or 1 (in the kernel)", (long long)fold);
     if ((wn != 1 && wn != 2 && wn != 4) || sgs < 1 || sgs > 16 || split < 0 || split > 4096 || (sb != 1 && sb != 2))
         return vkb_error(c, "wn=%lld sgs=%lld split=%lld sb=%lld: expected wn 1, 2 or 4, sgs 1..16, split 0 (auto) .. 4096, sb 1 or 2",
                          (long long)wn, (long long)sgs, (long long)split, (long long)sb);
@@ -212,11 +217,13 @@ int bitnet_mma_sg_plan(vkb_case *c, long long n, long long k, int64_t m, size_t 
     if (gx > c->caps.max_wg_count_x || s > 65535 || gz > 65535)
         return vkb_skip(c, "grid %llux%llux%llu exceeds this device's maxComputeWorkGroupCount", (unsigned long long)gx,
                         (unsigned long long)s, (unsigned long long)gz);
-    uint32_t spec[11] = {(uint32_t)wg, f[0], f[1], f[2], (uint32_t)wn, (uint32_t)sgs, (uint32_t)mt, (uint32_t)per, ss, (uint32_t)sb,
-                         (uint32_t)panel};
-    if (mma_dispatch(c, emu ? "bitnet_mma_sg_emu" : "bitnet_mma_sg", spec, 11, gx, gz, s, per, n, k, m, nc)) return -1;
-    snprintf(c->note, sizeof(c->note), "%s %ux%ux%u %llux%llu wn%lld sg%lld split%llu (%llu groups a slice) %s",
+    fold = fold && s > 1;
+    uint32_t spec[12] = {(uint32_t)wg, f[0], f[1], f[2], (uint32_t)wn, (uint32_t)sgs, (uint32_t)mt, (uint32_t)per, ss, (uint32_t)sb,
+                         (uint32_t)panel, (uint32_t)fold};
+    if (mma_dispatch(c, emu ? "bitnet_mma_sg_emu" : "bitnet_mma_sg", spec, 12, gx, gz, s, per, n, k, m, nc, (int)fold)) return -1;
+    snprintf(c->note, sizeof(c->note), "%s %ux%ux%u %llux%llu wn%lld sg%lld split%llu%s (%llu groups a slice) %s",
              emu ? "mma_sg_emu" : "mma_sg", f[0], f[1], f[2], (unsigned long long)(rs * (uint64_t)sgs), (unsigned long long)tn,
-             (long long)wn, (long long)sgs, (unsigned long long)s, (unsigned long long)per, panel ? "panel" : "rows");
+             (long long)wn, (long long)sgs, (unsigned long long)s, fold ? " folded" : "", (unsigned long long)per,
+             panel ? "panel" : "rows");
     return 0;
 }
