@@ -175,7 +175,9 @@ int bitnet_mma_plan(vkb_case *c, long long n, long long k, int64_t m, size_t nc,
  * 4 of those tried (12.3; 6: 15.0), 4096x14336 8 (16.7; 12: 21.8), where the 528-subgroup rule took 2, 7, 1, 3, 5.
  * W's layout (lay=, reference/bitnet_linear.c): panel, the default, or rows (T2 row-major: a step's load instruction
  * reads 16 bytes of each of 32 rows). On an H200 (tests/gpu/sweep_bpanel10.txt, m=8, us) panels took 13.8 / 12.1 / 19.1
- * / 14.0 / 28.1 / 20.6 against rows' 15.0 / 12.5 / 20.6 / 15.4 / 31.9 / 24.4 (rotate), cold 0.89-1.0x; at m=32 0.97-1.0x. */
+ * / 14.0 / 28.1 / 20.6 against rows' 15.0 / 12.5 / 20.6 / 15.4 / 31.9 / 24.4 (rotate), cold 0.89-1.0x; at m=32 0.97-1.0x.
+ * fold=1 sums the slices in the kernel (exact int32 atomics, kernels/splitk_fold.glsl) instead of bitnet_mma_sum: within
+ * -0.3 .. +1.4 us of the second dispatch on the six shapes at m=8 (tests/gpu/sweep_fold11.txt), so fold=0 stays. */
 int bitnet_mma_sg_plan(vkb_case *c, long long n, long long k, int64_t m, size_t nc, int emu, int panel)
 {
     uint32_t f[3], ss;
@@ -185,7 +187,7 @@ int bitnet_mma_sg_plan(vkb_case *c, long long n, long long k, int64_t m, size_t 
     uint64_t mt = ((uint64_t)m + f[1] - 1) / f[1];
     if (mt > 2) mt = 2;
     int64_t wn = vkb_param_int(c, "wn", 2), sgs = vkb_param_int(c, "sgs", 8), split = vkb_param_int(c, "split", 0);
-    int64_t sb = vkb_param_int(c, "sb", 1), fold = vkb_param_int(c, "fold", 1);
+    int64_t sb = vkb_param_int(c, "sb", 1), fold = vkb_param_int(c, "fold", 0);
     if (fold != 0 && fold != 1) return vkb_error(c, "fold=%lld: expected 0 (split-K summed by a second dispatch) or 1 (in the kernel)", (long long)fold);
     if ((wn != 1 && wn != 2 && wn != 4) || sgs < 1 || sgs > 16 || split < 0 || split > 4096 || (sb != 1 && sb != 2))
         return vkb_error(c, "wn=%lld sgs=%lld split=%lld sb=%lld: expected wn 1, 2 or 4, sgs 1..16, split 0 (auto) .. 4096, sb 1 or 2",
