@@ -1,0 +1,7 @@
+#version 450
+// matmul_coopmat_r.glsl with 2 x 2 accumulators per subgroup, matrix operations emulated (validation only)
+#extension GL_GOOGLE_include_directive : require
+#define VKB_COOP_EMU
+#define MM_WM 2u
+#define MM_WN 2u
+#include "matmul_coopmat_r.glsl"
