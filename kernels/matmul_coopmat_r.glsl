@@ -9,11 +9,15 @@
 // - Then NS steps: stash step s's registers in shared memory (8 halfs of row padding, as matmul_coopmat.glsl),
 //   a barrier, the BK / 16 k-steps of MMAs on fragments from shared memory. One buffer: a barrier before each
 //   stash but the first keeps the previous step's fragment loads ahead of it.
-// - SM x SN subgroups own WM x WN accumulators each; C stored straight from the accumulators.
+// - SM x SN subgroups own WM x WN accumulators each, SK times over (spec 7): group ks of SM x SN subgroups takes
+//   the ks-th SK-th of each step's k-steps, so that SK subgroups share a block's latency chain. Groups 1 .. SK - 1
+//   then store their fp32 accumulators in shared memory (red), and group 0 adds them in the order 1, 2, .. (fixed:
+//   the same bits every run) and stores C straight from its accumulators.
 // Whole tiles only (the host checks): M % BM, N % BN, K % BK == 0, K / BK == NS, so there is no bounds code.
-// Spec: 0 workgroup size = subgroup size x SM x SN, 1 BM, 2 BN, 3 BK, 4 SM, 5 SN, 6 NS. Push pc.m, pc.n, pc.k.
+// Spec: 0 workgroup size = subgroup size x SM x SN x SK, 1 BM, 2 BN, 3 BK, 4 SM, 5 SN, 6 NS, 7 SK (BK / 16 % SK == 0).
+// Push pc.m, pc.n, pc.k.
 // Grid (N / BN, M / BM). Stubs matmul_coopmat_r[_emu]_wIxJ.comp fix WM x WN = I x J; _emu maps the matrix
-// operations to matmul_coopmat_emu.glsl so that lavapipe validates this file's addressing.
+// operations to matmul_coopmat_r_emu.glsl so that lavapipe validates this file's addressing and reduction.
 #extension GL_EXT_control_flow_attributes : enable
 #extension GL_EXT_shader_16bit_storage : require
 #extension GL_EXT_shader_explicit_arithmetic_types_float16 : require
@@ -25,6 +29,7 @@ layout(constant_id = 3) const uint BK = 128u;
 layout(constant_id = 4) const uint SM = 4u;
 layout(constant_id = 5) const uint SN = 2u;
 layout(constant_id = 6) const uint NS = 4u;
+layout(constant_id = 7) const uint SK = 1u;
 
 layout(binding = 0) readonly buffer A8 { uvec4 a8[]; };
 layout(binding = 1) readonly buffer B8 { uvec4 b8[]; };
@@ -35,23 +40,29 @@ const uint WM = MM_WM, WN = MM_WN;
 const uint ASTR = BK / 8u + 1u, BSTR = BN / 8u + 1u;  // uvec4 (8 halfs) per padded row
 const uint ASZ = BM * ASTR, BSZ = BK * BSTR;
 const uint NA = BM * BK / 8u / WG, NB = BK * BN / 8u / WG;  // uvec4 per invocation per step
+const uint KPS = BK / 16u / SK;                              // k-steps per group per step
 shared uvec4 sm[ASZ + BSZ];
+shared float red[(SK > 1u ? SK - 1u : 1u) * BM * BN];         // groups 1 .. SK - 1's blocks, row-major
 uvec4 ra[NS * NA], rb[NS * NB];
 
 #ifdef VKB_COOP_EMU
-#include "matmul_coopmat_emu.glsl"
+#include "matmul_coopmat_r_emu.glsl"
 #else
 #define FRAG fcoopmatNV<16, gl_ScopeSubgroup, 16, 16>
 #define ACC fcoopmatNV<32, gl_ScopeSubgroup, 16, 16>
 #define ACC_ZERO ACC(0.0)
 #define LOAD_SM(f, elem, stride) coopMatLoadNV(f, sm, elem, stride, false)
 #define MMA(a, b, c) coopMatMulAddNV(a, b, c)
+#define ACC_ADD(a, b) ((a) + (b))
 #define STORE_C(acc, elem, stride) coopMatStoreNV(acc, c1, elem, stride, false)
+#define STORE_RED(acc, elem, stride) coopMatStoreNV(acc, red, elem, stride, false)
+#define LOAD_RED(acc, elem, stride) coopMatLoadNV(acc, red, elem, stride, false)
 #endif
 
 void main() {
     uint m0 = gl_WorkGroupID.y * BM, n0 = gl_WorkGroupID.x * BN, t = gl_LocalInvocationID.x;
-    uint sg = gl_SubgroupID, sr = (sg / SN) * WM * 16u, sc = (sg % SN) * WN * 16u;  // the subgroup's corner
+    uint sg = gl_SubgroupID, ks = sg / (SM * SN), sp = sg % (SM * SN);
+    uint sr = (sp / SN) * WM * 16u, sc = (sp % SN) * WN * 16u;  // the subgroup's corner in the block
     uint lda = pc.k / 8u, ldb = pc.n / 8u;
     [[unroll]] for (uint s = 0u; s < NS; ++s) {
         [[unroll]] for (uint q = 0u; q < NA; ++q) {
@@ -77,7 +88,8 @@ void main() {
             sm[ASZ + (v / (BN / 8u)) * BSTR + v % (BN / 8u)] = rb[s * NB + q];
         }
         barrier();
-        [[unroll]] for (uint kk = 0u; kk < BK / 16u; ++kk) {
+        [[unroll]] for (uint u = 0u; u < KPS; ++u) {
+            uint kk = ks * KPS + u;
             FRAG fa[WM], fb;
             [[unroll]] for (uint i = 0u; i < WM; ++i) LOAD_SM(fa[i], (sr + 16u * i) * ASTR + 2u * kk, ASTR);
             [[unroll]] for (uint j = 0u; j < WN; ++j) {
@@ -85,6 +97,21 @@ void main() {
                 [[unroll]] for (uint i = 0u; i < WM; ++i) acc[i][j] = MMA(fa[i], fb, acc[i][j]);
             }
         }
+    }
+    if (SK > 1u) {
+        if (ks > 0u)
+            [[unroll]] for (uint i = 0u; i < WM; ++i)
+                [[unroll]] for (uint j = 0u; j < WN; ++j)
+                    STORE_RED(acc[i][j], (ks - 1u) * BM * BN + (sr + 16u * i) * BN + sc + 16u * j, BN);
+        barrier();
+        if (ks > 0u) return;
+        for (uint g = 1u; g < SK; ++g)
+            [[unroll]] for (uint i = 0u; i < WM; ++i)
+                [[unroll]] for (uint j = 0u; j < WN; ++j) {
+                    ACC t;
+                    LOAD_RED(t, (g - 1u) * BM * BN + (sr + 16u * i) * BN + sc + 16u * j, BN);
+                    acc[i][j] = ACC_ADD(acc[i][j], t);
+                }
     }
     [[unroll]] for (uint i = 0u; i < WM; ++i)
         [[unroll]] for (uint j = 0u; j < WN; ++j) STORE_C(acc[i][j], (m0 + sr + 16u * i) * pc.n + n0 + sc + 16u * j, pc.n);

@@ -81,7 +81,8 @@ typedef struct mm_variant {
                                   * bk is the chunk (16-deep steps x 16 loaded ahead of their MMAs) and tm x tn
                                   * the subgroups of one slice. The axes tile=, sub=, split=, chunk= override. */
     uint32_t regk;               /* shader matmul_coopmat_r only (regk != 0): every global load issued at the start,
-                                  * K / bk steps of them, at most regk; tm x tn subgroups. Axes tile=, sub=, chunk=. */
+                                  * K / bk steps of them, at most regk; tm x tn subgroups, split of them over each step's
+                                  * k-steps (0 = 1). Axes tile=, sub=, split=, chunk=. */
 } mm_variant;
 
 static const mm_variant variants[] = {
@@ -279,12 +280,14 @@ static int mm_config_r(const vkb_case *c, const mm_variant *v, int64_t m, int64_
     if (m % v->bm || n % v->bn || k % v->bk || k / v->bk > v->regk)
         return snprintf(why, wl, "variant %s takes whole tiles of K <= %u x chunk %u only: m %% %u, n %% %u, k %% %u must be 0",
                         v->name, v->regk, v->bk, v->bm, v->bn, v->bk), 1;
-    uint32_t wg = sg * v->tm * v->tn, ns = (uint32_t)(k / v->bk);
+    uint32_t sk = v->split ? v->split : 1, wg = sg * v->tm * v->tn * sk, ns = (uint32_t)(k / v->bk);
+    if ((v->bk / 16) % sk)
+        return snprintf(why, wl, "variant %s: chunk %u is %u k-steps, not a multiple of split %u", v->name, v->bk, v->bk / 16, sk), 1;
     if ((v->bm * v->bk / 8) % wg || (v->bk * v->bn / 8) % wg)
         return snprintf(why, wl, "variant %s: tiles do not split over %u invocations (this device's subgroup size %u)",
                         v->name, wg, sg), 1;
     uint32_t regs = ns * (v->bm * v->bk / 8 + v->bk * v->bn / 8) / wg;
-    double shared = 16.0 * (v->bm * (v->bk / 8 + 1) + v->bk * (v->bn / 8 + 1));
+    double shared = 16.0 * (v->bm * (v->bk / 8 + 1) + v->bk * (v->bn / 8 + 1)) + 4.0 * (sk > 1 ? sk - 1 : 1) * v->bm * v->bn;
     if (regs > 48 && v->kind != K_EMU)  /* the emulation runs on CPU devices of 4..16-wide subgroups: no register file to fit */
         return snprintf(why, wl, "variant %s: %u uvec4 of loads per invocation (> 48: 192 registers)", v->name, regs), 1;
     if (shared > c->caps.max_shared)
@@ -293,7 +296,7 @@ static int mm_config_r(const vkb_case *c, const mm_variant *v, int64_t m, int64_
     if (wg > c->caps.max_wg_size)
         return snprintf(why, wl, "variant %s needs workgroup %u > max %u", v->name, wg, c->caps.max_wg_size), 1;
     spec[0] = wg, spec[1] = v->bm, spec[2] = v->bn, spec[3] = v->bk, spec[4] = v->tm, spec[5] = v->tn, spec[6] = ns;
-    *nspec = 7;
+    spec[7] = sk, *nspec = 8;
     snprintf(shader, sl, "%s_w%s", v->shader, grid);
     return 0;
 }
@@ -324,10 +327,10 @@ static int mm_config(const vkb_case *c, const mm_variant *v, vkb_dtype t, int64_
         spec[1] = v->bm, spec[2] = v->bn, spec[3] = v->bk, spec[4] = v->tm, spec[5] = v->tn, spec[6] = (uint32_t)vec;
         spec[7] = stages, spec[8] = v->kind == K_WARP;
         *nspec = 9;
-    } else if (v->split) {
-        return mm_config_s(c, v, m, n, k, spec, nspec, shader, sl, why, wl);
     } else if (v->regk) {
         return mm_config_r(c, v, m, n, k, spec, nspec, shader, sl, why, wl);
+    } else if (v->split) {
+        return mm_config_s(c, v, m, n, k, spec, nspec, shader, sl, why, wl);
     } else {
         uint32_t sg = c->caps.subgroup ? c->caps.subgroup : 32;
         vec = k % 8 == 0 && n % 8 == 0;
@@ -422,9 +425,8 @@ static int mm_plan(vkb_case *c)
     int has_axes = 0;
     const char *axes[] = {"tile", "sub", "split", "chunk"};
     for (size_t i = 0; i < 4; i++) has_axes |= vkb_param_str(c, axes[i], NULL) != NULL;
-    if (has_axes && (is_auto || (!v->split && !v->regk) || (v->regk && vkb_param_str(c, "split", NULL))))
-        return vkb_error(c, "tile=, sub=, split=, chunk= apply to variant=coopmat_s or coopmat_s_emu only; tile=, sub=, chunk= "
-                            "also to coopmat_r and coopmat_r_emu") < 0;
+    if (has_axes && (is_auto || (!v->split && !v->regk)))
+        return vkb_error(c, "tile=, sub=, split=, chunk= apply to variant=coopmat_s, coopmat_r and their _emu twins only") < 0;
     if (has_axes) {
         sv = *v;
         const char *tile = vkb_param_str(c, "tile", NULL), *sub = vkb_param_str(c, "sub", NULL);
@@ -433,11 +435,11 @@ static int mm_plan(vkb_case *c)
             return vkb_error(c, "tile=%s: expected BMxBN, e.g. 32x64", tile) < 0;
         if (sub && (sscanf(sub, "%u%c%u", &sv.tm, &x, &sv.tn) != 3 || x != 'x' || !sv.tm || !sv.tn))
             return vkb_error(c, "sub=%s: expected SMxSN subgroups per K slice, e.g. 2x2", sub) < 0;
-        int64_t sp = vkb_param_int(c, "split", v->regk ? 1 : sv.split), ch = vkb_param_int(c, "chunk", sv.bk);
+        int64_t sp = vkb_param_int(c, "split", sv.split ? sv.split : 1), ch = vkb_param_int(c, "chunk", sv.bk);
         if (sp < 1 || sp > 16 || ch < 16 || ch > 512 || ch % 16 || (!v->regk && ch > 128))
             return vkb_error(c, "split=%lld chunk=%lld: expected split 1..16 and chunk 16, 32, .., 128 (coopmat_r: .., 512)",
                              (long long)sp, (long long)ch) < 0;
-        sv.split = v->regk ? 0 : (uint32_t)sp, sv.bk = (uint32_t)ch;
+        sv.split = (uint32_t)sp, sv.bk = (uint32_t)ch;
         v = &sv;
     }
 
@@ -461,8 +463,8 @@ static int mm_plan(vkb_case *c)
         snprintf(pv->cfg, sizeof(pv->cfg), "tile %ux%u sub %ux%u split %u chunk %u; ", v->bm, v->bn, v->tm, v->tn,
                  v->split, v->bk);
     if (v->regk)
-        snprintf(pv->cfg, sizeof(pv->cfg), "tile %ux%u sub %ux%u chunk %u, %u steps; ", v->bm, v->bn, v->tm, v->tn, v->bk,
-                 (uint32_t)(k / v->bk));
+        snprintf(pv->cfg, sizeof(pv->cfg), "tile %ux%u sub %ux%u split %u chunk %u, %u steps; ", v->bm, v->bn, v->tm, v->tn,
+                 v->split ? v->split : 1, v->bk, (uint32_t)(k / v->bk));
     double budget = c->oracle_budget > 0 ? c->oracle_budget : ORACLE_MAX;
     pv->freivalds = !strcmp(ck, "freivalds");
     pv->fast = !strcmp(ck, "blas") || (strcmp(ck, "full") && (double)m * (double)n * (double)k > budget);
@@ -753,7 +755,7 @@ VKB_KERNEL(matmul) = {"matmul", "m,n,k,dtype,inputs,check,tile,sub,split,chunk",
                       "coopmat_128x64, coopmat_w64, coopmat_f, coopmat_f64, coopmat_f256, coopmat_g, coopmat_g64, "
                       "coopmat_r16, coopmat_p16, coopmat_p32s1, coopmat_p32, coopmat_p32r2, coopmat_p64, coopmat_q128, coopmat_q64, "
                       "coopmat_q64b16, coopmat_s (tile=, sub=, "
-                      "split=, chunk=), coopmat_r (tile=, sub=, chunk=); the same "
+                      "split=, chunk=), coopmat_r (tile=, sub=, split=, chunk=); the same "
                       "tilings on plain FMA (any device): coopmat_emu, coopmat_f_emu, coopmat_f64_emu, coopmat_f256_emu, "
                       "coopmat_g_emu, coopmat_g64_emu, coopmat_r16_emu, coopmat_p16_emu, coopmat_p32s1_emu, "
                       "coopmat_p32_emu, coopmat_p32r2_emu, coopmat_p64_emu, coopmat_q128_emu, coopmat_q64_emu, coopmat_q64b16_emu, "
