@@ -155,10 +155,15 @@ static const mm_variant variants[] = {
     {"coopmat_s", "matmul_coopmat_s", K_COOP, 32, 32, 64, 1, 1, 0, 0, 0, 0, 4, 0},
     {"coopmat_s_emu", "matmul_coopmat_s_emu", K_EMU, 32, 32, 64, 1, 1, 0, 0, 0, 0, 4, 0},
     /* Issue 16, small sizes (kernels/matmul_coopmat_r.glsl): the workgroup's whole A and B panels loaded into registers
-     * at its start (16-byte loads, all in flight at once), then K / BK barrier steps from shared memory. 64x32 blocks
-     * of 8 subgroups (16x16 each), BK 128: n=512 gives 128 workgroups, 4 steps, 96 registers of loads per invocation. */
-    {"coopmat_r", "matmul_coopmat_r", K_COOP, 64, 32, 128, 4, 2, 1, 0, 0, 0, 0, 8},
-    {"coopmat_r_emu", "matmul_coopmat_r_emu", K_EMU, 64, 32, 128, 4, 2, 1, 0, 0, 0, 0, 8},
+     * at its start (16-byte loads, all in flight at once), then K / BK barrier steps from shared memory, each step's
+     * k-steps split over 2 subgroup groups. coopmat_r: 32x64 blocks, 1x2 subgroups of 32x32 (2 x 2 accumulators) x 2,
+     * BK 128, K <= 512 (48 uvec4 of loads per invocation); coopmat_r8: 64x32, 2x2 subgroups of 32x16 x 2, K <= 1024.
+     * On an H200 (tests/gpu/sweep_r11.txt, sweep_r11b.txt, hot, us) coopmat_r took 5.78 at n=512 (the best of 69
+     * tilings; 64x32 sub 2x2 split 1 6.01), coopmat_r8 18.79 / 30.91 at 768 / 1024. */
+    {"coopmat_r", "matmul_coopmat_r", K_COOP, 32, 64, 128, 1, 2, 1, 0, 0, 0, 2, 8},
+    {"coopmat_r8", "matmul_coopmat_r", K_COOP, 64, 32, 128, 2, 2, 1, 0, 0, 0, 2, 8},
+    {"coopmat_r_emu", "matmul_coopmat_r_emu", K_EMU, 32, 64, 128, 1, 2, 1, 0, 0, 0, 2, 8},
+    {"coopmat_r8_emu", "matmul_coopmat_r_emu", K_EMU, 64, 32, 128, 2, 2, 1, 0, 0, 0, 2, 8},
 };
 
 typedef struct priv {
@@ -200,6 +205,10 @@ static const mm_variant *find_variant(const char *name)
  * Whole tiles only (m, n multiples of its tile, k of split x chunk): any other size SKIPs it and the next rule
  * runs. From 4096^2 outputs the pipelined coopmat_p32s1 leads (H200, tests/gpu/sweep_probe16.txt, 2026-11-23, hot:
  * 4096 728.6 us against coopmat_f256's 774.7; 8192 5.53 ms against 5.92 for f256 in the acceptance run of the same day). Its best tiling at 512 (32x64 split 4 chunk 32, 13.14 hot) was within 10% of the defaults, which stay.
+ * coopmat_r and coopmat_r8 (all of K's loads in flight at once, issue 16) come first below 2^21 outputs: on the H200
+ * (tests/gpu/sweep_r11.txt, sweep_r11b.txt, 2026-11-24, hot, us) 5.78 at n=512 against coopmat_s's 14.24, and 18.79 /
+ * 30.91 at 768 / 1024 against auto's 43.26 (coopmat_s) / 53.80 (coopmat_f256); 4.38-4.48 at 256 against 6.42. Measured
+ * to 1024^2 outputs; whole tiles and k <= 512 (r) or 1024 (r8) only, else the rules below run.
  * SIMT from 2048^2: the warp-tiled tiled_wt256 (H200, tests/gpu/sweep_fp32.txt, session 8, fp32 hot, ms) 0.376 /
  * 2.901 / 23.04 at 2048 / 4096 / 8192 against tiled's 0.397 / 3.107 / 24.64 (tiled_wt 0.388 / 3.098 / 24.06,
  * tiled_wt16 0.549 / 4.285 / 35.16); cuBLAS fp32 at 4096: 2.694 ms. */
@@ -211,6 +220,8 @@ typedef struct mm_rule {
 } mm_rule;
 
 static const mm_rule rules[] = {
+    {1, 0, 0x1p21, "coopmat_r", "matrix units, m*n < 2^21, whole tiles, k <= 512"},
+    {1, 0, 0x1p21, "coopmat_r8", "matrix units, m*n < 2^21, whole tiles, k <= 1024"},
     {1, 0, 0x1p20, "coopmat_s", "matrix units, m*n < 1024^2, whole tiles"},
     {1, 0x1p24, 0, "coopmat_p32s1", "matrix units, m*n >= 4096^2"},
     {1, 0x1p20, 0, "coopmat_f256", "matrix units, m*n >= 1024^2"},
@@ -395,10 +406,10 @@ static int mm_plan(vkb_case *c)
                             "tiled_wt, tiled_wt16, tiled_wt256, tiled_wt128, tiled_wt64, coopmat, "
                             "coopmat_64, coopmat_128x64, coopmat_w64, coopmat_f, coopmat_f64, coopmat_f256, "
                             "coopmat_g, coopmat_g64, coopmat_r16, coopmat_p16, coopmat_p32s1, coopmat_p32, coopmat_p32r2, "
-                            "coopmat_p64, coopmat_q128, coopmat_q64, coopmat_q64b16, coopmat_s, coopmat_r or coopmat_emu, coopmat_f_emu, "
+                            "coopmat_p64, coopmat_q128, coopmat_q64, coopmat_q64b16, coopmat_s, coopmat_r, coopmat_r8 or coopmat_emu, coopmat_f_emu, "
                             "coopmat_f64_emu, coopmat_f256_emu, coopmat_g_emu, coopmat_g64_emu, coopmat_r16_emu, coopmat_p16_emu, "
                             "coopmat_p32s1_emu, coopmat_p32_emu, coopmat_p32r2_emu, coopmat_p64_emu, coopmat_q128_emu, "
-                            "coopmat_q64_emu, coopmat_q64b16_emu, coopmat_s_emu, coopmat_r_emu", c->variant) < 0;
+                            "coopmat_q64_emu, coopmat_q64b16_emu, coopmat_s_emu, coopmat_r_emu, coopmat_r8_emu", c->variant) < 0;
     int64_t n = vkb_param_int(c, "n", -1), m = vkb_param_int(c, "m", n), k = vkb_param_int(c, "k", n);
     if (n <= 0 || m <= 0 || k <= 0)
         return vkb_error(c, "m=%lld n=%lld k=%lld: expected positive sizes", (long long)m, (long long)n,
@@ -755,8 +766,8 @@ VKB_KERNEL(matmul) = {"matmul", "m,n,k,dtype,inputs,check,tile,sub,split,chunk",
                       "coopmat_128x64, coopmat_w64, coopmat_f, coopmat_f64, coopmat_f256, coopmat_g, coopmat_g64, "
                       "coopmat_r16, coopmat_p16, coopmat_p32s1, coopmat_p32, coopmat_p32r2, coopmat_p64, coopmat_q128, coopmat_q64, "
                       "coopmat_q64b16, coopmat_s (tile=, sub=, "
-                      "split=, chunk=), coopmat_r (tile=, sub=, split=, chunk=); the same "
+                      "split=, chunk=), coopmat_r, coopmat_r8 (tile=, sub=, split=, chunk=); the same "
                       "tilings on plain FMA (any device): coopmat_emu, coopmat_f_emu, coopmat_f64_emu, coopmat_f256_emu, "
                       "coopmat_g_emu, coopmat_g64_emu, coopmat_r16_emu, coopmat_p16_emu, coopmat_p32s1_emu, "
                       "coopmat_p32_emu, coopmat_p32r2_emu, coopmat_p64_emu, coopmat_q128_emu, coopmat_q64_emu, coopmat_q64b16_emu, "
-                      "coopmat_s_emu, coopmat_r_emu"};
+                      "coopmat_s_emu, coopmat_r_emu, coopmat_r8_emu"};
