@@ -11,8 +11,8 @@
 //   stash but the first keeps the previous step's fragment loads ahead of it.
 // - SM x SN subgroups own WM x WN accumulators each, SK times over (spec 7): group ks of SM x SN subgroups takes
 //   the ks-th SK-th of each step's k-steps, so that SK subgroups share a block's latency chain. Groups 1 .. SK - 1
-//   then store their fp32 accumulators in shared memory (red), and group 0 adds them in the order 1, 2, .. (fixed:
-//   the same bits every run) and stores C straight from its accumulators.
+//   then store their fp32 accumulators in shared memory (where the tiles were), and group 0 adds them in the order
+//   1, 2, .. (fixed: the same bits every run) and stores C straight from its accumulators.
 // Whole tiles only (the host checks): M % BM, N % BN, K % BK == 0, K / BK == NS, so there is no bounds code.
 // Spec: 0 workgroup size = subgroup size x SM x SN x SK, 1 BM, 2 BN, 3 BK, 4 SM, 5 SN, 6 NS, 7 SK (BK / 16 % SK == 0).
 // Push pc.m, pc.n, pc.k.
@@ -41,8 +41,8 @@ const uint ASTR = BK / 8u + 1u, BSTR = BN / 8u + 1u;  // uvec4 (8 halfs) per pad
 const uint ASZ = BM * ASTR, BSZ = BK * BSTR;
 const uint NA = BM * BK / 8u / WG, NB = BK * BN / 8u / WG;  // uvec4 per invocation per step
 const uint KPS = BK / 16u / SK;                              // k-steps per group per step
-shared uvec4 sm[ASZ + BSZ];
-shared float red[(SK > 1u ? SK - 1u : 1u) * BM * BN];         // groups 1 .. SK - 1's blocks, row-major
+const uint RED = (SK - 1u) * BM * BN / 4u;                  // groups 1 .. SK - 1's fp32 blocks, row-major, in uvec4
+shared uvec4 sm[ASZ + BSZ > RED ? ASZ + BSZ : RED];                     // a step's A and B tiles; after the last step, the blocks
 uvec4 ra[NS * NA], rb[NS * NB];
 
 #ifdef VKB_COOP_EMU
@@ -55,8 +55,8 @@ uvec4 ra[NS * NA], rb[NS * NB];
 #define MMA(a, b, c) coopMatMulAddNV(a, b, c)
 #define ACC_ADD(a, b) ((a) + (b))
 #define STORE_C(acc, elem, stride) coopMatStoreNV(acc, c1, elem, stride, false)
-#define STORE_RED(acc, elem, stride) coopMatStoreNV(acc, red, elem, stride, false)
-#define LOAD_RED(acc, elem, stride) coopMatLoadNV(acc, red, elem, stride, false)
+#define STORE_RED(acc, elem, stride) coopMatStoreNV(acc, sm, elem, stride, false)
+#define LOAD_RED(acc, elem, stride) coopMatLoadNV(acc, sm, elem, stride, false)
 #endif
 
 void main() {
@@ -88,28 +88,31 @@ void main() {
             sm[ASZ + (v / (BN / 8u)) * BSTR + v % (BN / 8u)] = rb[s * NB + q];
         }
         barrier();
+        // All of the group's fragments of this step first, then its MMAs: one shared-memory latency a step, not one
+        // per k-step (an ablation on the H200 put 1.5 us of a 5.8 us n=512 call in the fragment loads and MMAs).
+        FRAG fa[KPS][WM], fb[KPS][WN];
         [[unroll]] for (uint u = 0u; u < KPS; ++u) {
             uint kk = ks * KPS + u;
-            FRAG fa[WM], fb;
-            [[unroll]] for (uint i = 0u; i < WM; ++i) LOAD_SM(fa[i], (sr + 16u * i) * ASTR + 2u * kk, ASTR);
-            [[unroll]] for (uint j = 0u; j < WN; ++j) {
-                LOAD_SM(fb, ASZ + 16u * kk * BSTR + (sc + 16u * j) / 8u, BSTR);
-                [[unroll]] for (uint i = 0u; i < WM; ++i) acc[i][j] = MMA(fa[i], fb, acc[i][j]);
-            }
+            [[unroll]] for (uint i = 0u; i < WM; ++i) LOAD_SM(fa[u][i], (sr + 16u * i) * ASTR + 2u * kk, ASTR);
+            [[unroll]] for (uint j = 0u; j < WN; ++j) LOAD_SM(fb[u][j], ASZ + 16u * kk * BSTR + (sc + 16u * j) / 8u, BSTR);
         }
+        [[unroll]] for (uint u = 0u; u < KPS; ++u)
+            [[unroll]] for (uint j = 0u; j < WN; ++j)
+                [[unroll]] for (uint i = 0u; i < WM; ++i) acc[i][j] = MMA(fa[u][i], fb[u][j], acc[i][j]);
     }
-    if (SK > 1u) {
+    if (SK > 1u) {  // the blocks go where the tiles were: a barrier first, for the last step's fragment loads
+        barrier();
         if (ks > 0u)
             [[unroll]] for (uint i = 0u; i < WM; ++i)
                 [[unroll]] for (uint j = 0u; j < WN; ++j)
-                    STORE_RED(acc[i][j], (ks - 1u) * BM * BN + (sr + 16u * i) * BN + sc + 16u * j, BN);
+                    STORE_RED(acc[i][j], ((ks - 1u) * BM * BN + (sr + 16u * i) * BN + sc + 16u * j) / 4u, BN / 4u);
         barrier();
         if (ks > 0u) return;
         for (uint g = 1u; g < SK; ++g)
             [[unroll]] for (uint i = 0u; i < WM; ++i)
                 [[unroll]] for (uint j = 0u; j < WN; ++j) {
                     ACC t;
-                    LOAD_RED(t, (g - 1u) * BM * BN + (sr + 16u * i) * BN + sc + 16u * j, BN);
+                    LOAD_RED(t, ((g - 1u) * BM * BN + (sr + 16u * i) * BN + sc + 16u * j) / 4u, BN / 4u);
                     acc[i][j] = ACC_ADD(acc[i][j], t);
                 }
     }

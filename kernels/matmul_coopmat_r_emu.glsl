@@ -1,5 +1,5 @@
 // The cooperative-matrix operations of matmul_coopmat_r.glsl, emulated with the semantics of GL_NV_cooperative_matrix
-// (row-major; element and stride in units of the array's element type: uvec4 = 8 halfs in sm, float in red and C).
+// (row-major; element and stride in units of the array's element type: uvec4 = 8 halfs or 4 floats in sm, float in C).
 // Accumulators are spread over the subgroup (matmul_emu_spread.glsl); a fragment is a reference into sm that the
 // multiply reads, which holds while the kernel's barriers keep sm unchanged between the load and the MMA (they do:
 // a step's fragments are used before the barrier that precedes the next stash). Its speed means nothing.
@@ -25,15 +25,16 @@ AccEmu emu_add(AccEmu a, AccEmu b) {
     return a;
 }
 
+// fp32 blocks in sm (uvec4 of 4 floats; element and stride in uvec4, as coopMatStoreNV into a uvec4 array)
 void emu_store_red(AccEmu f, uint elem, uint stride) {
     for (uint i = 0u, e = gl_SubgroupInvocationID; e < 256u; ++i, e += gl_SubgroupSize)
-        red[elem + (e / 16u) * stride + e % 16u] = f.x[i];
+        sm[elem + (e / 16u) * stride + (e % 16u) / 4u][e % 4u] = floatBitsToUint(f.x[i]);
 }
 
 AccEmu emu_load_red(uint elem, uint stride) {
     AccEmu f = emu_zero();
     for (uint i = 0u, e = gl_SubgroupInvocationID; e < 256u; ++i, e += gl_SubgroupSize)
-        f.x[i] = red[elem + (e / 16u) * stride + e % 16u];
+        f.x[i] = uintBitsToFloat(sm[elem + (e / 16u) * stride + (e % 16u) / 4u][e % 4u]);
     return f;
 }
 

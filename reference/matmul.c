@@ -298,7 +298,8 @@ static int mm_config_r(const vkb_case *c, const mm_variant *v, int64_t m, int64_
         return snprintf(why, wl, "variant %s: tiles do not split over %u invocations (this device's subgroup size %u)",
                         v->name, wg, sg), 1;
     uint32_t regs = ns * (v->bm * v->bk / 8 + v->bk * v->bn / 8) / wg;
-    double shared = 16.0 * (v->bm * (v->bk / 8 + 1) + v->bk * (v->bn / 8 + 1)) + 4.0 * (sk > 1 ? sk - 1 : 1) * v->bm * v->bn;
+    double stage = 16.0 * (v->bm * (v->bk / 8 + 1) + v->bk * (v->bn / 8 + 1)), red = 4.0 * (sk - 1) * v->bm * v->bn;
+    double shared = stage > red ? stage : red;  /* the reduction's blocks reuse the tiles' memory */
     if (regs > 48 && v->kind != K_EMU)  /* the emulation runs on CPU devices of 4..16-wide subgroups: no register file to fit */
         return snprintf(why, wl, "variant %s: %u uvec4 of loads per invocation (> 48: 192 registers)", v->name, regs), 1;
     if (shared > c->caps.max_shared)
