@@ -548,8 +548,10 @@ static int dense_g_plan(vkb_case *c, long long n, long long k, int64_t m, int em
     if (!emu && !c->caps.coopmat_nv)
         return vkb_skip(c, "device lacks VK_NV_cooperative_matrix (fp16 matrix units); algo=coopmat_g_emu validates the tiling");
     if (!emu && !c->caps.f16) return vkb_skip(c, "device lacks shaderFloat16 (fp16 cooperative matrices)");
-    uint32_t mt = m <= 16 ? 1 : m <= 32 ? 2 : 4;
-    int64_t wn = vkb_param_int(c, "wn", m <= 16 ? 4 : 2), sgs = vkb_param_int(c, "sgs", 4), split = vkb_param_int(c, "split", 0);
+    int64_t mt64 = vkb_param_int(c, "mt", m <= 16 ? 1 : m <= 32 ? 2 : 4);
+    if (mt64 != 1 && mt64 != 2 && mt64 != 4) return vkb_error(c, "mt=%lld: expected 1, 2 or 4 token fragments per subgroup", (long long)mt64);
+    uint32_t mt = (uint32_t)mt64;
+    int64_t wn = vkb_param_int(c, "wn", mt == 1 ? 4 : 2), sgs = vkb_param_int(c, "sgs", 4), split = vkb_param_int(c, "split", 0);
     int64_t fold = vkb_param_int(c, "fold", 0);  /* 1 lost at the auto splits on the H200: tests/gpu/sweep_fold11.txt */
     if (fold != 0 && fold != 1) return vkb_error(c, "fold=%lld: expected 0 (split-K summed by a second dispatch) or 1 (in the kernel)", (long long)fold);
     if (vkb_param_str(c, "sr", NULL) || vkb_param_str(c, "sk", NULL) || vkb_param_str(c, "xpre", NULL) || vkb_param_str(c, "rb", NULL))
@@ -558,8 +560,8 @@ static int dense_g_plan(vkb_case *c, long long n, long long k, int64_t m, int em
     int panel = !strcmp(lay, "panel");
     if (!panel && strcmp(lay, "rows")) return vkb_error(c, "lay=%s: expected rows or panel", lay);
     if ((wn != 2 && wn != 4) || (wn == 4 && mt > 2) || sgs < 1 || sgs > 16 || split < 0 || split > 4096)
-        return vkb_error(c, "wn=%lld sgs=%lld split=%lld: expected wn 2 or 4 (4 at m <= 32), sgs 1..16, split 0 (auto) .. 4096",
-                         (long long)wn, (long long)sgs, (long long)split);
+        return vkb_error(c, "wn=%lld sgs=%lld split=%lld mt=%u: expected wn 2 or 4 (4 with mt <= 2), sgs 1..16, split 0 (auto) .. 4096",
+                         (long long)wn, (long long)sgs, (long long)split, mt);
     uint32_t sg = c->caps.subgroup ? c->caps.subgroup : 32, wg = sg * (uint32_t)sgs;
     if (emu && (sg < 8 || sg > 256))
         return vkb_skip(c, "algo=coopmat_g_emu needs a subgroup size of 8 .. 256 (this device: %u)", sg);
@@ -585,9 +587,9 @@ static int dense_g_plan(vkb_case *c, long long n, long long k, int64_t m, int em
     if ((double)s * (double)m * (double)n >= 4294967296.0 || (double)mp * (double)p->kp >= 2147483648.0 ||
         (double)n16 * (double)p->kp >= 2147483648.0)
         return vkb_error(c, "split=%llu: the partial sums need < 2^32 elements, padded W and x < 2^31", (unsigned long long)s);
-    if (gx > c->caps.max_wg_count_x || s > 65535 || gz > 65535)
-        return vkb_skip(c, "grid %llux%llux%llu exceeds this device's maxComputeWorkGroupCount", (unsigned long long)gx,
-                        (unsigned long long)s, (unsigned long long)gz);
+    if (gx * gz > c->caps.max_wg_count_x || s > 65535)
+        return vkb_skip(c, "grid %llux%llux1 exceeds this device's maxComputeWorkGroupCount", (unsigned long long)(gx * gz),
+                        (unsigned long long)s);
     /* lay=panel: 16-row panels of 32-byte chunks (one 16x16 fragment = 512 contiguous bytes). The CPU baseline reads
      * the logical copy where its row stride (K rounded up to 8) is this one's, else its padded-layout NA stands. */
     if (panel && !panel_plan(c, p, p->kp * sizeof(uint16_t), sizeof(uint16_t), 32, p->kp == ((size_t)k + 7) / 8 * 8))
@@ -601,7 +603,7 @@ static int dense_g_plan(vkb_case *c, long long n, long long k, int64_t m, int em
     char shader[48];
     snprintf(shader, sizeof(shader), "dense_coopmat_g%s_w%lldx%u", emu ? "_emu" : "", (long long)wn, mt);
     uint32_t spec[4] = {wg, (uint32_t)sgs, (uint32_t)panel, (uint32_t)fold};
-    vkb_dispatch *d = vkb_add_dispatch(c, vkb_add_pipe(c, shader, 4, spec), (uint32_t)gx, (uint32_t)s, (uint32_t)gz);
+    vkb_dispatch *d = vkb_add_dispatch(c, vkb_add_pipe(c, shader, 4, spec), (uint32_t)(gx * gz), (uint32_t)s, 1);
     if (!d) return vkb_error(c, "out of memory");
     d->push.n = (uint32_t)n, d->push.m = (uint32_t)m, d->push.k = (uint32_t)k;
     d->push.p0 = (uint32_t)nc, d->push.p1 = (uint32_t)per, d->push.p2 = (uint32_t)s, d->push.p3 = (uint32_t)n16;
@@ -658,7 +660,8 @@ static int dense_stream_plan(vkb_case *c, long long n, long long k, int64_t m, i
     const char *lay = vkb_param_str(c, "lay", "panel");
     int panel = !strcmp(lay, "panel");
     int64_t rb = vkb_param_int(c, "rb", 2), xpre = vkb_param_int(c, "xpre", 1);
-    if (vkb_param_str(c, "fold", NULL)) return vkb_error(c, "fold= applies to algo=coopmat_g only (algo=stream)");
+    if (vkb_param_str(c, "fold", NULL) || vkb_param_str(c, "mt", NULL))
+        return vkb_error(c, "fold= and mt= apply to algo=coopmat_g only (algo=stream)");
     if (!panel && strcmp(lay, "rows")) return vkb_error(c, "lay=%s: expected rows or panel", lay);
     if ((rb != 1 && rb != 2 && rb != 4) || (xpre != 0 && xpre != 1))
         return vkb_error(c, "rb=%lld xpre=%lld: expected rb 1, 2 or 4 (register buffers), xpre 0 or 1", (long long)rb, (long long)xpre);
@@ -729,7 +732,8 @@ static int dense_coop_plan(vkb_case *c, long long n, long long k, int64_t m)
     if (vkb_param_str(c, "sr", NULL) || vkb_param_str(c, "sk", NULL) || vkb_param_str(c, "lay", NULL) || vkb_param_str(c, "xpre", NULL) ||
         vkb_param_str(c, "rb", NULL))
         return vkb_error(c, "sr=, sk=, lay=, xpre= and rb= apply to algo=stream only (algo=%s)", algo);
-    if (vkb_param_str(c, "fold", NULL)) return vkb_error(c, "fold= applies to algo=coopmat_g only (algo=%s)", algo);
+    if (vkb_param_str(c, "fold", NULL) || vkb_param_str(c, "mt", NULL))
+        return vkb_error(c, "fold= and mt= apply to algo=coopmat_g only (algo=%s)", algo);
     if (!emu && !c->caps.coopmat_nv)
         return vkb_skip(c, "device lacks VK_NV_cooperative_matrix (fp16 matrix units); algo=coopmat_emu validates the tiling");
     if (!emu && !c->caps.f16) return vkb_skip(c, "device lacks shaderFloat16 (fp16 cooperative matrices)");
