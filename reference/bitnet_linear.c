@@ -534,11 +534,12 @@ static void dense_cost(vkb_case *c, long long n, long long k, int64_t m)
  * Session 10: that was W's layout, not the loads. Row-major, a fragment is 16 rows x 32 bytes 8 KiB apart; with
  * lay=panel (the default) it is 512 contiguous bytes, and coopmat_g became the fastest dense kernel at m <= 16 (on an
  * H200, 28672x4096 m=8: 204.5 us rows, 71.6 panels at wn=4; tests/gpu/sweep_cg10.txt, at dense_coop_plan).
- * Tunables: wn= row fragments per subgroup (2 or 4; 4 needs m <= 32), sgs= subgroups per workgroup (share x in
- * L1), split= K slices (0 = auto), lay= rows | panel, fold= 0 (split-K summed by dense_splitk) | 1 (by the tile's last
- * workgroup, kernels/splitk_fold.glsl: slower at the auto splits on the H200, tests/gpu/sweep_fold11.txt). Defaults: wn=4 at m <= 16 (measured: 0.82-0.91x of wn=2's
- * time at m=8), else 2 (wn=4 slower at m=32), sgs=4 (sgs=2 and 8 within 3%),
- * token fragments MT = 1 (m <= 16), 2 (m <= 32), 4 (more; grid z covers 64 tokens each); split-K as
+ * Tunables: wn= row fragments per subgroup (2 or 4; 4 needs mt <= 2), mt= token fragments per subgroup (1, 2, 4),
+ * sgs= subgroups per workgroup (share x in L1), split= K slices (0 = auto), lay= rows | panel, fold= 0 (split-K summed
+ * by dense_splitk) | 1 (by the tile's last workgroup, kernels/splitk_fold.glsl: slower at the auto splits on the H200,
+ * tests/gpu/sweep_fold11.txt). Defaults: mt=1 (one 16-token block per workgroup, the blocks side by side in grid x so
+ * that they share W through L2; mt=2 at m=32 took 2.2-2.6x its time, tests/gpu/sweep_cg11b.txt), wn=4 with mt=1
+ * (measured: 0.82-0.91x of wn=2's time at m=8), else 2, sgs=4 (sgs=1, 2 and 8 within 3%); split-K as
  * dense_split below with subgroups as the unit: slices until ~2112 subgroups (16 per SM of a 132-SM GPU, i.e.
  * ~64 KiB of W in flight per SM at wn=2) are in the grid, at most k / (16 m) (partial sums written <= 1/8 of
  * W's bytes) and at most one slice per 64-deep iteration (explicit splits 2 .. 16 were no faster at m=8 wn=4 on any of
@@ -548,7 +549,7 @@ static int dense_g_plan(vkb_case *c, long long n, long long k, int64_t m, int em
     if (!emu && !c->caps.coopmat_nv)
         return vkb_skip(c, "device lacks VK_NV_cooperative_matrix (fp16 matrix units); algo=coopmat_g_emu validates the tiling");
     if (!emu && !c->caps.f16) return vkb_skip(c, "device lacks shaderFloat16 (fp16 cooperative matrices)");
-    int64_t mt64 = vkb_param_int(c, "mt", m <= 16 ? 1 : m <= 32 ? 2 : 4);
+    int64_t mt64 = vkb_param_int(c, "mt", 1);  /* mt=2 took 2.2-2.6x mt=1's time at m=32 (dense_coop_plan) */
     if (mt64 != 1 && mt64 != 2 && mt64 != 4) return vkb_error(c, "mt=%lld: expected 1, 2 or 4 token fragments per subgroup", (long long)mt64);
     uint32_t mt = (uint32_t)mt64;
     int64_t wn = vkb_param_int(c, "wn", mt == 1 ? 4 : 2), sgs = vkb_param_int(c, "sgs", 4), split = vkb_param_int(c, "split", 0);
@@ -720,8 +721,12 @@ static int dense_coop_plan(vkb_case *c, long long n, long long k, int64_t m)
      * 31.5 112.1 52.5 174.6 93.2; coopmat_g on row-major W 5-10x slower. Session 10 (sweep_cg10.txt, sweep_cg10b.txt):
      * with W in panels coopmat_g wn=4 took m=8: 29.0 21.2 44.0 24.0 73.6 41.0 (cold 28.7 22.3 43.9 24.2 74.2 40.8), m=16:
      * 31.4 23.4 47.3 26.4 75.3 43.1, against stream's (panels) m=8 35.1 24.9 54.7 29.8 96.1 54.2, m=16 36.8 26.0 57.7
-     * 31.1 123.1 56.6; at m=32 it lost (wn=4: 112.3 57.6 173.7 76.8 300.8 169.6 against 70.1 32.1 108.0 52.5 170.9 91.4). */
-    const char *algo = vkb_param_str(c, "algo", m <= 16 ? "coopmat_g" : "stream");
+     * 31.1 123.1 56.6; at m=32 it lost (wn=4: 112.3 57.6 173.7 76.8 300.8 169.6 against 70.1 32.1 108.0 52.5 170.9 91.4).
+     * Session 11 (tests/gpu/sweep_cg11b.txt): those m=32 rows held two token fragments per subgroup (mt=2). With one
+     * (mt=1, wn=4) and the token blocks side by side in the grid, so that they share W through L2, coopmat_g took m=32:
+     * 40.6 33.9 59.6 34.8 136.8 56.1 against stream's 70.7 32.5 109.6 53.4 175.3 92.1, and m=64: 70.5 55.0 99.6 55.0
+     * 215.2 95.8 against 112.3 55.2 208.3 92.1 334.6 199.5. So coopmat_g (mt=1) to m = 64, stream above (unmeasured). */
+    const char *algo = vkb_param_str(c, "algo", m <= 64 ? "coopmat_g" : "stream");
     if (!strcmp(algo, "coopmat_g") || !strcmp(algo, "coopmat_g_emu")) return dense_g_plan(c, n, k, m, algo[9] != 0);
     if (!strcmp(algo, "stream") || !strcmp(algo, "stream_emu")) return dense_stream_plan(c, n, k, m, algo[6] != 0);
     if (strcmp(algo, "coopmat") && strcmp(algo, "coopmat_emu"))
