@@ -15,9 +15,9 @@
 // pc.p2 == 1, else part[slice][M][N], summed in slice order by dense_splitk.comp or (FOLD) in this kernel.
 // Buffers: 0 W (fp16, N16 x Kp16), 1 x (fp16, Mp x Kp16), 2 y (fp32 M x N), 3 part (fp32 p2 x M x N; one
 // element when p2 == 1), 4 the tickets of FOLD (uint, one per tile of the grid, zero between calls). Push: n = N, m = M, p0 = Kp16 / 8 (uvec4 per row, even), p1 = uvec4 per K slice
-// (a multiple of 8 = one iteration), p2 = slices, p3 = N16. Grid (ceil(N/BN) x Mp / (16 MT), p2, 1): row block
-// x / (Mp / (16 MT)), token block x % (Mp / (16 MT)).
-// Spec: 0 workgroup size = subgroup size x SGS, 1 SGS, 2 PANEL, 3 FOLD (split-K summed in the kernel). WN and MT are compiled in by the stubs
+// (a multiple of 8 = one iteration), p2 = slices, p3 = N16. Grid (ceil(N/BN) x Mp / (16 MT TS), p2, 1): row block
+// x / (Mp / (16 MT TS)), token block x % (Mp / (16 MT TS)); BN = 16 WN SGS / TS.
+// Spec: 0 workgroup size = subgroup size x SGS, 1 SGS, 2 PANEL, 3 FOLD (split-K summed in the kernel), 4 TS (token sets). WN and MT are compiled in by the stubs
 // dense_coopmat_g_wIxJ.comp (I = WN, J = MT) so that every fragment array has a constant size (the form that
 // keeps matmul's accumulators out of dynamically indexed memory). dense_coopmat_g_emu_wIxJ.comp emulate the
 // matrix operations with the same semantics on any device (lavapipe validates this file's indexing).
@@ -37,6 +37,7 @@ layout(binding = 3) coherent buffer Pb { float part[]; };
 layout(binding = 2) writeonly buffer Yb4 { vec4 y4[]; };     // FOLD's sums where N % 4 == 0: 4 rows at a time
 layout(binding = 3) coherent buffer Pb4 { vec4 part4[]; };
 layout(constant_id = 3) const uint FOLD = 0u;  // 1: the last workgroup of a tile sums the slices (splitk_fold.glsl)
+layout(constant_id = 4) const uint TS = 1u;    // token sets: TS subgroups of a workgroup share each row block (SGS % TS == 0)
 #define FOLD_CNT_BINDING 4
 #include "splitk_fold.glsl"
 shared uvec4 sm[SGS * 64u];  // one 16x16 fp32 tile per subgroup, for the output only
@@ -65,8 +66,11 @@ void main() {
     // Grid x = row block x token block, token block fastest: the workgroups that read the same rows of W for different
     // tokens are launched side by side, so all but the first find W in L2 (m > 16 MT: grid z used to hold the token
     // blocks, and each re-read W from memory after all row blocks of the one before).
-    uint gz = (pc.m + 16u * MT - 1u) / (16u * MT), wx = gl_WorkGroupID.x / gz, tb = gl_WorkGroupID.x % gz;
-    uint sg = gl_SubgroupID, n0 = wx * 16u * WN * SGS + sg * 16u * WN, t0 = tb * 16u * MT;
+    // TS > 1: subgroups sg and sg + 1 .. of one workgroup load the same W fragments for different token blocks, at the
+    // same time, from the same L1. A workgroup covers BN = 16 WN SGS / TS rows and TS 16 MT tokens.
+    uint bn = 16u * WN * (SGS / TS), tw = 16u * MT * TS;
+    uint gz = (pc.m + tw - 1u) / tw, wx = gl_WorkGroupID.x / gz, tb = gl_WorkGroupID.x % gz, sg = gl_SubgroupID;
+    uint n0 = wx * bn + (sg / TS) * 16u * WN, t0 = tb * tw + (sg % TS) * 16u * MT;
     uint slice = gl_WorkGroupID.y, c0 = slice * pc.p1, cend = min(pc.p0, c0 + pc.p1), ld = pc.p0;
     uint wb[WN], xb[MT];  // first uvec4 of each row block / token block
     [[unroll]] for (uint i = 0u; i < WN; ++i) {
@@ -116,11 +120,13 @@ void main() {
             }
             subgroupBarrier();
         }
-    // FOLD: the tile's last workgroup sums its BN rows x (up to) 16 MT tokens over the slices, in slice order as
+    // FOLD: the tile's last workgroup sums its BN rows x (up to) TS 16 MT tokens over the slices, in slice order as
     // dense_splitk.comp (the same sums, bit for bit). Where N % 4 == 0 an invocation takes 4 groups of 4 rows and
     // loads 4 slices of each before adding: 16 vec4 in flight, so the tail costs ~p2 / 4 load latencies, not p2 x 16.
     if (FOLD != 0u && pc.p2 > 1u && fold_arrive(gl_WorkGroupID.x, pc.p2)) {
-        uint bn = 16u * WN * SGS, nb = wx * bn, mn = pc.m * pc.n, ntok = min(pc.m, t0 + 16u * MT) - t0;
+        uint nb = wx * bn, mn = pc.m * pc.n;
+        t0 = tb * tw;  // the workgroup's tokens from here on
+        uint ntok = min(pc.m, t0 + tw) - t0;
         uint lid = gl_LocalInvocationIndex, wgs = gl_WorkGroupSize.x;
         if ((pc.n & 3u) == 0u) {
             uint nq = bn / 4u, total = nq * ntok, mn4 = mn / 4u;

@@ -554,12 +554,15 @@ static int dense_g_plan(vkb_case *c, long long n, long long k, int64_t m, int em
     uint32_t mt = (uint32_t)mt64;
     int64_t wn = vkb_param_int(c, "wn", mt == 1 ? 4 : 2), sgs = vkb_param_int(c, "sgs", 4), split = vkb_param_int(c, "split", 0);
     int64_t fold = vkb_param_int(c, "fold", 0);  /* 1 lost at the auto splits on the H200: tests/gpu/sweep_fold11.txt */
+    int64_t ts = vkb_param_int(c, "ts", 1);
     if (fold != 0 && fold != 1) return vkb_error(c, "fold=%lld: expected 0 (split-K summed by a second dispatch) or 1 (in the kernel)", (long long)fold);
     if (vkb_param_str(c, "sr", NULL) || vkb_param_str(c, "sk", NULL) || vkb_param_str(c, "xpre", NULL) || vkb_param_str(c, "rb", NULL))
         return vkb_error(c, "sr=, sk=, xpre= and rb= apply to algo=stream only (algo=coopmat_g)");
     const char *lay = vkb_param_str(c, "lay", "panel");
     int panel = !strcmp(lay, "panel");
     if (!panel && strcmp(lay, "rows")) return vkb_error(c, "lay=%s: expected rows or panel", lay);
+    if (ts < 1 || ts > 4 || sgs % ts)
+        return vkb_error(c, "ts=%lld sgs=%lld: expected 1..4 token sets, dividing the subgroups per workgroup", (long long)ts, (long long)sgs);
     if ((wn != 2 && wn != 4) || (wn == 4 && mt > 2) || sgs < 1 || sgs > 16 || split < 0 || split > 4096)
         return vkb_error(c, "wn=%lld sgs=%lld split=%lld mt=%u: expected wn 2 or 4 (4 with mt <= 2), sgs 1..16, split 0 (auto) .. 4096",
                          (long long)wn, (long long)sgs, (long long)split, mt);
@@ -572,9 +575,10 @@ static int dense_g_plan(vkb_case *c, long long n, long long k, int64_t m, int em
     lin_priv *p = lin_new(c, n, k, m);
     if (!p) return vkb_error(c, "out of memory");
     p->kp = ((size_t)k + 15) / 16 * 16;
-    uint64_t n16 = ((uint64_t)n + 15) / 16 * 16, tm = 16 * mt, mp = ((uint64_t)m + tm - 1) / tm * tm;
-    uint64_t nc = p->kp / 8, its = (nc + 7) / 8, bn = 16 * (uint64_t)wn * (uint64_t)sgs;
-    uint64_t gx = ((uint64_t)n + bn - 1) / bn, gz = mp / tm, tasks = ((n16 / 16 + (uint64_t)wn - 1) / (uint64_t)wn) * gz;
+    uint64_t n16 = ((uint64_t)n + 15) / 16 * 16, tm = 16 * mt, tw = tm * (uint64_t)ts, mp = ((uint64_t)m + tw - 1) / tw * tw;
+    uint64_t nc = p->kp / 8, its = (nc + 7) / 8, bn = 16 * (uint64_t)wn * (uint64_t)(sgs / ts);
+    uint64_t gx = ((uint64_t)n + bn - 1) / bn, gz = mp / tw;
+    uint64_t tasks = ((n16 / 16 + (uint64_t)wn - 1) / (uint64_t)wn) * (((uint64_t)m + tm - 1) / tm);  /* subgroups a slice */
     uint64_t s = (uint64_t)split;
     if (!s) {
         uint64_t cap = (uint64_t)k / (16 * (uint64_t)m);
@@ -603,14 +607,14 @@ static int dense_g_plan(vkb_case *c, long long n, long long k, int64_t m, int em
     vkb_add_buf(c, "tickets", VKB_U32, fold ? (size_t)(gx * gz) : 1, VKB_IN);  /* zero (kernels/splitk_fold.glsl) */
     char shader[48];
     snprintf(shader, sizeof(shader), "dense_coopmat_g%s_w%lldx%u", emu ? "_emu" : "", (long long)wn, mt);
-    uint32_t spec[4] = {wg, (uint32_t)sgs, (uint32_t)panel, (uint32_t)fold};
-    vkb_dispatch *d = vkb_add_dispatch(c, vkb_add_pipe(c, shader, 4, spec), (uint32_t)(gx * gz), (uint32_t)s, 1);
+    uint32_t spec[5] = {wg, (uint32_t)sgs, (uint32_t)panel, (uint32_t)fold, (uint32_t)ts};
+    vkb_dispatch *d = vkb_add_dispatch(c, vkb_add_pipe(c, shader, 5, spec), (uint32_t)(gx * gz), (uint32_t)s, 1);
     if (!d) return vkb_error(c, "out of memory");
     d->push.n = (uint32_t)n, d->push.m = (uint32_t)m, d->push.k = (uint32_t)k;
     d->push.p0 = (uint32_t)nc, d->push.p1 = (uint32_t)per, d->push.p2 = (uint32_t)s, d->push.p3 = (uint32_t)n16;
     if (s > 1 && !fold && dense_add_splitk(c, n, m, s)) return vkb_error(c, "out of memory");
-    snprintf(c->note, sizeof(c->note), "%s %llux%llu wn%lld sg%lld split%llu%s %s", emu ? "coopmat_g_emu" : "coopmat_g",
-             (unsigned long long)bn, (unsigned long long)tm, (long long)wn, (long long)sgs, (unsigned long long)s,
+    snprintf(c->note, sizeof(c->note), "%s %llux%llu wn%lld sg%lld ts%lld split%llu%s %s", emu ? "coopmat_g_emu" : "coopmat_g",
+             (unsigned long long)bn, (unsigned long long)tw, (long long)wn, (long long)sgs, (long long)ts, (unsigned long long)s,
              fold ? " folded" : "", lay);
     dense_cost(c, n, k, m);
     return 0;
@@ -661,8 +665,8 @@ static int dense_stream_plan(vkb_case *c, long long n, long long k, int64_t m, i
     const char *lay = vkb_param_str(c, "lay", "panel");
     int panel = !strcmp(lay, "panel");
     int64_t rb = vkb_param_int(c, "rb", 2), xpre = vkb_param_int(c, "xpre", 1);
-    if (vkb_param_str(c, "fold", NULL) || vkb_param_str(c, "mt", NULL))
-        return vkb_error(c, "fold= and mt= apply to algo=coopmat_g only (algo=stream)");
+    if (vkb_param_str(c, "fold", NULL) || vkb_param_str(c, "mt", NULL) || vkb_param_str(c, "ts", NULL))
+        return vkb_error(c, "fold=, mt= and ts= apply to algo=coopmat_g only (algo=stream)");
     if (!panel && strcmp(lay, "rows")) return vkb_error(c, "lay=%s: expected rows or panel", lay);
     if ((rb != 1 && rb != 2 && rb != 4) || (xpre != 0 && xpre != 1))
         return vkb_error(c, "rb=%lld xpre=%lld: expected rb 1, 2 or 4 (register buffers), xpre 0 or 1", (long long)rb, (long long)xpre);
@@ -737,8 +741,8 @@ static int dense_coop_plan(vkb_case *c, long long n, long long k, int64_t m)
     if (vkb_param_str(c, "sr", NULL) || vkb_param_str(c, "sk", NULL) || vkb_param_str(c, "lay", NULL) || vkb_param_str(c, "xpre", NULL) ||
         vkb_param_str(c, "rb", NULL))
         return vkb_error(c, "sr=, sk=, lay=, xpre= and rb= apply to algo=stream only (algo=%s)", algo);
-    if (vkb_param_str(c, "fold", NULL) || vkb_param_str(c, "mt", NULL))
-        return vkb_error(c, "fold= and mt= apply to algo=coopmat_g only (algo=%s)", algo);
+    if (vkb_param_str(c, "fold", NULL) || vkb_param_str(c, "mt", NULL) || vkb_param_str(c, "ts", NULL))
+        return vkb_error(c, "fold=, mt= and ts= apply to algo=coopmat_g only (algo=%s)", algo);
     if (!emu && !c->caps.coopmat_nv)
         return vkb_skip(c, "device lacks VK_NV_cooperative_matrix (fp16 matrix units); algo=coopmat_emu validates the tiling");
     if (!emu && !c->caps.f16) return vkb_skip(c, "device lacks shaderFloat16 (fp16 cooperative matrices)");
@@ -873,7 +877,7 @@ static void dense_check(vkb_case *c, vkb_check *r)
     vkb_check_ref(r, p->fast ? &p->cmp : NULL, p->fast ? "blas+scalar-sample" : "scalar");
 }
 
-VKB_KERNEL(dense_f16) = {"dense_f16", "n,k,m,shape,algo,rows,mt,wg,bm,bn,bk,sgs,split,wn,sr,sk,lay,rb,xpre,fold",
+VKB_KERNEL(dense_f16) = {"dense_f16", "n,k,m,shape,algo,rows,mt,wg,bm,bn,bk,sgs,split,wn,sr,sk,lay,rb,xpre,fold,ts",
                          "fp16-weight GEMV/GEMM baseline for bitnet_linear: fp16 W, x; fp32 accumulate and y "
                          "(algo gemv|gemv8|gemm SIMT; coopmat, coopmat_g (the default at m 8..16) or stream (above) on matrix units; coopmat_emu, "
                          "coopmat_g_emu, stream_emu)",
