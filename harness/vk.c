@@ -1268,23 +1268,30 @@ static void guard_check(vkb_gpu *g, int i, char *msg, size_t len)
                  (long)VKB_GUARD_BYTES - lo);
 }
 
+/* Record the copy back, after the dispatches: both guards of every buffer and, with outputs, the payload of the
+ * buffers that are not inputs (scratch too, with scratch): an input's payload never comes back (the add of an H200 gate
+ * launch spent 0.1 s bringing back 384 MiB, 256 of them inputs). */
+static void record_readback(vkb_gpu *g, int outputs, int scratch)
+{
+    VkCommandBuffer cmd = g->v->cmd;
+    barrier(cmd, ST_COMPUTE, AC_RW, ST_COPY, VK_ACCESS_2_TRANSFER_READ_BIT);
+    for (int i = 0; i < g->c->nbuf; i++) {
+        const vkb_buf *cb = &g->c->buf[i];
+        VkDeviceSize end = VKB_GUARD_BYTES + cb->count * vkb_dtype_size(cb->type);
+        int payload = outputs && cb->role != VKB_IN && (scratch || cb->role != VKB_SCRATCH);
+        VkBufferCopy bc[2] = {{.size = payload ? end : VKB_GUARD_BYTES},
+                              {.srcOffset = end, .dstOffset = end, .size = g->b[i].total - end}};
+        vkCmdCopyBuffer(cmd, g->b[i].buf, g->b[i].stage, 2, bc);
+    }
+    barrier(cmd, ST_COPY, VK_ACCESS_2_TRANSFER_WRITE_BIT, VK_PIPELINE_STAGE_2_HOST_BIT, VK_ACCESS_2_HOST_READ_BIT);
+}
+
 int vkb_gpu_download(vkb_gpu *g, int outputs, char *guard_msg, size_t len)
 {
     vkb_vk *v = g->v;
     guard_msg[0] = 0;
     if (begin(v)) return -1;
-    barrier(v->cmd, ST_COMPUTE, AC_RW, ST_COPY, VK_ACCESS_2_TRANSFER_READ_BIT);
-    /* Both guards of every buffer, and the payload of the outputs the check reads: an input's payload never
-     * comes back (the add of an H200 gate launch spent 0.1 s bringing back 384 MiB, 256 of them inputs). */
-    for (int i = 0; i < g->c->nbuf; i++) {
-        const vkb_buf *cb = &g->c->buf[i];
-        VkDeviceSize bytes = cb->count * vkb_dtype_size(cb->type), end = VKB_GUARD_BYTES + bytes;
-        int payload = outputs && cb->role != VKB_IN;
-        VkBufferCopy bc[2] = {{.size = payload ? end : VKB_GUARD_BYTES},
-                              {.srcOffset = end, .dstOffset = end, .size = g->b[i].total - end}};
-        vkCmdCopyBuffer(v->cmd, g->b[i].buf, g->b[i].stage, 2, bc);
-    }
-    barrier(v->cmd, ST_COPY, VK_ACCESS_2_TRANSFER_WRITE_BIT, VK_PIPELINE_STAGE_2_HOST_BIT, VK_ACCESS_2_HOST_READ_BIT);
+    record_readback(g, outputs, 1);
     if (submit_wait(v)) return -1;
     for (int i = 0; i < g->c->nbuf; i++) {
         vkb_buf *cb = &g->c->buf[i];
@@ -1313,16 +1320,7 @@ int vkb_gpu_recheck(vkb_gpu *g, char *msg, size_t len)
     }
     barrier(v->cmd, ST_COPY, VK_ACCESS_2_TRANSFER_WRITE_BIT, ST_COMPUTE, AC_RW);
     record_dispatches(g, 1, VK_NULL_HANDLE);
-    barrier(v->cmd, ST_COMPUTE, AC_RW, ST_COPY, VK_ACCESS_2_TRANSFER_READ_BIT);
-    for (int i = 0; i < c->nbuf; i++) {  /* both guards of every buffer, and the outputs' payload */
-        const vkb_buf *cb = &c->buf[i];
-        VkDeviceSize end = VKB_GUARD_BYTES + cb->count * vkb_dtype_size(cb->type);
-        int payload = cb->role == VKB_OUT || cb->role == VKB_INOUT;
-        VkBufferCopy bc[2] = {{.size = payload ? end : VKB_GUARD_BYTES},
-                              {.srcOffset = end, .dstOffset = end, .size = g->b[i].total - end}};
-        vkCmdCopyBuffer(v->cmd, g->b[i].buf, g->b[i].stage, 2, bc);
-    }
-    barrier(v->cmd, ST_COPY, VK_ACCESS_2_TRANSFER_WRITE_BIT, VK_PIPELINE_STAGE_2_HOST_BIT, VK_ACCESS_2_HOST_READ_BIT);
+    record_readback(g, 1, 0);  /* the guards, and the outputs' payload */
     if (submit_wait(v)) return -1;
     for (int i = 0; i < c->nbuf && !msg[0]; i++) guard_check(g, i, msg, len);
     for (int i = 0; i < c->nbuf && !msg[0]; i++) {
