@@ -10,20 +10,7 @@ float emu_h(FragRef f, uint r, uint c) {  // fp16 element (r, c) of a fragment i
     return (c & 1u) == 0u ? h.x : h.y;
 }
 
-AccEmu emu_mma(FragRef a, FragRef b, AccEmu c) {  // c + a*b: exact products, fp32 fma in ascending k
-    for (uint i = 0u, e = gl_SubgroupInvocationID; e < 256u; ++i, e += gl_SubgroupSize) {
-        uint r = e / 16u, j = e % 16u;
-        float s = c.x[i];
-        for (uint k = 0u; k < 16u; ++k) s = fma(emu_h(a, r, k), emu_h(b, k, j), s);
-        c.x[i] = s;
-    }
-    return c;
-}
-
-AccEmu emu_add(AccEmu a, AccEmu b) {
-    for (uint i = 0u, e = gl_SubgroupInvocationID; e < 256u; ++i, e += gl_SubgroupSize) a.x[i] += b.x[i];
-    return a;
-}
+EMU_MMA(emu_h, emu_h)
 
 // fp32 blocks in sm (uvec4 of 4 floats; element and stride in uvec4, as coopMatStoreNV into a uvec4 array)
 void emu_store_red(AccEmu f, uint elem, uint stride) {

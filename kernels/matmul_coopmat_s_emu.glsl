@@ -15,20 +15,7 @@ float emu_b(FragRef f, uint r, uint c) {  // fp16 element (r, c) of the B fragme
     return (c & 1u) == 0u ? h.x : h.y;
 }
 
-AccEmu emu_mma(FragRef a, FragRef b, AccEmu c) {  // c + a*b: exact products, fp32 fma in ascending k
-    for (uint i = 0u, e = gl_SubgroupInvocationID; e < 256u; ++i, e += gl_SubgroupSize) {
-        uint r = e / 16u, j = e % 16u;
-        float s = c.x[i];
-        for (uint k = 0u; k < 16u; ++k) s = fma(emu_a(a, r, k), emu_b(b, k, j), s);
-        c.x[i] = s;
-    }
-    return c;
-}
-
-AccEmu emu_add(AccEmu a, AccEmu b) {
-    for (uint i = 0u, e = gl_SubgroupInvocationID; e < 256u; ++i, e += gl_SubgroupSize) a.x[i] += b.x[i];
-    return a;
-}
+EMU_MMA(emu_a, emu_b)
 
 void emu_store_red(AccEmu f, uint elem, uint stride) {
     for (uint i = 0u, e = gl_SubgroupInvocationID; e < 256u; ++i, e += gl_SubgroupSize)
