@@ -233,7 +233,34 @@ static const mm_rule rules[] = {
 };
 
 /* The accumulator grids (WM x WN per subgroup) that have stubs matmul_coopmat_s[_emu]_wIxJ.comp. */
-static const char *const s_grids[] = {"2x2", "2x4", "4x4"};
+static const char *const s_grids[] = {"2x2", "2x4", "4x4", NULL};
+
+/* The WM x WN accumulator grid that tile= over sub= gives each subgroup, into grid: 0 when grids (NULL-ended: the
+ * compiled stubs) has it, else 1 (a SKIP) with the reason in why. */
+static int mm_grid(const mm_variant *v, const char *const *grids, char *grid, size_t gl, char *why, size_t wl)
+{
+    char have[64] = "";
+    int stub = 0;
+    snprintf(grid, gl, "%ux%u", v->tm ? v->bm / (16 * v->tm) : 0, v->tn ? v->bn / (16 * v->tn) : 0);
+    for (size_t i = 0; grids[i]; i++) {
+        stub |= !strcmp(grid, grids[i]);
+        snprintf(have + strlen(have), sizeof(have) - strlen(have), "%s%s", i ? ", " : "", grids[i]);
+    }
+    if (v->tm && v->tn && v->bm % (16 * v->tm) == 0 && v->bn % (16 * v->tn) == 0 && stub) return 0;
+    return snprintf(why, wl, "variant %s: tile=%ux%u over sub=%ux%u subgroups gives %s accumulators per subgroup; "
+                    "compiled grids are %s", v->name, v->bm, v->bn, v->tm, v->tn, grid, have), 1;
+}
+
+/* 0 when shared bytes of shared memory and a workgroup of wg invocations fit this device, else 1 with why. */
+static int mm_fits(const vkb_case *c, const mm_variant *v, double shared, uint32_t wg, char *why, size_t wl)
+{
+    if (shared > c->caps.max_shared)
+        return snprintf(why, wl, "variant %s needs %.0f B shared memory > maxComputeSharedMemorySize %u", v->name, shared,
+                        c->caps.max_shared), 1;
+    if (wg > c->caps.max_wg_size)
+        return snprintf(why, wl, "variant %s needs workgroup %u > max %u", v->name, wg, c->caps.max_wg_size), 1;
+    return 0;
+}
 
 /* mm_config for the coopmat_s family (v->split != 0): whole tiles only, so a size that is not a multiple of
  * them is a SKIP (variant=auto takes the next rule); so is a tiling without a stub or beyond the device (a
@@ -241,14 +268,9 @@ static const char *const s_grids[] = {"2x2", "2x4", "4x4"};
 static int mm_config_s(const vkb_case *c, const mm_variant *v, int64_t m, int64_t n, int64_t k, uint32_t spec[11],
                        uint32_t *nspec, char *shader, size_t sl, char *why, size_t wl)
 {
-    uint32_t sg = c->caps.subgroup ? c->caps.subgroup : 32, wm = v->bm / (16 * v->tm), wn = v->bn / (16 * v->tn);
+    uint32_t sg = c->caps.subgroup ? c->caps.subgroup : 32;
     char grid[16];
-    int stub = 0;
-    snprintf(grid, sizeof(grid), "%ux%u", wm, wn);
-    for (size_t i = 0; i < sizeof(s_grids) / sizeof(s_grids[0]); i++) stub |= !strcmp(grid, s_grids[i]);
-    if (!v->tm || !v->tn || v->bm % (16 * v->tm) || v->bn % (16 * v->tn) || !stub)
-        return snprintf(why, wl, "variant %s: tile=%ux%u over sub=%ux%u subgroups gives %s accumulators per subgroup; "
-                        "compiled grids are 2x2, 2x4, 4x4", v->name, v->bm, v->bn, v->tm, v->tn, grid), 1;
+    if (mm_grid(v, s_grids, grid, sizeof(grid), why, wl)) return 1;
     if (v->bk < 16 || v->bk % 16 || v->bk > 128 || v->split > 16)
         return snprintf(why, wl, "variant %s: chunk=%u split=%u: expected chunk 16, 32, .., 128 and split 1..16",
                         v->name, v->bk, v->split), -1;
@@ -259,11 +281,7 @@ static int mm_config_s(const vkb_case *c, const mm_variant *v, int64_t m, int64_
                         "must be 0", v->name, v->bm, v->bn, v->split, v->bk), 1;
     uint32_t wg = sg * v->tm * v->tn * v->split;
     double shared = 4.0 * (v->split < 2 ? 1 : v->split / 2) * v->bm * v->bn;  /* the reduction tree's slots */
-    if (shared > c->caps.max_shared)
-        return snprintf(why, wl, "variant %s needs %.0f B shared memory > maxComputeSharedMemorySize %u", v->name, shared,
-                        c->caps.max_shared), 1;
-    if (wg > c->caps.max_wg_size)
-        return snprintf(why, wl, "variant %s needs workgroup %u > max %u", v->name, wg, c->caps.max_wg_size), 1;
+    if (mm_fits(c, v, shared, wg, why, wl)) return 1;
     spec[0] = wg, spec[1] = v->bm, spec[2] = v->bn, spec[3] = v->bk / 16, spec[4] = v->tm, spec[5] = v->tn;
     spec[6] = v->split, *nspec = 7;
     snprintf(shader, sl, "%s_w%s", v->shader, grid);
@@ -271,21 +289,16 @@ static int mm_config_s(const vkb_case *c, const mm_variant *v, int64_t m, int64_
 }
 
 /* The accumulator grids that have stubs matmul_coopmat_r[_emu]_wIxJ.comp. */
-static const char *const r_grids[] = {"1x1", "2x1", "1x2", "2x2"};
+static const char *const r_grids[] = {"1x1", "2x1", "1x2", "2x2", NULL};
 
 /* mm_config for coopmat_r (v->regk != 0): whole tiles, K / bk <= regk steps, the loads of all of them in registers
  * (<= 48 uvec4 per invocation) and one step in shared memory. Spec: 1 BM, 2 BN, 3 BK, 4 SM, 5 SN, 6 NS = K / BK. */
 static int mm_config_r(const vkb_case *c, const mm_variant *v, int64_t m, int64_t n, int64_t k, uint32_t spec[11],
                        uint32_t *nspec, char *shader, size_t sl, char *why, size_t wl)
 {
-    uint32_t sg = c->caps.subgroup ? c->caps.subgroup : 32, wm = v->bm / (16 * v->tm), wn = v->bn / (16 * v->tn);
+    uint32_t sg = c->caps.subgroup ? c->caps.subgroup : 32;
     char grid[16];
-    int stub = 0;
-    snprintf(grid, sizeof(grid), "%ux%u", wm, wn);
-    for (size_t i = 0; i < sizeof(r_grids) / sizeof(r_grids[0]); i++) stub |= !strcmp(grid, r_grids[i]);
-    if (!v->tm || !v->tn || v->bm % (16 * v->tm) || v->bn % (16 * v->tn) || !stub)
-        return snprintf(why, wl, "variant %s: tile=%ux%u over sub=%ux%u subgroups gives %s accumulators per subgroup; "
-                        "compiled grids are 1x1, 2x1, 1x2, 2x2", v->name, v->bm, v->bn, v->tm, v->tn, grid), 1;
+    if (mm_grid(v, r_grids, grid, sizeof(grid), why, wl)) return 1;
     if (v->kind == K_EMU && (sg < 4 || sg > 64))
         return snprintf(why, wl, "variant %s: emulation needs subgroup size 4..64 (this device: %u)", v->name, sg), 1;
     if (m % v->bm || n % v->bn || k % v->bk || k / v->bk > v->regk)
@@ -302,11 +315,7 @@ static int mm_config_r(const vkb_case *c, const mm_variant *v, int64_t m, int64_
     double shared = stage > red ? stage : red;  /* the reduction's blocks reuse the tiles' memory */
     if (regs > 48 && v->kind != K_EMU)  /* the emulation runs on CPU devices of 4..16-wide subgroups: no register file to fit */
         return snprintf(why, wl, "variant %s: %u uvec4 of loads per invocation (> 48: 192 registers)", v->name, regs), 1;
-    if (shared > c->caps.max_shared)
-        return snprintf(why, wl, "variant %s needs %.0f B shared memory > maxComputeSharedMemorySize %u", v->name, shared,
-                        c->caps.max_shared), 1;
-    if (wg > c->caps.max_wg_size)
-        return snprintf(why, wl, "variant %s needs workgroup %u > max %u", v->name, wg, c->caps.max_wg_size), 1;
+    if (mm_fits(c, v, shared, wg, why, wl)) return 1;
     spec[0] = wg, spec[1] = v->bm, spec[2] = v->bn, spec[3] = v->bk, spec[4] = v->tm, spec[5] = v->tn, spec[6] = ns;
     spec[7] = sk, *nspec = 8;
     snprintf(shader, sl, "%s_w%s", v->shader, grid);
@@ -364,11 +373,7 @@ static int mm_config(const vkb_case *c, const mm_variant *v, vkb_dtype t, int64_
         *nspec = 8;
         if (v->stages) spec[8] = v->stages, spec[9] = v->rb, spec[10] = v->group, *nspec = 11;
     }
-    if (shared > c->caps.max_shared)
-        return snprintf(why, wl, "variant %s needs %.0f B shared memory > maxComputeSharedMemorySize %u", v->name, shared,
-                        c->caps.max_shared), 1;
-    if (wg > c->caps.max_wg_size)
-        return snprintf(why, wl, "variant %s needs workgroup %u > max %u", v->name, wg, c->caps.max_wg_size), 1;
+    if (mm_fits(c, v, shared, wg, why, wl)) return 1;
     spec[0] = wg;
     snprintf(shader, sl, "%s%s", v->shader, t == VKB_F16 && v->kind < K_COOP ? "_f16" : "");
     if (v->fixed)  /* the stub compiled with this I x J accumulator grid (kernels/matmul_coopmat*_wIxJ.comp) */
