@@ -39,6 +39,8 @@ PURE_SRC += $(wildcard harness/report_*.c)
 # No Vulkan either: run directories, their locks and the per-device registry (report and compare read run.txt).
 PURE_SRC += harness/rundir.c
 PURE_SRC += harness/devpeak.c harness/ceiling.c
+# SPIR-V rewrite, NV cooperative matrix -> KHR (workgroup scope): pure, unit-tested on a compiled test shader.
+PURE_SRC += harness/spvkhr.c
 HARN_SRC := $(filter-out harness/main.c $(PURE_SRC),$(wildcard harness/*.c))
 REF_SRC  := $(wildcard reference/*.c)
 CPU_SRC  := $(wildcard cpu/*.c)

@@ -13,6 +13,7 @@
 
 #include "check.h"
 #include "vk.h"
+#include "spvkhr.h"
 #include "fsutil.h"
 
 #define MAX_OVERRIDES 16
@@ -178,6 +179,37 @@ typedef struct khr_cm_props {
 #define STYPE_CM_PROPS_KHR ((VkStructureType)1000506001)
 typedef VkResult(VKAPI_PTR *pfn_cm_props_khr)(VkPhysicalDevice, uint32_t *, khr_cm_props *);
 
+/* VK_KHR_cooperative_matrix's feature record and VK_NV_cooperative_matrix2's (Vulkan 1.3.297), as the registry
+ * declares them: workgroup-scope matrices of flexible size (kernels written through harness/spvkhr.c). */
+typedef struct khr_cm_feats {
+    VkStructureType sType;
+    void *pNext;
+    VkBool32 cooperativeMatrix, cooperativeMatrixRobustBufferAccess;
+} khr_cm_feats;
+typedef struct nv_cm2_feats {
+    VkStructureType sType;
+    void *pNext;
+    VkBool32 workgroupScope, flexibleDimensions, reductions, conversions, perElementOperations, tensorAddressing,
+        blockLoads;
+} nv_cm2_feats;
+typedef struct nv_cm2_props {
+    VkStructureType sType;
+    void *pNext;
+    uint32_t workgroupScopeMaxWorkgroupSize, flexibleDimensionsMaxDimension, workgroupScopeReservedSharedMemory;
+} nv_cm2_props;
+typedef struct nv_cm2_flex {
+    VkStructureType sType;
+    void *pNext;
+    uint32_t MGranularity, NGranularity, KGranularity, AType, BType, CType, ResultType;
+    VkBool32 saturatingAccumulation;
+    uint32_t scope, workgroupInvocations;
+} nv_cm2_flex;
+#define STYPE_CM_FEATS_KHR ((VkStructureType)1000506000)
+#define STYPE_CM2_FEATS_NV ((VkStructureType)1000593000)
+#define STYPE_CM2_FLEX_NV ((VkStructureType)1000593001)
+#define STYPE_CM2_PROPS_NV ((VkStructureType)1000593002)
+typedef VkResult(VKAPI_PTR *pfn_cm2_flex)(VkPhysicalDevice, uint32_t *, nv_cm2_flex *);
+
 /* Everything we learn about one physical device, for selection, `devices` and the caps. */
 typedef struct physinfo {
     VkPhysicalDeviceProperties2 p2;
@@ -197,6 +229,9 @@ typedef struct physinfo {
     VkPhysicalDeviceVulkan13Features f13;
     VkPhysicalDevicePipelineExecutablePropertiesFeaturesKHR pexf;  /* when has_pexec */
     VkPhysicalDeviceShaderClockFeaturesKHR clkf;                   /* when has_clock */
+    khr_cm_feats cmkf;                                             /* when has_coop_khr */
+    nv_cm2_feats cm2f;                                             /* when has_coop2_nv */
+    nv_cm2_props cm2p;                                             /* when has_coop2_nv */
     VkPhysicalDeviceMemoryProperties mem;
     VkExtensionProperties *ext;
     uint32_t next;
@@ -267,6 +302,35 @@ static uint32_t sm_count(const physinfo *pi, char *src, size_t len)
     return 0;
 }
 
+/* VK_NV_cooperative_matrix2 for `devices`: the features, the workgroup-scope limits and each flexible-size
+ * configuration (granularity in M, N, K; the workgroup size it needs). */
+static void cm2_list(FILE *f, VkInstance inst, VkPhysicalDevice pd, const physinfo *pi)
+{
+    const nv_cm2_feats *x = &pi->cm2f;
+    fprintf(f, "    coopmat2: workgroup scope %s, flexible dimensions %s, reductions %s, conversions %s, "
+               "per-element %s, tensor addressing %s, block loads %s; workgroup scope max %u invocations, "
+               "max dimension %u, reserved shared %u B\n",
+            x->workgroupScope ? "yes" : "no", x->flexibleDimensions ? "yes" : "no", x->reductions ? "yes" : "no",
+            x->conversions ? "yes" : "no", x->perElementOperations ? "yes" : "no", x->tensorAddressing ? "yes" : "no",
+            x->blockLoads ? "yes" : "no", pi->cm2p.workgroupScopeMaxWorkgroupSize,
+            pi->cm2p.flexibleDimensionsMaxDimension, pi->cm2p.workgroupScopeReservedSharedMemory);
+    pfn_cm2_flex q = (pfn_cm2_flex)vkGetInstanceProcAddr(inst, "vkGetPhysicalDeviceCooperativeMatrixFlexibleDimensionsPropertiesNV");
+    uint32_t n = 0;
+    if (!q || q(pd, &n, NULL) != VK_SUCCESS || !n) {
+        fprintf(f, "    coopmat2 flexible: NA (%s)\n", q ? "the query returned none" : "no entry point");
+        return;
+    }
+    nv_cm2_flex *p = calloc(n, sizeof(*p));
+    for (uint32_t i = 0; p && i < n; i++) p[i].sType = STYPE_CM2_FLEX_NV;
+    if (p && q(pd, &n, p) >= VK_SUCCESS)
+        for (uint32_t i = 0; i < n; i++)
+            fprintf(f, "    coopmat2 flexible %ux%ux%u A %s B %s C %s D %s scope %u, %u invocations\n",
+                    p[i].MGranularity, p[i].NGranularity, p[i].KGranularity, vkb_cm_type_name(p[i].AType),
+                    vkb_cm_type_name(p[i].BType), vkb_cm_type_name(p[i].CType), vkb_cm_type_name(p[i].ResultType),
+                    p[i].scope, p[i].workgroupInvocations);
+    free(p);
+}
+
 static void phys_query(VkInstance inst, VkPhysicalDevice pd, physinfo *pi)
 {
     memset(pi, 0, sizeof(*pi));
@@ -304,6 +368,8 @@ static void phys_query(VkInstance inst, VkPhysicalDevice pd, physinfo *pi)
     if (pi->has_sm) *tail = &pi->sm, tail = &pi->sm.pNext;
     if (pi->has_amd) *tail = &pi->amd, tail = &pi->amd.pNext;
     if (pi->has_amd2) *tail = &pi->amd2, tail = &pi->amd2.pNext;
+    pi->cm2p.sType = STYPE_CM2_PROPS_NV;
+    if (pi->has_coop2_nv) *tail = &pi->cm2p, tail = &pi->cm2p.pNext;
     *tail = NULL;
     vkGetPhysicalDeviceProperties2(pd, &pi->p2);
     cm_query(inst, pd, pi);
@@ -320,6 +386,10 @@ static void phys_query(VkInstance inst, VkPhysicalDevice pd, physinfo *pi)
     tail = &pi->f13.pNext;
     if (pi->has_pexec) *tail = &pi->pexf, tail = &pi->pexf.pNext;
     if (pi->has_clock) *tail = &pi->clkf, tail = &pi->clkf.pNext;
+    pi->cmkf.sType = STYPE_CM_FEATS_KHR;
+    pi->cm2f.sType = STYPE_CM2_FEATS_NV;
+    if (pi->has_coop_khr) *tail = &pi->cmkf, tail = &pi->cmkf.pNext;
+    if (pi->has_coop2_nv) *tail = &pi->cm2f, tail = &pi->cm2f.pNext;
     *tail = NULL;
     if (pi->p2.properties.apiVersion >= VK_API_VERSION_1_3) vkGetPhysicalDeviceFeatures2(pd, &pi->f2);
     vkGetPhysicalDeviceMemoryProperties(pd, &pi->mem);
@@ -427,6 +497,7 @@ int vkb_vk_list(FILE *f, char *err, size_t errlen)
                     vkb_cm_type_name(pi.cm[j].c), vkb_cm_type_name(pi.cm[j].d));
         if (pi.cm_other) fprintf(f, "    coopmat: %d more configurations not used (not subgroup scope, or past %d)\n",
                                  pi.cm_other, VKB_MAX_CM);
+        if (pi.has_coop2_nv) cm2_list(f, inst, pds[i], &pi);
         free(pi.ext);
     }
     ret = (int)n;
@@ -551,11 +622,17 @@ vkb_vk *vkb_vk_open(const char *select, int validate, char *err, size_t errlen)
     int clock = pi.has_clock && pi.clkf.shaderSubgroupClock;
     VkPhysicalDeviceShaderClockFeaturesKHR fclk = {.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SHADER_CLOCK_FEATURES_KHR,
                                                    .shaderSubgroupClock = VK_TRUE};
+    /* Workgroup-scope matrices of flexible size (kernels rewritten by spvkhr.c): both extensions and features. */
+    int cm2 = pi.has_coop_khr && pi.has_coop2_nv && pi.cmkf.cooperativeMatrix && pi.cm2f.workgroupScope &&
+              pi.cm2f.flexibleDimensions;
+    khr_cm_feats fkm = {.sType = STYPE_CM_FEATS_KHR, .cooperativeMatrix = VK_TRUE};
+    nv_cm2_feats fcm2 = {.sType = STYPE_CM2_FEATS_NV, .workgroupScope = VK_TRUE, .flexibleDimensions = VK_TRUE};
     f2.pNext = &f11;
     f11.pNext = &f12;
     f12.pNext = &f13;
     void **tail = &f13.pNext;
     if (pi.has_coop_nv) *tail = &fcm, tail = &fcm.pNext;
+    if (cm2) *tail = &fkm, tail = &fkm.pNext, *tail = &fcm2, tail = &fcm2.pNext;
     if (pexec) *tail = &fpx, tail = &fpx.pNext;
     if (clock) *tail = &fclk, tail = &fclk.pNext;
     *tail = NULL;
@@ -579,9 +656,10 @@ vkb_vk *vkb_vk_open(const char *select, int validate, char *err, size_t errlen)
         set_err(err, errlen, "device '%s' lacks synchronization2", v->props.deviceName);
         goto fail;
     }
-    const char *dexts[4];
+    const char *dexts[6];
     uint32_t ndext = 0;
     if (pi.has_coop_nv) dexts[ndext++] = "VK_NV_cooperative_matrix";
+    if (cm2) dexts[ndext++] = "VK_KHR_cooperative_matrix", dexts[ndext++] = "VK_NV_cooperative_matrix2";
     if (pexec) dexts[ndext++] = VK_KHR_PIPELINE_EXECUTABLE_PROPERTIES_EXTENSION_NAME;
     if (clock) dexts[ndext++] = VK_KHR_SHADER_CLOCK_EXTENSION_NAME;
     float prio = 1.0f;
@@ -645,6 +723,8 @@ vkb_vk *vkb_vk_open(const char *select, int validate, char *err, size_t errlen)
     c->int_dot_accel = pi.dotp.integerDotProduct4x8BitPackedSignedAccelerated;
     c->coopmat_nv = pi.has_coop_nv;
     c->coopmat_khr = pi.has_coop_khr;
+    c->coopmat_wg = cm2;
+    c->coopmat_wg_max = cm2 ? pi.cm2p.workgroupScopeMaxWorkgroupSize : 0;
     c->shader_clock = clock;
     c->ieee16 = pi.fc.shaderSignedZeroInfNanPreserveFloat16;
     c->ieee32 = pi.fc.shaderSignedZeroInfNanPreserveFloat32;
@@ -796,6 +876,16 @@ static int load_module(vkb_vk *v, const char *shader, VkShaderModule *mod)
         set_err(v->err, sizeof(v->err), "SPIR-V %s: unreadable or not SPIR-V", path);
         goto error;
     }
+    /* Workgroup-scope matrices are written as NV types (glslang 12) and become KHR ones here (spvkhr.h). */
+    uint32_t *khr = NULL;
+    size_t nkhr = 0;
+    char why[200];
+    int rw = vkb_spv_khr(code, (size_t)len / 4, &khr, &nkhr, why, sizeof(why));
+    if (rw < 0) {
+        set_err(v->err, sizeof(v->err), "SPIR-V %s: %s", path, why);
+        goto error;
+    }
+    if (rw > 0) free(code), code = khr, len = (long)(nkhr * 4);
     VkShaderModuleCreateInfo ci = {.sType = VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO, .codeSize = (size_t)len,
                                    .pCode = code};
     VKB_CHECK(v, vkCreateShaderModule(v->dev, &ci, NULL, mod));

@@ -75,6 +75,8 @@ const char *vkb_cm_type_name(uint32_t t);
 typedef struct vkb_caps {
     int is_cpu;                 /* lavapipe or another CPU implementation */
     int f16, storage16, int8, storage8, int_dot, int_dot_accel, coopmat_nv, coopmat_khr;
+    int coopmat_wg;             /* VK_NV_cooperative_matrix2 workgroup scope + flexible dimensions, enabled */
+    uint32_t coopmat_wg_max;    /* its largest workgroup (invocations) */
     int ieee16, ieee32;         /* shaderSignedZeroInfNanPreserveFloat16/32: shaders may keep NaN/Inf (ieee.glsl) */
     int shader_clock;           /* VK_KHR_shader_clock shaderSubgroupClock: the clock probe can count SM cycles */
     uint32_t subgroup, max_wg_count_x, max_wg_size, max_shared;

@@ -22,6 +22,7 @@
 #include "calibrate.h"
 #include "vkb.h"
 #include "report_impl.h"
+#include "spvkhr.h"
 
 static int g_fail, g_checks;
 static const char *g_tmpdir = "/tmp";
@@ -1271,6 +1272,101 @@ static void test_report_fmt_family(void)
     CHECK(rep_on_matrix_units(&r));
 }
 
+/* ---- spvkhr: NV cooperative matrix -> KHR ---------------------------------------------------- */
+
+/* A hand-assembled module in glslang 12's NV form (the rewrite reads instructions, not a whole valid module):
+ * ids 1 uint, 2 f32, 3 f16, 4 bool, 5 = uint 2 (Workgroup), 6 = 16, 7 false, 8 true, 11 = 32, 13 pointer to f16,
+ * types 9 A f16 16x16, 10 B f16 16x32, 12 C f32 16x32; 21 = load A (row-major), 22 = load B (column-major,
+ * memory access None), 23 undef C, 24 = MulAdd, a store of 24. scope_a: A's scope id; a_as_b: B loaded as type 9. */
+static size_t spv_nv_module(uint32_t *w, uint32_t scope_a, int a_as_b)
+{
+    size_t k = 0;
+#define I(op, ...) do { const uint32_t x_[] = {__VA_ARGS__}; size_t n_ = sizeof(x_) / 4; \
+        w[k++] = (uint32_t)((n_ + 1) << 16) | (op); memcpy(w + k, x_, sizeof(x_)); k += n_; } while (0)
+    w[k++] = 0x07230203u, w[k++] = 0x00010500u, w[k++] = 0, w[k++] = 30, w[k++] = 0;
+    I(17, 1);                                                       /* OpCapability Shader */
+    I(17, 5357);                                                    /* OpCapability CooperativeMatrixNV */
+    I(10, 0, 0, 0, 0, 0, 0, 0);                                     /* OpExtension, 25 characters + NUL */
+    memcpy(w + k - 7, "SPV_NV_cooperative_matrix", 26);
+    I(21, 1, 32, 0); I(22, 2, 32); I(22, 3, 16); I(20, 4);
+    I(43, 1, 5, 2); I(43, 1, 6, 16); I(42, 4, 7); I(41, 4, 8); I(43, 1, 11, 32); I(43, 1, 14, 3);
+    I(5358, 9, 3, scope_a, 6, 6); I(5358, 10, 3, 5, 6, 11); I(5358, 12, 2, 5, 6, 11);
+    I(32, 13, 12, 3);
+    I(5359, 9, 21, 13, 6, 7);
+    I(5359, a_as_b ? 9 : 10, 22, 13, 11, 8, 0);
+    I(1, 12, 23);
+    I(5361, 12, 24, 21, 22, 23);
+    I(5360, 13, 24, 11, 7);
+#undef I
+    return k;
+}
+
+/* The value of uint constant id in module w (n words), -1 if not declared before word `before`. */
+static long spv_const_before(const uint32_t *w, size_t n, uint32_t id, size_t before)
+{
+    for (size_t at = 5; at < n && at < before; at += w[at] >> 16)
+        if ((w[at] & 0xffffu) == 43 && w[at + 2] == id) return (long)w[at + 3];
+    return -1;
+}
+
+static void test_spv_khr(void)
+{
+    uint32_t in[128], *out = NULL;
+    size_t outn = 0;
+    char err[200] = "";
+    size_t n = spv_nv_module(in, 14, 0);  /* A at subgroup scope (id 14 = 3), B and C at workgroup scope */
+    CHECK(vkb_spv_khr(in, n, &out, &outn, err, sizeof(err)) == 1);
+    if (out) {
+        CHECK(out[3] == 32);  /* bound 30 + two new constants (0 and 1; 2 is id 5) */
+        int types = 0, loads = 0, stores = 0, muladds = 0, nv = 0, cap = 0, exts = 0;
+        for (size_t at = 5; at < outn; at += out[at] >> 16) {
+            uint32_t op = out[at] & 0xffffu, wc = out[at] >> 16;
+            CHECK(wc > 0 && at + wc <= outn);
+            if (wc == 0) break;
+            if (op >= 5357 && op <= 5362) nv++;
+            if (op == 17 && out[at + 1] == 6022) cap++;
+            if (op == 10) {
+                const char *sx = (const char *)(out + at + 1);
+                exts += !strcmp(sx, "SPV_KHR_cooperative_matrix") || !strcmp(sx, "SPV_NV_cooperative_matrix2");
+            }
+            if (op == 4456) {  /* result, component, scope, rows, cols, Use: A 0, B 1, accumulator 2 */
+                types++;
+                CHECK(wc == 7);
+                long want = out[at + 1] == 9 ? 0 : out[at + 1] == 10 ? 1 : 2;
+                CHECK(spv_const_before(out, outn, out[at + 6], at) == want);
+            }
+            if (op == 4457) {  /* type, result, pointer, layout, stride [access] */
+                loads++;
+                CHECK(spv_const_before(out, outn, out[at + 4], at) == (out[at + 2] == 21 ? 0 : 1));
+                CHECK(out[at + 5] == (out[at + 2] == 21 ? 6u : 11u));
+                CHECK(wc == (out[at + 2] == 21 ? 6u : 7u));
+            }
+            if (op == 4458) {  /* pointer, object, layout, stride */
+                stores++;
+                CHECK(spv_const_before(out, outn, out[at + 3], at) == 0 && out[at + 4] == 11);
+            }
+            if (op == 4459) muladds += wc == 6 && out[at + 3] == 21 && out[at + 4] == 22 && out[at + 5] == 23;
+        }
+        CHECK(types == 3 && loads == 2 && stores == 1 && muladds == 1);
+        CHECK(nv == 0 && cap == 1 && exts == 2);
+        free(out);
+    }
+    /* Every matrix at subgroup scope: valid NV SPIR-V, left alone. */
+    n = spv_nv_module(in, 14, 0);
+    for (size_t at = 5; at < n; at += in[at] >> 16)
+        if ((in[at] & 0xffffu) == 5358) in[at + 3] = 14;
+    out = NULL;
+    CHECK(vkb_spv_khr(in, n, &out, &outn, err, sizeof(err)) == 0 && out == NULL);
+    /* One type as both A and B: no single Use for it. */
+    n = spv_nv_module(in, 5, 1);
+    CHECK(vkb_spv_khr(in, n, &out, &outn, err, sizeof(err)) == -1 && out == NULL);
+    CHECK_HAS(err, "more than one role");
+    /* A cut module: the last instruction runs past the end. */
+    n = spv_nv_module(in, 5, 0);
+    CHECK(vkb_spv_khr(in, n - 1, &out, &outn, err, sizeof(err)) == -1);
+    CHECK_HAS(err, "runs past the end");
+}
+
 static const struct { const char *name; void (*fn)(void); } tests[] = {
     {"summary_1_to_10", test_summary_1_to_10},
     {"summary_outliers", test_summary_outliers},
@@ -1314,6 +1410,7 @@ static const struct { const char *name; void (*fn)(void); } tests[] = {
     {"calib_row", test_calib_row},
     {"calib_print", test_calib_print},
     {"report_fmt_family", test_report_fmt_family},
+    {"spv_khr", test_spv_khr},
 };
 
 int main(int argc, char **argv)

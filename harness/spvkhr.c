@@ -1,0 +1,160 @@
+/* GL_NV_cooperative_matrix SPIR-V (glslang 12) -> SPV_KHR_cooperative_matrix with workgroup scope. See spvkhr.h.
+ *
+ * Debian 12's glslang compiles GL_NV_cooperative_matrix only, and accepts gl_ScopeWorkgroup as the scope of an NV
+ * matrix type. The two extensions differ in four places, all mechanical:
+ *   type:   NV (result, component, scope, rows, cols)        KHR adds a Use: A 0, B 1, accumulator 2
+ *   load:   NV (type, result, pointer, stride, colmajor-bool) KHR (type, result, pointer, layout, stride)
+ *   store:  NV (pointer, object, stride, colmajor-bool)       KHR (pointer, object, layout, stride)
+ *   muladd, length: same operands, new opcodes.
+ * The Use is not in the NV module: it is read from the MulAdds, so every matrix type must be an operand of one, and
+ * in one role only (write distinct A and B types: BM x BK and BK x BN with BK != BN, for instance). */
+#include "spvkhr.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+enum {
+    OP_EXTENSION = 10, OP_CAPABILITY = 17, OP_TYPE_INT = 21, OP_CONST_TRUE = 41, OP_CONST_FALSE = 42,
+    OP_CONSTANT = 43,
+    NV_CAP = 5357, NV_TYPE = 5358, NV_LOAD = 5359, NV_STORE = 5360, NV_MULADD = 5361, NV_LENGTH = 5362,
+    KHR_CAP = 6022, KHR_TYPE = 4456, KHR_LOAD = 4457, KHR_STORE = 4458, KHR_MULADD = 4459, KHR_LENGTH = 4460,
+    SCOPE_SUBGROUP = 3,
+};
+
+/* Opcodes whose first two operands are (result type, result): enough to know the type of a MulAdd operand. */
+static int typed_result(uint32_t op)
+{
+    static const uint16_t ops[] = {1, 44, 46, 51, 55, 57, 59, 61, 80, 81, 83, 113, 114, 115, 127, 129, 131, 133, 136,
+                                   143, 169, 245, NV_LOAD, NV_MULADD};
+    for (size_t i = 0; i < sizeof(ops) / sizeof(ops[0]); i++)
+        if (ops[i] == op) return 1;
+    return 0;
+}
+
+static int is_string(const uint32_t *w, uint32_t wc, const char *s)
+{
+    size_t len = strlen(s), bytes = (size_t)(wc - 1) * 4;
+    return bytes > len && memcmp(w + 1, s, len + 1) == 0;
+}
+
+/* Append an OpExtension with string s at o; returns the words written. */
+static size_t put_extension(uint32_t *o, const char *s)
+{
+    size_t len = strlen(s), words = (len + 1 + 3) / 4;
+    o[0] = (uint32_t)((1 + words) << 16) | OP_EXTENSION;
+    memset(o + 1, 0, words * 4);
+    memcpy(o + 1, s, len);
+    return 1 + words;
+}
+
+#define FAIL(...) do { snprintf(err, errlen, __VA_ARGS__); goto error; } while (0)
+
+int vkb_spv_khr(const uint32_t *in, size_t n, uint32_t **out, size_t *outn, char *err, size_t errlen)
+{
+    *out = NULL, *outn = 0;
+    uint32_t *type_of = NULL, *use = NULL, *o = NULL;
+    int64_t *cval = NULL;  /* a scalar constant's value (bools 0 / 1); -1 when the id is not one */
+    if (n < 5 || in[0] != 0x07230203u) {
+        snprintf(err, errlen, "not a SPIR-V module");
+        return -1;
+    }
+    const uint32_t bound = in[3];
+    type_of = calloc(bound, sizeof(*type_of));
+    use = calloc(bound, sizeof(*use));
+    cval = malloc(bound * sizeof(*cval));
+    if (!type_of || !use || !cval) FAIL("out of memory");
+    for (uint32_t i = 0; i < bound; i++) cval[i] = -1;
+
+    /* Pass 1: constants, types of values, matrix types and their scope, the Use of each from the MulAdds. */
+    uint32_t uint_type = 0, first_type_at = 0;
+    int wide = 0, ntypes = 0;
+    uint32_t before[3] = {0, 0, 0};  /* uint constants 0, 1, 2 declared before the first matrix type */
+    for (size_t at = 5; at < n;) {
+        const uint32_t *w = in + at;
+        uint32_t wc = w[0] >> 16, op = w[0] & 0xffffu;
+        if (wc == 0 || at + wc > n) FAIL("SPIR-V word %zu: instruction of %u words runs past the end", at, wc);
+        if (op == OP_TYPE_INT && wc >= 4 && w[2] == 32 && w[3] == 0 && w[1] < bound) uint_type = w[1];
+        if ((op == OP_CONST_TRUE || op == OP_CONST_FALSE) && wc >= 3 && w[2] < bound) cval[w[2]] = op == OP_CONST_TRUE;
+        if (op == OP_CONSTANT && wc == 4 && w[2] < bound) {
+            cval[w[2]] = w[3];
+            if (w[1] == uint_type && w[3] < 3 && !first_type_at && !before[w[3]]) before[w[3]] = w[2];
+        }
+        if (op == NV_TYPE) {
+            if (wc != 6 || w[3] >= bound || cval[w[3]] < 0) FAIL("SPIR-V word %zu: matrix type without a constant scope", at);
+            if (cval[w[3]] != SCOPE_SUBGROUP) wide = 1;
+            if (!first_type_at) first_type_at = (uint32_t)at;
+            ntypes++;
+        }
+        if (typed_result(op) && wc >= 3 && w[2] < bound) type_of[w[2]] = w[1];
+        if (op == NV_MULADD) {
+            if (wc != 6) FAIL("SPIR-V word %zu: MulAdd of %u words", at, wc);
+            const uint32_t roles[4][2] = {{w[3], 1}, {w[4], 2}, {w[5], 4}, {0, 0}};
+            for (int r = 0; r < 3; r++) {
+                uint32_t t = roles[r][0] < bound ? type_of[roles[r][0]] : 0;
+                if (!t) FAIL("SPIR-V word %zu: cannot tell the type of MulAdd operand %%%u", at, roles[r][0]);
+                use[t] |= roles[r][1];
+            }
+            if (w[1] < bound) use[w[1]] |= 4;
+        }
+        at += wc;
+    }
+    if (!wide) {
+        free(type_of), free(use), free(cval);
+        return 0;
+    }
+    if (!uint_type) FAIL("no 32-bit unsigned integer type for the Use and layout operands");
+
+    /* New ids for the uint constants 0, 1, 2 not declared before the first matrix type. */
+    uint32_t cid[3], next_id = bound;
+    for (int i = 0; i < 3; i++) cid[i] = before[i] ? before[i] : next_id++;
+    o = malloc((n + 64 + (size_t)ntypes) * sizeof(*o));
+    if (!o) FAIL("out of memory");
+    memcpy(o, in, 5 * sizeof(*o));
+    o[3] = next_id;
+    size_t k = 5;
+    for (size_t at = 5; at < n;) {
+        const uint32_t *w = in + at;
+        uint32_t wc = w[0] >> 16, op = w[0] & 0xffffu;
+        if (op == OP_CAPABILITY && wc == 2 && w[1] == NV_CAP) {
+            o[k++] = (2u << 16) | OP_CAPABILITY, o[k++] = KHR_CAP;
+        } else if (op == OP_EXTENSION && is_string(w, wc, "SPV_NV_cooperative_matrix")) {
+            k += put_extension(o + k, "SPV_KHR_cooperative_matrix");
+            k += put_extension(o + k, "SPV_NV_cooperative_matrix2");
+        } else if (op == NV_TYPE) {
+            if (at == first_type_at)
+                for (int i = 0; i < 3; i++)
+                    if (!before[i]) o[k++] = (4u << 16) | OP_CONSTANT, o[k++] = uint_type, o[k++] = cid[i], o[k++] = (uint32_t)i;
+            uint32_t u = use[w[1]];
+            if (u != 1 && u != 2 && u != 4)
+                FAIL("matrix type %%%u is %s: the rewrite reads each type's Use from the MulAdds, so give A, B and the "
+                     "accumulator distinct types", w[1], u ? "used in more than one role" : "not an operand of a MulAdd");
+            o[k++] = (7u << 16) | KHR_TYPE;
+            memcpy(o + k, w + 1, 5 * sizeof(*o)), k += 5;
+            o[k++] = cid[u == 1 ? 0 : u == 2 ? 1 : 2];
+        } else if (op == NV_LOAD || op == NV_STORE) {
+            /* load: type result pointer stride colmajor [access]; store: pointer object stride colmajor [access] */
+            uint32_t s = op == NV_LOAD ? 4 : 3;  /* word index of the stride */
+            if (wc < s + 2 || w[s + 1] >= bound || cval[w[s + 1]] < 0)
+                FAIL("SPIR-V word %zu: matrix %s whose column-major operand is not a constant", at,
+                     op == NV_LOAD ? "load" : "store");
+            memcpy(o + k, w, wc * sizeof(*o));
+            o[k] = (wc << 16) | (op == NV_LOAD ? KHR_LOAD : KHR_STORE);
+            o[k + s] = cid[cval[w[s + 1]] ? 1 : 0];  /* RowMajorKHR 0, ColumnMajorKHR 1 */
+            o[k + s + 1] = w[s];
+            k += wc;
+        } else {
+            memcpy(o + k, w, wc * sizeof(*o));
+            if (op == NV_MULADD) o[k] = (wc << 16) | KHR_MULADD;
+            if (op == NV_LENGTH) o[k] = (wc << 16) | KHR_LENGTH;
+            k += wc;
+        }
+        at += wc;
+    }
+    free(type_of), free(use), free(cval);
+    *out = o, *outn = k;
+    return 1;
+error:
+    free(type_of), free(use), free(cval), free(o);
+    return -1;
+}
