@@ -59,7 +59,8 @@
 #include "fastref.h"
 #include "vkb.h"
 
-enum { K_NAIVE, K_TILED, K_WARP, K_COOP, K_EMU };  /* K_WARP: warp-tiled SIMT; K_EMU: the coopmat tiling, matrix ops emulated */
+enum { K_NAIVE, K_TILED, K_WARP, K_COOP, K_EMU, K_WG };  /* K_WARP: warp-tiled SIMT; K_EMU: the coopmat tiling, matrix ops
+                                                          * emulated; K_WG: workgroup-scope matrices (coopmat2) */
 #define ORACLE_MAX 0x1p30      /* default oracle budget: M·N·K the scalar oracle computes in full (seconds) */
 #define NV 20                   /* Freivalds vectors: false accept ≤ 2^-20 */
 #define C_BOUND 2.0             /* c in c·K·u */
@@ -83,87 +84,94 @@ typedef struct mm_variant {
     uint32_t regk;               /* shader matmul_coopmat_r only (regk != 0): every global load issued at the start,
                                   * K / bk steps of them, at most regk; tm x tn subgroups, split of them over each step's
                                   * k-steps (0 = 1). Axes tile=, sub=, split=, chunk=. */
+    int wgscope;                 /* shader matmul_coopmat_wg[_emu]: one BM x BN workgroup-scope accumulator, BK-deep
+                                  * tiles, tm x tn subgroups in the workgroup. Axes tile=, sub=, chunk=. */
 } mm_variant;
 
 static const mm_variant variants[] = {
-    {"naive", "matmul_naive", K_NAIVE, 16, 16, 1, 1, 1, 0, 0, 0, 0, 0, 0},
-    {"tiled", "matmul_tiled", K_TILED, 128, 128, 8, 8, 8, 0, 0, 0, 0, 0, 0},
-    {"tiled_bk16", "matmul_tiled", K_TILED, 128, 128, 16, 8, 8, 0, 0, 0, 0, 0, 0},
-    {"tiled_128x64", "matmul_tiled", K_TILED, 128, 64, 16, 8, 4, 0, 0, 0, 0, 0, 0},
-    {"tiled_64", "matmul_tiled", K_TILED, 64, 64, 16, 4, 4, 0, 0, 0, 0, 0, 0},
+    {"naive", "matmul_naive", K_NAIVE, 16, 16, 1, 1, 1, 0, 0, 0, 0, 0, 0, 0},
+    {"tiled", "matmul_tiled", K_TILED, 128, 128, 8, 8, 8, 0, 0, 0, 0, 0, 0, 0},
+    {"tiled_bk16", "matmul_tiled", K_TILED, 128, 128, 16, 8, 8, 0, 0, 0, 0, 0, 0, 0},
+    {"tiled_128x64", "matmul_tiled", K_TILED, 128, 64, 16, 8, 4, 0, 0, 0, 0, 0, 0, 0},
+    {"tiled_64", "matmul_tiled", K_TILED, 64, 64, 16, 4, 4, 0, 0, 0, 0, 0, 0, 0},
     /* Issue 16, fp32: matmul_tiled.glsl with WARP = 1: 32 invocations own a 4·TM x 8·TN warp tile, each lane TM x TN
      * in 4x4 sub-blocks 16 rows / 32 columns apart (CUTLASS SIMT sgemm). Shared bytes: wt 16896, wt16 (one stage)
      * 16896, wt256 24832. tests/gpu/sweep_fp32.txt times them against tiled on the H200. */
-    {"tiled_wt", "matmul_tiled", K_WARP, 128, 128, 8, 8, 8, 0, 2, 0, 0, 0, 0},     /* tiled's tile, warp tiles 32x64 */
-    {"tiled_wt16", "matmul_tiled", K_WARP, 128, 128, 16, 8, 8, 0, 1, 0, 0, 0, 0},  /* BK 16, one stage + prefetch */
-    {"tiled_wt256", "matmul_tiled", K_WARP, 128, 256, 8, 8, 16, 0, 2, 0, 0, 0, 0}, /* 8x16 per lane, warp tiles 32x128 */
+    {"tiled_wt", "matmul_tiled", K_WARP, 128, 128, 8, 8, 8, 0, 2, 0, 0, 0, 0, 0},     /* tiled's tile, warp tiles 32x64 */
+    {"tiled_wt16", "matmul_tiled", K_WARP, 128, 128, 16, 8, 8, 0, 1, 0, 0, 0, 0, 0},  /* BK 16, one stage + prefetch */
+    {"tiled_wt256", "matmul_tiled", K_WARP, 128, 256, 8, 8, 16, 0, 2, 0, 0, 0, 0, 0}, /* 8x16 per lane, warp tiles 32x128 */
     /* wt256's 8x16 per lane (217 registers on the H200: one 256-invocation workgroup per SM) in 128-invocation
      * workgroups, so that two share an SM and one's barrier overlaps the other's math: 128x128 (4 warps of 32x128)
      * and 64x256 (2 x 2 warps). Shared bytes 16768 and 20864. Both lost on the H200 (tests/gpu/sweep_fp32b.txt,
      * session 8, fp32 ms at 2048 / 4096 / 8192): wt128 0.439 / 3.584 / 27.90, wt64 0.397 / 3.138 / 24.88, against
      * wt256's 0.378 / 2.904 / 23.23. */
-    {"tiled_wt128", "matmul_tiled", K_WARP, 128, 128, 8, 8, 16, 0, 2, 0, 0, 0, 0},
-    {"tiled_wt64", "matmul_tiled", K_WARP, 64, 256, 8, 8, 16, 0, 2, 0, 0, 0, 0},
-    {"coopmat", "matmul_coopmat", K_COOP, 128, 128, 32, 2, 4, 0, 0, 0, 0, 0, 0},
-    {"coopmat_64", "matmul_coopmat", K_COOP, 64, 64, 32, 2, 2, 0, 0, 0, 0, 0, 0},
-    {"coopmat_128x64", "matmul_coopmat", K_COOP, 128, 64, 32, 4, 2, 0, 0, 0, 0, 0, 0},
-    {"coopmat_w64", "matmul_coopmat", K_COOP, 128, 128, 32, 2, 2, 0, 0, 0, 0, 0, 0},  /* 64x64 per subgroup: fewer shared reads */
+    {"tiled_wt128", "matmul_tiled", K_WARP, 128, 128, 8, 8, 16, 0, 2, 0, 0, 0, 0, 0},
+    {"tiled_wt64", "matmul_tiled", K_WARP, 64, 256, 8, 8, 16, 0, 2, 0, 0, 0, 0, 0},
+    {"coopmat", "matmul_coopmat", K_COOP, 128, 128, 32, 2, 4, 0, 0, 0, 0, 0, 0, 0},
+    {"coopmat_64", "matmul_coopmat", K_COOP, 64, 64, 32, 2, 2, 0, 0, 0, 0, 0, 0, 0},
+    {"coopmat_128x64", "matmul_coopmat", K_COOP, 128, 64, 32, 4, 2, 0, 0, 0, 0, 0, 0, 0},
+    {"coopmat_w64", "matmul_coopmat", K_COOP, 128, 128, 32, 2, 2, 0, 0, 0, 0, 0, 0, 0},  /* 64x64 per subgroup: fewer shared reads */
     /* Compile-time accumulator grids (the peak probe's form) and no bounds code on whole tiles. */
-    {"coopmat_f", "matmul_coopmat", K_COOP, 128, 128, 32, 2, 4, 1, 0, 0, 0, 0, 0},      /* coopmat's tiling */
-    {"coopmat_f64", "matmul_coopmat", K_COOP, 128, 128, 32, 2, 2, 1, 0, 0, 0, 0, 0},    /* 64x64 per subgroup, 4 subgroups */
-    {"coopmat_f256", "matmul_coopmat", K_COOP, 128, 256, 16, 2, 4, 1, 0, 0, 0, 0, 0},   /* 64x64 per subgroup, 8 subgroups */
-    {"coopmat_g", "matmul_coopmat", K_COOP, 128, 128, 32, 2, 4, 2, 0, 0, 0, 0, 0},      /* coopmat_f, no shared staging */
-    {"coopmat_g64", "matmul_coopmat", K_COOP, 128, 128, 32, 2, 2, 2, 0, 0, 0, 0, 0},    /* coopmat_f64, no shared staging */
-    {"coopmat_emu", "matmul_coopmat_emu", K_EMU, 64, 64, 32, 2, 2, 0, 0, 0, 0, 0, 0},  /* validation only, any device */
-    {"coopmat_f_emu", "matmul_coopmat_emu", K_EMU, 128, 128, 16, 2, 4, 1, 0, 0, 0, 0, 0},  /* BK 16: lavapipe has 32 KiB */
-    {"coopmat_f64_emu", "matmul_coopmat_emu", K_EMU, 128, 128, 16, 2, 2, 1, 0, 0, 0, 0, 0},
-    {"coopmat_f256_emu", "matmul_coopmat_emu", K_EMU, 128, 256, 16, 2, 4, 1, 0, 0, 0, 0, 0},
-    {"coopmat_g_emu", "matmul_coopmat_emu", K_EMU, 128, 128, 16, 2, 4, 2, 0, 0, 0, 0, 0},
-    {"coopmat_g64_emu", "matmul_coopmat_emu", K_EMU, 128, 128, 16, 2, 2, 2, 0, 0, 0, 0, 0},
+    {"coopmat_f", "matmul_coopmat", K_COOP, 128, 128, 32, 2, 4, 1, 0, 0, 0, 0, 0, 0},      /* coopmat's tiling */
+    {"coopmat_f64", "matmul_coopmat", K_COOP, 128, 128, 32, 2, 2, 1, 0, 0, 0, 0, 0, 0},    /* 64x64 per subgroup, 4 subgroups */
+    {"coopmat_f256", "matmul_coopmat", K_COOP, 128, 256, 16, 2, 4, 1, 0, 0, 0, 0, 0, 0},   /* 64x64 per subgroup, 8 subgroups */
+    {"coopmat_g", "matmul_coopmat", K_COOP, 128, 128, 32, 2, 4, 2, 0, 0, 0, 0, 0, 0},      /* coopmat_f, no shared staging */
+    {"coopmat_g64", "matmul_coopmat", K_COOP, 128, 128, 32, 2, 2, 2, 0, 0, 0, 0, 0, 0},    /* coopmat_f64, no shared staging */
+    {"coopmat_emu", "matmul_coopmat_emu", K_EMU, 64, 64, 32, 2, 2, 0, 0, 0, 0, 0, 0, 0},  /* validation only, any device */
+    {"coopmat_f_emu", "matmul_coopmat_emu", K_EMU, 128, 128, 16, 2, 4, 1, 0, 0, 0, 0, 0, 0},  /* BK 16: lavapipe has 32 KiB */
+    {"coopmat_f64_emu", "matmul_coopmat_emu", K_EMU, 128, 128, 16, 2, 2, 1, 0, 0, 0, 0, 0, 0},
+    {"coopmat_f256_emu", "matmul_coopmat_emu", K_EMU, 128, 256, 16, 2, 4, 1, 0, 0, 0, 0, 0, 0},
+    {"coopmat_g_emu", "matmul_coopmat_emu", K_EMU, 128, 128, 16, 2, 4, 2, 0, 0, 0, 0, 0, 0},
+    {"coopmat_g64_emu", "matmul_coopmat_emu", K_EMU, 128, 128, 16, 2, 2, 2, 0, 0, 0, 0, 0, 0},
     /* Issue 16, pipelined (kernels/matmul_coopmat_pipe.glsl): coopmat_f256's 128x256 block, 8 subgroups of
      * 64x64, raster groups of 8 block-rows; they differ in k-depth per barrier (BK), shared stages and
      * register buffers (how many k-steps of math cover a global load). Shared bytes at 16-B row padding:
      * BK 16 x 2 stages 29184, BK 32 x 1 stage 27136, BK 32 x 2 54272, BK 64 x 2 104448. */
-    {"coopmat_r16", "matmul_coopmat_pipe", K_COOP, 128, 256, 16, 2, 4, 1, 2, 1, 8, 0, 0},    /* coopmat_f256 + raster */
-    {"coopmat_p16", "matmul_coopmat_pipe", K_COOP, 128, 256, 16, 2, 4, 1, 2, 2, 8, 0, 0},    /* loads 2 steps ahead */
-    {"coopmat_p32s1", "matmul_coopmat_pipe", K_COOP, 128, 256, 32, 2, 4, 1, 1, 2, 8, 0, 0},  /* fits 48 KiB */
-    {"coopmat_p32", "matmul_coopmat_pipe", K_COOP, 128, 256, 32, 2, 4, 1, 2, 1, 8, 0, 0},
-    {"coopmat_p32r2", "matmul_coopmat_pipe", K_COOP, 128, 256, 32, 2, 4, 1, 2, 2, 8, 0, 0},
-    {"coopmat_p64", "matmul_coopmat_pipe", K_COOP, 128, 256, 64, 2, 4, 1, 2, 1, 8, 0, 0},
+    {"coopmat_r16", "matmul_coopmat_pipe", K_COOP, 128, 256, 16, 2, 4, 1, 2, 1, 8, 0, 0, 0},    /* coopmat_f256 + raster */
+    {"coopmat_p16", "matmul_coopmat_pipe", K_COOP, 128, 256, 16, 2, 4, 1, 2, 2, 8, 0, 0, 0},    /* loads 2 steps ahead */
+    {"coopmat_p32s1", "matmul_coopmat_pipe", K_COOP, 128, 256, 32, 2, 4, 1, 1, 2, 8, 0, 0, 0},  /* fits 48 KiB */
+    {"coopmat_p32", "matmul_coopmat_pipe", K_COOP, 128, 256, 32, 2, 4, 1, 2, 1, 8, 0, 0, 0},
+    {"coopmat_p32r2", "matmul_coopmat_pipe", K_COOP, 128, 256, 32, 2, 4, 1, 2, 2, 8, 0, 0, 0},
+    {"coopmat_p64", "matmul_coopmat_pipe", K_COOP, 128, 256, 64, 2, 4, 1, 2, 1, 8, 0, 0, 0},
     /* Smaller blocks, so that 2+ workgroups share an SM (128x256 with 8 subgroups of 64x64 keeps one: ~170
      * registers per invocation): 128x128 with 4 subgroups of 64x64 (the same reuse per subgroup, half the block)
      * and 64x128 with 4 subgroups of 32x64. Shared bytes: q128 BK 32 x 2 stages 37888; q64 BK 32 x 2 27648. */
-    {"coopmat_q128", "matmul_coopmat_pipe", K_COOP, 128, 128, 32, 2, 2, 1, 2, 2, 8, 0, 0},
-    {"coopmat_q64", "matmul_coopmat_pipe", K_COOP, 64, 128, 32, 2, 2, 1, 2, 2, 8, 0, 0},
-    {"coopmat_q64b16", "matmul_coopmat_pipe", K_COOP, 64, 128, 16, 2, 2, 1, 2, 2, 8, 0, 0},
+    {"coopmat_q128", "matmul_coopmat_pipe", K_COOP, 128, 128, 32, 2, 2, 1, 2, 2, 8, 0, 0, 0},
+    {"coopmat_q64", "matmul_coopmat_pipe", K_COOP, 64, 128, 32, 2, 2, 1, 2, 2, 8, 0, 0, 0},
+    {"coopmat_q64b16", "matmul_coopmat_pipe", K_COOP, 64, 128, 16, 2, 2, 1, 2, 2, 8, 0, 0, 0},
     /* Their twins on lavapipe (32 KiB of shared memory): the same tiling where it fits (r16, p16, p32s1),
      * else the same BK, stages and register depth on a smaller block (p32, p32r2: 64x128, 2 subgroups of
      * 64x64; p64: 32x64, one subgroup of 32x64). */
-    {"coopmat_r16_emu", "matmul_coopmat_pipe_emu", K_EMU, 128, 256, 16, 2, 4, 1, 2, 1, 8, 0, 0},
-    {"coopmat_p16_emu", "matmul_coopmat_pipe_emu", K_EMU, 128, 256, 16, 2, 4, 1, 2, 2, 8, 0, 0},
-    {"coopmat_p32s1_emu", "matmul_coopmat_pipe_emu", K_EMU, 128, 256, 32, 2, 4, 1, 1, 2, 8, 0, 0},
-    {"coopmat_p32_emu", "matmul_coopmat_pipe_emu", K_EMU, 64, 128, 32, 1, 2, 1, 2, 1, 8, 0, 0},
-    {"coopmat_p32r2_emu", "matmul_coopmat_pipe_emu", K_EMU, 64, 128, 32, 1, 2, 1, 2, 2, 8, 0, 0},
-    {"coopmat_p64_emu", "matmul_coopmat_pipe_emu", K_EMU, 32, 64, 64, 1, 1, 1, 2, 1, 8, 0, 0},
-    {"coopmat_q128_emu", "matmul_coopmat_pipe_emu", K_EMU, 128, 128, 32, 2, 2, 1, 1, 2, 8, 0, 0},  /* 1 stage: 32 KiB */
-    {"coopmat_q64_emu", "matmul_coopmat_pipe_emu", K_EMU, 64, 128, 32, 2, 2, 1, 2, 2, 8, 0, 0},
-    {"coopmat_q64b16_emu", "matmul_coopmat_pipe_emu", K_EMU, 64, 128, 16, 2, 2, 1, 2, 2, 8, 0, 0},
+    {"coopmat_r16_emu", "matmul_coopmat_pipe_emu", K_EMU, 128, 256, 16, 2, 4, 1, 2, 1, 8, 0, 0, 0},
+    {"coopmat_p16_emu", "matmul_coopmat_pipe_emu", K_EMU, 128, 256, 16, 2, 4, 1, 2, 2, 8, 0, 0, 0},
+    {"coopmat_p32s1_emu", "matmul_coopmat_pipe_emu", K_EMU, 128, 256, 32, 2, 4, 1, 1, 2, 8, 0, 0, 0},
+    {"coopmat_p32_emu", "matmul_coopmat_pipe_emu", K_EMU, 64, 128, 32, 1, 2, 1, 2, 1, 8, 0, 0, 0},
+    {"coopmat_p32r2_emu", "matmul_coopmat_pipe_emu", K_EMU, 64, 128, 32, 1, 2, 1, 2, 2, 8, 0, 0, 0},
+    {"coopmat_p64_emu", "matmul_coopmat_pipe_emu", K_EMU, 32, 64, 64, 1, 1, 1, 2, 1, 8, 0, 0, 0},
+    {"coopmat_q128_emu", "matmul_coopmat_pipe_emu", K_EMU, 128, 128, 32, 2, 2, 1, 1, 2, 8, 0, 0, 0},  /* 1 stage: 32 KiB */
+    {"coopmat_q64_emu", "matmul_coopmat_pipe_emu", K_EMU, 64, 128, 32, 2, 2, 1, 2, 2, 8, 0, 0, 0},
+    {"coopmat_q64b16_emu", "matmul_coopmat_pipe_emu", K_EMU, 64, 128, 16, 2, 2, 1, 2, 2, 8, 0, 0, 0},
     /* Issue 16, small sizes (kernels/matmul_coopmat_s.glsl): fragments straight from L2, no barrier in the K
      * loop, chunks of BK loaded ahead of their MMAs, split-K over SK subgroup groups of one workgroup reduced
      * through shared memory by a fixed pairwise tree (deterministic). Defaults 32x32 blocks, one subgroup per slice, 4 slices, chunks of
      * 64: n=512 gives 256 workgroups of 4 subgroups, each 128 deep. Whole tiles only (else SKIP, auto moves on). */
-    {"coopmat_s", "matmul_coopmat_s", K_COOP, 32, 32, 64, 1, 1, 0, 0, 0, 0, 4, 0},
-    {"coopmat_s_emu", "matmul_coopmat_s_emu", K_EMU, 32, 32, 64, 1, 1, 0, 0, 0, 0, 4, 0},
+    {"coopmat_s", "matmul_coopmat_s", K_COOP, 32, 32, 64, 1, 1, 0, 0, 0, 0, 4, 0, 0},
+    {"coopmat_s_emu", "matmul_coopmat_s_emu", K_EMU, 32, 32, 64, 1, 1, 0, 0, 0, 0, 4, 0, 0},
     /* Issue 16, small sizes (kernels/matmul_coopmat_r.glsl): the workgroup's whole A and B panels loaded into registers
      * at its start (16-byte loads, all in flight at once), then K / BK barrier steps from shared memory, each step's
      * k-steps split over 2 subgroup groups. coopmat_r: 32x64 blocks, 1x2 subgroups of 32x32 (2 x 2 accumulators) x 2,
      * BK 128, K <= 512 (48 uvec4 of loads per invocation); coopmat_r8: 64x32, 2x2 subgroups of 32x16 x 2, K <= 1024.
      * On an H200 (tests/gpu/sweep_r11.txt, sweep_r11b.txt, hot, us) coopmat_r took 5.78 at n=512 (the best of 69
      * tilings; 64x32 sub 2x2 split 1 6.01), coopmat_r8 18.79 / 30.91 at 768 / 1024. */
-    {"coopmat_r", "matmul_coopmat_r", K_COOP, 32, 64, 128, 1, 2, 1, 0, 0, 0, 2, 8},
-    {"coopmat_r8", "matmul_coopmat_r", K_COOP, 64, 32, 128, 2, 2, 1, 0, 0, 0, 2, 8},
-    {"coopmat_r_emu", "matmul_coopmat_r_emu", K_EMU, 32, 64, 128, 1, 2, 1, 0, 0, 0, 2, 8},
-    {"coopmat_r8_emu", "matmul_coopmat_r_emu", K_EMU, 64, 32, 128, 2, 2, 1, 0, 0, 0, 2, 8},
+    {"coopmat_r", "matmul_coopmat_r", K_COOP, 32, 64, 128, 1, 2, 1, 0, 0, 0, 2, 8, 0},
+    {"coopmat_r8", "matmul_coopmat_r", K_COOP, 64, 32, 128, 2, 2, 1, 0, 0, 0, 2, 8, 0},
+    {"coopmat_r_emu", "matmul_coopmat_r_emu", K_EMU, 32, 64, 128, 1, 2, 1, 0, 0, 0, 2, 8, 0},
+    {"coopmat_r8_emu", "matmul_coopmat_r_emu", K_EMU, 64, 32, 128, 2, 2, 1, 0, 0, 0, 2, 8, 0},
+    /* Issue 16, workgroup-scope matrices (kernels/matmul_coopmat_wg.glsl, VK_NV_cooperative_matrix2 through
+     * harness/spvkhr.c): the driver stages the tiles. 128x128 blocks, BK 32, 4 subgroups. The twin validates the
+     * addressing on lavapipe (each invocation sums its elements of the block over K, tile by tile). */
+    {"coopmat_wg", "matmul_coopmat_wg", K_WG, 128, 128, 32, 2, 2, 0, 0, 0, 0, 0, 0, 1},
+    {"coopmat_wg_emu", "matmul_coopmat_wg_emu", K_EMU, 64, 64, 32, 2, 2, 0, 0, 0, 0, 0, 0, 1},
 };
 
 typedef struct priv {
@@ -322,6 +330,30 @@ static int mm_config_r(const vkb_case *c, const mm_variant *v, int64_t m, int64_
     return 0;
 }
 
+/* mm_config for coopmat_wg (v->wgscope): whole tiles, tm x tn subgroups. Spec: 1 BM, 2 BN, 3 BK. */
+static int mm_config_wg(const vkb_case *c, const mm_variant *v, int64_t m, int64_t n, int64_t k, uint32_t spec[11],
+                        uint32_t *nspec, char *shader, size_t sl, char *why, size_t wl)
+{
+    uint32_t sg = c->caps.subgroup ? c->caps.subgroup : 32, wg = sg * v->tm * v->tn;
+    if (v->kind == K_WG && !c->caps.coopmat_wg)
+        return snprintf(why, wl, "device lacks VK_NV_cooperative_matrix2 workgroup scope with flexible dimensions "
+                        "(algo coopmat_wg_emu validates the tiling)"), 1;
+    if (v->kind == K_WG && wg > c->caps.coopmat_wg_max)
+        return snprintf(why, wl, "variant %s: %u invocations, over this device's %u for workgroup-scope matrices",
+                        v->name, wg, c->caps.coopmat_wg_max), 1;
+    if (v->bm % 16 || v->bn % 16 || v->bk % 16)
+        return snprintf(why, wl, "variant %s: tile %ux%u chunk %u: expected multiples of 16", v->name, v->bm, v->bn, v->bk), -1;
+    if (m % v->bm || n % v->bn || k % v->bk)
+        return snprintf(why, wl, "variant %s takes whole tiles only: m %% %u, n %% %u and k %% %u must be 0", v->name,
+                        v->bm, v->bn, v->bk), 1;
+    if ((v->bm * v->bn) % wg)
+        return snprintf(why, wl, "variant %s: a %ux%u block does not split over %u invocations", v->name, v->bm, v->bn, wg), 1;
+    if (mm_fits(c, v, 0, wg, why, wl)) return 1;  /* shared memory: the driver's own */
+    spec[0] = wg, spec[1] = v->bm, spec[2] = v->bn, spec[3] = v->bk, *nspec = 4;
+    snprintf(shader, sl, "%s", v->shader);
+    return 0;
+}
+
 /* Spec constants, workgroup size and shader of variant v for this case: 0 (runs), 1 (SKIP: why), -1 (ERROR: why). */
 static int mm_config(const vkb_case *c, const mm_variant *v, vkb_dtype t, int64_t m, int64_t n, int64_t k,
                      uint32_t spec[11], uint32_t *nspec, char *shader, size_t sl, char *why, size_t wl)
@@ -333,6 +365,7 @@ static int mm_config(const vkb_case *c, const mm_variant *v, vkb_dtype t, int64_
     if (v->kind >= K_COOP && t != VKB_F16) return snprintf(why, wl, "variant=%s takes dtype=f16 only", v->name), -1;
     if (v->kind == K_COOP && !c->caps.coopmat_nv)
         return snprintf(why, wl, "device lacks VK_NV_cooperative_matrix (fp16 matrix units)"), 1;
+    if (v->wgscope) return mm_config_wg(c, v, m, n, k, spec, nspec, shader, sl, why, wl);
     if (v->kind == K_NAIVE) {
         wg = 256;
     } else if (v->kind == K_TILED || v->kind == K_WARP) {
@@ -412,10 +445,11 @@ static int mm_plan(vkb_case *c)
                             "tiled_wt, tiled_wt16, tiled_wt256, tiled_wt128, tiled_wt64, coopmat, "
                             "coopmat_64, coopmat_128x64, coopmat_w64, coopmat_f, coopmat_f64, coopmat_f256, "
                             "coopmat_g, coopmat_g64, coopmat_r16, coopmat_p16, coopmat_p32s1, coopmat_p32, coopmat_p32r2, "
-                            "coopmat_p64, coopmat_q128, coopmat_q64, coopmat_q64b16, coopmat_s, coopmat_r, coopmat_r8 or coopmat_emu, coopmat_f_emu, "
+                            "coopmat_p64, coopmat_q128, coopmat_q64, coopmat_q64b16, coopmat_s, coopmat_r, coopmat_r8, coopmat_wg or coopmat_emu, "
+                            "coopmat_f_emu, "
                             "coopmat_f64_emu, coopmat_f256_emu, coopmat_g_emu, coopmat_g64_emu, coopmat_r16_emu, coopmat_p16_emu, "
                             "coopmat_p32s1_emu, coopmat_p32_emu, coopmat_p32r2_emu, coopmat_p64_emu, coopmat_q128_emu, "
-                            "coopmat_q64_emu, coopmat_q64b16_emu, coopmat_s_emu, coopmat_r_emu, coopmat_r8_emu", c->variant) < 0;
+                            "coopmat_q64_emu, coopmat_q64b16_emu, coopmat_s_emu, coopmat_r_emu, coopmat_r8_emu, coopmat_wg_emu", c->variant) < 0;
     int64_t n = vkb_param_int(c, "n", -1), m = vkb_param_int(c, "m", n), k = vkb_param_int(c, "k", n);
     if (n <= 0 || m <= 0 || k <= 0)
         return vkb_error(c, "m=%lld n=%lld k=%lld: expected positive sizes", (long long)m, (long long)n,
@@ -442,8 +476,11 @@ static int mm_plan(vkb_case *c)
     int has_axes = 0;
     const char *axes[] = {"tile", "sub", "split", "chunk"};
     for (size_t i = 0; i < 4; i++) has_axes |= vkb_param_str(c, axes[i], NULL) != NULL;
-    if (has_axes && (is_auto || (!v->split && !v->regk)))
-        return vkb_error(c, "tile=, sub=, split=, chunk= apply to variant=coopmat_s, coopmat_r and their _emu twins only") < 0;
+    if (has_axes && (is_auto || (!v->split && !v->regk && !v->wgscope)))
+        return vkb_error(c, "tile=, sub=, split=, chunk= apply to variant=coopmat_s, coopmat_r, coopmat_wg and their _emu "
+                            "twins only") < 0;
+    if (has_axes && v->wgscope && vkb_param_str(c, "split", NULL))
+        return vkb_error(c, "split= does not apply to variant=%s (one accumulator per workgroup)", v->name) < 0;
     if (has_axes) {
         sv = *v;
         const char *tile = vkb_param_str(c, "tile", NULL), *sub = vkb_param_str(c, "sub", NULL);
@@ -453,7 +490,7 @@ static int mm_plan(vkb_case *c)
         if (sub && (sscanf(sub, "%u%c%u", &sv.tm, &x, &sv.tn) != 3 || x != 'x' || !sv.tm || !sv.tn))
             return vkb_error(c, "sub=%s: expected SMxSN subgroups per K slice, e.g. 2x2", sub) < 0;
         int64_t sp = vkb_param_int(c, "split", sv.split ? sv.split : 1), ch = vkb_param_int(c, "chunk", sv.bk);
-        if (sp < 1 || sp > 16 || ch < 16 || ch > 512 || ch % 16 || (!v->regk && ch > 128))
+        if (sp < 1 || sp > 16 || ch < 16 || ch > 512 || ch % 16 || (!v->regk && !v->wgscope && ch > 128))
             return vkb_error(c, "split=%lld chunk=%lld: expected split 1..16 and chunk 16, 32, .., 128 (coopmat_r: .., 512)",
                              (long long)sp, (long long)ch) < 0;
         sv.split = (uint32_t)sp, sv.bk = (uint32_t)ch;
@@ -479,6 +516,8 @@ static int mm_plan(vkb_case *c)
     if (v->split)
         snprintf(pv->cfg, sizeof(pv->cfg), "tile %ux%u sub %ux%u split %u chunk %u; ", v->bm, v->bn, v->tm, v->tn,
                  v->split, v->bk);
+    if (v->wgscope)
+        snprintf(pv->cfg, sizeof(pv->cfg), "tile %ux%u sub %ux%u chunk %u; ", v->bm, v->bn, v->tm, v->tn, v->bk);
     if (v->regk)
         snprintf(pv->cfg, sizeof(pv->cfg), "tile %ux%u sub %ux%u split %u chunk %u, %u steps; ", v->bm, v->bn, v->tm, v->tn,
                  v->split ? v->split : 1, v->bk, (uint32_t)(k / v->bk));
@@ -772,8 +811,9 @@ VKB_KERNEL(matmul) = {"matmul", "m,n,k,dtype,inputs,check,tile,sub,split,chunk",
                       "coopmat_128x64, coopmat_w64, coopmat_f, coopmat_f64, coopmat_f256, coopmat_g, coopmat_g64, "
                       "coopmat_r16, coopmat_p16, coopmat_p32s1, coopmat_p32, coopmat_p32r2, coopmat_p64, coopmat_q128, coopmat_q64, "
                       "coopmat_q64b16, coopmat_s (tile=, sub=, "
-                      "split=, chunk=), coopmat_r, coopmat_r8 (tile=, sub=, split=, chunk=); the same "
+                      "split=, chunk=), coopmat_r, coopmat_r8 (tile=, sub=, split=, chunk=), coopmat_wg (workgroup-scope matrices, "
+                      "VK_NV_cooperative_matrix2; tile=, sub=, chunk=); the same "
                       "tilings on plain FMA (any device): coopmat_emu, coopmat_f_emu, coopmat_f64_emu, coopmat_f256_emu, "
                       "coopmat_g_emu, coopmat_g64_emu, coopmat_r16_emu, coopmat_p16_emu, coopmat_p32s1_emu, "
                       "coopmat_p32_emu, coopmat_p32r2_emu, coopmat_p64_emu, coopmat_q128_emu, coopmat_q64_emu, coopmat_q64b16_emu, "
-                      "coopmat_s_emu, coopmat_r_emu, coopmat_r8_emu"};
+                      "coopmat_s_emu, coopmat_r_emu, coopmat_r8_emu, coopmat_wg_emu"};

@@ -1,0 +1,57 @@
+// Matmul on workgroup-scope matrices (VK_NV_cooperative_matrix2, issue 16): the workgroup owns one BM x BN fp32
+// accumulator and multiplies BM x BK by BK x BN fp16 tiles loaded straight from A and B; how the tiles are staged
+// (shared memory, pipelining, the MMA instructions) is the driver's choice. glslang 12 compiles this as
+// GL_NV_cooperative_matrix with workgroup scope, and harness/spvkhr.c rewrites it to SPV_KHR_cooperative_matrix
+// when the module is loaded. The dimensions are spec constants, so A's and B's types stay distinct (the rewrite reads
+// each type's Use from the MulAdd).
+// A M x K, B K x N row-major fp16, C M x N fp32 row-major; whole tiles only (the host checks M % BM, N % BN,
+// K % BK). Spec: 0 workgroup size, 1 BM, 2 BN, 3 BK. Push pc.m, pc.n, pc.k. Grid (N / BN, M / BM).
+// VKB_COOP_EMU (matmul_coopmat_wg_emu.comp): the same tiles through shared memory with scalar loops, so that
+// lavapipe validates the addressing.
+#extension GL_EXT_control_flow_attributes : enable
+#extension GL_EXT_shader_16bit_storage : require
+#extension GL_EXT_shader_explicit_arithmetic_types_float16 : require
+#ifndef VKB_COOP_EMU
+#extension GL_KHR_memory_scope_semantics : require
+#extension GL_NV_cooperative_matrix : require
+#endif
+#include "common.glsl"
+layout(constant_id = 1) const uint BM = 128u;
+layout(constant_id = 2) const uint BN = 128u;
+layout(constant_id = 3) const uint BK = 32u;
+
+layout(binding = 0) readonly buffer A { float16_t a[]; };
+layout(binding = 1) readonly buffer B { float16_t b[]; };
+layout(binding = 2) writeonly buffer C { float c[]; };
+
+#ifndef VKB_COOP_EMU
+void main()
+{
+    const uint row0 = gl_WorkGroupID.y * BM, col0 = gl_WorkGroupID.x * BN;
+    fcoopmatNV<32, gl_ScopeWorkgroup, BM, BN> acc = fcoopmatNV<32, gl_ScopeWorkgroup, BM, BN>(0.0);
+    [[dont_unroll]] for (uint k0 = 0u; k0 < pc.k; k0 += BK) {
+        fcoopmatNV<16, gl_ScopeWorkgroup, BM, BK> ta;
+        fcoopmatNV<16, gl_ScopeWorkgroup, BK, BN> tb;
+        coopMatLoadNV(ta, a, row0 * pc.k + k0, pc.k, false);
+        coopMatLoadNV(tb, b, k0 * pc.n + col0, pc.n, false);
+        acc = coopMatMulAddNV(ta, tb, acc);
+    }
+    coopMatStoreNV(acc, c, row0 * pc.n + col0, pc.n, false);
+}
+#else
+// Each invocation owns BM x BN / WG elements of the block (strided by WG) and sums each over K in BK-deep tiles, fp32
+// products of fp16 in k order: the addressing of the tiles, not their staging (which is the driver's). No arrays, no
+// unrolled loops: llvmpipe compiles it in a second.
+void main()
+{
+    const uint row0 = gl_WorkGroupID.y * BM, col0 = gl_WorkGroupID.x * BN, wg = gl_WorkGroupSize.x;
+    for (uint idx = gl_LocalInvocationID.x; idx < BM * BN; idx += wg) {
+        const uint r = idx / BN, q = idx % BN;
+        float acc = 0.0;
+        for (uint k0 = 0u; k0 < pc.k; k0 += BK)
+            for (uint kk = 0u; kk < BK; kk++)
+                acc += float(a[(row0 + r) * pc.k + k0 + kk]) * float(b[(k0 + kk) * pc.n + col0 + q]);
+        c[(row0 + r) * pc.n + col0 + q] = acc;
+    }
+}
+#endif
