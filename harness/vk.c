@@ -623,8 +623,9 @@ vkb_vk *vkb_vk_open(const char *select, int validate, char *err, size_t errlen)
     VkPhysicalDeviceShaderClockFeaturesKHR fclk = {.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SHADER_CLOCK_FEATURES_KHR,
                                                    .shaderSubgroupClock = VK_TRUE};
     /* Workgroup-scope matrices of flexible size (kernels rewritten by spvkhr.c): both extensions and features. */
+    const char *nocm2 = getenv("VKB_NO_COOPMAT2");  /* a way around a driver that mishandles them */
     int cm2 = pi.has_coop_khr && pi.has_coop2_nv && pi.cmkf.cooperativeMatrix && pi.cm2f.workgroupScope &&
-              pi.cm2f.flexibleDimensions;
+              pi.cm2f.flexibleDimensions && !(nocm2 && *nocm2 && strcmp(nocm2, "0"));
     khr_cm_feats fkm = {.sType = STYPE_CM_FEATS_KHR, .cooperativeMatrix = VK_TRUE};
     nv_cm2_feats fcm2 = {.sType = STYPE_CM2_FEATS_NV, .workgroupScope = VK_TRUE, .flexibleDimensions = VK_TRUE};
     f2.pNext = &f11;

@@ -5,7 +5,12 @@
 #extension GL_GOOGLE_include_directive : require
 #include "abi.h"
 
-layout(local_size_x_id = 0, local_size_y = 1, local_size_z = 1) in;
+// The default before specialization is VKB_WG_DEFAULT (1 unless the shader defines it): a shader whose compilation
+// depends on the size (workgroup-scope matrices) gives a real one.
+#ifndef VKB_WG_DEFAULT
+#define VKB_WG_DEFAULT 1
+#endif
+layout(local_size_x = VKB_WG_DEFAULT, local_size_x_id = 0, local_size_y = 1, local_size_z = 1) in;
 
 // Flat workgroup index for a grid split as (x, y) by vkb_grid_1d on the host.
 uint vkb_group_id() { return gl_WorkGroupID.y * gl_NumWorkGroups.x + gl_WorkGroupID.x; }

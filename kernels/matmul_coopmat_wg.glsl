@@ -5,7 +5,7 @@
 // when the module is loaded. The dimensions are spec constants, so A's and B's types stay distinct (the rewrite reads
 // each type's Use from the MulAdd).
 // A M x K, B K x N row-major fp16, C M x N fp32 row-major; whole tiles only (the host checks M % BM, N % BN,
-// K % BK). Spec: 0 workgroup size, 1 BM, 2 BN, 3 BK. Push pc.m, pc.n, pc.k. Grid (N / BN, M / BM).
+// K % BK). Spec: 0 workgroup size (= the stub's N), 1 BM, 2 BN, 3 BK. Push pc.m, pc.n, pc.k. Grid (N / BN, M / BM).
 // VKB_COOP_EMU (matmul_coopmat_wg_emu.comp): the same tiles through shared memory with scalar loops, so that
 // lavapipe validates the addressing.
 #extension GL_EXT_control_flow_attributes : enable
@@ -14,6 +14,12 @@
 #ifndef VKB_COOP_EMU
 #extension GL_KHR_memory_scope_semantics : require
 #extension GL_NV_cooperative_matrix : require
+#endif
+// The workgroup size: stubs matmul_coopmat_wg_tN.comp compile N as the default of spec 0, and the host runs the one whose
+// N is the size it specializes. NVIDIA's 580 driver lays workgroup-scope matrices out by the module's default: with
+// the default 1 it died of SIGFPE, with 128 specialized to 256 it wrote past the end of C (a guard caught it).
+#ifndef VKB_WG_DEFAULT
+#define VKB_WG_DEFAULT 128
 #endif
 #include "common.glsl"
 layout(constant_id = 1) const uint BM = 128u;

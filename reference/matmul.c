@@ -337,7 +337,7 @@ static int mm_config_wg(const vkb_case *c, const mm_variant *v, int64_t m, int64
     uint32_t sg = c->caps.subgroup ? c->caps.subgroup : 32, wg = sg * v->tm * v->tn;
     if (v->kind == K_WG && !c->caps.coopmat_wg)
         return snprintf(why, wl, "device lacks VK_NV_cooperative_matrix2 workgroup scope with flexible dimensions "
-                        "(algo coopmat_wg_emu validates the tiling)"), 1;
+                        "(variant=coopmat_wg_emu validates the tiling)"), 1;
     if (v->kind == K_WG && wg > c->caps.coopmat_wg_max)
         return snprintf(why, wl, "variant %s: %u invocations, over this device's %u for workgroup-scope matrices",
                         v->name, wg, c->caps.coopmat_wg_max), 1;
@@ -349,8 +349,11 @@ static int mm_config_wg(const vkb_case *c, const mm_variant *v, int64_t m, int64
     if ((v->bm * v->bn) % wg)
         return snprintf(why, wl, "variant %s: a %ux%u block does not split over %u invocations", v->name, v->bm, v->bn, wg), 1;
     if (mm_fits(c, v, 0, wg, why, wl)) return 1;  /* shared memory: the driver's own */
+    if (v->kind == K_WG && wg != 128 && wg != 256)  /* stubs matmul_coopmat_wg_t128, _t256: see the shader */
+        return snprintf(why, wl, "variant %s: %u invocations: compiled for 128 and 256 only", v->name, wg), 1;
     spec[0] = wg, spec[1] = v->bm, spec[2] = v->bn, spec[3] = v->bk, *nspec = 4;
-    snprintf(shader, sl, "%s", v->shader);
+    if (v->kind == K_WG) snprintf(shader, sl, "%s_t%u", v->shader, wg);
+    else snprintf(shader, sl, "%s", v->shader);
     return 0;
 }
 
