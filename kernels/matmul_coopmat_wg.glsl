@@ -30,7 +30,43 @@ layout(binding = 0) readonly buffer A { float16_t a[]; };
 layout(binding = 1) readonly buffer B { float16_t b[]; };
 layout(binding = 2) writeonly buffer C { float c[]; };
 
-#ifndef VKB_COOP_EMU
+#if defined(VKB_WG_STAGED)
+// Staged (stubs matmul_coopmat_wg_sN.comp): the tiles go through shared memory by our own 16-byte loads, two buffers, one
+// barrier a step, the next step's loads in registers during this step's MulAdd; the workgroup-scope matrices load from
+// shared memory (rows padded by one uvec4, as matmul_coopmat.glsl). Whole uvec4 per invocation (the host checks).
+layout(binding = 0) readonly buffer A8 { uvec4 a8[]; };
+layout(binding = 1) readonly buffer B8 { uvec4 b8[]; };
+const uint WG = gl_WorkGroupSize.x;
+const uint ASTR = BK / 8u + 1u, BSTR = BN / 8u + 1u, ASZ = BM * ASTR, BSZ = BK * BSTR;
+const uint NA = BM * BK / 8u / WG, NB = BK * BN / 8u / WG;
+shared uvec4 sm[2u * (ASZ + BSZ)];
+void main()
+{
+    const uint row0 = gl_WorkGroupID.y * BM, col0 = gl_WorkGroupID.x * BN, t = gl_LocalInvocationID.x;
+    const uint kq = pc.k / 8u, nq = pc.n / 8u, ns = pc.k / BK;
+    uvec4 ra[NA], rb[NB];
+    [[unroll]] for (uint i = 0u; i < NA; i++) { const uint x = t + i * WG; ra[i] = a8[(row0 + x / (BK / 8u)) * kq + x % (BK / 8u)]; }
+    [[unroll]] for (uint i = 0u; i < NB; i++) { const uint x = t + i * WG; rb[i] = b8[(x / (BN / 8u)) * nq + col0 / 8u + x % (BN / 8u)]; }
+    fcoopmatNV<32, gl_ScopeWorkgroup, BM, BN> acc = fcoopmatNV<32, gl_ScopeWorkgroup, BM, BN>(0.0);
+    [[dont_unroll]] for (uint s = 0u; s < ns; s++) {
+        const uint base = (s & 1u) * (ASZ + BSZ);
+        [[unroll]] for (uint i = 0u; i < NA; i++) { const uint x = t + i * WG; sm[base + (x / (BK / 8u)) * ASTR + x % (BK / 8u)] = ra[i]; }
+        [[unroll]] for (uint i = 0u; i < NB; i++) { const uint x = t + i * WG; sm[base + ASZ + (x / (BN / 8u)) * BSTR + x % (BN / 8u)] = rb[i]; }
+        barrier();
+        if (s + 1u < ns) {
+            const uint k8 = (s + 1u) * (BK / 8u), kr = (s + 1u) * BK;
+            [[unroll]] for (uint i = 0u; i < NA; i++) { const uint x = t + i * WG; ra[i] = a8[(row0 + x / (BK / 8u)) * kq + k8 + x % (BK / 8u)]; }
+            [[unroll]] for (uint i = 0u; i < NB; i++) { const uint x = t + i * WG; rb[i] = b8[(kr + x / (BN / 8u)) * nq + col0 / 8u + x % (BN / 8u)]; }
+        }
+        fcoopmatNV<16, gl_ScopeWorkgroup, BM, BK> ta;
+        fcoopmatNV<16, gl_ScopeWorkgroup, BK, BN> tb;
+        coopMatLoadNV(ta, sm, base, ASTR, false);
+        coopMatLoadNV(tb, sm, base + ASZ, BSTR, false);
+        acc = coopMatMulAddNV(ta, tb, acc);
+    }
+    coopMatStoreNV(acc, c, row0 * pc.n + col0, pc.n, false);
+}
+#elif !defined(VKB_COOP_EMU)
 void main()
 {
     const uint row0 = gl_WorkGroupID.y * BM, col0 = gl_WorkGroupID.x * BN;

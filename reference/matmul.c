@@ -85,7 +85,8 @@ typedef struct mm_variant {
                                   * K / bk steps of them, at most regk; tm x tn subgroups, split of them over each step's
                                   * k-steps (0 = 1). Axes tile=, sub=, split=, chunk=. */
     int wgscope;                 /* shader matmul_coopmat_wg[_emu]: one BM x BN workgroup-scope accumulator, BK-deep
-                                  * tiles, tm x tn subgroups in the workgroup. Axes tile=, sub=, chunk=. */
+                                  * tiles, tm x tn subgroups in the workgroup; 2: the tiles staged in shared memory by
+                                  * our own loads (two buffers). Axes tile=, sub=, chunk=. */
 } mm_variant;
 
 static const mm_variant variants[] = {
@@ -171,6 +172,7 @@ static const mm_variant variants[] = {
      * harness/spvkhr.c): the driver stages the tiles. 128x128 blocks, BK 32, 4 subgroups. The twin validates the
      * addressing on lavapipe (each invocation sums its elements of the block over K, tile by tile). */
     {"coopmat_wg", "matmul_coopmat_wg", K_WG, 128, 128, 32, 2, 2, 0, 0, 0, 0, 0, 0, 1},
+    {"coopmat_wgs", "matmul_coopmat_wg", K_WG, 128, 128, 32, 2, 2, 0, 0, 0, 0, 0, 0, 2},  /* tiles staged by our loads */
     {"coopmat_wg_emu", "matmul_coopmat_wg_emu", K_EMU, 64, 64, 32, 2, 2, 0, 0, 0, 0, 0, 0, 1},
 };
 
@@ -348,11 +350,15 @@ static int mm_config_wg(const vkb_case *c, const mm_variant *v, int64_t m, int64
                         v->bm, v->bn, v->bk), 1;
     if ((v->bm * v->bn) % wg)
         return snprintf(why, wl, "variant %s: a %ux%u block does not split over %u invocations", v->name, v->bm, v->bn, wg), 1;
-    if (mm_fits(c, v, 0, wg, why, wl)) return 1;  /* shared memory: the driver's own */
-    if (v->kind == K_WG && wg != 128 && wg != 256)  /* stubs matmul_coopmat_wg_t128, _t256: see the shader */
+    /* Staged: two buffers of padded tiles, whole uvec4 loads per invocation; the driver's own shared memory besides. */
+    double shared = v->wgscope == 2 ? 32.0 * (v->bm * (v->bk / 8 + 1) + v->bk * (v->bn / 8 + 1)) : 0;
+    if (v->wgscope == 2 && ((v->bm * v->bk / 8) % wg || (v->bk * v->bn / 8) % wg))
+        return snprintf(why, wl, "variant %s: the tiles do not split into whole uvec4 over %u invocations", v->name, wg), 1;
+    if (mm_fits(c, v, shared, wg, why, wl)) return 1;
+    if (v->kind == K_WG && wg != 128 && wg != 256)  /* stubs matmul_coopmat_wg_{t,s}128, _256: see the shader */
         return snprintf(why, wl, "variant %s: %u invocations: compiled for 128 and 256 only", v->name, wg), 1;
     spec[0] = wg, spec[1] = v->bm, spec[2] = v->bn, spec[3] = v->bk, *nspec = 4;
-    if (v->kind == K_WG) snprintf(shader, sl, "%s_t%u", v->shader, wg);
+    if (v->kind == K_WG) snprintf(shader, sl, "%s_%c%u", v->shader, v->wgscope == 2 ? 's' : 't', wg);
     else snprintf(shader, sl, "%s", v->shader);
     return 0;
 }
@@ -448,7 +454,8 @@ static int mm_plan(vkb_case *c)
                             "tiled_wt, tiled_wt16, tiled_wt256, tiled_wt128, tiled_wt64, coopmat, "
                             "coopmat_64, coopmat_128x64, coopmat_w64, coopmat_f, coopmat_f64, coopmat_f256, "
                             "coopmat_g, coopmat_g64, coopmat_r16, coopmat_p16, coopmat_p32s1, coopmat_p32, coopmat_p32r2, "
-                            "coopmat_p64, coopmat_q128, coopmat_q64, coopmat_q64b16, coopmat_s, coopmat_r, coopmat_r8, coopmat_wg or coopmat_emu, "
+                            "coopmat_p64, coopmat_q128, coopmat_q64, coopmat_q64b16, coopmat_s, coopmat_r, coopmat_r8, coopmat_wg, coopmat_wgs or "
+                            "coopmat_emu, "
                             "coopmat_f_emu, "
                             "coopmat_f64_emu, coopmat_f256_emu, coopmat_g_emu, coopmat_g64_emu, coopmat_r16_emu, coopmat_p16_emu, "
                             "coopmat_p32s1_emu, coopmat_p32_emu, coopmat_p32r2_emu, coopmat_p64_emu, coopmat_q128_emu, "
@@ -814,8 +821,8 @@ VKB_KERNEL(matmul) = {"matmul", "m,n,k,dtype,inputs,check,tile,sub,split,chunk",
                       "coopmat_128x64, coopmat_w64, coopmat_f, coopmat_f64, coopmat_f256, coopmat_g, coopmat_g64, "
                       "coopmat_r16, coopmat_p16, coopmat_p32s1, coopmat_p32, coopmat_p32r2, coopmat_p64, coopmat_q128, coopmat_q64, "
                       "coopmat_q64b16, coopmat_s (tile=, sub=, "
-                      "split=, chunk=), coopmat_r, coopmat_r8 (tile=, sub=, split=, chunk=), coopmat_wg (workgroup-scope matrices, "
-                      "VK_NV_cooperative_matrix2; tile=, sub=, chunk=); the same "
+                      "split=, chunk=), coopmat_r, coopmat_r8 (tile=, sub=, split=, chunk=), coopmat_wg, coopmat_wgs (workgroup-scope "
+                      "matrices, VK_NV_cooperative_matrix2; tile=, sub=, chunk=); the same "
                       "tilings on plain FMA (any device): coopmat_emu, coopmat_f_emu, coopmat_f64_emu, coopmat_f256_emu, "
                       "coopmat_g_emu, coopmat_g64_emu, coopmat_r16_emu, coopmat_p16_emu, coopmat_p32s1_emu, "
                       "coopmat_p32_emu, coopmat_p32r2_emu, coopmat_p64_emu, coopmat_q128_emu, coopmat_q64_emu, coopmat_q64b16_emu, "
