@@ -31,7 +31,7 @@ layout(binding = 1) readonly buffer B { float16_t b[]; };
 layout(binding = 2) writeonly buffer C { float c[]; };
 
 #if defined(VKB_WG_STAGED)
-// Staged (stubs matmul_coopmat_wg_sN.comp): the tiles go through shared memory by our own 16-byte loads, two buffers, one
+// Staged (stubs matmul_coopmat_wg_sN.comp, emulated in matmul_coopmat_wg_s_emu.comp): the tiles go through shared memory by our own 16-byte loads, two buffers, one
 // barrier a step, the next step's loads in registers during this step's MulAdd; the workgroup-scope matrices load from
 // shared memory (rows padded by one uvec4, as matmul_coopmat.glsl). Whole uvec4 per invocation (the host checks).
 layout(binding = 0) readonly buffer A8 { uvec4 a8[]; };
@@ -40,6 +40,24 @@ const uint WG = gl_WorkGroupSize.x;
 const uint ASTR = BK / 8u + 1u, BSTR = BN / 8u + 1u, ASZ = BM * ASTR, BSZ = BK * BSTR;
 const uint NA = BM * BK / 8u / WG, NB = BK * BN / 8u / WG;
 shared uvec4 sm[2u * (ASZ + BSZ)];
+#ifndef VKB_COOP_EMU
+#define WG_ACC_ZERO fcoopmatNV<32, gl_ScopeWorkgroup, BM, BN> acc = fcoopmatNV<32, gl_ScopeWorkgroup, BM, BN>(0.0)
+#define WG_STEP(base) do { fcoopmatNV<16, gl_ScopeWorkgroup, BM, BK> ta; fcoopmatNV<16, gl_ScopeWorkgroup, BK, BN> tb; \
+    coopMatLoadNV(ta, sm, base, ASTR, false); coopMatLoadNV(tb, sm, base + ASZ, BSTR, false); \
+    acc = coopMatMulAddNV(ta, tb, acc); } while (false)
+#define WG_STORE coopMatStoreNV(acc, c, row0 * pc.n + col0, pc.n, false)
+#else
+// The emulation (matmul_coopmat_wg_s_emu.comp): each invocation owns BM x BN / WG elements of the block (strided by
+// WG) and sums them from the shared tiles, fp32 in k order; loops not unrolled, so that llvmpipe compiles it quickly.
+const uint PER = BM * BN / WG;
+float wg_half(uint at, uint h) { const uvec4 v = sm[at + h / 8u]; return unpackHalf2x16(v[(h % 8u) / 2u])[h % 2u]; }
+#define WG_ACC_ZERO float acc[PER]; [[dont_unroll]] for (uint e = 0u; e < PER; e++) acc[e] = 0.0
+#define WG_STEP(base) [[dont_unroll]] for (uint e = 0u; e < PER; e++) { const uint x = t + e * WG, r = x / BN, q = x % BN; \
+    float z = acc[e]; [[dont_unroll]] for (uint kk = 0u; kk < BK; kk++) \
+        z += wg_half(base + r * ASTR, kk) * wg_half(base + ASZ + kk * BSTR, q); acc[e] = z; }
+#define WG_STORE [[dont_unroll]] for (uint e = 0u; e < PER; e++) { const uint x = t + e * WG; \
+    c[(row0 + x / BN) * pc.n + col0 + x % BN] = acc[e]; }
+#endif
 void main()
 {
     const uint row0 = gl_WorkGroupID.y * BM, col0 = gl_WorkGroupID.x * BN, t = gl_LocalInvocationID.x;
@@ -47,7 +65,7 @@ void main()
     uvec4 ra[NA], rb[NB];
     [[unroll]] for (uint i = 0u; i < NA; i++) { const uint x = t + i * WG; ra[i] = a8[(row0 + x / (BK / 8u)) * kq + x % (BK / 8u)]; }
     [[unroll]] for (uint i = 0u; i < NB; i++) { const uint x = t + i * WG; rb[i] = b8[(x / (BN / 8u)) * nq + col0 / 8u + x % (BN / 8u)]; }
-    fcoopmatNV<32, gl_ScopeWorkgroup, BM, BN> acc = fcoopmatNV<32, gl_ScopeWorkgroup, BM, BN>(0.0);
+    WG_ACC_ZERO;
     [[dont_unroll]] for (uint s = 0u; s < ns; s++) {
         const uint base = (s & 1u) * (ASZ + BSZ);
         [[unroll]] for (uint i = 0u; i < NA; i++) { const uint x = t + i * WG; sm[base + (x / (BK / 8u)) * ASTR + x % (BK / 8u)] = ra[i]; }
@@ -58,13 +76,9 @@ void main()
             [[unroll]] for (uint i = 0u; i < NA; i++) { const uint x = t + i * WG; ra[i] = a8[(row0 + x / (BK / 8u)) * kq + k8 + x % (BK / 8u)]; }
             [[unroll]] for (uint i = 0u; i < NB; i++) { const uint x = t + i * WG; rb[i] = b8[(kr + x / (BN / 8u)) * nq + col0 / 8u + x % (BN / 8u)]; }
         }
-        fcoopmatNV<16, gl_ScopeWorkgroup, BM, BK> ta;
-        fcoopmatNV<16, gl_ScopeWorkgroup, BK, BN> tb;
-        coopMatLoadNV(ta, sm, base, ASTR, false);
-        coopMatLoadNV(tb, sm, base + ASZ, BSTR, false);
-        acc = coopMatMulAddNV(ta, tb, acc);
+        WG_STEP(base);
     }
-    coopMatStoreNV(acc, c, row0 * pc.n + col0, pc.n, false);
+    WG_STORE;
 }
 #elif !defined(VKB_COOP_EMU)
 void main()

@@ -169,11 +169,14 @@ static const mm_variant variants[] = {
     {"coopmat_r_emu", "matmul_coopmat_r_emu", K_EMU, 32, 64, 128, 1, 2, 1, 0, 0, 0, 2, 8, 0},
     {"coopmat_r8_emu", "matmul_coopmat_r_emu", K_EMU, 64, 32, 128, 2, 2, 1, 0, 0, 0, 2, 8, 0},
     /* Issue 16, workgroup-scope matrices (kernels/matmul_coopmat_wg.glsl, VK_NV_cooperative_matrix2 through
-     * harness/spvkhr.c): the driver stages the tiles. 128x128 blocks, BK 32, 4 subgroups. The twin validates the
-     * addressing on lavapipe (each invocation sums its elements of the block over K, tile by tile). */
+     * harness/spvkhr.c): coopmat_wg leaves the staging of the tiles to the driver, coopmat_wgs stages them in shared
+     * memory by our loads. 128x128 blocks, BK 32, 4 subgroups. On the H200 (tests/gpu/sweep_wg12.txt, sweep_wg12b.txt,
+     * hot, 4096) neither beat coopmat_p32s1 (0.733-0.737 ms): coopmat_wg's best 1.93 ms, coopmat_wgs's 0.782 (128x256,
+     * chunk 16, 256 invocations). The twins validate the addressing and the staging on lavapipe. */
     {"coopmat_wg", "matmul_coopmat_wg", K_WG, 128, 128, 32, 2, 2, 0, 0, 0, 0, 0, 0, 1},
     {"coopmat_wgs", "matmul_coopmat_wg", K_WG, 128, 128, 32, 2, 2, 0, 0, 0, 0, 0, 0, 2},  /* tiles staged by our loads */
     {"coopmat_wg_emu", "matmul_coopmat_wg_emu", K_EMU, 64, 64, 32, 2, 2, 0, 0, 0, 0, 0, 0, 1},
+    {"coopmat_wgs_emu", "matmul_coopmat_wg_s_emu", K_EMU, 64, 64, 32, 2, 2, 0, 0, 0, 0, 0, 0, 2},
 };
 
 typedef struct priv {
@@ -459,7 +462,8 @@ static int mm_plan(vkb_case *c)
                             "coopmat_f_emu, "
                             "coopmat_f64_emu, coopmat_f256_emu, coopmat_g_emu, coopmat_g64_emu, coopmat_r16_emu, coopmat_p16_emu, "
                             "coopmat_p32s1_emu, coopmat_p32_emu, coopmat_p32r2_emu, coopmat_p64_emu, coopmat_q128_emu, "
-                            "coopmat_q64_emu, coopmat_q64b16_emu, coopmat_s_emu, coopmat_r_emu, coopmat_r8_emu, coopmat_wg_emu", c->variant) < 0;
+                            "coopmat_q64_emu, coopmat_q64b16_emu, coopmat_s_emu, coopmat_r_emu, coopmat_r8_emu, coopmat_wg_emu, "
+                            "coopmat_wgs_emu", c->variant) < 0;
     int64_t n = vkb_param_int(c, "n", -1), m = vkb_param_int(c, "m", n), k = vkb_param_int(c, "k", n);
     if (n <= 0 || m <= 0 || k <= 0)
         return vkb_error(c, "m=%lld n=%lld k=%lld: expected positive sizes", (long long)m, (long long)n,
@@ -826,4 +830,4 @@ VKB_KERNEL(matmul) = {"matmul", "m,n,k,dtype,inputs,check,tile,sub,split,chunk",
                       "tilings on plain FMA (any device): coopmat_emu, coopmat_f_emu, coopmat_f64_emu, coopmat_f256_emu, "
                       "coopmat_g_emu, coopmat_g64_emu, coopmat_r16_emu, coopmat_p16_emu, coopmat_p32s1_emu, "
                       "coopmat_p32_emu, coopmat_p32r2_emu, coopmat_p64_emu, coopmat_q128_emu, coopmat_q64_emu, coopmat_q64b16_emu, "
-                      "coopmat_s_emu, coopmat_r_emu, coopmat_r8_emu, coopmat_wg_emu"};
+                      "coopmat_s_emu, coopmat_r_emu, coopmat_r8_emu, coopmat_wg_emu, coopmat_wgs_emu"};

@@ -1,0 +1,6 @@
+#version 450
+// matmul_coopmat_wg.glsl staged in shared memory, the matrix operations emulated: lavapipe validates the staging
+#extension GL_GOOGLE_include_directive : require
+#define VKB_WG_STAGED 1
+#define VKB_COOP_EMU 1
+#include "matmul_coopmat_wg.glsl"
