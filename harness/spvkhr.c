@@ -19,14 +19,17 @@ enum {
     OP_CONSTANT = 43,
     NV_CAP = 5357, NV_TYPE = 5358, NV_LOAD = 5359, NV_STORE = 5360, NV_MULADD = 5361, NV_LENGTH = 5362,
     KHR_CAP = 6022, KHR_TYPE = 4456, KHR_LOAD = 4457, KHR_STORE = 4458, KHR_MULADD = 4459, KHR_LENGTH = 4460,
-    SCOPE_SUBGROUP = 3,
+    SCOPE_SUBGROUP = 3, OP_NAME = 5, OP_UNDEF = 1, OP_TYPE_POINTER = 32, STORAGE_BUFFER = 12,
+    /* SPV_NV_tensor_addressing + SPV_NV_cooperative_matrix2's tensor loads */
+    CAP_TENSOR = 5439, CAP_CM_TENSOR = 5433, TL_TYPE = 5370, TL_CREATE = 5372, TL_SET_DIM = 5373, TL_SET_STRIDE = 5374,
+    LOAD_TENSOR = 5367,
 };
 
 /* Opcodes whose first two operands are (result type, result): enough to know the type of a MulAdd operand. */
 static int typed_result(uint32_t op)
 {
-    static const uint16_t ops[] = {1, 44, 46, 51, 55, 57, 59, 61, 80, 81, 83, 113, 114, 115, 127, 129, 131, 133, 136,
-                                   143, 169, 245, NV_LOAD, NV_MULADD};
+    static const uint16_t ops[] = {1, 44, 46, 51, 55, 57, 59, 61, 65, 66, 80, 81, 83, 113, 114, 115, 127, 129, 131, 133,
+                                   136, 143, 169, 245, NV_LOAD, NV_MULADD};
     for (size_t i = 0; i < sizeof(ops) / sizeof(ops[0]); i++)
         if (ops[i] == op) return 1;
     return 0;
@@ -53,7 +56,7 @@ static size_t put_extension(uint32_t *o, const char *s)
 int vkb_spv_khr(const uint32_t *in, size_t n, uint32_t **out, size_t *outn, char *err, size_t errlen)
 {
     *out = NULL, *outn = 0;
-    uint32_t *type_of = NULL, *use = NULL, *o = NULL;
+    uint32_t *type_of = NULL, *use = NULL, *o = NULL, *storage = NULL, *mscope = NULL;
     int64_t *cval = NULL;  /* a scalar constant's value (bools 0 / 1); -1 when the id is not one */
     if (n < 5 || in[0] != 0x07230203u) {
         snprintf(err, errlen, "not a SPIR-V module");
@@ -70,6 +73,9 @@ int vkb_spv_khr(const uint32_t *in, size_t n, uint32_t **out, size_t *outn, char
     uint32_t uint_type = 0, first_type_at = 0;
     int wide = 0, ntypes = 0;
     uint32_t before[3] = {0, 0, 0};  /* uint constants 0, 1, 2 declared before the first matrix type */
+    int tensor = 0, ntl = 0;         /* the marker (OpName "vkb_tensor_loads"); loads that become tensor loads */
+    storage = calloc(bound, sizeof(*storage)), mscope = calloc(bound, sizeof(*mscope));
+    if (!storage || !mscope) FAIL("out of memory");
     for (size_t at = 5; at < n;) {
         const uint32_t *w = in + at;
         uint32_t wc = w[0] >> 16, op = w[0] & 0xffffu;
@@ -87,6 +93,9 @@ int vkb_spv_khr(const uint32_t *in, size_t n, uint32_t **out, size_t *outn, char
             ntypes++;
         }
         if (typed_result(op) && wc >= 3 && w[2] < bound) type_of[w[2]] = w[1];
+        if (op == OP_TYPE_POINTER && wc == 4 && w[1] < bound) storage[w[1]] = w[2];
+        if (op == OP_NAME && wc >= 3 && is_string(w + 1, wc - 1, "vkb_tensor_loads")) tensor = 1;
+        if (op == NV_TYPE && w[1] < bound) mscope[w[1]] = (uint32_t)cval[w[3]];
         if (op == NV_MULADD) {
             if (wc != 6) FAIL("SPIR-V word %zu: MulAdd of %u words", at, wc);
             const uint32_t roles[4][2] = {{w[3], 1}, {w[4], 2}, {w[5], 4}, {0, 0}};
@@ -100,15 +109,27 @@ int vkb_spv_khr(const uint32_t *in, size_t n, uint32_t **out, size_t *outn, char
         at += wc;
     }
     if (!wide) {
-        free(type_of), free(use), free(cval);
+        free(type_of), free(use), free(cval), free(storage), free(mscope);
         return 0;
     }
+    /* With the marker, each workgroup-scope load from a storage buffer becomes a tensor load: a layout of the matrix's
+     * own rows x cols at the load's stride, from the same element pointer (whole tiles: nothing to clamp). */
+    if (tensor)
+        for (size_t at = 5; at < n; at += in[at] >> 16)
+            if ((in[at] & 0xffffu) == NV_LOAD) {
+                uint32_t t = in[at + 1], ptr = in[at + 3];
+                if (mscope[t] == SCOPE_SUBGROUP || ptr >= bound || storage[type_of[ptr]] != STORAGE_BUFFER) continue;
+                if (cval[in[at + 5]] != 0) FAIL("SPIR-V word %zu: a tensor load must be row-major", at);
+                ntl++;
+            }
     if (!uint_type) FAIL("no 32-bit unsigned integer type for the Use and layout operands");
 
     /* New ids for the uint constants 0, 1, 2 not declared before the first matrix type. */
     uint32_t cid[3], next_id = bound;
     for (int i = 0; i < 3; i++) cid[i] = before[i] ? before[i] : next_id++;
-    o = malloc((n + 64 + (size_t)ntypes) * sizeof(*o));
+    uint32_t tl_type = ntl ? next_id++ : 0, undef0 = next_id;  /* undef of matrix type i: undef0 + i */
+    if (ntl) next_id += (uint32_t)ntypes;
+    o = malloc((n + 96 + 4 * (size_t)ntypes + 16 * (size_t)ntl) * sizeof(*o));
     if (!o) FAIL("out of memory");
     memcpy(o, in, 5 * sizeof(*o));
     o[3] = next_id;
@@ -118,13 +139,17 @@ int vkb_spv_khr(const uint32_t *in, size_t n, uint32_t **out, size_t *outn, char
         uint32_t wc = w[0] >> 16, op = w[0] & 0xffffu;
         if (op == OP_CAPABILITY && wc == 2 && w[1] == NV_CAP) {
             o[k++] = (2u << 16) | OP_CAPABILITY, o[k++] = KHR_CAP;
+            if (ntl) o[k++] = (2u << 16) | OP_CAPABILITY, o[k++] = CAP_TENSOR, o[k++] = (2u << 16) | OP_CAPABILITY, o[k++] = CAP_CM_TENSOR;
         } else if (op == OP_EXTENSION && is_string(w, wc, "SPV_NV_cooperative_matrix")) {
             k += put_extension(o + k, "SPV_KHR_cooperative_matrix");
             k += put_extension(o + k, "SPV_NV_cooperative_matrix2");
+            if (ntl) k += put_extension(o + k, "SPV_NV_tensor_addressing");
         } else if (op == NV_TYPE) {
-            if (at == first_type_at)
+            if (at == first_type_at) {
                 for (int i = 0; i < 3; i++)
                     if (!before[i]) o[k++] = (4u << 16) | OP_CONSTANT, o[k++] = uint_type, o[k++] = cid[i], o[k++] = (uint32_t)i;
+                if (ntl) o[k++] = (4u << 16) | TL_TYPE, o[k++] = tl_type, o[k++] = cid[2], o[k++] = cid[0];  /* 2-D, no clamp */
+            }
             uint32_t u = use[w[1]];
             if (u != 1 && u != 2 && u != 4)
                 FAIL("matrix type %%%u is %s: the rewrite reads each type's Use from the MulAdds, so give A, B and the "
@@ -132,6 +157,22 @@ int vkb_spv_khr(const uint32_t *in, size_t n, uint32_t **out, size_t *outn, char
             o[k++] = (7u << 16) | KHR_TYPE;
             memcpy(o + k, w + 1, 5 * sizeof(*o)), k += 5;
             o[k++] = cid[u == 1 ? 0 : u == 2 ? 1 : 2];
+            if (ntl) {  /* the initial value a tensor load takes for clamped elements (none here) */
+                uint32_t ti = 0;
+                for (size_t a2 = 5; a2 < at; a2 += in[a2] >> 16) ti += (in[a2] & 0xffffu) == NV_TYPE;
+                o[k++] = (3u << 16) | OP_UNDEF, o[k++] = w[1], o[k++] = undef0 + ti;
+                mscope[w[1]] |= ti << 8;  /* remember the index (scope values are < 256) */
+            }
+        } else if (op == NV_LOAD && ntl && mscope[w[1]] % 256 != SCOPE_SUBGROUP && w[3] < bound &&
+                   storage[type_of[w[3]]] == STORAGE_BUFFER) {
+            const uint32_t *ty = in + first_type_at;  /* find the type's rows and cols */
+            while ((ty[0] & 0xffffu) != NV_TYPE || ty[1] != w[1]) ty += ty[0] >> 16;
+            uint32_t l0 = next_id++, l1 = next_id++, l2 = next_id++;
+            o[k++] = (3u << 16) | TL_CREATE, o[k++] = tl_type, o[k++] = l0;
+            o[k++] = (6u << 16) | TL_SET_DIM, o[k++] = tl_type, o[k++] = l1, o[k++] = l0, o[k++] = ty[4], o[k++] = ty[5];
+            o[k++] = (6u << 16) | TL_SET_STRIDE, o[k++] = tl_type, o[k++] = l2, o[k++] = l1, o[k++] = w[4], o[k++] = cid[1];
+            o[k++] = (8u << 16) | LOAD_TENSOR, o[k++] = w[1], o[k++] = w[2], o[k++] = w[3];
+            o[k++] = undef0 + (mscope[w[1]] >> 8), o[k++] = l2, o[k++] = 0, o[k++] = 0;  /* memory, tensor operands: None */
         } else if (op == NV_LOAD || op == NV_STORE) {
             /* load: type result pointer stride colmajor [access]; store: pointer object stride colmajor [access] */
             uint32_t s = op == NV_LOAD ? 4 : 3;  /* word index of the stride */
@@ -151,10 +192,11 @@ int vkb_spv_khr(const uint32_t *in, size_t n, uint32_t **out, size_t *outn, char
         }
         at += wc;
     }
-    free(type_of), free(use), free(cval);
+    free(type_of), free(use), free(cval), free(storage), free(mscope);
+    o[3] = next_id;
     *out = o, *outn = k;
     return 1;
 error:
-    free(type_of), free(use), free(cval), free(o);
+    free(type_of), free(use), free(cval), free(storage), free(mscope), free(o);
     return -1;
 }

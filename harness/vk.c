@@ -627,7 +627,8 @@ vkb_vk *vkb_vk_open(const char *select, int validate, char *err, size_t errlen)
     int cm2 = pi.has_coop_khr && pi.has_coop2_nv && pi.cmkf.cooperativeMatrix && pi.cm2f.workgroupScope &&
               pi.cm2f.flexibleDimensions && !(nocm2 && *nocm2 && strcmp(nocm2, "0"));
     khr_cm_feats fkm = {.sType = STYPE_CM_FEATS_KHR, .cooperativeMatrix = VK_TRUE};
-    nv_cm2_feats fcm2 = {.sType = STYPE_CM2_FEATS_NV, .workgroupScope = VK_TRUE, .flexibleDimensions = VK_TRUE};
+    nv_cm2_feats fcm2 = {.sType = STYPE_CM2_FEATS_NV, .workgroupScope = VK_TRUE, .flexibleDimensions = VK_TRUE,
+                         .tensorAddressing = pi.cm2f.tensorAddressing};  /* spvkhr's tensor loads (coopmat_wgt) */
     f2.pNext = &f11;
     f11.pNext = &f12;
     f12.pNext = &f13;

@@ -81,6 +81,11 @@ void main()
     WG_STORE;
 }
 #elif !defined(VKB_COOP_EMU)
+#ifdef VKB_WG_TENSOR
+// Stubs matmul_coopmat_wg_xN.comp: this name tells harness/spvkhr.c to turn the loads below into tensor-addressed ones
+// (SPV_NV_tensor_addressing: the form llama.cpp's coopmat2 GEMM uses), which glslang 12 cannot write.
+layout(constant_id = 15) const uint vkb_tensor_loads = 1u;
+#endif
 void main()
 {
     const uint row0 = gl_WorkGroupID.y * BM, col0 = gl_WorkGroupID.x * BN;
