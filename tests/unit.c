@@ -1275,10 +1275,12 @@ static void test_report_fmt_family(void)
 /* ---- spvkhr: NV cooperative matrix -> KHR ---------------------------------------------------- */
 
 /* A hand-assembled module in glslang 12's NV form (the rewrite reads instructions, not a whole valid module):
- * ids 1 uint, 2 f32, 3 f16, 4 bool, 5 = uint 2 (Workgroup), 6 = 16, 7 false, 8 true, 11 = 32, 13 pointer to f16,
- * types 9 A f16 16x16, 10 B f16 16x32, 12 C f32 16x32; 21 = load A (row-major), 22 = load B (column-major,
- * memory access None), 23 undef C, 24 = MulAdd, a store of 24. scope_a: A's scope id; a_as_b: B loaded as type 9. */
-static size_t spv_nv_module(uint32_t *w, uint32_t scope_a, int a_as_b)
+ * ids 1 uint, 2 f32, 3 f16, 4 bool, 5 = uint 2 (Workgroup), 6 = 16, 7 false, 8 true, 11 = 32, 13 / 15 pointers to f16
+ * in a storage buffer / shared memory, 16 / 18 element pointers into each, types 9 A f16 16x16, 10 B f16 16x32,
+ * 12 C f32 16x32; 21 = load A (row-major, from 16), 22 = load B (column-major, memory access None; from 18 with the
+ * marker, else 16), 23 undef C, 24 = MulAdd, a store of 24 to 16. scope_a: A's scope id; a_as_b: B loaded as type 9;
+ * marker: OpName "vkb_tensor_loads" (id 25, unused otherwise). */
+static size_t spv_nv_module(uint32_t *w, uint32_t scope_a, int a_as_b, int marker)
 {
     size_t k = 0;
 #define I(op, ...) do { const uint32_t x_[] = {__VA_ARGS__}; size_t n_ = sizeof(x_) / 4; \
@@ -1288,15 +1290,22 @@ static size_t spv_nv_module(uint32_t *w, uint32_t scope_a, int a_as_b)
     I(17, 5357);                                                    /* OpCapability CooperativeMatrixNV */
     I(10, 0, 0, 0, 0, 0, 0, 0);                                     /* OpExtension, 25 characters + NUL */
     memcpy(w + k - 7, "SPV_NV_cooperative_matrix", 26);
+    if (marker) {                                                   /* OpName %25 "vkb_tensor_loads" */
+        I(5, 25, 0, 0, 0, 0, 0);
+        memcpy(w + k - 5, "vkb_tensor_loads", 17);
+    }
     I(21, 1, 32, 0); I(22, 2, 32); I(22, 3, 16); I(20, 4);
     I(43, 1, 5, 2); I(43, 1, 6, 16); I(42, 4, 7); I(41, 4, 8); I(43, 1, 11, 32); I(43, 1, 14, 3);
     I(5358, 9, 3, scope_a, 6, 6); I(5358, 10, 3, 5, 6, 11); I(5358, 12, 2, 5, 6, 11);
-    I(32, 13, 12, 3);
-    I(5359, 9, 21, 13, 6, 7);
-    I(5359, a_as_b ? 9 : 10, 22, 13, 11, 8, 0);
+    I(32, 13, 12, 3);                                               /* 13: pointer to f16 in a storage buffer */
+    I(32, 15, 4, 3);                                                /* 15: pointer to f16 in shared memory */
+    I(65, 13, 16, 17, 14);                                          /* 16, 18: element pointers, buffer and shared */
+    I(65, 15, 18, 19, 14);
+    I(5359, 9, 21, 16, 6, 7);
+    I(5359, a_as_b ? 9 : 10, 22, marker ? 18 : 16, 11, 8, 0);
     I(1, 12, 23);
     I(5361, 12, 24, 21, 22, 23);
-    I(5360, 13, 24, 11, 7);
+    I(5360, 16, 24, 11, 7);
 #undef I
     return k;
 }
@@ -1314,7 +1323,7 @@ static void test_spv_khr(void)
     uint32_t in[128], *out = NULL;
     size_t outn = 0;
     char err[200] = "";
-    size_t n = spv_nv_module(in, 14, 0);  /* A at subgroup scope (id 14 = 3), B and C at workgroup scope */
+    size_t n = spv_nv_module(in, 14, 0, 0);  /* A at subgroup scope (id 14 = 3), B and C at workgroup scope */
     CHECK(vkb_spv_khr(in, n, &out, &outn, err, sizeof(err)) == 1);
     if (out) {
         CHECK(out[3] == 32);  /* bound 30 + two new constants (0 and 1; 2 is id 5) */
@@ -1352,19 +1361,54 @@ static void test_spv_khr(void)
         free(out);
     }
     /* Every matrix at subgroup scope: valid NV SPIR-V, left alone. */
-    n = spv_nv_module(in, 14, 0);
+    n = spv_nv_module(in, 14, 0, 0);
     for (size_t at = 5; at < n; at += in[at] >> 16)
         if ((in[at] & 0xffffu) == 5358) in[at + 3] = 14;
     out = NULL;
     CHECK(vkb_spv_khr(in, n, &out, &outn, err, sizeof(err)) == 0 && out == NULL);
     /* One type as both A and B: no single Use for it. */
-    n = spv_nv_module(in, 5, 1);
+    n = spv_nv_module(in, 5, 1, 0);
     CHECK(vkb_spv_khr(in, n, &out, &outn, err, sizeof(err)) == -1 && out == NULL);
     CHECK_HAS(err, "more than one role");
     /* A cut module: the last instruction runs past the end. */
-    n = spv_nv_module(in, 5, 0);
+    n = spv_nv_module(in, 5, 0, 0);
     CHECK(vkb_spv_khr(in, n - 1, &out, &outn, err, sizeof(err)) == -1);
     CHECK_HAS(err, "runs past the end");
+    /* The marker, both matrices at workgroup scope: A's load from the storage buffer becomes a tensor load of a 16 x 16
+     * layout (A's rows and cols) at stride %6 (16, 1); B's load from shared memory stays a plain one. */
+    n = spv_nv_module(in, 5, 0, 1);
+    CHECK(vkb_spv_khr(in, n, &out, &outn, err, sizeof(err)) == 1);
+    if (out) {
+        uint32_t layout = 0, dims = 0, strided = 0, tl_type = 0;
+        int tensor = 0, plain = 0, caps = 0, undef9 = 0;
+        for (size_t at = 5; at < outn && out[at] >> 16; at += out[at] >> 16) {
+            uint32_t op = out[at] & 0xffffu;
+            caps += op == 17 && (out[at + 1] == 5439 || out[at + 1] == 5433);
+            if (op == 5370) {
+                tl_type = out[at + 1];
+                CHECK(spv_const_before(out, outn, out[at + 2], at) == 2);
+            }
+            if (op == 1 && out[at + 1] == 9) undef9 = (int)out[at + 2];
+            if (op == 5373) {
+                dims = out[at + 2];
+                CHECK(out[at + 1] == tl_type && out[at + 4] == 6 && out[at + 5] == 6);
+            }
+            if (op == 5374) {
+                strided = out[at + 2];
+                CHECK(out[at + 3] == dims && out[at + 4] == 6 && spv_const_before(out, outn, out[at + 5], at) == 1);
+            }
+            if (op == 5367) {  /* type result pointer object layout memory tensor-operands */
+                tensor++, layout = out[at + 5];
+                CHECK(out[at + 1] == 9 && out[at + 2] == 21 && out[at + 3] == 16 && (int)out[at + 4] == undef9);
+            }
+            if (op == 4457) {
+                plain++;
+                CHECK(out[at + 2] == 22 && out[at + 3] == 18);
+            }
+        }
+        CHECK(tensor == 1 && plain == 1 && caps == 2 && layout && layout == strided && undef9);
+        free(out);
+    }
 }
 
 static const struct { const char *name; void (*fn)(void); } tests[] = {
