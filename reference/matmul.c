@@ -175,7 +175,14 @@ static const mm_variant variants[] = {
      * hot, 4096) neither beat coopmat_p32s1 (0.733-0.737 ms): coopmat_wg's best 1.93 ms, coopmat_wgs's 0.782 (128x256,
      * chunk 16, 256 invocations). The twins validate the addressing and the staging on lavapipe. */
     {"coopmat_wg", "matmul_coopmat_wg", K_WG, 128, 128, 32, 2, 2, 0, 0, 0, 0, 0, 0, 1},
-    {"coopmat_wgs", "matmul_coopmat_wg", K_WG, 128, 128, 32, 2, 2, 0, 0, 0, 0, 0, 0, 2},  /* tiles staged by our loads */
+    /* coopmat_wgs: the tiles staged by our loads. Its three tilings are auto's first rules from 256^2 to 4096^2 outputs
+     * where the device has coopmat2 (H200, tests/gpu/sweep_wg12e.txt, sweep_wg12f.txt, hot, us, against the rules below):
+     * _s 32x64 chunk 64 on 256 invocations 4.10 / 5.58 at 256 / 512 (coopmat_r 4.39 / 5.79); the default 64x128 chunk
+     * 32 on 128 13.1 / 17.1 / 59.9 at 768 / 1024 / 1536 (coopmat_r8 18.7 / 30.4, coopmat_f256 77.0); _l 128x128 chunk
+     * 32 on 256 91.9 / 361.9 at 2048 / 3072 (coopmat_f256 101.8 / 447.7), 791 at 4096 (coopmat_p32s1 736). */
+    {"coopmat_wgs", "matmul_coopmat_wg", K_WG, 64, 128, 32, 2, 2, 0, 0, 0, 0, 0, 0, 2},
+    {"coopmat_wgs_s", "matmul_coopmat_wg", K_WG, 32, 64, 64, 2, 4, 0, 0, 0, 0, 0, 0, 2},
+    {"coopmat_wgs_l", "matmul_coopmat_wg", K_WG, 128, 128, 32, 2, 4, 0, 0, 0, 0, 0, 0, 2},
     {"coopmat_wgt", "matmul_coopmat_wg", K_WG, 128, 128, 32, 2, 2, 0, 0, 0, 0, 0, 0, 3},  /* tensor-addressed loads */
     {"coopmat_wg_emu", "matmul_coopmat_wg_emu", K_EMU, 64, 64, 32, 2, 2, 0, 0, 0, 0, 0, 0, 1},
     {"coopmat_wgs_emu", "matmul_coopmat_wg_s_emu", K_EMU, 64, 64, 32, 2, 2, 0, 0, 0, 0, 0, 0, 2},
@@ -226,7 +233,9 @@ static const mm_variant *find_variant(const char *name)
  * to 1024^2 outputs; whole tiles and k <= 512 (r) or 1024 (r8) only, else the rules below run.
  * SIMT from 2048^2: the warp-tiled tiled_wt256 (H200, tests/gpu/sweep_fp32.txt, session 8, fp32 hot, ms) 0.376 /
  * 2.901 / 23.04 at 2048 / 4096 / 8192 against tiled's 0.397 / 3.107 / 24.64 (tiled_wt 0.388 / 3.098 / 24.06,
- * tiled_wt16 0.549 / 4.285 / 35.16); cuBLAS fp32 at 4096: 2.694 ms. */
+ * tiled_wt16 0.549 / 4.285 / 35.16); cuBLAS fp32 at 4096: 2.694 ms.
+ * Where the device has VK_NV_cooperative_matrix2, coopmat_wgs's three tilings come first from 0 to 4096^2 outputs (the
+ * variants table says what they measured); without it they SKIP and the rules after them run as before. */
 typedef struct mm_rule {
     int unit;        /* 1: matrix units (fp16 + NV coopmat); 0: SIMT, any dtype */
     double mn_lo;    /* applies when m·n >= mn_lo */
@@ -235,6 +244,9 @@ typedef struct mm_rule {
 } mm_rule;
 
 static const mm_rule rules[] = {
+    {1, 0, 0x1p19, "coopmat_wgs_s", "matrix units, workgroup-scope matrices (coopmat2), m*n < 2^19, whole tiles"},
+    {1, 0x1p19, 0x1p22, "coopmat_wgs", "matrix units, workgroup-scope matrices (coopmat2), m*n < 2^22, whole tiles"},
+    {1, 0x1p22, 0x1p24, "coopmat_wgs_l", "matrix units, workgroup-scope matrices (coopmat2), m*n < 2^24, whole tiles"},
     {1, 0, 0x1p21, "coopmat_r", "matrix units, m*n < 2^21, whole tiles, k <= 512"},
     {1, 0, 0x1p21, "coopmat_r8", "matrix units, m*n < 2^21, whole tiles, k <= 1024"},
     {1, 0, 0x1p20, "coopmat_s", "matrix units, m*n < 1024^2, whole tiles"},
@@ -460,7 +472,7 @@ static int mm_plan(vkb_case *c)
                             "coopmat_64, coopmat_128x64, coopmat_w64, coopmat_f, coopmat_f64, coopmat_f256, "
                             "coopmat_g, coopmat_g64, coopmat_r16, coopmat_p16, coopmat_p32s1, coopmat_p32, coopmat_p32r2, "
                             "coopmat_p64, coopmat_q128, coopmat_q64, coopmat_q64b16, coopmat_s, coopmat_r, coopmat_r8, coopmat_wg, coopmat_wgs, "
-                            "coopmat_wgt or "
+                            "coopmat_wgs_s, coopmat_wgs_l, coopmat_wgt or "
                             "coopmat_emu, "
                             "coopmat_f_emu, "
                             "coopmat_f64_emu, coopmat_f256_emu, coopmat_g_emu, coopmat_g64_emu, coopmat_r16_emu, coopmat_p16_emu, "
@@ -828,8 +840,8 @@ VKB_KERNEL(matmul) = {"matmul", "m,n,k,dtype,inputs,check,tile,sub,split,chunk",
                       "coopmat_128x64, coopmat_w64, coopmat_f, coopmat_f64, coopmat_f256, coopmat_g, coopmat_g64, "
                       "coopmat_r16, coopmat_p16, coopmat_p32s1, coopmat_p32, coopmat_p32r2, coopmat_p64, coopmat_q128, coopmat_q64, "
                       "coopmat_q64b16, coopmat_s (tile=, sub=, "
-                      "split=, chunk=), coopmat_r, coopmat_r8 (tile=, sub=, split=, chunk=), coopmat_wg, coopmat_wgs, coopmat_wgt "
-                      "(workgroup-scope matrices, VK_NV_cooperative_matrix2; tile=, sub=, chunk=); the same "
+                      "split=, chunk=), coopmat_r, coopmat_r8 (tile=, sub=, split=, chunk=), coopmat_wg, coopmat_wgs, coopmat_wgs_s, "
+                      "coopmat_wgs_l, coopmat_wgt (workgroup-scope matrices, VK_NV_cooperative_matrix2; tile=, sub=, chunk=); the same "
                       "tilings on plain FMA (any device): coopmat_emu, coopmat_f_emu, coopmat_f64_emu, coopmat_f256_emu, "
                       "coopmat_g_emu, coopmat_g64_emu, coopmat_r16_emu, coopmat_p16_emu, coopmat_p32s1_emu, "
                       "coopmat_p32_emu, coopmat_p32r2_emu, coopmat_p64_emu, coopmat_q128_emu, coopmat_q64_emu, coopmat_q64b16_emu, "
