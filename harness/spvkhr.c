@@ -51,12 +51,24 @@ static size_t put_extension(uint32_t *o, const char *s)
     return 1 + words;
 }
 
+/* An NV load (w at its first word) that becomes a tensor load: at least 6 words, of a workgroup-scope matrix type, from a
+ * storage-buffer pointer. */
+static int tensor_load(const uint32_t *w, const uint32_t *ti, const uint32_t *type_of, const uint32_t *storage,
+                       uint32_t bound)
+{
+    if ((w[0] >> 16) < 6 || w[1] >= bound || w[3] >= bound || w[5] >= bound) return 0;
+    uint32_t scope1 = ti[4 * (size_t)w[1]], pt = type_of[w[3]];
+    return scope1 && scope1 != SCOPE_SUBGROUP + 1u && pt < bound && storage[pt] == STORAGE_BUFFER;
+}
+
 #define FAIL(...) do { snprintf(err, errlen, __VA_ARGS__); goto error; } while (0)
+#define LATER(...) do { if (!later[0]) snprintf(later, sizeof(later), __VA_ARGS__); } while (0)
 
 int vkb_spv_khr(const uint32_t *in, size_t n, uint32_t **out, size_t *outn, char *err, size_t errlen)
 {
     *out = NULL, *outn = 0;
-    uint32_t *type_of = NULL, *use = NULL, *o = NULL, *storage = NULL, *mscope = NULL;
+    uint32_t *type_of = NULL, *use = NULL, *o = NULL, *storage = NULL, *ti = NULL;
+    unsigned char *sint = NULL;  /* signed integer type ids */
     int64_t *cval = NULL;  /* a scalar constant's value (bools 0 / 1); -1 when the id is not one */
     if (n < 5 || in[0] != 0x07230203u) {
         snprintf(err, errlen, "not a SPIR-V module");
@@ -71,55 +83,69 @@ int vkb_spv_khr(const uint32_t *in, size_t n, uint32_t **out, size_t *outn, char
 
     /* Pass 1: constants, types of values, matrix types and their scope, the Use of each from the MulAdds. */
     uint32_t uint_type = 0, first_type_at = 0;
-    int wide = 0, ntypes = 0;
+    int wide = 0, ntypes = 0, ncap = 0, next = 0;  /* NV capabilities and extensions: what grows in the output */
     uint32_t before[3] = {0, 0, 0};  /* uint constants 0, 1, 2 declared before the first matrix type */
+    char later[200] = "";            /* the first reason the rewrite cannot be done, reported only if it is needed */
     int tensor = 0, ntl = 0;         /* the marker (OpName "vkb_tensor_loads"); loads that become tensor loads */
-    storage = calloc(bound, sizeof(*storage)), mscope = calloc(bound, sizeof(*mscope));
-    if (!storage || !mscope) FAIL("out of memory");
+    /* ti[4 id]: a matrix type's scope + 1 (0: not a matrix type), rows, cols, its index among the matrix types */
+    storage = calloc(bound, sizeof(*storage)), ti = calloc(4 * (size_t)bound, sizeof(*ti)), sint = calloc(bound, 1);
+    if (!storage || !ti || !sint) FAIL("out of memory");
     for (size_t at = 5; at < n;) {
         const uint32_t *w = in + at;
         uint32_t wc = w[0] >> 16, op = w[0] & 0xffffu;
         if (wc == 0 || at + wc > n) FAIL("SPIR-V word %zu: instruction of %u words runs past the end", at, wc);
         if (op == OP_TYPE_INT && wc >= 4 && w[2] == 32 && w[3] == 0 && w[1] < bound) uint_type = w[1];
+        if (op == OP_TYPE_INT && wc >= 4 && w[3] == 1 && w[1] < bound) sint[w[1]] = 1;
+        ncap += op == OP_CAPABILITY && wc == 2 && w[1] == NV_CAP;
+        next += op == OP_EXTENSION && is_string(w, wc, "SPV_NV_cooperative_matrix");
         if ((op == OP_CONST_TRUE || op == OP_CONST_FALSE) && wc >= 3 && w[2] < bound) cval[w[2]] = op == OP_CONST_TRUE;
         if (op == OP_CONSTANT && wc == 4 && w[2] < bound) {
             cval[w[2]] = w[3];
             if (w[1] == uint_type && w[3] < 3 && !first_type_at && !before[w[3]]) before[w[3]] = w[2];
         }
         if (op == NV_TYPE) {
-            if (wc != 6 || w[3] >= bound || cval[w[3]] < 0) FAIL("SPIR-V word %zu: matrix type without a constant scope", at);
+            if (wc != 6 || w[1] >= bound || w[2] >= bound || w[3] >= bound || cval[w[3]] < 0 || cval[w[3]] > 255)
+                FAIL("SPIR-V word %zu: matrix type without a constant scope", at);
+            if (!uint_type) LATER("SPIR-V word %zu: a matrix type before the 32-bit unsigned integer type", at);
+            /* KHR reads integer components as unsigned unless MulAdd says otherwise: not carried over, so refuse */
+            if (sint[w[2]]) LATER("SPIR-V word %zu: a signed integer matrix (its signedness would be lost)", at);
             if (cval[w[3]] != SCOPE_SUBGROUP) wide = 1;
             if (!first_type_at) first_type_at = (uint32_t)at;
-            ntypes++;
+            uint32_t *e = ti + 4 * (size_t)w[1];
+            e[0] = (uint32_t)cval[w[3]] + 1u, e[1] = w[4], e[2] = w[5], e[3] = (uint32_t)ntypes++;
         }
-        if (typed_result(op) && wc >= 3 && w[2] < bound) type_of[w[2]] = w[1];
+        if (typed_result(op) && wc >= 3 && w[1] < bound && w[2] < bound) type_of[w[2]] = w[1];
         if (op == OP_TYPE_POINTER && wc == 4 && w[1] < bound) storage[w[1]] = w[2];
         if (op == OP_NAME && wc >= 3 && is_string(w + 1, wc - 1, "vkb_tensor_loads")) tensor = 1;
-        if (op == NV_TYPE && w[1] < bound) mscope[w[1]] = (uint32_t)cval[w[3]];
         if (op == NV_MULADD) {
-            if (wc != 6) FAIL("SPIR-V word %zu: MulAdd of %u words", at, wc);
+            if (wc != 6) {
+                LATER("SPIR-V word %zu: MulAdd of %u words", at, wc);
+                at += wc;
+                continue;
+            }
             const uint32_t roles[4][2] = {{w[3], 1}, {w[4], 2}, {w[5], 4}, {0, 0}};
             for (int r = 0; r < 3; r++) {
                 uint32_t t = roles[r][0] < bound ? type_of[roles[r][0]] : 0;
-                if (!t) FAIL("SPIR-V word %zu: cannot tell the type of MulAdd operand %%%u", at, roles[r][0]);
-                use[t] |= roles[r][1];
+                if (!t) LATER("SPIR-V word %zu: cannot tell the type of MulAdd operand %%%u", at, roles[r][0]);
+                else use[t] |= roles[r][1];
             }
             if (w[1] < bound) use[w[1]] |= 4;
         }
         at += wc;
     }
-    if (!wide) {
-        free(type_of), free(use), free(cval), free(storage), free(mscope);
+    if (!wide) {  /* valid NV SPIR-V as it is: whatever the rewrite could not have done does not matter */
+        free(type_of), free(use), free(cval), free(storage), free(ti), free(sint);
         return 0;
     }
+    if (later[0]) FAIL("%s", later);
     /* With the marker, each workgroup-scope load from a storage buffer becomes a tensor load: a layout of the matrix's
      * own rows x cols at the load's stride, from the same element pointer (whole tiles: nothing to clamp). */
     if (tensor)
         for (size_t at = 5; at < n; at += in[at] >> 16)
-            if ((in[at] & 0xffffu) == NV_LOAD) {
-                uint32_t t = in[at + 1], ptr = in[at + 3];
-                if (mscope[t] == SCOPE_SUBGROUP || ptr >= bound || storage[type_of[ptr]] != STORAGE_BUFFER) continue;
+            if ((in[at] & 0xffffu) == NV_LOAD && tensor_load(in + at, ti, type_of, storage, bound)) {
                 if (cval[in[at + 5]] != 0) FAIL("SPIR-V word %zu: a tensor load must be row-major", at);
+                if ((in[at] >> 16) > 7 || ((in[at] >> 16) == 7 && in[at + 6]))  /* volatile, aligned ...: not carried */
+                    FAIL("SPIR-V word %zu: a tensor load with memory access operands", at);
                 ntl++;
             }
     if (!uint_type) FAIL("no 32-bit unsigned integer type for the Use and layout operands");
@@ -129,7 +155,9 @@ int vkb_spv_khr(const uint32_t *in, size_t n, uint32_t **out, size_t *outn, char
     for (int i = 0; i < 3; i++) cid[i] = before[i] ? before[i] : next_id++;
     uint32_t tl_type = ntl ? next_id++ : 0, undef0 = next_id;  /* undef of matrix type i: undef0 + i */
     if (ntl) next_id += (uint32_t)ntypes;
-    o = malloc((n + 96 + 4 * (size_t)ntypes + 16 * (size_t)ntl) * sizeof(*o));
+    /* Growth: 3 constants (12 words), the layout type (4); per NV extension three more names of <= 8 words; per NV
+     * capability two more (4); per matrix type its Use and an undef (4); per tensor load 23 words for its 6 or 7. */
+    o = malloc((n + 16 + 24 * (size_t)next + 4 * (size_t)ncap + 4 * (size_t)ntypes + 17 * (size_t)ntl) * sizeof(*o));
     if (!o) FAIL("out of memory");
     memcpy(o, in, 5 * sizeof(*o));
     o[3] = next_id;
@@ -157,22 +185,16 @@ int vkb_spv_khr(const uint32_t *in, size_t n, uint32_t **out, size_t *outn, char
             o[k++] = (7u << 16) | KHR_TYPE;
             memcpy(o + k, w + 1, 5 * sizeof(*o)), k += 5;
             o[k++] = cid[u == 1 ? 0 : u == 2 ? 1 : 2];
-            if (ntl) {  /* the initial value a tensor load takes for clamped elements (none here) */
-                uint32_t ti = 0;
-                for (size_t a2 = 5; a2 < at; a2 += in[a2] >> 16) ti += (in[a2] & 0xffffu) == NV_TYPE;
-                o[k++] = (3u << 16) | OP_UNDEF, o[k++] = w[1], o[k++] = undef0 + ti;
-                mscope[w[1]] |= ti << 8;  /* remember the index (scope values are < 256) */
-            }
-        } else if (op == NV_LOAD && ntl && mscope[w[1]] % 256 != SCOPE_SUBGROUP && w[3] < bound &&
-                   storage[type_of[w[3]]] == STORAGE_BUFFER) {
-            const uint32_t *ty = in + first_type_at;  /* find the type's rows and cols */
-            while ((ty[0] & 0xffffu) != NV_TYPE || ty[1] != w[1]) ty += ty[0] >> 16;
+            if (ntl)  /* the initial value a tensor load takes for clamped elements (none here) */
+                o[k++] = (3u << 16) | OP_UNDEF, o[k++] = w[1], o[k++] = undef0 + ti[4 * (size_t)w[1] + 3];
+        } else if (op == NV_LOAD && ntl && tensor_load(w, ti, type_of, storage, bound)) {
+            const uint32_t *e = ti + 4 * (size_t)w[1];  /* the type's rows and cols */
             uint32_t l0 = next_id++, l1 = next_id++, l2 = next_id++;
             o[k++] = (3u << 16) | TL_CREATE, o[k++] = tl_type, o[k++] = l0;
-            o[k++] = (6u << 16) | TL_SET_DIM, o[k++] = tl_type, o[k++] = l1, o[k++] = l0, o[k++] = ty[4], o[k++] = ty[5];
+            o[k++] = (6u << 16) | TL_SET_DIM, o[k++] = tl_type, o[k++] = l1, o[k++] = l0, o[k++] = e[1], o[k++] = e[2];
             o[k++] = (6u << 16) | TL_SET_STRIDE, o[k++] = tl_type, o[k++] = l2, o[k++] = l1, o[k++] = w[4], o[k++] = cid[1];
             o[k++] = (8u << 16) | LOAD_TENSOR, o[k++] = w[1], o[k++] = w[2], o[k++] = w[3];
-            o[k++] = undef0 + (mscope[w[1]] >> 8), o[k++] = l2, o[k++] = 0, o[k++] = 0;  /* memory, tensor operands: None */
+            o[k++] = undef0 + e[3], o[k++] = l2, o[k++] = 0, o[k++] = 0;  /* memory, tensor operands: None */
         } else if (op == NV_LOAD || op == NV_STORE) {
             /* load: type result pointer stride colmajor [access]; store: pointer object stride colmajor [access] */
             uint32_t s = op == NV_LOAD ? 4 : 3;  /* word index of the stride */
@@ -192,11 +214,11 @@ int vkb_spv_khr(const uint32_t *in, size_t n, uint32_t **out, size_t *outn, char
         }
         at += wc;
     }
-    free(type_of), free(use), free(cval), free(storage), free(mscope);
+    free(type_of), free(use), free(cval), free(storage), free(ti), free(sint);
     o[3] = next_id;
     *out = o, *outn = k;
     return 1;
 error:
-    free(type_of), free(use), free(cval), free(storage), free(mscope), free(o);
+    free(type_of), free(use), free(cval), free(storage), free(ti), free(sint), free(o);
     return -1;
 }

@@ -727,6 +727,8 @@ vkb_vk *vkb_vk_open(const char *select, int validate, char *err, size_t errlen)
     c->coopmat_khr = pi.has_coop_khr;
     c->coopmat_wg = cm2;
     c->coopmat_wg_max = cm2 ? pi.cm2p.workgroupScopeMaxWorkgroupSize : 0;
+    c->coopmat_wg_smem = cm2 ? pi.cm2p.workgroupScopeReservedSharedMemory : 0;
+    c->coopmat_tensor = cm2 && pi.cm2f.tensorAddressing;
     c->shader_clock = clock;
     c->ieee16 = pi.fc.shaderSignedZeroInfNanPreserveFloat16;
     c->ieee32 = pi.fc.shaderSignedZeroInfNanPreserveFloat32;

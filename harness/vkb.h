@@ -77,6 +77,8 @@ typedef struct vkb_caps {
     int f16, storage16, int8, storage8, int_dot, int_dot_accel, coopmat_nv, coopmat_khr;
     int coopmat_wg;             /* VK_NV_cooperative_matrix2 workgroup scope + flexible dimensions, enabled */
     uint32_t coopmat_wg_max;    /* its largest workgroup (invocations) */
+    uint32_t coopmat_wg_smem;   /* shared memory the driver keeps for workgroup-scope matrices (bytes) */
+    int coopmat_tensor;         /* ... and tensor-addressed loads (cooperativeMatrixTensorAddressing), enabled */
     int ieee16, ieee32;         /* shaderSignedZeroInfNanPreserveFloat16/32: shaders may keep NaN/Inf (ieee.glsl) */
     int shader_clock;           /* VK_KHR_shader_clock shaderSubgroupClock: the clock probe can count SM cycles */
     uint32_t subgroup, max_wg_count_x, max_wg_size, max_shared;

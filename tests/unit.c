@@ -1275,9 +1275,9 @@ static void test_report_fmt_family(void)
 /* ---- spvkhr: NV cooperative matrix -> KHR ---------------------------------------------------- */
 
 /* A hand-assembled module in glslang 12's NV form (the rewrite reads instructions, not a whole valid module):
- * ids 1 uint, 2 f32, 3 f16, 4 bool, 5 = uint 2 (Workgroup), 6 = 16, 7 false, 8 true, 11 = 32, 13 / 15 pointers to f16
- * in a storage buffer / shared memory, 16 / 18 element pointers into each, types 9 A f16 16x16, 10 B f16 16x32,
- * 12 C f32 16x32; 21 = load A (row-major, from 16), 22 = load B (column-major, memory access None; from 18 with the
+ * ids 1 uint, 2 f32, 3 f16, 4 bool, 5 = uint 2 (Workgroup), 6 = 16, 7 false, 8 true, 11 = 32, 27 = 48, 13 / 15
+ * pointers to f16 in a storage buffer / shared memory, 16 / 18 element pointers into each, types 9 A f16 16x32, 10 B
+ * f16 16x32, 12 C f32 16x32 (bound 30); 21 = load A (row-major, stride 48, from 16), 22 = load B (column-major, memory access None; from 18 with the
  * marker, else 16), 23 undef C, 24 = MulAdd, a store of 24 to 16. scope_a: A's scope id; a_as_b: B loaded as type 9;
  * marker: OpName "vkb_tensor_loads" (id 25, unused otherwise). */
 static size_t spv_nv_module(uint32_t *w, uint32_t scope_a, int a_as_b, int marker)
@@ -1294,14 +1294,14 @@ static size_t spv_nv_module(uint32_t *w, uint32_t scope_a, int a_as_b, int marke
         I(5, 25, 0, 0, 0, 0, 0);
         memcpy(w + k - 5, "vkb_tensor_loads", 17);
     }
-    I(21, 1, 32, 0); I(22, 2, 32); I(22, 3, 16); I(20, 4);
-    I(43, 1, 5, 2); I(43, 1, 6, 16); I(42, 4, 7); I(41, 4, 8); I(43, 1, 11, 32); I(43, 1, 14, 3);
-    I(5358, 9, 3, scope_a, 6, 6); I(5358, 10, 3, 5, 6, 11); I(5358, 12, 2, 5, 6, 11);
+    I(21, 1, 32, 0); I(22, 2, 32); I(22, 3, 16); I(20, 4); I(21, 28, 8, 1);  /* 28: int8, signed */
+    I(43, 1, 5, 2); I(43, 1, 6, 16); I(42, 4, 7); I(41, 4, 8); I(43, 1, 11, 32); I(43, 1, 14, 3); I(43, 1, 27, 48);
+    I(5358, 9, 3, scope_a, 6, 11); I(5358, 10, 3, 5, 6, 11); I(5358, 12, 2, 5, 6, 11);
     I(32, 13, 12, 3);                                               /* 13: pointer to f16 in a storage buffer */
     I(32, 15, 4, 3);                                                /* 15: pointer to f16 in shared memory */
     I(65, 13, 16, 17, 14);                                          /* 16, 18: element pointers, buffer and shared */
     I(65, 15, 18, 19, 14);
-    I(5359, 9, 21, 16, 6, 7);
+    I(5359, 9, 21, 16, 27, 7);
     I(5359, a_as_b ? 9 : 10, 22, marker ? 18 : 16, 11, 8, 0);
     I(1, 12, 23);
     I(5361, 12, 24, 21, 22, 23);
@@ -1347,7 +1347,7 @@ static void test_spv_khr(void)
             if (op == 4457) {  /* type, result, pointer, layout, stride [access] */
                 loads++;
                 CHECK(spv_const_before(out, outn, out[at + 4], at) == (out[at + 2] == 21 ? 0 : 1));
-                CHECK(out[at + 5] == (out[at + 2] == 21 ? 6u : 11u));
+                CHECK(out[at + 5] == (out[at + 2] == 21 ? 27u : 11u));
                 CHECK(wc == (out[at + 2] == 21 ? 6u : 7u));
             }
             if (op == 4458) {  /* pointer, object, layout, stride */
@@ -1366,6 +1366,15 @@ static void test_spv_khr(void)
         if ((in[at] & 0xffffu) == 5358) in[at + 3] = 14;
     out = NULL;
     CHECK(vkb_spv_khr(in, n, &out, &outn, err, sizeof(err)) == 0 && out == NULL);
+    /* ... even with what the rewrite would refuse (a signed int8 A: KHR would read it unsigned), as NVIDIA's int8 probe;
+     * at workgroup scope that is an error. */
+    for (size_t at = 5; at < n; at += in[at] >> 16)
+        if ((in[at] & 0xffffu) == 5358 && in[at + 1] == 9) in[at + 2] = 28;
+    CHECK(vkb_spv_khr(in, n, &out, &outn, err, sizeof(err)) == 0 && out == NULL);
+    for (size_t at = 5; at < n; at += in[at] >> 16)
+        if ((in[at] & 0xffffu) == 5358) in[at + 3] = 5;
+    CHECK(vkb_spv_khr(in, n, &out, &outn, err, sizeof(err)) == -1 && out == NULL);
+    CHECK_HAS(err, "signed integer");
     /* One type as both A and B: no single Use for it. */
     n = spv_nv_module(in, 5, 1, 0);
     CHECK(vkb_spv_khr(in, n, &out, &outn, err, sizeof(err)) == -1 && out == NULL);
@@ -1374,16 +1383,26 @@ static void test_spv_khr(void)
     n = spv_nv_module(in, 5, 0, 0);
     CHECK(vkb_spv_khr(in, n - 1, &out, &outn, err, sizeof(err)) == -1);
     CHECK_HAS(err, "runs past the end");
-    /* The marker, both matrices at workgroup scope: A's load from the storage buffer becomes a tensor load of a 16 x 16
-     * layout (A's rows and cols) at stride %6 (16, 1); B's load from shared memory stays a plain one. */
+    /* The marker, both matrices at workgroup scope: A's load from the storage buffer becomes a tensor load of a 16 x 32
+     * layout (A's rows %6 and cols %11, in that order) at strides (%27 = 48, 1); B's load from shared memory stays a
+     * plain one. New ids: constants 0 and 1 (30, 31), the layout type, three undefs, the load's three layouts: bound 39,
+     * each defined once. */
     n = spv_nv_module(in, 5, 0, 1);
     CHECK(vkb_spv_khr(in, n, &out, &outn, err, sizeof(err)) == 1);
     if (out) {
-        uint32_t layout = 0, dims = 0, strided = 0, tl_type = 0;
-        int tensor = 0, plain = 0, caps = 0, undef9 = 0;
+        uint32_t layout = 0, dims = 0, strided = 0, tl_type = 0, seen[64] = {0};
+        int tensor = 0, plain = 0, caps = 0, undef9 = 0, ext = 0, twice = 0;
+        CHECK(out[3] == 39);
         for (size_t at = 5; at < outn && out[at] >> 16; at += out[at] >> 16) {
             uint32_t op = out[at] & 0xffffu;
             caps += op == 17 && (out[at + 1] == 5439 || out[at + 1] == 5433);
+            ext += op == 10 && !strcmp((const char *)(out + at + 1), "SPV_NV_tensor_addressing");
+            uint32_t res = op == 5370 || op == 4456 ? out[at + 1] : op == 43 || op == 1 || op == 5372 || op == 5373 ||
+                           op == 5374 || op == 5367 ? out[at + 2] : 0;
+            if (res) {
+                CHECK(res < out[3] && res < 64);
+                if (res < 64) twice += seen[res]++ > 0;
+            }
             if (op == 5370) {
                 tl_type = out[at + 1];
                 CHECK(spv_const_before(out, outn, out[at + 2], at) == 2);
@@ -1391,11 +1410,11 @@ static void test_spv_khr(void)
             if (op == 1 && out[at + 1] == 9) undef9 = (int)out[at + 2];
             if (op == 5373) {
                 dims = out[at + 2];
-                CHECK(out[at + 1] == tl_type && out[at + 4] == 6 && out[at + 5] == 6);
+                CHECK(out[at + 1] == tl_type && out[at + 4] == 6 && out[at + 5] == 11);
             }
             if (op == 5374) {
                 strided = out[at + 2];
-                CHECK(out[at + 3] == dims && out[at + 4] == 6 && spv_const_before(out, outn, out[at + 5], at) == 1);
+                CHECK(out[at + 3] == dims && out[at + 4] == 27 && spv_const_before(out, outn, out[at + 5], at) == 1);
             }
             if (op == 5367) {  /* type result pointer object layout memory tensor-operands */
                 tensor++, layout = out[at + 5];
@@ -1406,7 +1425,7 @@ static void test_spv_khr(void)
                 CHECK(out[at + 2] == 22 && out[at + 3] == 18);
             }
         }
-        CHECK(tensor == 1 && plain == 1 && caps == 2 && layout && layout == strided && undef9);
+        CHECK(tensor == 1 && plain == 1 && caps == 2 && ext == 1 && twice == 0 && layout && layout == strided && undef9);
         free(out);
     }
 }
