@@ -34,8 +34,15 @@ layout(binding = 2) writeonly buffer C { float c[]; };
 // Staged (stubs matmul_coopmat_wg_sN.comp, emulated in matmul_coopmat_wg_s_emu.comp): the tiles go through shared memory by our own 16-byte loads, two buffers, one
 // barrier a step, the next step's loads in registers during this step's MulAdd; the workgroup-scope matrices load from
 // shared memory (rows padded by one uvec4, as matmul_coopmat.glsl). Whole uvec4 per invocation (the host checks).
+// Split-K (spec 4 SPLIT = S, grid z = the slice): slice z takes K / S; with S > 1 each slice stores its block's partial
+// sums in part[z][M][N], takes a ticket (splitk_fold.glsl), and the tile's last workgroup adds the slices in slice order
+// 0, 1, .. (the same bits whichever arrives last) and stores C. Bindings 3 part (fp32, coherent), 4 the tickets.
 layout(binding = 0) readonly buffer A8 { uvec4 a8[]; };
 layout(binding = 1) readonly buffer B8 { uvec4 b8[]; };
+layout(binding = 3) coherent buffer Part { float part[]; };
+layout(constant_id = 4) const uint SPLIT = 1u;
+#define FOLD_CNT_BINDING 4
+#include "splitk_fold.glsl"
 const uint WG = gl_WorkGroupSize.x;
 const uint ASTR = BK / 8u + 1u, BSTR = BN / 8u + 1u, ASZ = BM * ASTR, BSZ = BK * BSTR;
 const uint NA = BM * BK / 8u / WG, NB = BK * BN / 8u / WG;
@@ -46,6 +53,10 @@ shared uvec4 sm[2u * (ASZ + BSZ)];
     coopMatLoadNV(ta, sm, base, ASTR, false); coopMatLoadNV(tb, sm, base + ASZ, BSTR, false); \
     acc = coopMatMulAddNV(ta, tb, acc); } while (false)
 #define WG_STORE coopMatStoreNV(acc, c, row0 * pc.n + col0, pc.n, false)
+#define WG_STORE_PART(z) coopMatStoreNV(acc, part, ((z) * pc.m + row0) * pc.n + col0, pc.n, false)
+#define WG_FOLD do { coopMatLoadNV(acc, part, row0 * pc.n + col0, pc.n, false); \
+    [[dont_unroll]] for (uint z = 1u; z < SPLIT; z++) { fcoopmatNV<32, gl_ScopeWorkgroup, BM, BN> p_; \
+        coopMatLoadNV(p_, part, (z * pc.m + row0) * pc.n + col0, pc.n, false); acc = acc + p_; } } while (false)
 #else
 // The emulation (matmul_coopmat_wg_s_emu.comp): each invocation owns BM x BN / WG elements of the block (strided by
 // WG) and sums them from the shared tiles, fp32 in k order; loops not unrolled, so that llvmpipe compiles it quickly.
@@ -57,14 +68,19 @@ float wg_half(uint at, uint h) { const uvec4 v = sm[at + h / 8u]; return unpackH
         z += wg_half(base + r * ASTR, kk) * wg_half(base + ASZ + kk * BSTR, q); acc[e] = z; }
 #define WG_STORE [[dont_unroll]] for (uint e = 0u; e < PER; e++) { const uint x = t + e * WG; \
     c[(row0 + x / BN) * pc.n + col0 + x % BN] = acc[e]; }
+#define WG_STORE_PART(z) [[dont_unroll]] for (uint e = 0u; e < PER; e++) { const uint x = t + e * WG; \
+    part[((z) * pc.m + row0 + x / BN) * pc.n + col0 + x % BN] = acc[e]; }
+#define WG_FOLD [[dont_unroll]] for (uint e = 0u; e < PER; e++) { const uint x = t + e * WG; \
+    const uint at = (row0 + x / BN) * pc.n + col0 + x % BN; float z_ = part[at]; \
+    [[dont_unroll]] for (uint z = 1u; z < SPLIT; z++) z_ += part[z * pc.m * pc.n + at]; acc[e] = z_; }
 #endif
 void main()
 {
     const uint row0 = gl_WorkGroupID.y * BM, col0 = gl_WorkGroupID.x * BN, t = gl_LocalInvocationID.x;
-    const uint kq = pc.k / 8u, nq = pc.n / 8u, ns = pc.k / BK;
+    const uint kq = pc.k / 8u, nq = pc.n / 8u, ns = pc.k / SPLIT / BK, k0 = gl_WorkGroupID.z * ns * BK;
     uvec4 ra[NA], rb[NB];
-    [[unroll]] for (uint i = 0u; i < NA; i++) { const uint x = t + i * WG; ra[i] = a8[(row0 + x / (BK / 8u)) * kq + x % (BK / 8u)]; }
-    [[unroll]] for (uint i = 0u; i < NB; i++) { const uint x = t + i * WG; rb[i] = b8[(x / (BN / 8u)) * nq + col0 / 8u + x % (BN / 8u)]; }
+    [[unroll]] for (uint i = 0u; i < NA; i++) { const uint x = t + i * WG; ra[i] = a8[(row0 + x / (BK / 8u)) * kq + k0 / 8u + x % (BK / 8u)]; }
+    [[unroll]] for (uint i = 0u; i < NB; i++) { const uint x = t + i * WG; rb[i] = b8[(k0 + x / (BN / 8u)) * nq + col0 / 8u + x % (BN / 8u)]; }
     WG_ACC_ZERO;
     [[dont_unroll]] for (uint s = 0u; s < ns; s++) {
         const uint base = (s & 1u) * (ASZ + BSZ);
@@ -72,13 +88,21 @@ void main()
         [[unroll]] for (uint i = 0u; i < NB; i++) { const uint x = t + i * WG; sm[base + ASZ + (x / (BN / 8u)) * BSTR + x % (BN / 8u)] = rb[i]; }
         barrier();
         if (s + 1u < ns) {
-            const uint k8 = (s + 1u) * (BK / 8u), kr = (s + 1u) * BK;
+            const uint kr = k0 + (s + 1u) * BK, k8 = kr / 8u;
             [[unroll]] for (uint i = 0u; i < NA; i++) { const uint x = t + i * WG; ra[i] = a8[(row0 + x / (BK / 8u)) * kq + k8 + x % (BK / 8u)]; }
             [[unroll]] for (uint i = 0u; i < NB; i++) { const uint x = t + i * WG; rb[i] = b8[(kr + x / (BN / 8u)) * nq + col0 / 8u + x % (BN / 8u)]; }
         }
         WG_STEP(base);
     }
-    WG_STORE;
+    if (SPLIT == 1u) {
+        WG_STORE;
+    } else {
+        WG_STORE_PART(gl_WorkGroupID.z);
+        if (fold_arrive(gl_WorkGroupID.y * gl_NumWorkGroups.x + gl_WorkGroupID.x, SPLIT)) {
+            WG_FOLD;
+            WG_STORE;
+        }
+    }
 }
 #elif !defined(VKB_COOP_EMU)
 #ifdef VKB_WG_TENSOR

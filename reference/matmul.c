@@ -86,7 +86,8 @@ typedef struct mm_variant {
                                   * k-steps (0 = 1). Axes tile=, sub=, split=, chunk=. */
     int wgscope;                 /* shader matmul_coopmat_wg[_emu]: one BM x BN workgroup-scope accumulator, BK-deep
                                   * tiles, tm x tn subgroups in the workgroup; 2: the tiles staged in shared memory by
-                                  * our own loads (two buffers); 3: coopmat_wg's loads made tensor-addressed by spvkhr.c
+                                  * our own loads (two buffers; split = K slices summed in the kernel, 0 = 1); 3: coopmat_wg's
+                                  * loads made tensor-addressed by spvkhr.c
                                   * (the twin coopmat_wg_emu validates the same addressing). Axes tile=, sub=, chunk=. */
 } mm_variant;
 
@@ -357,24 +358,30 @@ static int mm_config_wg(const vkb_case *c, const mm_variant *v, int64_t m, int64
     if (v->kind == K_WG && !c->caps.coopmat_wg)
         return snprintf(why, wl, "device lacks VK_NV_cooperative_matrix2 workgroup scope with flexible dimensions "
                         "(variant=coopmat_wg_emu validates the tiling)"), 1;
+    if (v->kind == K_WG && v->wgscope == 3 && !c->caps.coopmat_tensor)
+        return snprintf(why, wl, "device lacks VK_NV_cooperative_matrix2 tensor addressing"), 1;
     if (v->kind == K_WG && wg > c->caps.coopmat_wg_max)
         return snprintf(why, wl, "variant %s: %u invocations, over this device's %u for workgroup-scope matrices",
                         v->name, wg, c->caps.coopmat_wg_max), 1;
     if (v->bm % 16 || v->bn % 16 || v->bk % 16)
         return snprintf(why, wl, "variant %s: tile %ux%u chunk %u: expected multiples of 16", v->name, v->bm, v->bn, v->bk), -1;
-    if (m % v->bm || n % v->bn || k % v->bk)
-        return snprintf(why, wl, "variant %s takes whole tiles only: m %% %u, n %% %u and k %% %u must be 0", v->name,
-                        v->bm, v->bn, v->bk), 1;
+    uint32_t slices = v->wgscope == 2 && v->split ? v->split : 1;
+    if (m % v->bm || n % v->bn || k % ((int64_t)slices * v->bk))
+        return snprintf(why, wl, "variant %s takes whole tiles only: m %% %u, n %% %u and k %% (split %u x chunk %u) must be 0",
+                        v->name, v->bm, v->bn, slices, v->bk), 1;
+    if (slices > c->caps.max_wg_count_x)  /* grid z */
+        return snprintf(why, wl, "variant %s: split %u exceeds the device's workgroup count", v->name, slices), 1;
     if ((v->bm * v->bn) % wg)
         return snprintf(why, wl, "variant %s: a %ux%u block does not split over %u invocations", v->name, v->bm, v->bn, wg), 1;
     /* Staged: two buffers of padded tiles, whole uvec4 loads per invocation; the driver's own shared memory besides. */
     double shared = v->wgscope == 2 ? 32.0 * (v->bm * (v->bk / 8 + 1) + v->bk * (v->bn / 8 + 1)) : 0;
+    if (v->kind == K_WG) shared += c->caps.coopmat_wg_smem;  /* what the driver keeps back for the matrices */
     if (v->wgscope == 2 && ((v->bm * v->bk / 8) % wg || (v->bk * v->bn / 8) % wg))
         return snprintf(why, wl, "variant %s: the tiles do not split into whole uvec4 over %u invocations", v->name, wg), 1;
     if (mm_fits(c, v, shared, wg, why, wl)) return 1;
     if (v->kind == K_WG && wg != 128 && wg != 256)  /* stubs matmul_coopmat_wg_{t,s}128, _256: see the shader */
         return snprintf(why, wl, "variant %s: %u invocations: compiled for 128 and 256 only", v->name, wg), 1;
-    spec[0] = wg, spec[1] = v->bm, spec[2] = v->bn, spec[3] = v->bk, *nspec = 4;
+    spec[0] = wg, spec[1] = v->bm, spec[2] = v->bn, spec[3] = v->bk, spec[4] = slices, *nspec = v->wgscope == 2 ? 5 : 4;
     if (v->kind == K_WG) snprintf(shader, sl, "%s_%c%u", v->shader, "tsx"[v->wgscope - 1], wg);
     else snprintf(shader, sl, "%s", v->shader);
     return 0;
@@ -508,8 +515,8 @@ static int mm_plan(vkb_case *c)
     if (has_axes && (is_auto || (!v->split && !v->regk && !v->wgscope)))
         return vkb_error(c, "tile=, sub=, split=, chunk= apply to variant=coopmat_s, coopmat_r, coopmat_wg and their _emu "
                             "twins only") < 0;
-    if (has_axes && v->wgscope && vkb_param_str(c, "split", NULL))
-        return vkb_error(c, "split= does not apply to variant=%s (one accumulator per workgroup)", v->name) < 0;
+    if (has_axes && v->wgscope && v->wgscope != 2 && vkb_param_str(c, "split", NULL))
+        return vkb_error(c, "split= applies to coopmat_wgs* only (variant=%s)", v->name) < 0;
     if (has_axes) {
         sv = *v;
         const char *tile = vkb_param_str(c, "tile", NULL), *sub = vkb_param_str(c, "sub", NULL);
@@ -533,8 +540,14 @@ static int mm_plan(vkb_case *c)
     vkb_add_buf(c, "a", t, (size_t)(m * k), VKB_IN);
     vkb_add_buf(c, "b", t, (size_t)(k * n), VKB_IN);
     vkb_add_buf(c, "c", VKB_F32, (size_t)(m * n), VKB_OUT);
+    uint32_t slices = v->wgscope == 2 && v->split ? v->split : 1, gx = (uint32_t)((n + v->bn - 1) / v->bn);
+    uint32_t gy = (uint32_t)((m + v->bm - 1) / v->bm);
+    if (v->wgscope == 2) {  /* the staged shader's split-K: partial sums and the tiles' tickets (zero, kernels/splitk_fold.glsl) */
+        vkb_add_buf(c, "part", VKB_F32, slices > 1 ? (size_t)slices * (size_t)(m * n) : 1, VKB_SCRATCH);
+        vkb_add_buf(c, "tickets", VKB_U32, slices > 1 ? (size_t)gx * gy : 1, VKB_IN);
+    }
     int p = vkb_add_pipe(c, shader, (int)nspec, spec);
-    vkb_dispatch *d = vkb_add_dispatch(c, p, (uint32_t)((n + v->bn - 1) / v->bn), (uint32_t)((m + v->bm - 1) / v->bm), 1);
+    vkb_dispatch *d = vkb_add_dispatch(c, p, gx, gy, slices);
     if (d) d->push.m = (uint32_t)m, d->push.n = (uint32_t)n, d->push.k = (uint32_t)k;
     double es = (double)vkb_dtype_size(t);
     c->flops = 2.0 * (double)m * (double)n * (double)k;
@@ -546,7 +559,8 @@ static int mm_plan(vkb_case *c)
         snprintf(pv->cfg, sizeof(pv->cfg), "tile %ux%u sub %ux%u split %u chunk %u; ", v->bm, v->bn, v->tm, v->tn,
                  v->split, v->bk);
     if (v->wgscope)
-        snprintf(pv->cfg, sizeof(pv->cfg), "tile %ux%u sub %ux%u chunk %u; ", v->bm, v->bn, v->tm, v->tn, v->bk);
+        snprintf(pv->cfg, sizeof(pv->cfg), "tile %ux%u sub %ux%u chunk %u split %u; ", v->bm, v->bn, v->tm, v->tn, v->bk,
+                 v->wgscope == 2 && v->split ? v->split : 1);
     if (v->regk)
         snprintf(pv->cfg, sizeof(pv->cfg), "tile %ux%u sub %ux%u split %u chunk %u, %u steps; ", v->bm, v->bn, v->tm, v->tn,
                  v->split ? v->split : 1, v->bk, (uint32_t)(k / v->bk));
@@ -841,7 +855,8 @@ VKB_KERNEL(matmul) = {"matmul", "m,n,k,dtype,inputs,check,tile,sub,split,chunk",
                       "coopmat_r16, coopmat_p16, coopmat_p32s1, coopmat_p32, coopmat_p32r2, coopmat_p64, coopmat_q128, coopmat_q64, "
                       "coopmat_q64b16, coopmat_s (tile=, sub=, "
                       "split=, chunk=), coopmat_r, coopmat_r8 (tile=, sub=, split=, chunk=), coopmat_wg, coopmat_wgs, coopmat_wgs_s, "
-                      "coopmat_wgs_l, coopmat_wgt (workgroup-scope matrices, VK_NV_cooperative_matrix2; tile=, sub=, chunk=); the same "
+                      "coopmat_wgs_l, coopmat_wgt (workgroup-scope matrices, VK_NV_cooperative_matrix2; tile=, sub=, chunk=; "
+                      "coopmat_wgs*: split=); the same "
                       "tilings on plain FMA (any device): coopmat_emu, coopmat_f_emu, coopmat_f64_emu, coopmat_f256_emu, "
                       "coopmat_g_emu, coopmat_g64_emu, coopmat_r16_emu, coopmat_p16_emu, coopmat_p32s1_emu, "
                       "coopmat_p32_emu, coopmat_p32r2_emu, coopmat_p64_emu, coopmat_q128_emu, coopmat_q64_emu, coopmat_q64b16_emu, "
