@@ -304,6 +304,24 @@ static uint32_t sm_count(const physinfo *pi, char *src, size_t len)
 
 /* VK_NV_cooperative_matrix2 for `devices`: the features, the workgroup-scope limits and each flexible-size
  * configuration (granularity in M, N, K; the workgroup size it needs). */
+/* The workgroup-scope flexible configurations, for the caps. */
+static int cm2_flex(VkInstance inst, VkPhysicalDevice pd, vkb_cm_flex *out, int max)
+{
+    pfn_cm2_flex q = (pfn_cm2_flex)vkGetInstanceProcAddr(inst, "vkGetPhysicalDeviceCooperativeMatrixFlexibleDimensionsPropertiesNV");
+    uint32_t n = 0;
+    int k = 0;
+    if (!q || q(pd, &n, NULL) != VK_SUCCESS || !n) return 0;
+    nv_cm2_flex *p = calloc(n, sizeof(*p));
+    for (uint32_t i = 0; p && i < n; i++) p[i].sType = STYPE_CM2_FLEX_NV;
+    if (p && q(pd, &n, p) >= VK_SUCCESS)
+        for (uint32_t i = 0; i < n && k < max; i++)
+            if (p[i].scope == 2u)  /* VK_SCOPE_WORKGROUP_KHR */
+                out[k++] = (vkb_cm_flex){p[i].MGranularity, p[i].NGranularity, p[i].KGranularity, p[i].AType, p[i].BType,
+                                         p[i].CType, p[i].ResultType, p[i].workgroupInvocations};
+    free(p);
+    return k;
+}
+
 static void cm2_list(FILE *f, VkInstance inst, VkPhysicalDevice pd, const physinfo *pi)
 {
     const nv_cm2_feats *x = &pi->cm2f;
@@ -314,21 +332,13 @@ static void cm2_list(FILE *f, VkInstance inst, VkPhysicalDevice pd, const physin
             x->conversions ? "yes" : "no", x->perElementOperations ? "yes" : "no", x->tensorAddressing ? "yes" : "no",
             x->blockLoads ? "yes" : "no", pi->cm2p.workgroupScopeMaxWorkgroupSize,
             pi->cm2p.flexibleDimensionsMaxDimension, pi->cm2p.workgroupScopeReservedSharedMemory);
-    pfn_cm2_flex q = (pfn_cm2_flex)vkGetInstanceProcAddr(inst, "vkGetPhysicalDeviceCooperativeMatrixFlexibleDimensionsPropertiesNV");
-    uint32_t n = 0;
-    if (!q || q(pd, &n, NULL) != VK_SUCCESS || !n) {
-        fprintf(f, "    coopmat2 flexible: NA (%s)\n", q ? "the query returned none" : "no entry point");
-        return;
-    }
-    nv_cm2_flex *p = calloc(n, sizeof(*p));
-    for (uint32_t i = 0; p && i < n; i++) p[i].sType = STYPE_CM2_FLEX_NV;
-    if (p && q(pd, &n, p) >= VK_SUCCESS)
-        for (uint32_t i = 0; i < n; i++)
-            fprintf(f, "    coopmat2 flexible %ux%ux%u A %s B %s C %s D %s scope %u, %u invocations\n",
-                    p[i].MGranularity, p[i].NGranularity, p[i].KGranularity, vkb_cm_type_name(p[i].AType),
-                    vkb_cm_type_name(p[i].BType), vkb_cm_type_name(p[i].CType), vkb_cm_type_name(p[i].ResultType),
-                    p[i].scope, p[i].workgroupInvocations);
-    free(p);
+    vkb_cm_flex fl[32];
+    int n = cm2_flex(inst, pd, fl, 32);
+    if (!n) fprintf(f, "    coopmat2 flexible: none at workgroup scope\n");
+    for (int i = 0; i < n; i++)
+        fprintf(f, "    coopmat2 flexible %ux%ux%u A %s B %s C %s D %s, workgroup scope, %u invocations\n", fl[i].m, fl[i].n,
+                fl[i].k, vkb_cm_type_name(fl[i].a), vkb_cm_type_name(fl[i].b), vkb_cm_type_name(fl[i].c),
+                vkb_cm_type_name(fl[i].d), fl[i].invocations);
 }
 
 static void phys_query(VkInstance inst, VkPhysicalDevice pd, physinfo *pi)
@@ -729,6 +739,7 @@ vkb_vk *vkb_vk_open(const char *select, int validate, char *err, size_t errlen)
     c->coopmat_wg_max = cm2 ? pi.cm2p.workgroupScopeMaxWorkgroupSize : 0;
     c->coopmat_wg_smem = cm2 ? pi.cm2p.workgroupScopeReservedSharedMemory : 0;
     c->coopmat_tensor = cm2 && pi.cm2f.tensorAddressing;
+    c->nflex = cm2 ? cm2_flex(v->inst, v->phys, c->flex, (int)(sizeof(c->flex) / sizeof(c->flex[0]))) : 0;
     c->shader_clock = clock;
     c->ieee16 = pi.fc.shaderSignedZeroInfNanPreserveFloat16;
     c->ieee32 = pi.fc.shaderSignedZeroInfNanPreserveFloat32;

@@ -68,6 +68,11 @@ typedef struct vkb_cm_shape {
     uint32_t m, n, k, a, b, c, d;
     int khr;
 } vkb_cm_shape;
+/* A workgroup-scope configuration of flexible size: dimensions in multiples of m, n, k, types a, b, c, d, for workgroups
+ * of exactly `invocations`. */
+typedef struct vkb_cm_flex {
+    uint32_t m, n, k, a, b, c, d, invocations;
+} vkb_cm_flex;
 /* "fp16", "fp32", "sint8", ... for a component type of vkb_cm_shape; "type<N>" for others (harness/devpeak.c). */
 const char *vkb_cm_type_name(uint32_t t);
 
@@ -79,6 +84,9 @@ typedef struct vkb_caps {
     uint32_t coopmat_wg_max;    /* its largest workgroup (invocations) */
     uint32_t coopmat_wg_smem;   /* shared memory the driver keeps for workgroup-scope matrices (bytes) */
     int coopmat_tensor;         /* ... and tensor-addressed loads (cooperativeMatrixTensorAddressing), enabled */
+    int nflex;                  /* its workgroup-scope flexible configurations (vkGetPhysicalDeviceCooperativeMatrix-
+                                 * FlexibleDimensionsPropertiesNV, scope workgroup) */
+    vkb_cm_flex flex[32];
     int ieee16, ieee32;         /* shaderSignedZeroInfNanPreserveFloat16/32: shaders may keep NaN/Inf (ieee.glsl) */
     int shader_clock;           /* VK_KHR_shader_clock shaderSubgroupClock: the clock probe can count SM cycles */
     uint32_t subgroup, max_wg_count_x, max_wg_size, max_shared;

@@ -360,6 +360,19 @@ static int mm_config_wg(const vkb_case *c, const mm_variant *v, int64_t m, int64
                         "(variant=coopmat_wg_emu validates the tiling)"), 1;
     if (v->kind == K_WG && v->wgscope == 3 && !c->caps.coopmat_tensor)
         return snprintf(why, wl, "device lacks VK_NV_cooperative_matrix2 tensor addressing"), 1;
+    if (v->kind == K_WG) {  /* the device's flexible granularity for fp16 x fp16 -> fp32 at this workgroup size */
+        const vkb_cm_flex *f = NULL;
+        for (int i = 0; i < c->caps.nflex && !f; i++)
+            if (c->caps.flex[i].a == 0 && c->caps.flex[i].b == 0 && c->caps.flex[i].c == 1 && c->caps.flex[i].d == 1 &&
+                c->caps.flex[i].invocations == wg)
+                f = &c->caps.flex[i];
+        if (!f)
+            return snprintf(why, wl, "variant %s: the device lists no fp16 workgroup-scope configuration for %u invocations",
+                            v->name, wg), 1;
+        if (!f->m || !f->n || !f->k || v->bm % f->m || v->bn % f->n || v->bk % f->k)
+            return snprintf(why, wl, "variant %s: tile %ux%u chunk %u is not a multiple of the device's %ux%ux%u granularity "
+                            "at %u invocations", v->name, v->bm, v->bn, v->bk, f->m, f->n, f->k, wg), 1;
+    }
     if (v->kind == K_WG && wg > c->caps.coopmat_wg_max)
         return snprintf(why, wl, "variant %s: %u invocations, over this device's %u for workgroup-scope matrices",
                         v->name, wg, c->caps.coopmat_wg_max), 1;
