@@ -31,9 +31,8 @@ layout(binding = 1) readonly buffer B { float16_t b[]; };
 layout(binding = 2) writeonly buffer C { float c[]; };
 
 #if defined(VKB_WG_STAGED)
-// Staged (stubs matmul_coopmat_wg_sN.comp, emulated in matmul_coopmat_wg_s_emu.comp): the tiles go through shared memory
-// by our own 16-byte loads, two buffers, one barrier a step, the loads of the next AHEAD steps (spec 5) in registers
-// during this step's MulAdd; the workgroup-scope matrices load from
+// Staged (stubs matmul_coopmat_wg_sN.comp, emulated in matmul_coopmat_wg_s_emu.comp): the tiles go through shared memory by our own 16-byte loads, two buffers, one
+// barrier a step, the next step's loads in registers during this step's MulAdd; the workgroup-scope matrices load from
 // shared memory (rows padded by one uvec4, as matmul_coopmat.glsl). Whole uvec4 per invocation (the host checks).
 // Split-K (spec 4 SPLIT = S, grid z = the slice): slice z takes K / S; with S > 1 each slice stores its block's partial
 // sums in part[z][M][N], takes a ticket (splitk_fold.glsl), and the tile's last workgroup adds the slices in slice order
@@ -42,7 +41,6 @@ layout(binding = 0) readonly buffer A8 { uvec4 a8[]; };
 layout(binding = 1) readonly buffer B8 { uvec4 b8[]; };
 layout(binding = 3) coherent buffer Part { float part[]; };
 layout(constant_id = 4) const uint SPLIT = 1u;
-layout(constant_id = 5) const uint AHEAD = 1u;  // steps whose loads are in flight in registers (a ring of AHEAD sets)
 #define FOLD_CNT_BINDING 4
 #include "splitk_fold.glsl"
 const uint WG = gl_WorkGroupSize.x;
@@ -80,26 +78,21 @@ void main()
 {
     const uint row0 = gl_WorkGroupID.y * BM, col0 = gl_WorkGroupID.x * BN, t = gl_LocalInvocationID.x;
     const uint kq = pc.k / 8u, nq = pc.n / 8u, ns = pc.k / SPLIT / BK, k0 = gl_WorkGroupID.z * ns * BK;
-    // Step st's loads into register set u of the ring (AHEAD sets, step s in set s % AHEAD).
-#define WG_LOADS(u, st) { const uint kr = k0 + (st) * BK, k8 = kr / 8u; \
-        [[unroll]] for (uint i = 0u; i < NA; i++) { const uint x = t + i * WG; ra[u][i] = a8[(row0 + x / (BK / 8u)) * kq + k8 + x % (BK / 8u)]; } \
-        [[unroll]] for (uint i = 0u; i < NB; i++) { const uint x = t + i * WG; rb[u][i] = b8[(kr + x / (BN / 8u)) * nq + col0 / 8u + x % (BN / 8u)]; } }
-    uvec4 ra[AHEAD][NA], rb[AHEAD][NB];
-    [[unroll]] for (uint u = 0u; u < AHEAD; u++)
-        if (u < ns) WG_LOADS(u, u)
+    uvec4 ra[NA], rb[NB];
+    [[unroll]] for (uint i = 0u; i < NA; i++) { const uint x = t + i * WG; ra[i] = a8[(row0 + x / (BK / 8u)) * kq + k0 / 8u + x % (BK / 8u)]; }
+    [[unroll]] for (uint i = 0u; i < NB; i++) { const uint x = t + i * WG; rb[i] = b8[(k0 + x / (BN / 8u)) * nq + col0 / 8u + x % (BN / 8u)]; }
     WG_ACC_ZERO;
-    // The ring unrolled AHEAD times, so that every register set is named by a constant once the driver specializes.
-    [[dont_unroll]] for (uint s0 = 0u; s0 < ns; s0 += AHEAD) {
-        [[unroll]] for (uint u = 0u; u < AHEAD; u++) {
-            const uint s = s0 + u, base = (s & 1u) * (ASZ + BSZ);
-            if (s < ns) {
-                [[unroll]] for (uint i = 0u; i < NA; i++) { const uint x = t + i * WG; sm[base + (x / (BK / 8u)) * ASTR + x % (BK / 8u)] = ra[u][i]; }
-                [[unroll]] for (uint i = 0u; i < NB; i++) { const uint x = t + i * WG; sm[base + ASZ + (x / (BN / 8u)) * BSTR + x % (BN / 8u)] = rb[u][i]; }
-                barrier();
-                if (s + AHEAD < ns) WG_LOADS(u, s + AHEAD)
-                WG_STEP(base);
-            }
+    [[dont_unroll]] for (uint s = 0u; s < ns; s++) {
+        const uint base = (s & 1u) * (ASZ + BSZ);
+        [[unroll]] for (uint i = 0u; i < NA; i++) { const uint x = t + i * WG; sm[base + (x / (BK / 8u)) * ASTR + x % (BK / 8u)] = ra[i]; }
+        [[unroll]] for (uint i = 0u; i < NB; i++) { const uint x = t + i * WG; sm[base + ASZ + (x / (BN / 8u)) * BSTR + x % (BN / 8u)] = rb[i]; }
+        barrier();
+        if (s + 1u < ns) {
+            const uint kr = k0 + (s + 1u) * BK, k8 = kr / 8u;
+            [[unroll]] for (uint i = 0u; i < NA; i++) { const uint x = t + i * WG; ra[i] = a8[(row0 + x / (BK / 8u)) * kq + k8 + x % (BK / 8u)]; }
+            [[unroll]] for (uint i = 0u; i < NB; i++) { const uint x = t + i * WG; rb[i] = b8[(kr + x / (BN / 8u)) * nq + col0 / 8u + x % (BN / 8u)]; }
         }
+        WG_STEP(base);
     }
     if (SPLIT == 1u) {
         WG_STORE;

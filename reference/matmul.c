@@ -86,8 +86,7 @@ typedef struct mm_variant {
                                   * k-steps (0 = 1). Axes tile=, sub=, split=, chunk=. */
     int wgscope;                 /* shader matmul_coopmat_wg[_emu]: one BM x BN workgroup-scope accumulator, BK-deep
                                   * tiles, tm x tn subgroups in the workgroup; 2: the tiles staged in shared memory by
-                                  * our own loads (two buffers; split = K slices summed in the kernel, 0 = 1; rb = steps
-                                  * of loads in flight, 0 = 1: axis ahead=); 3: coopmat_wg's
+                                  * our own loads (two buffers; split = K slices summed in the kernel, 0 = 1); 3: coopmat_wg's
                                   * loads made tensor-addressed by spvkhr.c
                                   * (the twin coopmat_wg_emu validates the same addressing). Axes tile=, sub=, chunk=. */
 } mm_variant;
@@ -194,7 +193,7 @@ typedef struct priv {
     size_t m, n, k;
     int intin, fast, freivalds;  /* fast: OpenBLAS computes every element, the oracle a sample */
     int rule;                   /* variant=auto: the rule (index into rules[]) that chose; -1: named */
-    char cfg[64];               /* coopmat_s, _r, _wg*: the tiling that ran (defaults or axes), for the note */
+    char cfg[48];               /* coopmat_s: the tiling that ran (defaults or axes), for the note */
     double budget;              /* the oracle's budget (multiply-adds) */
     float *a, *b;               /* inputs as float (fp16 widened exactly); point at host for fp32 */
     int own_ab;
@@ -395,11 +394,7 @@ static int mm_config_wg(const vkb_case *c, const mm_variant *v, int64_t m, int64
     if (mm_fits(c, v, shared, wg, why, wl)) return 1;
     if (v->kind == K_WG && wg != 128 && wg != 256)  /* stubs matmul_coopmat_wg_{t,s}128, _256: see the shader */
         return snprintf(why, wl, "variant %s: %u invocations: compiled for 128 and 256 only", v->name, wg), 1;
-    uint32_t ahead = v->wgscope == 2 && v->rb ? v->rb : 1, regs = ahead * (v->bm * v->bk / 8 + v->bk * v->bn / 8) / wg;
-    if (v->kind == K_WG && v->wgscope == 2 && regs > 48)  /* as coopmat_r: 48 uvec4 = 192 registers */
-        return snprintf(why, wl, "variant %s: ahead %u holds %u uvec4 of loads per invocation (> 48)", v->name, ahead, regs), 1;
-    spec[0] = wg, spec[1] = v->bm, spec[2] = v->bn, spec[3] = v->bk, spec[4] = slices, spec[5] = ahead;
-    *nspec = v->wgscope == 2 ? 6 : 4;
+    spec[0] = wg, spec[1] = v->bm, spec[2] = v->bn, spec[3] = v->bk, spec[4] = slices, *nspec = v->wgscope == 2 ? 5 : 4;
     if (v->kind == K_WG) snprintf(shader, sl, "%s_%c%u", v->shader, "tsx"[v->wgscope - 1], wg);
     else snprintf(shader, sl, "%s", v->shader);
     return 0;
@@ -528,14 +523,13 @@ static int mm_plan(vkb_case *c)
 
     mm_variant sv;  /* coopmat_s with its axes applied */
     int has_axes = 0;
-    const char *axes[] = {"tile", "sub", "split", "chunk", "ahead"};
-    for (size_t i = 0; i < 5; i++) has_axes |= vkb_param_str(c, axes[i], NULL) != NULL;
+    const char *axes[] = {"tile", "sub", "split", "chunk"};
+    for (size_t i = 0; i < 4; i++) has_axes |= vkb_param_str(c, axes[i], NULL) != NULL;
     if (has_axes && (is_auto || (!v->split && !v->regk && !v->wgscope)))
         return vkb_error(c, "tile=, sub=, split=, chunk= apply to variant=coopmat_s, coopmat_r, coopmat_wg and their _emu "
                             "twins only") < 0;
-    if (has_axes && v->wgscope != 2 && (vkb_param_str(c, "ahead", NULL) || (v->wgscope && vkb_param_str(c, "split", NULL))))
-        return vkb_error(c, "ahead= (and split= among the workgroup-scope variants) apply to coopmat_wgs* only (variant=%s)",
-                         v->name) < 0;
+    if (has_axes && v->wgscope && v->wgscope != 2 && vkb_param_str(c, "split", NULL))
+        return vkb_error(c, "split= applies to coopmat_wgs* only (variant=%s)", v->name) < 0;
     if (has_axes) {
         sv = *v;
         const char *tile = vkb_param_str(c, "tile", NULL), *sub = vkb_param_str(c, "sub", NULL);
@@ -548,10 +542,7 @@ static int mm_plan(vkb_case *c)
         if (sp < 1 || sp > 16 || ch < 16 || ch > 512 || ch % 16 || (!v->regk && !v->wgscope && ch > 128))
             return vkb_error(c, "split=%lld chunk=%lld: expected split 1..16 and chunk 16, 32, .., 128 (coopmat_r: .., 512)",
                              (long long)sp, (long long)ch) < 0;
-        int64_t ah = vkb_param_int(c, "ahead", sv.rb ? sv.rb : 1);
-        if (ah < 1 || ah > 16) return vkb_error(c, "ahead=%lld: expected 1..16 steps of loads in flight", (long long)ah) < 0;
         sv.split = (uint32_t)sp, sv.bk = (uint32_t)ch;
-        if (v->wgscope == 2) sv.rb = (uint32_t)ah;
         v = &sv;
     }
 
@@ -581,8 +572,8 @@ static int mm_plan(vkb_case *c)
         snprintf(pv->cfg, sizeof(pv->cfg), "tile %ux%u sub %ux%u split %u chunk %u; ", v->bm, v->bn, v->tm, v->tn,
                  v->split, v->bk);
     if (v->wgscope)
-        snprintf(pv->cfg, sizeof(pv->cfg), "tile %ux%u sub %ux%u chunk %u split %u ahead %u; ", v->bm, v->bn, v->tm, v->tn,
-                 v->bk, v->wgscope == 2 && v->split ? v->split : 1, v->wgscope == 2 && v->rb ? v->rb : 1);
+        snprintf(pv->cfg, sizeof(pv->cfg), "tile %ux%u sub %ux%u chunk %u split %u; ", v->bm, v->bn, v->tm, v->tn, v->bk,
+                 v->wgscope == 2 && v->split ? v->split : 1);
     if (v->regk)
         snprintf(pv->cfg, sizeof(pv->cfg), "tile %ux%u sub %ux%u split %u chunk %u, %u steps; ", v->bm, v->bn, v->tm, v->tn,
                  v->split ? v->split : 1, v->bk, (uint32_t)(k / v->bk));
@@ -868,7 +859,7 @@ static void mm_release(vkb_case *c)
     for (size_t i = 0; i < sizeof(blocks) / sizeof(blocks[0]); i++) free(blocks[i]);
 }
 
-VKB_KERNEL(matmul) = {"matmul", "m,n,k,dtype,inputs,check,tile,sub,split,chunk,ahead",
+VKB_KERNEL(matmul) = {"matmul", "m,n,k,dtype,inputs,check,tile,sub,split,chunk",
                       "C = A*B, A MxK and B KxN row-major, C fp32; variants auto (default), naive, tiled*, coopmat* (fp16, matrix units)",
                       mm_plan, mm_fill, mm_ref, mm_check, mm_release,
                       "auto (recorded as auto:VARIANT, the rule in the note), tiled, naive, tiled_bk16, tiled_128x64, tiled_64, "
@@ -878,7 +869,7 @@ VKB_KERNEL(matmul) = {"matmul", "m,n,k,dtype,inputs,check,tile,sub,split,chunk,a
                       "coopmat_q64b16, coopmat_s (tile=, sub=, "
                       "split=, chunk=), coopmat_r, coopmat_r8 (tile=, sub=, split=, chunk=), coopmat_wg, coopmat_wgs, coopmat_wgs_s, "
                       "coopmat_wgs_l, coopmat_wgt (workgroup-scope matrices, VK_NV_cooperative_matrix2; tile=, sub=, chunk=; "
-                      "coopmat_wgs*: split=, ahead=); the same "
+                      "coopmat_wgs*: split=); the same "
                       "tilings on plain FMA (any device): coopmat_emu, coopmat_f_emu, coopmat_f64_emu, coopmat_f256_emu, "
                       "coopmat_g_emu, coopmat_g64_emu, coopmat_r16_emu, coopmat_p16_emu, coopmat_p32s1_emu, "
                       "coopmat_p32_emu, coopmat_p32r2_emu, coopmat_p64_emu, coopmat_q128_emu, coopmat_q64_emu, coopmat_q64b16_emu, "
