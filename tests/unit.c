@@ -1320,7 +1320,7 @@ static long spv_const_before(const uint32_t *w, size_t n, uint32_t id, size_t be
 
 static void test_spv_khr(void)
 {
-    uint32_t in[128], *out = NULL;
+    uint32_t in[256], *out = NULL;  /* the marked module is ~140 words */
     size_t outn = 0;
     char err[200] = "";
     size_t n = spv_nv_module(in, 14, 0, 0);  /* A at subgroup scope (id 14 = 3), B and C at workgroup scope */
