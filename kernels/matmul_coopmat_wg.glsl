@@ -6,8 +6,8 @@
 // each type's Use from the MulAdd).
 // A M x K, B K x N row-major fp16, C M x N fp32 row-major; whole tiles only (the host checks M % BM, N % BN,
 // K % BK). Spec: 0 workgroup size (= the stub's N), 1 BM, 2 BN, 3 BK. Push pc.m, pc.n, pc.k. Grid (N / BN, M / BM).
-// VKB_COOP_EMU (matmul_coopmat_wg_emu.comp): the same tiles through shared memory with scalar loops, so that
-// lavapipe validates the addressing.
+// VKB_COOP_EMU (matmul_coopmat_wg_emu.comp): each invocation sums its elements of the block over K with scalar loops,
+// so that lavapipe validates the addressing; VKB_WG_STAGED below has its own emulation.
 #extension GL_EXT_control_flow_attributes : enable
 #extension GL_EXT_shader_16bit_storage : require
 #extension GL_EXT_shader_explicit_arithmetic_types_float16 : require
@@ -31,9 +31,10 @@ layout(binding = 1) readonly buffer B { float16_t b[]; };
 layout(binding = 2) writeonly buffer C { float c[]; };
 
 #if defined(VKB_WG_STAGED)
-// Staged (stubs matmul_coopmat_wg_sN.comp, emulated in matmul_coopmat_wg_s_emu.comp): the tiles go through shared memory by our own 16-byte loads, two buffers, one
-// barrier a step, the next step's loads in registers during this step's MulAdd; the workgroup-scope matrices load from
-// shared memory (rows padded by one uvec4, as matmul_coopmat.glsl). Whole uvec4 per invocation (the host checks).
+// Staged (stubs matmul_coopmat_wg_sN.comp, emulated in matmul_coopmat_wg_s_emu.comp): the tiles go through shared memory
+// by our own 16-byte loads, two buffers, one barrier a step, the next step's loads in registers during this step's
+// MulAdd; the workgroup-scope matrices load from shared memory (rows padded by one uvec4, as matmul_coopmat.glsl).
+// Whole uvec4 per invocation (the host checks).
 // Split-K (spec 4 SPLIT = S, grid z = the slice): slice z takes K / S; with S > 1 each slice stores its block's partial
 // sums in part[z][M][N], takes a ticket (splitk_fold.glsl), and the tile's last workgroup adds the slices in slice order
 // 0, 1, .. (the same bits whichever arrives last) and stores C. Bindings 3 part (fp32, coherent), 4 the tickets.
@@ -79,18 +80,33 @@ void main()
     const uint row0 = gl_WorkGroupID.y * BM, col0 = gl_WorkGroupID.x * BN, t = gl_LocalInvocationID.x;
     const uint kq = pc.k / 8u, nq = pc.n / 8u, ns = pc.k / SPLIT / BK, k0 = gl_WorkGroupID.z * ns * BK;
     uvec4 ra[NA], rb[NB];
-    [[unroll]] for (uint i = 0u; i < NA; i++) { const uint x = t + i * WG; ra[i] = a8[(row0 + x / (BK / 8u)) * kq + k0 / 8u + x % (BK / 8u)]; }
-    [[unroll]] for (uint i = 0u; i < NB; i++) { const uint x = t + i * WG; rb[i] = b8[(k0 + x / (BN / 8u)) * nq + col0 / 8u + x % (BN / 8u)]; }
+    // The step at K offset kr into the registers: row x / (BK / 8) of A's tile, row x / (BN / 8) of B's.
+#define WG_LOADS(kr) {                                                                                         \
+        [[unroll]] for (uint i = 0u; i < NA; i++) {                                                          \
+            const uint x = t + i * WG;                                                                       \
+            ra[i] = a8[(row0 + x / (BK / 8u)) * kq + (kr) / 8u + x % (BK / 8u)];                             \
+        }                                                                                                    \
+        [[unroll]] for (uint i = 0u; i < NB; i++) {                                                          \
+            const uint x = t + i * WG;                                                                       \
+            rb[i] = b8[((kr) + x / (BN / 8u)) * nq + col0 / 8u + x % (BN / 8u)];                             \
+        }                                                                                                    \
+    }
+    WG_LOADS(k0)
     WG_ACC_ZERO;
     [[dont_unroll]] for (uint s = 0u; s < ns; s++) {
         const uint base = (s & 1u) * (ASZ + BSZ);
-        [[unroll]] for (uint i = 0u; i < NA; i++) { const uint x = t + i * WG; sm[base + (x / (BK / 8u)) * ASTR + x % (BK / 8u)] = ra[i]; }
-        [[unroll]] for (uint i = 0u; i < NB; i++) { const uint x = t + i * WG; sm[base + ASZ + (x / (BN / 8u)) * BSTR + x % (BN / 8u)] = rb[i]; }
+        [[unroll]] for (uint i = 0u; i < NA; i++) {
+            const uint x = t + i * WG;
+            sm[base + (x / (BK / 8u)) * ASTR + x % (BK / 8u)] = ra[i];
+        }
+        [[unroll]] for (uint i = 0u; i < NB; i++) {
+            const uint x = t + i * WG;
+            sm[base + ASZ + (x / (BN / 8u)) * BSTR + x % (BN / 8u)] = rb[i];
+        }
         barrier();
         if (s + 1u < ns) {
-            const uint kr = k0 + (s + 1u) * BK, k8 = kr / 8u;
-            [[unroll]] for (uint i = 0u; i < NA; i++) { const uint x = t + i * WG; ra[i] = a8[(row0 + x / (BK / 8u)) * kq + k8 + x % (BK / 8u)]; }
-            [[unroll]] for (uint i = 0u; i < NB; i++) { const uint x = t + i * WG; rb[i] = b8[(kr + x / (BN / 8u)) * nq + col0 / 8u + x % (BN / 8u)]; }
+            const uint kr = k0 + (s + 1u) * BK;
+            WG_LOADS(kr)
         }
         WG_STEP(base);
     }
