@@ -103,9 +103,10 @@ int vkb_spv_khr(const uint32_t *in, size_t n, uint32_t **out, size_t *outn, char
             cval[w[2]] = w[3];
             if (w[1] == uint_type && w[3] < 3 && !first_type_at && !before[w[3]]) before[w[3]] = w[2];
         }
-        if (op == NV_TYPE) {
-            if (wc != 6 || w[1] >= bound || w[2] >= bound || w[3] >= bound || cval[w[3]] < 0 || cval[w[3]] > 255)
-                FAIL("SPIR-V word %zu: matrix type without a constant scope", at);
+        if (op == NV_TYPE && (wc != 6 || w[1] >= bound || w[2] >= bound || w[3] >= bound || cval[w[3]] < 0 ||
+                              cval[w[3]] > 255)) {
+            LATER("SPIR-V word %zu: a matrix type without a constant scope", at);  /* left as it is */
+        } else if (op == NV_TYPE) {
             if (!uint_type) LATER("SPIR-V word %zu: a matrix type before the 32-bit unsigned integer type", at);
             /* KHR reads integer components as unsigned unless MulAdd says otherwise: not carried over, so refuse */
             if (sint[w[2]]) LATER("SPIR-V word %zu: a signed integer matrix (its signedness would be lost)", at);
@@ -123,7 +124,7 @@ int vkb_spv_khr(const uint32_t *in, size_t n, uint32_t **out, size_t *outn, char
                 at += wc;
                 continue;
             }
-            const uint32_t roles[4][2] = {{w[3], 1}, {w[4], 2}, {w[5], 4}, {0, 0}};
+            const uint32_t roles[3][2] = {{w[3], 1}, {w[4], 2}, {w[5], 4}};  /* A, B, C: Use bits 1, 2, 4 */
             for (int r = 0; r < 3; r++) {
                 uint32_t t = roles[r][0] < bound ? type_of[roles[r][0]] : 0;
                 if (!t) LATER("SPIR-V word %zu: cannot tell the type of MulAdd operand %%%u", at, roles[r][0]);
