@@ -350,32 +350,40 @@ static int mm_config_r(const vkb_case *c, const mm_variant *v, int64_t m, int64_
     return 0;
 }
 
-/* mm_config for coopmat_wg (v->wgscope): whole tiles, tm x tn subgroups. Spec: 1 BM, 2 BN, 3 BK. */
+/* Whether this device runs coopmat_wg* at workgroup size wg: coopmat2 on, tensor addressing for coopmat_wgt, the fp16 x
+ * fp16 -> fp32 flexible configuration for wg invocations and its granularity, the workgroup limit. 0 or 1 (why). */
+static int wg_device(const vkb_case *c, const mm_variant *v, uint32_t wg, char *why, size_t wl)
+{
+    const vkb_caps *cp = &c->caps;
+    if (!cp->coopmat_wg)
+        return snprintf(why, wl, "device lacks VK_NV_cooperative_matrix2 workgroup scope with flexible dimensions "
+                        "(variant=coopmat_wg_emu validates the tiling)"), 1;
+    if (v->wgscope == 3 && !cp->coopmat_tensor)
+        return snprintf(why, wl, "device lacks VK_NV_cooperative_matrix2 tensor addressing"), 1;
+    const vkb_cm_flex *f = NULL;
+    for (int i = 0; i < cp->nflex && !f; i++)
+        if (cp->flex[i].a == 0 && cp->flex[i].b == 0 && cp->flex[i].c == 1 && cp->flex[i].d == 1 &&
+            cp->flex[i].invocations == wg)
+            f = &cp->flex[i];  /* component types 0 fp16, 1 fp32 (VkComponentTypeKHR) */
+    if (!f)
+        return snprintf(why, wl, "variant %s: the device lists no fp16 workgroup-scope configuration for %u invocations",
+                        v->name, wg), 1;
+    if (!f->m || !f->n || !f->k || v->bm % f->m || v->bn % f->n || v->bk % f->k)
+        return snprintf(why, wl, "variant %s: tile %ux%u chunk %u is not a multiple of the device's %ux%ux%u granularity "
+                        "at %u invocations", v->name, v->bm, v->bn, v->bk, f->m, f->n, f->k, wg), 1;
+    if (wg > cp->coopmat_wg_max)
+        return snprintf(why, wl, "variant %s: %u invocations, over this device's %u for workgroup-scope matrices",
+                        v->name, wg, cp->coopmat_wg_max), 1;
+    return 0;
+}
+
+/* mm_config for coopmat_wg* (v->wgscope): whole tiles, tm x tn subgroups. Spec: 1 BM, 2 BN, 3 BK, and for the staged
+ * shader 4 SPLIT. */
 static int mm_config_wg(const vkb_case *c, const mm_variant *v, int64_t m, int64_t n, int64_t k, uint32_t spec[11],
                         uint32_t *nspec, char *shader, size_t sl, char *why, size_t wl)
 {
     uint32_t sg = c->caps.subgroup ? c->caps.subgroup : 32, wg = sg * v->tm * v->tn;
-    if (v->kind == K_WG && !c->caps.coopmat_wg)
-        return snprintf(why, wl, "device lacks VK_NV_cooperative_matrix2 workgroup scope with flexible dimensions "
-                        "(variant=coopmat_wg_emu validates the tiling)"), 1;
-    if (v->kind == K_WG && v->wgscope == 3 && !c->caps.coopmat_tensor)
-        return snprintf(why, wl, "device lacks VK_NV_cooperative_matrix2 tensor addressing"), 1;
-    if (v->kind == K_WG) {  /* the device's flexible granularity for fp16 x fp16 -> fp32 at this workgroup size */
-        const vkb_cm_flex *f = NULL;
-        for (int i = 0; i < c->caps.nflex && !f; i++)
-            if (c->caps.flex[i].a == 0 && c->caps.flex[i].b == 0 && c->caps.flex[i].c == 1 && c->caps.flex[i].d == 1 &&
-                c->caps.flex[i].invocations == wg)
-                f = &c->caps.flex[i];
-        if (!f)
-            return snprintf(why, wl, "variant %s: the device lists no fp16 workgroup-scope configuration for %u invocations",
-                            v->name, wg), 1;
-        if (!f->m || !f->n || !f->k || v->bm % f->m || v->bn % f->n || v->bk % f->k)
-            return snprintf(why, wl, "variant %s: tile %ux%u chunk %u is not a multiple of the device's %ux%ux%u granularity "
-                            "at %u invocations", v->name, v->bm, v->bn, v->bk, f->m, f->n, f->k, wg), 1;
-    }
-    if (v->kind == K_WG && wg > c->caps.coopmat_wg_max)
-        return snprintf(why, wl, "variant %s: %u invocations, over this device's %u for workgroup-scope matrices",
-                        v->name, wg, c->caps.coopmat_wg_max), 1;
+    if (v->kind == K_WG && wg_device(c, v, wg, why, wl)) return 1;
     if (v->bm % 16 || v->bn % 16 || v->bk % 16)
         return snprintf(why, wl, "variant %s: tile %ux%u chunk %u: expected multiples of 16", v->name, v->bm, v->bn, v->bk), -1;
     uint32_t slices = v->wgscope == 2 && v->split ? v->split : 1;
