@@ -357,7 +357,7 @@ static int wg_device(const vkb_case *c, const mm_variant *v, uint32_t wg, char *
     const vkb_caps *cp = &c->caps;
     if (!cp->coopmat_wg)
         return snprintf(why, wl, "device lacks VK_NV_cooperative_matrix2 workgroup scope with flexible dimensions "
-                        "(variant=coopmat_wg_emu validates the tiling)"), 1;
+                        "(variant=%s validates the tiling)", v->wgscope == 2 ? "coopmat_wgs_emu" : "coopmat_wg_emu"), 1;
     if (v->wgscope == 3 && !cp->coopmat_tensor)
         return snprintf(why, wl, "device lacks VK_NV_cooperative_matrix2 tensor addressing"), 1;
     const vkb_cm_flex *f = NULL;
