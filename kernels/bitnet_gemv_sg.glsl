@@ -10,7 +10,9 @@
 // coalesced: 128 B at T = 8) before any math; for K <= 64 G T the whole row slice is one step. x (int8, 64 B per group) is
 // read through L1 and reused for the R rows: x bytes per weight byte = 4 / R.
 // Math as bitnet_gemv.glsl (layout T2): acc = a0 + a1/4 + a2/16 + a3/64 - sum(x), each a_j a multiple
-// of 4^j in every partial sum, so the shifts are exact per invocation.
+// of 4^j in every partial sum, so the shifts are exact per invocation. With MT > 1 tokens the four bit planes of
+// each weight word are shifted down once (codes 0..2) and shared by the tokens, and every output keeps one int32
+// accumulator instead of four (the same exact sum): at MT = 8, R = 4 that is 32 registers of accumulators, not 128.
 // Buffers: 0 packed W (N x Kp/16 words), 1 gamma', 2 xq (int8, M x Kp), 3 s (M), 4 y (M x N).
 // Push: n = N, m = M, p0 = Kp/64 groups per row. Grid: (ceil(N / (R wg/T)), ceil(M/MT)).
 // The host keeps T a multiple or a power-of-two divisor of the subgroup size, wg a multiple of both, <= 16 subgroups.
@@ -56,9 +58,10 @@ void main() {
     uint row0 = (gl_WorkGroupID.x * (gl_WorkGroupSize.x / T) + blk) * R, tok0 = gl_WorkGroupID.y * MT;
     uint wrow[R];
     for (uint r = 0u; r < R; ++r) wrow[r] = min(row0 + r, pc.n - 1u) * nc;
-    ivec4 acc[R * MT];
+    ivec4 acc[R * MT];  // MT == 1: the four planes' partial sums
+    int acc1[R * MT];   // MT > 1: one exact sum per output
     int sx[MT];
-    for (uint i = 0u; i < R * MT; ++i) acc[i] = ivec4(0);
+    for (uint i = 0u; i < R * MT; ++i) acc[i] = ivec4(0), acc1[i] = 0;
     for (uint t = 0u; t < MT; ++t) sx[t] = 0;
     uint extra = 0u;  // gate self-test: extra weight reads (kernels/common.glsl), folded in as 0 below
     uvec4 wv[G * R];
@@ -75,15 +78,31 @@ void main() {
         for (uint u = 0u; u < G; ++u) {
             uint c = c0 + u * T;
             if (c >= nc) break;
-            for (uint t = 0u; t < MT; ++t) {
+            if (MT == 1u) {
                 for (uint q = 0u; q < 4u; ++q) {
-                    uvec4 xa = sg_x(tok0, t, c, q);
-                    sx[t] += dot_ss(xa.x, 0x01010101u) + dot_ss(xa.y, 0x01010101u) + dot_ss(xa.z, 0x01010101u) +
+                    uvec4 xa = sg_x(tok0, 0u, c, q);
+                    sx[0] += dot_ss(xa.x, 0x01010101u) + dot_ss(xa.y, 0x01010101u) + dot_ss(xa.z, 0x01010101u) +
                              dot_ss(xa.w, 0x01010101u);
                     for (uint r = 0u; r < R; ++r) {
                         uint wd = wv[u * R + r][q];
-                        acc[r * MT + t] += ivec4(dot_su(xa.x, wd & 0x03030303u), dot_su(xa.y, wd & 0x0C0C0C0Cu),
-                                                 dot_su(xa.z, wd & 0x30303030u), dot_su(xa.w, wd & 0xC0C0C0C0u));
+                        acc[r] += ivec4(dot_su(xa.x, wd & 0x03030303u), dot_su(xa.y, wd & 0x0C0C0C0Cu),
+                                        dot_su(xa.z, wd & 0x30303030u), dot_su(xa.w, wd & 0xC0C0C0C0u));
+                    }
+                }
+            } else {
+                for (uint q = 0u; q < 4u; ++q) {
+                    uvec4 pl[R];  // plane j of the row's word, codes 0..2 in each byte, for x component j
+                    for (uint r = 0u; r < R; ++r) {
+                        uint wd = wv[u * R + r][q];
+                        pl[r] = uvec4(wd, wd >> 2u, wd >> 4u, wd >> 6u) & 0x03030303u;
+                    }
+                    for (uint t = 0u; t < MT; ++t) {
+                        uvec4 xa = sg_x(tok0, t, c, q);
+                        sx[t] += dot_ss(xa.x, 0x01010101u) + dot_ss(xa.y, 0x01010101u) + dot_ss(xa.z, 0x01010101u) +
+                                 dot_ss(xa.w, 0x01010101u);
+                        for (uint r = 0u; r < R; ++r)
+                            acc1[r * MT + t] += dot_su(xa.x, pl[r].x) + dot_su(xa.y, pl[r].y) + dot_su(xa.z, pl[r].z) +
+                                                dot_su(xa.w, pl[r].w);
                     }
                 }
             }
@@ -94,11 +113,12 @@ void main() {
     if ((pc.slow & 0x800000u) != 0u)
         for (uint c = v; c < nc; c += T)
             for (uint r = 0u; r < R; ++r) VKB_SLOW_READ(extra, w, wrow[r] + c, pc.n * nc);
-    acc[0].x = int(vkb_slow(uint(acc[0].x), extra));
+    if (MT == 1u) acc[0].x = int(vkb_slow(uint(acc[0].x), extra));
+    else acc1[0] = int(vkb_slow(uint(acc1[0]), extra));
     uint sg = gl_SubgroupSize, ns = T / sg;  // subgroups per block (0: several blocks per subgroup)
     for (uint i = 0u; i < R * MT; ++i) {
         ivec4 a = acc[i];
-        int s = a.x + (a.y >> 2) + (a.z >> 4) + (a.w >> 6) - sx[i % MT];
+        int s = (MT == 1u ? a.x + (a.y >> 2) + (a.z >> 4) + (a.w >> 6) : acc1[i]) - sx[i % MT];
         if (T < sg) {  // butterfly within the block's T lanes: every lane of the block gets its sum
             for (uint o = T / 2u; o > 0u; o /= 2u) s += subgroupShuffleXor(s, o);
         } else {
