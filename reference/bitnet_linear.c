@@ -173,6 +173,9 @@ static void panel_permute(vkb_case *c, size_t row_bytes)
  * Session 9 (tests/gpu/sweep_mma9e.txt, m=8, us, rotate): algo=mma_sg at its defaults (wn=2 sgs=8 sb=1) took 15.0 /
  * 12.5 / 20.5 / 15.3 / 32.0 / 24.5 on the six shapes above, against the previous defaults' 17.4 (mma) / 16.5 (gemv_sg)
  * / 37.4 (mma) / 15.0 / 51.5 / 27.8 (gemv_sg), same session; in cold mode 17.8 / 15.2 / 23.5 / 17.9 / 36.0 / 27.1.
+ * Session 12 (tests/gpu/sweep_gs12.txt): gemv_sg with one accumulator per output at MT > 1 took 17.7 / 24.6 / 78.9 /
+ * 39.1 at m=16 on 2560x6912 / 6144x4096 / 28672x4096 / 4096x14336 (24.7 / 25.6 / 96.9 / 49.7 before it), and at m=8
+ * 25.5 / 11.3 / 35.1 / 11.4 / 38.7 / 22.1 at its best rows, still behind mma_sg there.
  * So: mma_sg at m = 8 (the batch measured); gemv_sg at m = 1 and at 2 <= m <= 16 where K >= 4096 (but m = 8);
  * mma at 9 <= m <= 16 where K < 4096 and at 17 <= m <= 32,
  * where the device has int8 matrix units (else gemv); gemv at 2 <= m <= 7 with K < 4096 (mma unmeasured there);
