@@ -495,18 +495,8 @@ static int mm_plan(vkb_case *c)
     int is_auto = !strcmp(c->variant, "auto"), rule = -1;
     const mm_variant *v = is_auto ? NULL : find_variant(c->variant);
     if (!is_auto && !v)
-        return vkb_error(c, "variant=%s: expected auto, naive, tiled, tiled_bk16, tiled_128x64, tiled_64, "
-                            "tiled_wt, tiled_wt16, tiled_wt256, tiled_wt128, tiled_wt64, coopmat, "
-                            "coopmat_64, coopmat_128x64, coopmat_w64, coopmat_f, coopmat_f64, coopmat_f256, "
-                            "coopmat_g, coopmat_g64, coopmat_r16, coopmat_p16, coopmat_p32s1, coopmat_p32, coopmat_p32r2, "
-                            "coopmat_p64, coopmat_q128, coopmat_q64, coopmat_q64b16, coopmat_s, coopmat_r, coopmat_r8, coopmat_wg, coopmat_wgs, "
-                            "coopmat_wgs_s, coopmat_wgs_l, coopmat_wgt or "
-                            "coopmat_emu, "
-                            "coopmat_f_emu, "
-                            "coopmat_f64_emu, coopmat_f256_emu, coopmat_g_emu, coopmat_g64_emu, coopmat_r16_emu, coopmat_p16_emu, "
-                            "coopmat_p32s1_emu, coopmat_p32_emu, coopmat_p32r2_emu, coopmat_p64_emu, coopmat_q128_emu, "
-                            "coopmat_q64_emu, coopmat_q64b16_emu, coopmat_s_emu, coopmat_r_emu, coopmat_r8_emu, coopmat_wg_emu, "
-                            "coopmat_wgs_emu", c->variant) < 0;
+        return vkb_error(c, "variant=%s: not a matmul variant; expected auto or one of the %zu that `vkbench list` names",
+                         c->variant, sizeof(variants) / sizeof(variants[0])) < 0;
     int64_t n = vkb_param_int(c, "n", -1), m = vkb_param_int(c, "m", n), k = vkb_param_int(c, "k", n);
     if (n <= 0 || m <= 0 || k <= 0)
         return vkb_error(c, "m=%lld n=%lld k=%lld: expected positive sizes", (long long)m, (long long)n,
@@ -561,7 +551,7 @@ static int mm_plan(vkb_case *c)
     vkb_add_buf(c, "a", t, (size_t)(m * k), VKB_IN);
     vkb_add_buf(c, "b", t, (size_t)(k * n), VKB_IN);
     vkb_add_buf(c, "c", VKB_F32, (size_t)(m * n), VKB_OUT);
-    uint32_t slices = v->wgscope == 2 && v->split ? v->split : 1, gx = (uint32_t)((n + v->bn - 1) / v->bn);
+    uint32_t slices = v->wgscope == 2 ? spec[4] : 1, gx = (uint32_t)((n + v->bn - 1) / v->bn);  /* mm_config_wg's */
     uint32_t gy = (uint32_t)((m + v->bm - 1) / v->bm);
     if (v->wgscope == 2) {  /* the staged shader's split-K: partial sums and the tiles' tickets (zero, kernels/splitk_fold.glsl) */
         vkb_add_buf(c, "part", VKB_F32, slices > 1 ? (size_t)slices * (size_t)(m * n) : 1, VKB_SCRATCH);
