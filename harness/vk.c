@@ -302,9 +302,8 @@ static uint32_t sm_count(const physinfo *pi, char *src, size_t len)
     return 0;
 }
 
-/* VK_NV_cooperative_matrix2 for `devices`: the features, the workgroup-scope limits and each flexible-size
- * configuration (granularity in M, N, K; the workgroup size it needs). */
-/* The workgroup-scope flexible configurations, for the caps. */
+/* The workgroup-scope flexible configurations (granularity in M, N, K; the workgroup size each needs): the caps and
+ * `devices` read them. */
 static int cm2_flex(VkInstance inst, VkPhysicalDevice pd, vkb_cm_flex *out, int max)
 {
     pfn_cm2_flex q = (pfn_cm2_flex)vkGetInstanceProcAddr(inst, "vkGetPhysicalDeviceCooperativeMatrixFlexibleDimensionsPropertiesNV");
@@ -322,6 +321,7 @@ static int cm2_flex(VkInstance inst, VkPhysicalDevice pd, vkb_cm_flex *out, int 
     return k;
 }
 
+/* VK_NV_cooperative_matrix2 for `devices`: the features, the workgroup-scope limits and each flexible configuration. */
 static void cm2_list(FILE *f, VkInstance inst, VkPhysicalDevice pd, const physinfo *pi)
 {
     const nv_cm2_feats *x = &pi->cm2f;
@@ -332,8 +332,8 @@ static void cm2_list(FILE *f, VkInstance inst, VkPhysicalDevice pd, const physin
             x->conversions ? "yes" : "no", x->perElementOperations ? "yes" : "no", x->tensorAddressing ? "yes" : "no",
             x->blockLoads ? "yes" : "no", pi->cm2p.workgroupScopeMaxWorkgroupSize,
             pi->cm2p.flexibleDimensionsMaxDimension, pi->cm2p.workgroupScopeReservedSharedMemory);
-    vkb_cm_flex fl[32];
-    int n = cm2_flex(inst, pd, fl, 32);
+    vkb_cm_flex fl[sizeof(((vkb_caps *)0)->flex) / sizeof(vkb_cm_flex)];  /* as many as the caps keep */
+    int n = cm2_flex(inst, pd, fl, (int)(sizeof(fl) / sizeof(fl[0])));
     if (!n) fprintf(f, "    coopmat2 flexible: none at workgroup scope\n");
     for (int i = 0; i < n; i++)
         fprintf(f, "    coopmat2 flexible %ux%ux%u A %s B %s C %s D %s, workgroup scope, %u invocations\n", fl[i].m, fl[i].n,
