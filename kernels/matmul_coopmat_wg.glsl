@@ -35,6 +35,9 @@ layout(binding = 2) writeonly buffer C { float c[]; };
 // by our own 16-byte loads, two buffers, one barrier a step, the next step's loads in registers during this step's
 // MulAdd; the workgroup-scope matrices load from shared memory (rows padded by one uvec4, as matmul_coopmat.glsl).
 // Whole uvec4 per invocation (the host checks).
+// Loads AHEAD steps ahead (stubs _sNaA compile VKB_WG_AHEAD = A; the emulation takes it as spec 5): a ring of AHEAD
+// register sets, step s in set s % AHEAD, the loop unrolled AHEAD times so that each set has a constant name; the host
+// checks that AHEAD divides the steps. Without VKB_WG_AHEAD the GPU stubs keep the one-set loop below.
 // Split-K (spec 4 SPLIT = S, grid z = the slice): slice z takes K / S; with S > 1 each slice stores its block's partial
 // sums in part[z][M][N], takes a ticket (splitk_fold.glsl), and the tile's last workgroup adds the slices in slice order
 // 0, 1, .. (the same bits whichever arrives last) and stores C. Bindings 3 part (fp32, coherent), 4 the tickets.
@@ -42,6 +45,11 @@ layout(binding = 0) readonly buffer A8 { uvec4 a8[]; };
 layout(binding = 1) readonly buffer B8 { uvec4 b8[]; };
 layout(binding = 3) coherent buffer Part { float part[]; };
 layout(constant_id = 4) const uint SPLIT = 1u;
+#ifdef VKB_WG_AHEAD
+const uint AHEAD = VKB_WG_AHEAD;
+#else
+layout(constant_id = 5) const uint AHEAD = 1u;  // the emulation's steps of loads in flight
+#endif
 #define FOLD_CNT_BINDING 4
 #include "splitk_fold.glsl"
 const uint WG = gl_WorkGroupSize.x;
@@ -79,6 +87,39 @@ void main()
 {
     const uint row0 = gl_WorkGroupID.y * BM, col0 = gl_WorkGroupID.x * BN, t = gl_LocalInvocationID.x;
     const uint kq = pc.k / 8u, nq = pc.n / 8u, ns = pc.k / SPLIT / BK, k0 = gl_WorkGroupID.z * ns * BK;
+#if defined(VKB_WG_AHEAD) || defined(VKB_COOP_EMU)
+    // Step st's loads into register set u of the ring.
+#define WG_LOADS(u, st) {                                                                                      \
+        const uint kr = k0 + (st) * BK;                                                                      \
+        [[unroll]] for (uint i = 0u; i < NA; i++) {                                                          \
+            const uint x = t + i * WG;                                                                       \
+            ra[u][i] = a8[(row0 + x / (BK / 8u)) * kq + kr / 8u + x % (BK / 8u)];                            \
+        }                                                                                                    \
+        [[unroll]] for (uint i = 0u; i < NB; i++) {                                                          \
+            const uint x = t + i * WG;                                                                       \
+            rb[u][i] = b8[(kr + x / (BN / 8u)) * nq + col0 / 8u + x % (BN / 8u)];                            \
+        }                                                                                                    \
+    }
+    uvec4 ra[AHEAD][NA], rb[AHEAD][NB];
+    [[unroll]] for (uint u = 0u; u < AHEAD; u++) WG_LOADS(u, u)
+    WG_ACC_ZERO;
+    [[dont_unroll]] for (uint s0 = 0u; s0 < ns; s0 += AHEAD) {
+        [[unroll]] for (uint u = 0u; u < AHEAD; u++) {
+            const uint s = s0 + u, base = (s & 1u) * (ASZ + BSZ);
+            [[unroll]] for (uint i = 0u; i < NA; i++) {
+                const uint x = t + i * WG;
+                sm[base + (x / (BK / 8u)) * ASTR + x % (BK / 8u)] = ra[u][i];
+            }
+            [[unroll]] for (uint i = 0u; i < NB; i++) {
+                const uint x = t + i * WG;
+                sm[base + ASZ + (x / (BN / 8u)) * BSTR + x % (BN / 8u)] = rb[u][i];
+            }
+            barrier();
+            if (s + AHEAD < ns) WG_LOADS(u, s + AHEAD)
+            WG_STEP(base);
+        }
+    }
+#else
     uvec4 ra[NA], rb[NB];
     // The step at K offset kr into the registers: row x / (BK / 8) of A's tile, row x / (BN / 8) of B's.
 #define WG_LOADS(kr) {                                                                                         \
@@ -110,6 +151,7 @@ void main()
         }
         WG_STEP(base);
     }
+#endif
     if (SPLIT == 1u) {
         WG_STORE;
     } else {

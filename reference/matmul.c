@@ -86,7 +86,8 @@ typedef struct mm_variant {
                                   * k-steps (0 = 1). Axes tile=, sub=, split=, chunk=. */
     int wgscope;                 /* shader matmul_coopmat_wg[_emu]: one BM x BN workgroup-scope accumulator, BK-deep
                                   * tiles, tm x tn subgroups in the workgroup; 2: the tiles staged in shared memory by
-                                  * our own loads (two buffers; split = K slices summed in the kernel, 0 = 1); 3: coopmat_wg's
+                                  * our own loads (two buffers; split = K slices summed in the kernel, 0 = 1; rb = steps
+                                  * of loads in flight, 0 = 1: axis ahead=); 3: coopmat_wg's
                                   * loads made tensor-addressed by spvkhr.c
                                   * (the twin coopmat_wg_emu validates the same addressing). Axes tile=, sub=, chunk=. */
 } mm_variant;
@@ -180,10 +181,17 @@ static const mm_variant variants[] = {
      * where the device has coopmat2 (H200, tests/gpu/sweep_wg12e.txt, sweep_wg12f.txt, hot, us, against the rules below):
      * _s 32x64 chunk 64 on 256 invocations 4.10 / 5.58 at 256 / 512 (coopmat_r 4.39 / 5.79); the default 64x128 chunk
      * 32 on 128 13.1 / 17.1 / 59.9 at 768 / 1024 / 1536 (coopmat_r8 18.7 / 30.4, coopmat_f256 77.0); _l 128x128 chunk
-     * 32 on 256 91.9 / 361.9 at 2048 / 3072 (coopmat_f256 101.8 / 447.7), 791 at 4096 (coopmat_p32s1 736). */
+     * 32 on 256 91.9 / 361.9 at 2048 / 3072 (coopmat_f256 101.8 / 447.7), 791 at 4096 (coopmat_p32s1 736).
+ * _l and _xl (128x256 chunk 16 on 256) load 4 steps ahead (ahead=4, a ring of register sets, stubs _sNa4): with the
+ * loads one step ahead the bigger tiles wait on L2 under load (H200, tests/gpu/sweep_s13c.txt, sweep_s13d.txt, hot, us,
+ * ahead 1 / 2 / 4 / 8): _l 92.4 / 89.5 / 84.5 / 93.9 at 2048, 360 / 323 / 294 / 317 at 3072, 783 / 700 / 620 / 672 at
+ * 4096, 5999 / 5342 / 4707 / 5113 at 8192; _xl 769 / 655 / 612 / 694 at 4096, 4617 at 8192 (ahead 4), against
+ * coopmat_p32s1's 733 and 5534 in the same run. At 512-1024 (coopmat_wgs_s, coopmat_wgs) ahead= changes nothing
+ * (sweep_s13b.txt: 5.65 / 5.64 / 5.58 at 512), so they keep one step. */
     {"coopmat_wgs", "matmul_coopmat_wg", K_WG, 64, 128, 32, 2, 2, 0, 0, 0, 0, 0, 0, 2},
     {"coopmat_wgs_s", "matmul_coopmat_wg", K_WG, 32, 64, 64, 2, 4, 0, 0, 0, 0, 0, 0, 2},
-    {"coopmat_wgs_l", "matmul_coopmat_wg", K_WG, 128, 128, 32, 2, 4, 0, 0, 0, 0, 0, 0, 2},
+    {"coopmat_wgs_l", "matmul_coopmat_wg", K_WG, 128, 128, 32, 2, 4, 0, 0, 4, 0, 0, 0, 2},
+    {"coopmat_wgs_xl", "matmul_coopmat_wg", K_WG, 128, 256, 16, 2, 4, 0, 0, 4, 0, 0, 0, 2},
     {"coopmat_wgt", "matmul_coopmat_wg", K_WG, 128, 128, 32, 2, 2, 0, 0, 0, 0, 0, 0, 3},  /* tensor-addressed loads */
     {"coopmat_wg_emu", "matmul_coopmat_wg_emu", K_EMU, 64, 64, 32, 2, 2, 0, 0, 0, 0, 0, 0, 1},
     {"coopmat_wgs_emu", "matmul_coopmat_wg_s_emu", K_EMU, 64, 64, 32, 2, 2, 0, 0, 0, 0, 0, 0, 2},
@@ -193,7 +201,7 @@ typedef struct priv {
     size_t m, n, k;
     int intin, fast, freivalds;  /* fast: OpenBLAS computes every element, the oracle a sample */
     int rule;                   /* variant=auto: the rule (index into rules[]) that chose; -1: named */
-    char cfg[48];               /* coopmat_s: the tiling that ran (defaults or axes), for the note */
+    char cfg[64];               /* coopmat_s, _r, _wg*: the tiling that ran (defaults or axes), for the note */
     double budget;              /* the oracle's budget (multiply-adds) */
     float *a, *b;               /* inputs as float (fp16 widened exactly); point at host for fp32 */
     int own_ab;
@@ -235,8 +243,9 @@ static const mm_variant *find_variant(const char *name)
  * SIMT from 2048^2: the warp-tiled tiled_wt256 (H200, tests/gpu/sweep_fp32.txt, session 8, fp32 hot, ms) 0.376 /
  * 2.901 / 23.04 at 2048 / 4096 / 8192 against tiled's 0.397 / 3.107 / 24.64 (tiled_wt 0.388 / 3.098 / 24.06,
  * tiled_wt16 0.549 / 4.285 / 35.16); cuBLAS fp32 at 4096: 2.694 ms.
- * Where the device has VK_NV_cooperative_matrix2, coopmat_wgs's three tilings come first from 0 to 4096^2 outputs (the
- * variants table says what they measured); without it they SKIP and the rules after them run as before. */
+ * Where the device has VK_NV_cooperative_matrix2, coopmat_wgs's four tilings come first at every size: _s, the default
+ * and _l below 4096^2 outputs, _xl from there, _l again where _xl's 128x256 tile does not divide (the variants table says
+ * what they measured); without coopmat2 they SKIP and the rules after them run as before. */
 typedef struct mm_rule {
     int unit;        /* 1: matrix units (fp16 + NV coopmat); 0: SIMT, any dtype */
     double mn_lo;    /* applies when m·n >= mn_lo */
@@ -247,7 +256,8 @@ typedef struct mm_rule {
 static const mm_rule rules[] = {
     {1, 0, 0x1p19, "coopmat_wgs_s", "matrix units, workgroup-scope matrices (coopmat2), m*n < 2^19, whole tiles"},
     {1, 0x1p19, 0x1p22, "coopmat_wgs", "matrix units, workgroup-scope matrices (coopmat2), m*n < 2^22, whole tiles"},
-    {1, 0x1p22, 0x1p24, "coopmat_wgs_l", "matrix units, workgroup-scope matrices (coopmat2), m*n < 2^24, whole tiles"},
+    {1, 0x1p24, 0, "coopmat_wgs_xl", "matrix units, workgroup-scope matrices (coopmat2), m*n >= 2^24, whole tiles"},
+    {1, 0x1p22, 0, "coopmat_wgs_l", "matrix units, workgroup-scope matrices (coopmat2), m*n >= 2^22, whole tiles"},
     {1, 0, 0x1p21, "coopmat_r", "matrix units, m*n < 2^21, whole tiles, k <= 512"},
     {1, 0, 0x1p21, "coopmat_r8", "matrix units, m*n < 2^21, whole tiles, k <= 1024"},
     {1, 0, 0x1p20, "coopmat_s", "matrix units, m*n < 1024^2, whole tiles"},
@@ -400,10 +410,23 @@ static int mm_config_wg(const vkb_case *c, const mm_variant *v, int64_t m, int64
     if (v->wgscope == 2 && ((v->bm * v->bk / 8) % wg || (v->bk * v->bn / 8) % wg))
         return snprintf(why, wl, "variant %s: the tiles do not split into whole uvec4 over %u invocations", v->name, wg), 1;
     if (mm_fits(c, v, shared, wg, why, wl)) return 1;
+    if (v->kind == K_EMU && v->wgscope == 2 && v->bm * v->bn / wg > 384)  /* tile 128x256 on 64: the first sum only */
+        return snprintf(why, wl, "variant %s: %u sums per invocation (> 384: llvmpipe leaves all but the first unwritten)",
+                        v->name, v->bm * v->bn / wg), 1;
     if (v->kind == K_WG && wg != 128 && wg != 256)  /* stubs matmul_coopmat_wg_{t,s}128, _256: see the shader */
         return snprintf(why, wl, "variant %s: %u invocations: compiled for 128 and 256 only", v->name, wg), 1;
-    spec[0] = wg, spec[1] = v->bm, spec[2] = v->bn, spec[3] = v->bk, spec[4] = slices, *nspec = v->wgscope == 2 ? 5 : 4;
-    if (v->kind == K_WG) snprintf(shader, sl, "%s_%c%u", v->shader, "tsx"[v->wgscope - 1], wg);
+    uint32_t ahead = v->wgscope == 2 && v->rb ? v->rb : 1, regs = ahead * (v->bm * v->bk / 8 + v->bk * v->bn / 8) / wg;
+    if (v->kind == K_WG && v->wgscope == 2 && regs > 48)  /* as coopmat_r: 48 uvec4 = 192 registers */
+        return snprintf(why, wl, "variant %s: ahead %u holds %u uvec4 of loads per invocation (> 48)", v->name, ahead, regs), 1;
+    if (v->wgscope == 2 && (k / slices / v->bk) % ahead)  /* the ring is unrolled AHEAD times */
+        return snprintf(why, wl, "variant %s: ahead %u does not divide the %lld steps of K", v->name, ahead,
+                        (long long)(k / slices / v->bk)), 1;
+    if (v->kind == K_WG && ahead != 1 && ahead != 2 && ahead != 4 && ahead != 8)  /* stubs matmul_coopmat_wg_sNa2, 4, 8 */
+        return snprintf(why, wl, "variant %s: ahead %u: compiled for 1, 2, 4 and 8 only", v->name, ahead), 1;
+    spec[0] = wg, spec[1] = v->bm, spec[2] = v->bn, spec[3] = v->bk, spec[4] = slices, spec[5] = ahead;
+    *nspec = v->wgscope == 2 ? 6 : 4;
+    if (v->kind == K_WG && ahead > 1) snprintf(shader, sl, "%s_s%ua%u", v->shader, wg, ahead);
+    else if (v->kind == K_WG) snprintf(shader, sl, "%s_%c%u", v->shader, "tsx"[v->wgscope - 1], wg);
     else snprintf(shader, sl, "%s", v->shader);
     return 0;
 }
@@ -521,13 +544,14 @@ static int mm_plan(vkb_case *c)
 
     mm_variant sv;  /* coopmat_s with its axes applied */
     int has_axes = 0;
-    const char *axes[] = {"tile", "sub", "split", "chunk"};
-    for (size_t i = 0; i < 4; i++) has_axes |= vkb_param_str(c, axes[i], NULL) != NULL;
+    const char *axes[] = {"tile", "sub", "split", "chunk", "ahead"};
+    for (size_t i = 0; i < 5; i++) has_axes |= vkb_param_str(c, axes[i], NULL) != NULL;
     if (has_axes && (is_auto || (!v->split && !v->regk && !v->wgscope)))
         return vkb_error(c, "tile=, sub=, split=, chunk= apply to variant=coopmat_s, coopmat_r, coopmat_wg and their _emu "
                             "twins only") < 0;
-    if (has_axes && v->wgscope && v->wgscope != 2 && vkb_param_str(c, "split", NULL))
-        return vkb_error(c, "split= applies to coopmat_wgs* only (variant=%s)", v->name) < 0;
+    if (has_axes && v->wgscope != 2 && (vkb_param_str(c, "ahead", NULL) || (v->wgscope && vkb_param_str(c, "split", NULL))))
+        return vkb_error(c, "ahead= (and split= among the workgroup-scope variants) apply to coopmat_wgs* only (variant=%s)",
+                         v->name) < 0;
     if (has_axes) {
         sv = *v;
         const char *tile = vkb_param_str(c, "tile", NULL), *sub = vkb_param_str(c, "sub", NULL);
@@ -540,7 +564,10 @@ static int mm_plan(vkb_case *c)
         if (sp < 1 || sp > 16 || ch < 16 || ch > 512 || ch % 16 || (!v->regk && !v->wgscope && ch > 128))
             return vkb_error(c, "split=%lld chunk=%lld: expected split 1..16 and chunk 16, 32, .., 128 (coopmat_r: .., 512)",
                              (long long)sp, (long long)ch) < 0;
+        int64_t ah = vkb_param_int(c, "ahead", sv.rb ? sv.rb : 1);
+        if (ah < 1 || ah > 16) return vkb_error(c, "ahead=%lld: expected 1..16 steps of loads in flight", (long long)ah) < 0;
         sv.split = (uint32_t)sp, sv.bk = (uint32_t)ch;
+        if (v->wgscope == 2) sv.rb = (uint32_t)ah;
         v = &sv;
     }
 
@@ -570,8 +597,8 @@ static int mm_plan(vkb_case *c)
         snprintf(pv->cfg, sizeof(pv->cfg), "tile %ux%u sub %ux%u split %u chunk %u; ", v->bm, v->bn, v->tm, v->tn,
                  v->split, v->bk);
     if (v->wgscope)
-        snprintf(pv->cfg, sizeof(pv->cfg), "tile %ux%u sub %ux%u chunk %u split %u; ", v->bm, v->bn, v->tm, v->tn, v->bk,
-                 v->wgscope == 2 && v->split ? v->split : 1);
+        snprintf(pv->cfg, sizeof(pv->cfg), "tile %ux%u sub %ux%u chunk %u split %u ahead %u; ", v->bm, v->bn, v->tm, v->tn,
+                 v->bk, v->wgscope == 2 && v->split ? v->split : 1, v->wgscope == 2 && v->rb ? v->rb : 1);
     if (v->regk)
         snprintf(pv->cfg, sizeof(pv->cfg), "tile %ux%u sub %ux%u split %u chunk %u, %u steps; ", v->bm, v->bn, v->tm, v->tn,
                  v->split ? v->split : 1, v->bk, (uint32_t)(k / v->bk));
@@ -857,7 +884,7 @@ static void mm_release(vkb_case *c)
     for (size_t i = 0; i < sizeof(blocks) / sizeof(blocks[0]); i++) free(blocks[i]);
 }
 
-VKB_KERNEL(matmul) = {"matmul", "m,n,k,dtype,inputs,check,tile,sub,split,chunk",
+VKB_KERNEL(matmul) = {"matmul", "m,n,k,dtype,inputs,check,tile,sub,split,chunk,ahead",
                       "C = A*B, A MxK and B KxN row-major, C fp32; variants auto (default), naive, tiled*, coopmat* (fp16, matrix units)",
                       mm_plan, mm_fill, mm_ref, mm_check, mm_release,
                       "auto (recorded as auto:VARIANT, the rule in the note), tiled, naive, tiled_bk16, tiled_128x64, tiled_64, "
@@ -866,8 +893,8 @@ VKB_KERNEL(matmul) = {"matmul", "m,n,k,dtype,inputs,check,tile,sub,split,chunk",
                       "coopmat_r16, coopmat_p16, coopmat_p32s1, coopmat_p32, coopmat_p32r2, coopmat_p64, coopmat_q128, coopmat_q64, "
                       "coopmat_q64b16, coopmat_s (tile=, sub=, "
                       "split=, chunk=), coopmat_r, coopmat_r8 (tile=, sub=, split=, chunk=), coopmat_wg, coopmat_wgs, coopmat_wgs_s, "
-                      "coopmat_wgs_l, coopmat_wgt (workgroup-scope matrices, VK_NV_cooperative_matrix2; tile=, sub=, chunk=; "
-                      "coopmat_wgs*: split=); the same "
+                      "coopmat_wgs_l, coopmat_wgs_xl, coopmat_wgt (workgroup-scope matrices, VK_NV_cooperative_matrix2; tile=, sub=, chunk=; "
+                      "coopmat_wgs*: split=, ahead=); the same "
                       "tilings on plain FMA (any device): coopmat_emu, coopmat_f_emu, coopmat_f64_emu, coopmat_f256_emu, "
                       "coopmat_g_emu, coopmat_g64_emu, coopmat_r16_emu, coopmat_p16_emu, coopmat_p32s1_emu, "
                       "coopmat_p32_emu, coopmat_p32r2_emu, coopmat_p64_emu, coopmat_q128_emu, coopmat_q64_emu, coopmat_q64b16_emu, "
