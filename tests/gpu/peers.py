@@ -3,12 +3,13 @@
 cuSOLVER, CUDA copies): the numbers vkbench's closing notes compare against.
 
 Usage: python3 tests/gpu/peers.py OUT.csv [--quick]
-Each row: op, shape, dtype, median_s, min_s, samples, rate, unit, method. Timing: 5 warm-up calls; then each
+Each row: op, shape, dtype, median_s, min_s, samples, rate, unit, method, calls_per_sample. Timing: 5 warm-up calls; then each
 sample times R back-to-back calls between one pair of CUDA events and divides by R, R chosen so that a sample
 lasts >= 200 us: one call per event pair would time the ~10-20 us launch path, not the kernel (fp16 512^3 and
 1024^3 both read ~19 us that way). Where the call can be captured, the R calls are one CUDA graph (method
 "graph"), otherwise a plain loop of R launches (method "loop", cuSOLVER's host syncs forbid capture).
-Median of N samples (N from a ~0.3 s budget, at least 5).
+R grows until a sample really lasts that long (calls_per_sample records it). Median of N samples (N from a
+~0.3 s budget, at least 5).
 """
 import csv, sys, time
 import torch
@@ -25,36 +26,47 @@ def timed(fn, budget=0.3, warm=5, graph=True):
     s, e = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
     s.record(); fn(); e.record(); torch.cuda.synchronize()
     one = max(s.elapsed_time(e) / 1e3, 1e-6)
-    reps = max(1, min(1000, int(2e-4 / one + 0.999)))
-    run, method = None, "loop"
-    if graph:
-        try:
-            side = torch.cuda.Stream()
-            side.wait_stream(torch.cuda.current_stream())
-            with torch.cuda.stream(side):
-                fn()
-            torch.cuda.current_stream().wait_stream(side)
-            g = torch.cuda.CUDAGraph()
-            with torch.cuda.graph(g):
-                for _ in range(reps):
+
+    def build(reps):
+        if graph:
+            try:
+                side = torch.cuda.Stream()
+                side.wait_stream(torch.cuda.current_stream())
+                with torch.cuda.stream(side):
                     fn()
-            g.replay(); torch.cuda.synchronize()
-            run, method = g.replay, "graph"
-        except Exception:
-            torch.cuda.synchronize()
-    if run is None:
+                torch.cuda.current_stream().wait_stream(side)
+                g = torch.cuda.CUDAGraph()
+                with torch.cuda.graph(g):
+                    for _ in range(reps):
+                        fn()
+                g.replay(); torch.cuda.synchronize()
+                return g.replay, "graph"
+            except Exception:
+                torch.cuda.synchronize()
+
         def run():
             for _ in range(reps):
                 fn()
-    s.record(); run(); e.record(); torch.cuda.synchronize()
-    per = max(s.elapsed_time(e) / 1e3, 1e-6)
+        return run, "loop"
+
+    # One call between events times the launch path (~10-20 us), so its R undercounts a fast kernel's calls: the
+    # first R is a guess, and R grows until one sample of R calls really lasts >= 200 us (a 4 us fp16 512^3 call
+    # took R = 10, 50 us samples, before this second pass: the events' and the replay's fixed cost over 10 calls).
+    reps = max(1, min(1000, int(2e-4 / one + 0.999)))
+    for _ in range(3):
+        run, method = build(reps)
+        s.record(); run(); e.record(); torch.cuda.synchronize()
+        per = max(s.elapsed_time(e) / 1e3, 1e-6)
+        if per >= 2e-4 or reps >= 5000:
+            break
+        reps = min(5000, int(reps * 2.2e-4 / per + 0.999))
     n = int(min(200, max(5, budget / per)))
     ts = []
     for _ in range(n):
         s.record(); run(); e.record(); torch.cuda.synchronize()
         ts.append(s.elapsed_time(e) / 1e3 / reps)
     ts.sort()
-    return ts[len(ts) // 2], ts[0], len(ts), method
+    return ts[len(ts) // 2], ts[0], len(ts), method, reps
 
 
 def main():
@@ -64,7 +76,7 @@ def main():
 
     def add(op, shape, dtype, t, rate, unit):
         rows.append(dict(op=op, shape=shape, dtype=dtype, median_s="%.6g" % t[0], min_s="%.6g" % t[1],
-                         samples=t[2], rate="%.6g" % rate, unit=unit, method=t[3]))
+                         samples=t[2], rate="%.6g" % rate, unit=unit, method=t[3], calls_per_sample=t[4]))
         print("%-10s %-18s %-5s %10.4g s  %10.4g %-10s %s" % (op, shape, dtype, t[0], rate, unit, t[3]), flush=True)
 
     n = 2 ** 28
