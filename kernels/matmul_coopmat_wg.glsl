@@ -36,8 +36,8 @@ layout(binding = 2) writeonly buffer C { float c[]; };
 // MulAdd; the workgroup-scope matrices load from shared memory (rows padded by one uvec4, as matmul_coopmat.glsl).
 // Whole uvec4 per invocation (the host checks).
 // Loads AHEAD steps ahead (stubs _sNaA compile VKB_WG_AHEAD = A; the emulation takes it as spec 5): a ring of AHEAD
-// register sets, step s in set s % AHEAD, the loop unrolled AHEAD times so that each set has a constant name; the host
-// checks that AHEAD divides the steps. Without VKB_WG_AHEAD the GPU stubs keep the one-set loop below.
+// register sets, step s in set s % AHEAD, the loop unrolled AHEAD times so that each set has a constant name; the last
+// K / BK % AHEAD steps follow the whole rounds. Without VKB_WG_AHEAD the GPU stubs keep the one-set loop below.
 // Split-K (spec 4 SPLIT = S, grid z = the slice): slice z takes K / S; with S > 1 each slice stores its block's partial
 // sums in part[z][M][N], takes a ticket (splitk_fold.glsl), and the tile's last workgroup adds the slices in slice order
 // 0, 1, .. (the same bits whichever arrives last) and stores C. Bindings 3 part (fp32, coherent), 4 the tickets.
@@ -100,25 +100,31 @@ void main()
             rb[u][i] = b8[(kr + x / (BN / 8u)) * nq + col0 / 8u + x % (BN / 8u)];                            \
         }                                                                                                    \
     }
-    uvec4 ra[AHEAD][NA], rb[AHEAD][NB];
-    [[unroll]] for (uint u = 0u; u < AHEAD; u++) WG_LOADS(u, u)
-    WG_ACC_ZERO;
-    [[dont_unroll]] for (uint s0 = 0u; s0 < ns; s0 += AHEAD) {
-        [[unroll]] for (uint u = 0u; u < AHEAD; u++) {
-            const uint s = s0 + u, base = (s & 1u) * (ASZ + BSZ);
-            [[unroll]] for (uint i = 0u; i < NA; i++) {
-                const uint x = t + i * WG;
-                sm[base + (x / (BK / 8u)) * ASTR + x % (BK / 8u)] = ra[u][i];
-            }
-            [[unroll]] for (uint i = 0u; i < NB; i++) {
-                const uint x = t + i * WG;
-                sm[base + ASZ + (x / (BN / 8u)) * BSTR + x % (BN / 8u)] = rb[u][i];
-            }
-            barrier();
-            if (s + AHEAD < ns) WG_LOADS(u, s + AHEAD)
-            WG_STEP(base);
-        }
+    // Step s from register set u: into shared buffer s % 2, a barrier, step s + AHEAD's loads into the set, the MulAdd.
+#define WG_RING_STEP(u, s) {                                                                                   \
+        const uint base = ((s) & 1u) * (ASZ + BSZ);                                                          \
+        [[unroll]] for (uint i = 0u; i < NA; i++) {                                                          \
+            const uint x = t + i * WG;                                                                       \
+            sm[base + (x / (BK / 8u)) * ASTR + x % (BK / 8u)] = ra[u][i];                                    \
+        }                                                                                                    \
+        [[unroll]] for (uint i = 0u; i < NB; i++) {                                                          \
+            const uint x = t + i * WG;                                                                       \
+            sm[base + ASZ + (x / (BN / 8u)) * BSTR + x % (BN / 8u)] = rb[u][i];                              \
+        }                                                                                                    \
+        barrier();                                                                                           \
+        if ((s) + AHEAD < ns) WG_LOADS(u, (s) + AHEAD)                                                       \
+        WG_STEP(base);                                                                                       \
     }
+    uvec4 ra[AHEAD][NA], rb[AHEAD][NB];
+    [[unroll]] for (uint u = 0u; u < AHEAD; u++)
+        if (u < ns) WG_LOADS(u, u)
+    WG_ACC_ZERO;
+    // Whole rounds of AHEAD steps with no guard around the barrier; then the last ns % AHEAD steps (uniform guards).
+    uint s0 = 0u;
+    [[dont_unroll]] for (; s0 + AHEAD <= ns; s0 += AHEAD)
+        [[unroll]] for (uint u = 0u; u < AHEAD; u++) WG_RING_STEP(u, s0 + u)
+    [[unroll]] for (uint u = 0u; u + 1u < AHEAD; u++)
+        if (s0 + u < ns) WG_RING_STEP(u, s0 + u)
 #else
     uvec4 ra[NA], rb[NB];
     // The step at K offset kr into the registers: row x / (BK / 8) of A's tile, row x / (BN / 8) of B's.

@@ -418,9 +418,6 @@ static int mm_config_wg(const vkb_case *c, const mm_variant *v, int64_t m, int64
     uint32_t ahead = v->wgscope == 2 && v->rb ? v->rb : 1, regs = ahead * (v->bm * v->bk / 8 + v->bk * v->bn / 8) / wg;
     if (v->kind == K_WG && v->wgscope == 2 && regs > 48)  /* as coopmat_r: 48 uvec4 = 192 registers */
         return snprintf(why, wl, "variant %s: ahead %u holds %u uvec4 of loads per invocation (> 48)", v->name, ahead, regs), 1;
-    if (v->wgscope == 2 && (k / slices / v->bk) % ahead)  /* the ring is unrolled AHEAD times */
-        return snprintf(why, wl, "variant %s: ahead %u does not divide the %lld steps of K", v->name, ahead,
-                        (long long)(k / slices / v->bk)), 1;
     if (v->kind == K_WG && ahead != 1 && ahead != 2 && ahead != 4 && ahead != 8)  /* stubs matmul_coopmat_wg_sNa2, 4, 8 */
         return snprintf(why, wl, "variant %s: ahead %u: compiled for 1, 2, 4 and 8 only", v->name, ahead), 1;
     spec[0] = wg, spec[1] = v->bm, spec[2] = v->bn, spec[3] = v->bk, spec[4] = slices, spec[5] = ahead;
