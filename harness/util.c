@@ -432,3 +432,21 @@ const char *vkb_fmt_time(double s, char *buf, size_t len)
     else snprintf(buf, len, "%.3f s", s);
     return buf;
 }
+
+int vkb_wg_tiling(const vkb_caps *cp, uint32_t wg, uint32_t bm, uint32_t bn, uint32_t bk, char *why, size_t wl)
+{
+    if (!cp->coopmat_wg)
+        return snprintf(why, wl, "device lacks VK_NV_cooperative_matrix2 workgroup scope with flexible dimensions"), 1;
+    const vkb_cm_flex *f = NULL;
+    for (int i = 0; i < cp->nflex && !f; i++)
+        if (cp->flex[i].a == 0 && cp->flex[i].b == 0 && cp->flex[i].c == 1 && cp->flex[i].d == 1 &&
+            cp->flex[i].invocations == wg)
+            f = &cp->flex[i];  /* component types 0 fp16, 1 fp32 (VkComponentTypeKHR) */
+    if (!f) return snprintf(why, wl, "the device lists no fp16 workgroup-scope configuration for %u invocations", wg), 1;
+    if (!f->m || !f->n || !f->k || bm % f->m || bn % f->n || bk % f->k)
+        return snprintf(why, wl, "tile %ux%u chunk %u is not a multiple of the device's %ux%ux%u granularity at %u invocations",
+                        bm, bn, bk, f->m, f->n, f->k, wg), 1;
+    if (wg > cp->coopmat_wg_max)
+        return snprintf(why, wl, "%u invocations, over this device's %u for workgroup-scope matrices", wg, cp->coopmat_wg_max), 1;
+    return 0;
+}

@@ -76,6 +76,12 @@ typedef struct vkb_cm_flex {
 /* "fp16", "fp32", "sint8", ... for a component type of vkb_cm_shape; "type<N>" for others (harness/devpeak.c). */
 const char *vkb_cm_type_name(uint32_t t);
 
+struct vkb_caps;
+/* Whether a BM x BN x BK fp16 -> fp32 workgroup-scope tiling runs on `wg` invocations (harness/util.c): 0, or 1 with
+ * the reason in why (no coopmat2 workgroup scope, no configuration for wg invocations, off the device's granularity, over
+ * its largest workgroup). */
+int vkb_wg_tiling(const struct vkb_caps *cp, uint32_t wg, uint32_t bm, uint32_t bn, uint32_t bk, char *why, size_t wl);
+
 /* What the device offers, as plain flags, so plan() can SKIP with a reason. */
 typedef struct vkb_caps {
     int is_cpu;                 /* lavapipe or another CPU implementation */

@@ -26,8 +26,18 @@ layout(constant_id = 1) const uint BM = 128u;
 layout(constant_id = 2) const uint BN = 128u;
 layout(constant_id = 3) const uint BK = 32u;
 
-layout(binding = 0) readonly buffer A { float16_t a[]; };
-layout(binding = 1) readonly buffer B { float16_t b[]; };
+// VKB_WG_BT (stubs dense_wgs*, dense_f16's algo=wgs: y = x W^T): A = x (M tokens x K) at binding 1, B = W^T read from
+// W (N x K row-major) at binding 0, i.e. B column-major: its tile is staged as BN rows of BK (as A's) and loaded
+// column-major.
+#ifdef VKB_WG_BT
+#define WG_A_BINDING 1
+#define WG_B_BINDING 0
+#else
+#define WG_A_BINDING 0
+#define WG_B_BINDING 1
+#endif
+layout(binding = WG_A_BINDING) readonly buffer A { float16_t a[]; };
+layout(binding = WG_B_BINDING) readonly buffer B { float16_t b[]; };
 layout(binding = 2) writeonly buffer C { float c[]; };
 
 #if defined(VKB_WG_STAGED)
@@ -41,8 +51,8 @@ layout(binding = 2) writeonly buffer C { float c[]; };
 // Split-K (spec 4 SPLIT = S, grid z = the slice): slice z takes K / S; with S > 1 each slice stores its block's partial
 // sums in part[z][M][N], takes a ticket (splitk_fold.glsl), and the tile's last workgroup adds the slices in slice order
 // 0, 1, .. (the same bits whichever arrives last) and stores C. Bindings 3 part (fp32, coherent), 4 the tickets.
-layout(binding = 0) readonly buffer A8 { uvec4 a8[]; };
-layout(binding = 1) readonly buffer B8 { uvec4 b8[]; };
+layout(binding = WG_A_BINDING) readonly buffer A8 { uvec4 a8[]; };
+layout(binding = WG_B_BINDING) readonly buffer B8 { uvec4 b8[]; };
 layout(binding = 3) coherent buffer Part { float part[]; };
 layout(constant_id = 4) const uint SPLIT = 1u;
 #ifdef VKB_WG_AHEAD
@@ -53,13 +63,27 @@ layout(constant_id = 5) const uint AHEAD = 1u;  // the emulation's steps of load
 #define FOLD_CNT_BINDING 4
 #include "splitk_fold.glsl"
 const uint WG = gl_WorkGroupSize.x;
-const uint ASTR = BK / 8u + 1u, BSTR = BN / 8u + 1u, ASZ = BM * ASTR, BSZ = BK * BSTR;
+const uint ASTR = BK / 8u + 1u, ASZ = BM * ASTR;
+#ifdef VKB_WG_BT
+const uint BSTR = BK / 8u + 1u, BSZ = BN * BSTR;  // BN rows of B^T
+// B's uvec4 x of the step at K offset kr (global) and in the staged tile: row x / (BK / 8) of W from col0
+#define WG_B_AT(x, kr) (((col0 + (x) / (BK / 8u)) * kq + (kr) / 8u + (x) % (BK / 8u)))
+#define WG_B_SM(x) ((x) / (BK / 8u) * BSTR + (x) % (BK / 8u))
+#define WG_B_COLMAJOR true
+#define WG_B_HALF(base, kk, q) wg_half((base) + (q) * BSTR, kk)
+#else
+const uint BSTR = BN / 8u + 1u, BSZ = BK * BSTR;
+#define WG_B_AT(x, kr) ((((kr) + (x) / (BN / 8u)) * nq + col0 / 8u + (x) % (BN / 8u)))
+#define WG_B_SM(x) ((x) / (BN / 8u) * BSTR + (x) % (BN / 8u))
+#define WG_B_COLMAJOR false
+#define WG_B_HALF(base, kk, q) wg_half((base) + (kk) * BSTR, q)
+#endif
 const uint NA = BM * BK / 8u / WG, NB = BK * BN / 8u / WG;
 shared uvec4 sm[2u * (ASZ + BSZ)];
 #ifndef VKB_COOP_EMU
 #define WG_ACC_ZERO fcoopmatNV<32, gl_ScopeWorkgroup, BM, BN> acc = fcoopmatNV<32, gl_ScopeWorkgroup, BM, BN>(0.0)
 #define WG_STEP(base) do { fcoopmatNV<16, gl_ScopeWorkgroup, BM, BK> ta; fcoopmatNV<16, gl_ScopeWorkgroup, BK, BN> tb; \
-    coopMatLoadNV(ta, sm, base, ASTR, false); coopMatLoadNV(tb, sm, base + ASZ, BSTR, false); \
+    coopMatLoadNV(ta, sm, base, ASTR, false); coopMatLoadNV(tb, sm, base + ASZ, BSTR, WG_B_COLMAJOR); \
     acc = coopMatMulAddNV(ta, tb, acc); } while (false)
 #define WG_STORE coopMatStoreNV(acc, c, row0 * pc.n + col0, pc.n, false)
 #define WG_STORE_PART(z) coopMatStoreNV(acc, part, ((z) * pc.m + row0) * pc.n + col0, pc.n, false)
@@ -74,7 +98,7 @@ float wg_half(uint at, uint h) { const uvec4 v = sm[at + h / 8u]; return unpackH
 #define WG_ACC_ZERO float acc[PER]; [[dont_unroll]] for (uint e = 0u; e < PER; e++) acc[e] = 0.0
 #define WG_STEP(base) [[dont_unroll]] for (uint e = 0u; e < PER; e++) { const uint x = t + e * WG, r = x / BN, q = x % BN; \
     float z = acc[e]; [[dont_unroll]] for (uint kk = 0u; kk < BK; kk++) \
-        z += wg_half(base + r * ASTR, kk) * wg_half(base + ASZ + kk * BSTR, q); acc[e] = z; }
+        z += wg_half(base + r * ASTR, kk) * WG_B_HALF(base + ASZ, kk, q); acc[e] = z; }
 #define WG_STORE [[dont_unroll]] for (uint e = 0u; e < PER; e++) { const uint x = t + e * WG; \
     c[(row0 + x / BN) * pc.n + col0 + x % BN] = acc[e]; }
 #define WG_STORE_PART(z) [[dont_unroll]] for (uint e = 0u; e < PER; e++) { const uint x = t + e * WG; \
@@ -97,7 +121,7 @@ void main()
         }                                                                                                    \
         [[unroll]] for (uint i = 0u; i < NB; i++) {                                                          \
             const uint x = t + i * WG;                                                                       \
-            rb[u][i] = b8[(kr + x / (BN / 8u)) * nq + col0 / 8u + x % (BN / 8u)];                            \
+            rb[u][i] = b8[WG_B_AT(x, kr)];                                                                   \
         }                                                                                                    \
     }
     // Step s from register set u: into shared buffer s % 2, a barrier, step s + AHEAD's loads into the set, the MulAdd.
@@ -109,7 +133,7 @@ void main()
         }                                                                                                    \
         [[unroll]] for (uint i = 0u; i < NB; i++) {                                                          \
             const uint x = t + i * WG;                                                                       \
-            sm[base + ASZ + (x / (BN / 8u)) * BSTR + x % (BN / 8u)] = rb[u][i];                              \
+            sm[base + ASZ + WG_B_SM(x)] = rb[u][i];                                                          \
         }                                                                                                    \
         barrier();                                                                                           \
         if ((s) + AHEAD < ns) WG_LOADS(u, (s) + AHEAD)                                                       \
@@ -135,7 +159,7 @@ void main()
         }                                                                                                    \
         [[unroll]] for (uint i = 0u; i < NB; i++) {                                                          \
             const uint x = t + i * WG;                                                                       \
-            rb[i] = b8[((kr) + x / (BN / 8u)) * nq + col0 / 8u + x % (BN / 8u)];                             \
+            rb[i] = b8[WG_B_AT(x, kr)];                                                                      \
         }                                                                                                    \
     }
     WG_LOADS(k0)
@@ -148,7 +172,7 @@ void main()
         }
         [[unroll]] for (uint i = 0u; i < NB; i++) {
             const uint x = t + i * WG;
-            sm[base + ASZ + (x / (BN / 8u)) * BSTR + x % (BN / 8u)] = rb[i];
+            sm[base + ASZ + WG_B_SM(x)] = rb[i];
         }
         barrier();
         if (s + 1u < ns) {

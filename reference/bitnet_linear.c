@@ -495,7 +495,7 @@ static int dense_plan(vkb_case *c) { return linear_plan(c, 1); }
 static int dense_coop_wanted(const vkb_case *c, int64_t m)
 {
     const char *algo = vkb_param_str(c, "algo", NULL);
-    if (algo) return !strncmp(algo, "coopmat", 7) || !strncmp(algo, "stream", 6);
+    if (algo) return !strncmp(algo, "coopmat", 7) || !strncmp(algo, "stream", 6) || !strncmp(algo, "wgs", 3);
     return m >= 8 && c->caps.coopmat_nv;
 }
 
@@ -720,6 +720,99 @@ static int dense_stream_plan(vkb_case *c, long long n, long long k, int64_t m, i
     return 0;
 }
 
+/* ---- algo=wgs (kernels/dense_wgs_*.comp: matmul_coopmat_wg.glsl's staged workgroup-scope loop, VKB_WG_BT) ----
+ * y = x W^T as the matmul C = A B with A = x (M tokens x K) and B = W^T, read column-major from row-major W: a workgroup
+ * stages a 32-token x bk tile of x and a bn x bk tile of W in shared memory (two buffers), the driver's workgroup-scope
+ * MulAdd (VK_NV_cooperative_matrix2) multiplies them, and the loads run `ahead` steps in flight (a ring of register
+ * sets). Why: on an H200 a matmul proxy (m = N, n = 32, k = K, W as A, rotate; tests/gpu/sweep_s13h.txt) took 36.2 26.3
+ * 66.2 28.8 109.9 51.2 us on the six shapes against coopmat_g's 40.6 33.5 59.5 34.3 135.7 55.8 at m=32.
+ * Tunables: bn= W rows per workgroup (64), bk= K per step (64), sgs= subgroups (4), ahead= (8; the GPU stubs: 4, 8),
+ * split= K slices summed in the kernel by the tile's last workgroup (kernels/splitk_fold.glsl; 1). Whole tiles only:
+ * m % 32 (the device's workgroup-scope granularity), n % bn, k % (split x bk); W row-major (lay=rows). The tolerance is
+ * dense_f16's (fp32 sums of exact fp16 products, in any order). algo=wgs_emu runs the same staging and addressing with the
+ * matrix operations emulated, on any device. */
+/* Whether algo=wgs runs this tiling on this device and shape: 0, or 1 with the reason in why. */
+static int dense_wgs_check(const vkb_case *c, long long n, long long k, int64_t m, int emu, uint32_t wg, int64_t bn, int64_t bk,
+                           int64_t ahead, int64_t split, char *why, size_t wl)
+{
+    const uint32_t bm = 32;
+    char w[200];
+    if (!emu && !c->caps.f16) return snprintf(why, wl, "device lacks shaderFloat16 (fp16 cooperative matrices)"), 1;
+    if (!emu && vkb_wg_tiling(&c->caps, wg, bm, (uint32_t)bn, (uint32_t)bk, w, sizeof(w)))
+        return snprintf(why, wl, "algo=wgs: %s (algo=wgs_emu validates the tiling)", w), 1;
+    if (!emu && ((wg != 128 && wg != 256) || (ahead != 4 && ahead != 8)))
+        return snprintf(why, wl, "algo=wgs: %u invocations, ahead %lld: compiled for 128 and 256, ahead 4 and 8", wg, (long long)ahead), 1;
+    if (m % bm || n % bn || k % (split * bk))
+        return snprintf(why, wl, "algo=wgs takes whole tiles only: m %% %u, n %% %lld and k %% (split %lld x bk %lld) must be 0", bm,
+                        (long long)bn, (long long)split, (long long)bk), 1;
+    uint64_t na = bm * (uint64_t)bk / 8, nb = (uint64_t)bn * (uint64_t)bk / 8;
+    if (na % wg || nb % wg) return snprintf(why, wl, "algo=wgs: the tiles do not split into whole uvec4 over %u invocations", wg), 1;
+    if ((uint64_t)ahead * (na + nb) / wg > 48)
+        return snprintf(why, wl, "algo=wgs: ahead %lld holds %llu uvec4 of loads per invocation (> 48)", (long long)ahead,
+                        (unsigned long long)((uint64_t)ahead * (na + nb) / wg)), 1;
+    double shared = 32.0 * (double)(bm + (uint64_t)bn) * (double)(bk / 8 + 1) + (emu ? 0 : c->caps.coopmat_wg_smem);
+    if (shared > c->caps.max_shared)
+        return snprintf(why, wl, "algo=wgs needs %.0f B shared memory > maxComputeSharedMemorySize %u", shared, c->caps.max_shared), 1;
+    if (emu && bm * (uint64_t)bn / wg > 384)  /* as matmul's coopmat_wgs_emu */
+        return snprintf(why, wl, "algo=wgs_emu: %llu sums per invocation (> 384: llvmpipe leaves all but the first unwritten)",
+                        (unsigned long long)(bm * (uint64_t)bn / wg)), 1;
+    uint64_t gx = (uint64_t)n / (uint64_t)bn, gy = (uint64_t)m / bm;
+    if (gx > c->caps.max_wg_count_x || gy > 65535)
+        return snprintf(why, wl, "grid %llux%llux%lld exceeds this device's maxComputeWorkGroupCount", (unsigned long long)gx,
+                        (unsigned long long)gy, (long long)split), 1;
+    return 0;
+}
+
+/* algo=wgs's split when none is named: 2 where the tiles are fewer than 80 (under ~0.6 per SM of an H200; there split 2
+ * took 24.2 / 47.2 us against 33.4 / 55.8 unsplit at 2560x6912 / 4096x14336 m=32, and lost at 96 or more tiles,
+ * tests/gpu/sweep_s13i.txt) and K holds two slices of whole steps, else 1. */
+static int64_t dense_wgs_split(long long n, long long k, int64_t m, int64_t bn, int64_t bk)
+{
+    return (n / bn) * (m / 32) < 80 && k % (2 * bk) == 0 ? 2 : 1;
+}
+
+static int dense_wgs_plan(vkb_case *c, long long n, long long k, int64_t m, int emu)
+{
+    if (vkb_param_str(c, "sr", NULL) || vkb_param_str(c, "sk", NULL) || vkb_param_str(c, "xpre", NULL) || vkb_param_str(c, "rb", NULL) ||
+        vkb_param_str(c, "fold", NULL) || vkb_param_str(c, "mt", NULL) || vkb_param_str(c, "ts", NULL) || vkb_param_str(c, "wn", NULL))
+        return vkb_error(c, "sr=, sk=, xpre=, rb=, fold=, mt=, ts= and wn= do not apply to algo=wgs (its axes: bn, bk, sgs, ahead, split)");
+    const char *lay = vkb_param_str(c, "lay", "rows");
+    if (strcmp(lay, "rows")) return vkb_error(c, "lay=%s: algo=wgs reads W row-major (lay=rows)", lay);
+    int64_t bn = vkb_param_int(c, "bn", 64), bk = vkb_param_int(c, "bk", 64), sgs = vkb_param_int(c, "sgs", 4);
+    int64_t ahead = vkb_param_int(c, "ahead", 8), split = vkb_param_int(c, "split", 0);
+    if (bn < 16 || bn > 256 || bn % 16 || bk < 16 || bk > 256 || bk % 16 || sgs < 1 || sgs > 16 || ahead < 1 || ahead > 16 ||
+        split < 0 || split > 64)
+        return vkb_error(c, "bn=%lld bk=%lld sgs=%lld ahead=%lld split=%lld: expected bn and bk multiples of 16 up to 256, sgs 1..16, "
+                         "ahead 1..16, split 0 (auto) .. 64", (long long)bn, (long long)bk, (long long)sgs, (long long)ahead,
+                         (long long)split);
+    if (!split) split = dense_wgs_split(n, k, m, bn, bk);
+    uint32_t sg = c->caps.subgroup ? c->caps.subgroup : 32, wg = sg * (uint32_t)sgs, bm = 32;
+    char why[300];
+    if (dense_wgs_check(c, n, k, m, emu, wg, bn, bk, ahead, split, why, sizeof(why))) return vkb_skip(c, "%s", why);
+    lin_priv *p = lin_new(c, n, k, m);
+    if (!p) return vkb_error(c, "out of memory");
+    p->kp = (size_t)k;  /* a multiple of bk */
+    uint64_t gx = (uint64_t)n / (uint64_t)bn, gy = (uint64_t)m / bm;
+    if ((double)split * (double)m * (double)n >= 4294967296.0)
+        return vkb_error(c, "split=%lld: the partial sums need < 2^32 elements", (long long)split);
+    vkb_add_buf(c, "w", VKB_F16, p->n * p->kp, VKB_IN);
+    vkb_add_buf(c, "x", VKB_F16, p->m * p->kp, VKB_IN);
+    vkb_add_buf(c, "y", VKB_F32, p->m * p->n, VKB_OUT);
+    vkb_add_buf(c, "part", VKB_F32, split > 1 ? (size_t)split * p->m * p->n : 1, VKB_SCRATCH);
+    vkb_add_buf(c, "tickets", VKB_U32, split > 1 ? (size_t)(gx * gy) : 1, VKB_IN);  /* zero (kernels/splitk_fold.glsl) */
+    char shader[48];
+    if (emu) snprintf(shader, sizeof(shader), "dense_wgs_emu");
+    else snprintf(shader, sizeof(shader), "dense_wgs_s%ua%lld", wg, (long long)ahead);
+    uint32_t spec[6] = {wg, bm, (uint32_t)bn, (uint32_t)bk, (uint32_t)split, (uint32_t)ahead};
+    vkb_dispatch *d = vkb_add_dispatch(c, vkb_add_pipe(c, shader, 6, spec), (uint32_t)gx, (uint32_t)gy, (uint32_t)split);
+    if (!d) return vkb_error(c, "out of memory");
+    d->push.m = (uint32_t)m, d->push.n = (uint32_t)n, d->push.k = (uint32_t)k;
+    snprintf(c->note, sizeof(c->note), "%s 32x%lld bk%lld sg%lld ahead%lld split%lld rows", emu ? "wgs_emu" : "wgs", (long long)bn,
+             (long long)bk, (long long)sgs, (long long)ahead, (long long)split);
+    dense_cost(c, n, k, m);
+    return 0;
+}
+
 static int dense_coop_plan(vkb_case *c, long long n, long long k, int64_t m)
 {
     /* coopmat_g (panels, wn=4) at 8 <= m <= 16, stream (panels) above. On an H200 (rotate, us, shapes as at
@@ -733,12 +826,21 @@ static int dense_coop_plan(vkb_case *c, long long n, long long k, int64_t m)
      * (mt=1, wn=4) and the token blocks side by side in the grid, so that they share W through L2, coopmat_g took m=32:
      * 40.6 33.9 59.6 34.8 136.8 56.1 against stream's 70.7 32.5 109.6 53.4 175.3 92.1, and m=64: 70.5 55.0 99.6 55.0
      * 215.2 95.8 against 112.3 55.2 208.3 92.1 334.6 199.5. So coopmat_g (mt=1) to m = 64, stream above (unmeasured). */
-    const char *algo = vkb_param_str(c, "algo", m <= 64 ? "coopmat_g" : "stream");
+    /* Session 13: where the device has coopmat2 and whole tiles, algo=wgs (bn 64, bk 64, ahead 8, its split rule) at m =
+     * 32 and 64, 15-28% under coopmat_g on five of the six shapes (20480x3200 a tie at m=32, +4% at m=64; H200, rotate,
+     * tests/gpu/sweep_s13i.txt: m=32 34.5 24.2 59.5 26.0 101.6 47.2 against 40.6 33.4 60.1 34.2 136.8 55.8, m=64 65.1
+     * 37.8 103.2 45.8 177.8 76.0 against 69.5 54.2 99.2 53.9 210.1 95.2). */
+    char why[300];
+    uint32_t sg4 = 4 * (c->caps.subgroup ? c->caps.subgroup : 32);
+    int wgs = (m == 32 || m == 64) && !dense_wgs_check(c, n, k, m, 0, sg4, 64, 64, 8, dense_wgs_split(n, k, m, 64, 64), why,
+                                                          sizeof(why));
+    const char *algo = vkb_param_str(c, "algo", wgs ? "wgs" : m <= 64 ? "coopmat_g" : "stream");
     if (!strcmp(algo, "coopmat_g") || !strcmp(algo, "coopmat_g_emu")) return dense_g_plan(c, n, k, m, algo[9] != 0);
     if (!strcmp(algo, "stream") || !strcmp(algo, "stream_emu")) return dense_stream_plan(c, n, k, m, algo[6] != 0);
+    if (!strcmp(algo, "wgs") || !strcmp(algo, "wgs_emu")) return dense_wgs_plan(c, n, k, m, algo[3] != 0);
     if (strcmp(algo, "coopmat") && strcmp(algo, "coopmat_emu"))
-        return vkb_error(c, "algo=%s: expected gemv, gemv8, gemm, coopmat, coopmat_emu, coopmat_g, coopmat_g_emu, stream or stream_emu",
-                         algo);
+        return vkb_error(c, "algo=%s: expected gemv, gemv8, gemm, coopmat, coopmat_emu, coopmat_g, coopmat_g_emu, stream, stream_emu, "
+                         "wgs or wgs_emu", algo);
     int emu = !strcmp(algo, "coopmat_emu");
     if (vkb_param_str(c, "wn", NULL)) return vkb_error(c, "wn= applies to algo=coopmat_g and stream only (algo=%s)", algo);
     if (vkb_param_str(c, "sr", NULL) || vkb_param_str(c, "sk", NULL) || vkb_param_str(c, "lay", NULL) || vkb_param_str(c, "xpre", NULL) ||
@@ -880,8 +982,8 @@ static void dense_check(vkb_case *c, vkb_check *r)
     vkb_check_ref(r, p->fast ? &p->cmp : NULL, p->fast ? "blas+scalar-sample" : "scalar");
 }
 
-VKB_KERNEL(dense_f16) = {"dense_f16", "n,k,m,shape,algo,rows,mt,wg,bm,bn,bk,sgs,split,wn,sr,sk,lay,rb,xpre,fold,ts",
+VKB_KERNEL(dense_f16) = {"dense_f16", "n,k,m,shape,algo,rows,mt,wg,bm,bn,bk,sgs,split,wn,sr,sk,lay,rb,xpre,fold,ts,ahead",
                          "fp16-weight GEMV/GEMM baseline for bitnet_linear: fp16 W, x; fp32 accumulate and y "
-                         "(algo gemv|gemv8|gemm SIMT; coopmat, coopmat_g (the default at m 8..16) or stream (above) on matrix units; coopmat_emu, "
-                         "coopmat_g_emu, stream_emu)",
+                         "(algo gemv|gemv8|gemm SIMT; coopmat, coopmat_g (the default at m 8..16) or stream (above) on matrix units; wgs on "
+                         "workgroup-scope matrices (coopmat2); coopmat_emu, coopmat_g_emu, stream_emu, wgs_emu)",
                          dense_plan, dense_fill, dense_ref, dense_check, lin_release, "default"};

@@ -370,20 +370,8 @@ static int wg_device(const vkb_case *c, const mm_variant *v, uint32_t wg, char *
                         "(variant=%s validates the tiling)", v->wgscope == 2 ? "coopmat_wgs_emu" : "coopmat_wg_emu"), 1;
     if (v->wgscope == 3 && !cp->coopmat_tensor)
         return snprintf(why, wl, "device lacks VK_NV_cooperative_matrix2 tensor addressing"), 1;
-    const vkb_cm_flex *f = NULL;
-    for (int i = 0; i < cp->nflex && !f; i++)
-        if (cp->flex[i].a == 0 && cp->flex[i].b == 0 && cp->flex[i].c == 1 && cp->flex[i].d == 1 &&
-            cp->flex[i].invocations == wg)
-            f = &cp->flex[i];  /* component types 0 fp16, 1 fp32 (VkComponentTypeKHR) */
-    if (!f)
-        return snprintf(why, wl, "variant %s: the device lists no fp16 workgroup-scope configuration for %u invocations",
-                        v->name, wg), 1;
-    if (!f->m || !f->n || !f->k || v->bm % f->m || v->bn % f->n || v->bk % f->k)
-        return snprintf(why, wl, "variant %s: tile %ux%u chunk %u is not a multiple of the device's %ux%ux%u granularity "
-                        "at %u invocations", v->name, v->bm, v->bn, v->bk, f->m, f->n, f->k, wg), 1;
-    if (wg > cp->coopmat_wg_max)
-        return snprintf(why, wl, "variant %s: %u invocations, over this device's %u for workgroup-scope matrices",
-                        v->name, wg, cp->coopmat_wg_max), 1;
+    char w[200];
+    if (vkb_wg_tiling(cp, wg, v->bm, v->bn, v->bk, w, sizeof(w))) return snprintf(why, wl, "variant %s: %s", v->name, w), 1;
     return 0;
 }
 
