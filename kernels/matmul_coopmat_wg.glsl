@@ -79,7 +79,10 @@ const uint BSTR = BN / 8u + 1u, BSZ = BK * BSTR;
 #define WG_B_HALF(base, kk, q) wg_half((base) + (kk) * BSTR, q)
 #endif
 const uint NA = BM * BK / 8u / WG, NB = BK * BN / 8u / WG;
-shared uvec4 sm[2u * (ASZ + BSZ)];
+// BUFS (spec 6): 2 shared buffers (one barrier a step), or 1 (a barrier before each stash as well), which leaves room
+// for deeper tiles (128x256 at chunk 32).
+layout(constant_id = 6) const uint BUFS = 2u;
+shared uvec4 sm[BUFS * (ASZ + BSZ)];
 #ifndef VKB_COOP_EMU
 #define WG_ACC_ZERO fcoopmatNV<32, gl_ScopeWorkgroup, BM, BN> acc = fcoopmatNV<32, gl_ScopeWorkgroup, BM, BN>(0.0)
 #define WG_STEP(base) do { fcoopmatNV<16, gl_ScopeWorkgroup, BM, BK> ta; fcoopmatNV<16, gl_ScopeWorkgroup, BK, BN> tb; \
@@ -126,7 +129,8 @@ void main()
     }
     // Step s from register set u: into shared buffer s % 2, a barrier, step s + AHEAD's loads into the set, the MulAdd.
 #define WG_RING_STEP(u, s) {                                                                                   \
-        const uint base = ((s) & 1u) * (ASZ + BSZ);                                                          \
+        const uint base = BUFS == 2u ? ((s) & 1u) * (ASZ + BSZ) : 0u;                                        \
+        if (BUFS == 1u) barrier();                                                                           \
         [[unroll]] for (uint i = 0u; i < NA; i++) {                                                          \
             const uint x = t + i * WG;                                                                       \
             sm[base + (x / (BK / 8u)) * ASTR + x % (BK / 8u)] = ra[u][i];                                    \
@@ -165,7 +169,8 @@ void main()
     WG_LOADS(k0)
     WG_ACC_ZERO;
     [[dont_unroll]] for (uint s = 0u; s < ns; s++) {
-        const uint base = (s & 1u) * (ASZ + BSZ);
+        const uint base = BUFS == 2u ? (s & 1u) * (ASZ + BSZ) : 0u;
+        if (BUFS == 1u) barrier();
         [[unroll]] for (uint i = 0u; i < NA; i++) {
             const uint x = t + i * WG;
             sm[base + (x / (BK / 8u)) * ASTR + x % (BK / 8u)] = ra[i];

@@ -86,7 +86,8 @@ typedef struct mm_variant {
                                   * k-steps (0 = 1). Axes tile=, sub=, split=, chunk=. */
     int wgscope;                 /* shader matmul_coopmat_wg[_emu]: one BM x BN workgroup-scope accumulator, BK-deep
                                   * tiles, tm x tn subgroups in the workgroup; 2: the tiles staged in shared memory by
-                                  * our own loads (two buffers; split = K slices summed in the kernel, 0 = 1; rb = steps
+                                  * our own loads (stages = shared buffers, 0 = 2: axis bufs=; split = K slices summed in
+                                  * the kernel, 0 = 1; rb = steps
                                   * of loads in flight, 0 = 1: axis ahead=); 3: coopmat_wg's
                                   * loads made tensor-addressed by spvkhr.c
                                   * (the twin coopmat_wg_emu validates the same addressing). Axes tile=, sub=, chunk=. */
@@ -187,11 +188,16 @@ static const mm_variant variants[] = {
  * ahead 1 / 2 / 4 / 8): _l 92.4 / 89.5 / 84.5 / 93.9 at 2048, 360 / 323 / 294 / 317 at 3072, 783 / 700 / 620 / 672 at
  * 4096, 5999 / 5342 / 4707 / 5113 at 8192; _xl 769 / 655 / 612 / 694 at 4096, 4617 at 8192 (ahead 4), against
  * coopmat_p32s1's 733 and 5534 in the same run. At 512-1024 (coopmat_wgs_s, coopmat_wgs) ahead= changes nothing
- * (sweep_s13b.txt: 5.65 / 5.64 / 5.58 at 512), so they keep one step. */
+ * (sweep_s13b.txt: 5.65 / 5.64 / 5.58 at 512), so they keep one step.
+ * One shared buffer (bufs=1, a second barrier a step) leaves room for deeper steps, and those won (sweep_s13j.txt,
+ * sweep_s13k.txt, sweep_s13l.txt, hot, us, H100 / H200): 128x128 chunk 64 at ahead 1 took 77.1 / 77.4 at 2048, 255.8 /
+ * 255.3 at 3072, 532.2 / 530.0 at 4096 (258 / 259 TFLOP/s), 1791 / 1795 at 6144, 4242 / 4333 at 8192; 128x256 chunk 32
+ * at ahead 2 546.7 / 548.6 at 4096, 1743 at 6144 (H100), 4040 / 4065 at 8192 (272 / 270 TFLOP/s); ahead 3 or 4 on
+ * those tiles was 10-25% slower (registers). So _l is the first (from 2^22 outputs) and _xl the second (from 2^25). */
     {"coopmat_wgs", "matmul_coopmat_wg", K_WG, 64, 128, 32, 2, 2, 0, 0, 0, 0, 0, 0, 2},
     {"coopmat_wgs_s", "matmul_coopmat_wg", K_WG, 32, 64, 64, 2, 4, 0, 0, 0, 0, 0, 0, 2},
-    {"coopmat_wgs_l", "matmul_coopmat_wg", K_WG, 128, 128, 32, 2, 4, 0, 0, 4, 0, 0, 0, 2},
-    {"coopmat_wgs_xl", "matmul_coopmat_wg", K_WG, 128, 256, 16, 2, 4, 0, 0, 4, 0, 0, 0, 2},
+    {"coopmat_wgs_l", "matmul_coopmat_wg", K_WG, 128, 128, 64, 2, 4, 0, 1, 0, 0, 0, 0, 2},
+    {"coopmat_wgs_xl", "matmul_coopmat_wg", K_WG, 128, 256, 32, 2, 4, 0, 1, 2, 0, 0, 0, 2},
     {"coopmat_wgt", "matmul_coopmat_wg", K_WG, 128, 128, 32, 2, 2, 0, 0, 0, 0, 0, 0, 3},  /* tensor-addressed loads */
     {"coopmat_wg_emu", "matmul_coopmat_wg_emu", K_EMU, 64, 64, 32, 2, 2, 0, 0, 0, 0, 0, 0, 1},
     {"coopmat_wgs_emu", "matmul_coopmat_wg_s_emu", K_EMU, 64, 64, 32, 2, 2, 0, 0, 0, 0, 0, 0, 2},
@@ -243,9 +249,9 @@ static const mm_variant *find_variant(const char *name)
  * SIMT from 2048^2: the warp-tiled tiled_wt256 (H200, tests/gpu/sweep_fp32.txt, session 8, fp32 hot, ms) 0.376 /
  * 2.901 / 23.04 at 2048 / 4096 / 8192 against tiled's 0.397 / 3.107 / 24.64 (tiled_wt 0.388 / 3.098 / 24.06,
  * tiled_wt16 0.549 / 4.285 / 35.16); cuBLAS fp32 at 4096: 2.694 ms.
- * Where the device has VK_NV_cooperative_matrix2, coopmat_wgs's four tilings come first at every size: _s, the default
- * and _l below 4096^2 outputs, _xl from there, _l again where _xl's 128x256 tile does not divide (the variants table says
- * what they measured); without coopmat2 they SKIP and the rules after them run as before. */
+ * Where the device has VK_NV_cooperative_matrix2, coopmat_wgs's four tilings come first at every size: _s and the default
+ * below 2048^2 outputs, _l from there, _xl from 2^25, _l again where _xl's 128x256 tile does not divide (the variants
+ * table says what they measured); without coopmat2 they SKIP and the rules after them run as before. */
 typedef struct mm_rule {
     int unit;        /* 1: matrix units (fp16 + NV coopmat); 0: SIMT, any dtype */
     double mn_lo;    /* applies when m·n >= mn_lo */
@@ -256,7 +262,7 @@ typedef struct mm_rule {
 static const mm_rule rules[] = {
     {1, 0, 0x1p19, "coopmat_wgs_s", "matrix units, workgroup-scope matrices (coopmat2), m*n < 2^19, whole tiles"},
     {1, 0x1p19, 0x1p22, "coopmat_wgs", "matrix units, workgroup-scope matrices (coopmat2), m*n < 2^22, whole tiles"},
-    {1, 0x1p24, 0, "coopmat_wgs_xl", "matrix units, workgroup-scope matrices (coopmat2), m*n >= 2^24, whole tiles"},
+    {1, 0x1p25, 0, "coopmat_wgs_xl", "matrix units, workgroup-scope matrices (coopmat2), m*n >= 2^25, whole tiles"},
     {1, 0x1p22, 0, "coopmat_wgs_l", "matrix units, workgroup-scope matrices (coopmat2), m*n >= 2^22, whole tiles"},
     {1, 0, 0x1p21, "coopmat_r", "matrix units, m*n < 2^21, whole tiles, k <= 512"},
     {1, 0, 0x1p21, "coopmat_r8", "matrix units, m*n < 2^21, whole tiles, k <= 1024"},
@@ -393,7 +399,8 @@ static int mm_config_wg(const vkb_case *c, const mm_variant *v, int64_t m, int64
     if ((v->bm * v->bn) % wg)
         return snprintf(why, wl, "variant %s: a %ux%u block does not split over %u invocations", v->name, v->bm, v->bn, wg), 1;
     /* Staged: two buffers of padded tiles, whole uvec4 loads per invocation; the driver's own shared memory besides. */
-    double shared = v->wgscope == 2 ? 32.0 * (v->bm * (v->bk / 8 + 1) + v->bk * (v->bn / 8 + 1)) : 0;
+    uint32_t bufs = v->wgscope == 2 && v->stages ? v->stages : 2;  /* staged: shared buffers (axis bufs=) */
+    double shared = v->wgscope == 2 ? 16.0 * bufs * (v->bm * (v->bk / 8 + 1) + v->bk * (v->bn / 8 + 1)) : 0;
     if (v->kind == K_WG) shared += c->caps.coopmat_wg_smem;  /* what the driver keeps back for the matrices */
     if (v->wgscope == 2 && ((v->bm * v->bk / 8) % wg || (v->bk * v->bn / 8) % wg))
         return snprintf(why, wl, "variant %s: the tiles do not split into whole uvec4 over %u invocations", v->name, wg), 1;
@@ -406,10 +413,10 @@ static int mm_config_wg(const vkb_case *c, const mm_variant *v, int64_t m, int64
     uint32_t ahead = v->wgscope == 2 && v->rb ? v->rb : 1, regs = ahead * (v->bm * v->bk / 8 + v->bk * v->bn / 8) / wg;
     if (v->kind == K_WG && v->wgscope == 2 && regs > 48)  /* as coopmat_r: 48 uvec4 = 192 registers */
         return snprintf(why, wl, "variant %s: ahead %u holds %u uvec4 of loads per invocation (> 48)", v->name, ahead, regs), 1;
-    if (v->kind == K_WG && ahead != 1 && ahead != 2 && ahead != 4 && ahead != 8)  /* stubs matmul_coopmat_wg_sNa2, 4, 8 */
-        return snprintf(why, wl, "variant %s: ahead %u: compiled for 1, 2, 4 and 8 only", v->name, ahead), 1;
-    spec[0] = wg, spec[1] = v->bm, spec[2] = v->bn, spec[3] = v->bk, spec[4] = slices, spec[5] = ahead;
-    *nspec = v->wgscope == 2 ? 6 : 4;
+    if (v->kind == K_WG && ahead != 1 && ahead != 2 && ahead != 3 && ahead != 4 && ahead != 8)  /* stubs _sNa2, 3, 4, 8 */
+        return snprintf(why, wl, "variant %s: ahead %u: compiled for 1, 2, 3, 4 and 8 only", v->name, ahead), 1;
+    spec[0] = wg, spec[1] = v->bm, spec[2] = v->bn, spec[3] = v->bk, spec[4] = slices, spec[5] = ahead, spec[6] = bufs;
+    *nspec = v->wgscope == 2 ? 7 : 4;
     if (v->kind == K_WG && ahead > 1) snprintf(shader, sl, "%s_s%ua%u", v->shader, wg, ahead);
     else if (v->kind == K_WG) snprintf(shader, sl, "%s_%c%u", v->shader, "tsx"[v->wgscope - 1], wg);
     else snprintf(shader, sl, "%s", v->shader);
@@ -529,13 +536,14 @@ static int mm_plan(vkb_case *c)
 
     mm_variant sv;  /* coopmat_s with its axes applied */
     int has_axes = 0;
-    const char *axes[] = {"tile", "sub", "split", "chunk", "ahead"};
-    for (size_t i = 0; i < 5; i++) has_axes |= vkb_param_str(c, axes[i], NULL) != NULL;
+    const char *axes[] = {"tile", "sub", "split", "chunk", "ahead", "bufs"};
+    for (size_t i = 0; i < 6; i++) has_axes |= vkb_param_str(c, axes[i], NULL) != NULL;
     if (has_axes && (is_auto || (!v->split && !v->regk && !v->wgscope)))
         return vkb_error(c, "tile=, sub=, split=, chunk= apply to variant=coopmat_s, coopmat_r, coopmat_wg and their _emu "
                             "twins only") < 0;
-    if (has_axes && v->wgscope != 2 && (vkb_param_str(c, "ahead", NULL) || (v->wgscope && vkb_param_str(c, "split", NULL))))
-        return vkb_error(c, "ahead= (and split= among the workgroup-scope variants) apply to coopmat_wgs* only (variant=%s)",
+    if (has_axes && v->wgscope != 2 && (vkb_param_str(c, "ahead", NULL) || vkb_param_str(c, "bufs", NULL) ||
+                                        (v->wgscope && vkb_param_str(c, "split", NULL))))
+        return vkb_error(c, "ahead=, bufs= (and split= among the workgroup-scope variants) apply to coopmat_wgs* only (variant=%s)",
                          v->name) < 0;
     if (has_axes) {
         sv = *v;
@@ -551,8 +559,10 @@ static int mm_plan(vkb_case *c)
                              (long long)sp, (long long)ch) < 0;
         int64_t ah = vkb_param_int(c, "ahead", sv.rb ? sv.rb : 1);
         if (ah < 1 || ah > 16) return vkb_error(c, "ahead=%lld: expected 1..16 steps of loads in flight", (long long)ah) < 0;
+        int64_t bf = vkb_param_int(c, "bufs", sv.stages ? sv.stages : 2);
+        if (bf != 1 && bf != 2) return vkb_error(c, "bufs=%lld: expected 1 or 2 shared buffers", (long long)bf) < 0;
         sv.split = (uint32_t)sp, sv.bk = (uint32_t)ch;
-        if (v->wgscope == 2) sv.rb = (uint32_t)ah;
+        if (v->wgscope == 2) sv.rb = (uint32_t)ah, sv.stages = (uint32_t)bf;
         v = &sv;
     }
 
@@ -582,8 +592,9 @@ static int mm_plan(vkb_case *c)
         snprintf(pv->cfg, sizeof(pv->cfg), "tile %ux%u sub %ux%u split %u chunk %u; ", v->bm, v->bn, v->tm, v->tn,
                  v->split, v->bk);
     if (v->wgscope)
-        snprintf(pv->cfg, sizeof(pv->cfg), "tile %ux%u sub %ux%u chunk %u split %u ahead %u; ", v->bm, v->bn, v->tm, v->tn,
-                 v->bk, v->wgscope == 2 && v->split ? v->split : 1, v->wgscope == 2 && v->rb ? v->rb : 1);
+        snprintf(pv->cfg, sizeof(pv->cfg), "tile %ux%u sub %ux%u chunk %u split %u ahead %u bufs %u; ", v->bm, v->bn, v->tm,
+                 v->tn, v->bk, v->wgscope == 2 && v->split ? v->split : 1, v->wgscope == 2 && v->rb ? v->rb : 1,
+                 v->wgscope == 2 && v->stages ? v->stages : 2);
     if (v->regk)
         snprintf(pv->cfg, sizeof(pv->cfg), "tile %ux%u sub %ux%u split %u chunk %u, %u steps; ", v->bm, v->bn, v->tm, v->tn,
                  v->split ? v->split : 1, v->bk, (uint32_t)(k / v->bk));
@@ -869,7 +880,7 @@ static void mm_release(vkb_case *c)
     for (size_t i = 0; i < sizeof(blocks) / sizeof(blocks[0]); i++) free(blocks[i]);
 }
 
-VKB_KERNEL(matmul) = {"matmul", "m,n,k,dtype,inputs,check,tile,sub,split,chunk,ahead",
+VKB_KERNEL(matmul) = {"matmul", "m,n,k,dtype,inputs,check,tile,sub,split,chunk,ahead,bufs",
                       "C = A*B, A MxK and B KxN row-major, C fp32; variants auto (default), naive, tiled*, coopmat* (fp16, matrix units)",
                       mm_plan, mm_fill, mm_ref, mm_check, mm_release,
                       "auto (recorded as auto:VARIANT, the rule in the note), tiled, naive, tiled_bk16, tiled_128x64, tiled_64, "
@@ -879,7 +890,7 @@ VKB_KERNEL(matmul) = {"matmul", "m,n,k,dtype,inputs,check,tile,sub,split,chunk,a
                       "coopmat_q64b16, coopmat_s (tile=, sub=, "
                       "split=, chunk=), coopmat_r, coopmat_r8 (tile=, sub=, split=, chunk=), coopmat_wg, coopmat_wgs, coopmat_wgs_s, "
                       "coopmat_wgs_l, coopmat_wgs_xl, coopmat_wgt (workgroup-scope matrices, VK_NV_cooperative_matrix2; tile=, sub=, chunk=; "
-                      "coopmat_wgs*: split=, ahead=); the same "
+                      "coopmat_wgs*: split=, ahead=, bufs=); the same "
                       "tilings on plain FMA (any device): coopmat_emu, coopmat_f_emu, coopmat_f64_emu, coopmat_f256_emu, "
                       "coopmat_g_emu, coopmat_g64_emu, coopmat_r16_emu, coopmat_p16_emu, coopmat_p32s1_emu, "
                       "coopmat_p32_emu, coopmat_p32r2_emu, coopmat_p64_emu, coopmat_q128_emu, coopmat_q64_emu, coopmat_q64b16_emu, "

@@ -1,0 +1,7 @@
+#version 450
+// matmul_coopmat_wg.glsl, tiles staged in shared memory by our loads, for 256 invocations, loads 3 steps ahead
+#extension GL_GOOGLE_include_directive : require
+#define VKB_WG_DEFAULT 256
+#define VKB_WG_STAGED 1
+#define VKB_WG_AHEAD 3
+#include "matmul_coopmat_wg.glsl"
