@@ -330,6 +330,16 @@ if command -v python3 > /dev/null; then
        grep -q '^Clock check: 4 of 5 timed rows at their working clock, 1 re-timed after a low first pass, 1 still low$' "$T/out"; then
         ok "gpu/tables.py: ratios from the medians, verdicts from the targets (72% copy meets, 69% misses), NA where not measured, the clock check counted"
     else bad "gpu/tables.py on synthetic rows" "$T/out"; fi
+    # fp16 at 4096: 0.5 ms is 275 TFLOP/s, which meets the H100's 250 and misses the H200's 300
+    for dev in "NVIDIA H100 80GB HBM3:250:met" "NVIDIA H200:300:\\*\\*missed\\*\\*"; do
+        printf 'device,kernel,variant,params,mode,status,time_median_s,bw_frac_copy,clock_check\n%s,matmul,auto:coopmat_wgs_l,n=4096 dtype=f16,hot,PASS,5e-04,NA,ok\n' \
+            "${dev%%:*}" > "$T/tabd.csv"
+        python3 tests/gpu/tables.py "$T/tabd.csv" > "$T/out" 2>&1
+        t=${dev#*:}
+        if grep -q "^| fp16 matmul 4096 | 500.0 us = 275 TFLOP/s (auto:coopmat_wgs_l) | .* | >= ${t%%:*} TFLOP/s | ${t#*:} |\$" "$T/out"; then
+            ok "gpu/tables.py: the fp16 target follows the device (${dev%%:*}: >= ${t%%:*} TFLOP/s)"
+        else bad "gpu/tables.py fp16 target on ${dev%%:*}" "$T/out"; fi
+    done
 else echo "skip - gpu/tables.py check (no python3)"; fi
 # The small self-test: 1 A/A and 1 injected comparison of 10 launches a side (30 cheap launches). A 3x
 # slowdown: on a loaded 2-core lavapipe the A/A minimum detectable effect (80% power) was measured at
