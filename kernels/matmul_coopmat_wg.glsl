@@ -83,27 +83,11 @@ const uint NA = BM * BK / 8u / WG, NB = BK * BN / 8u / WG;
 // for deeper tiles (128x256 at chunk 32).
 layout(constant_id = 6) const uint BUFS = 2u;
 shared uvec4 sm[BUFS * (ASZ + BSZ)];
-// VKB_WG_NACC2 (stubs _sNn2, _s_emu_n2; not with VKB_WG_BT): two accumulators, one over the first half of each step's
-// K and one over the second, added once after the loop: two independent MulAdd chains of half the length (fp32 sums in
-// another order, which the bound allows). The host keeps A's and B's half-step types distinct.
 #ifndef VKB_COOP_EMU
-#ifdef VKB_WG_NACC2
-const uint BKH = BK / 2u;
-#define WG_ACC_ZERO fcoopmatNV<32, gl_ScopeWorkgroup, BM, BN> acc = fcoopmatNV<32, gl_ScopeWorkgroup, BM, BN>(0.0), \
-    acc2 = fcoopmatNV<32, gl_ScopeWorkgroup, BM, BN>(0.0)
-#define WG_STEP(base) do { fcoopmatNV<16, gl_ScopeWorkgroup, BM, BKH> ta; fcoopmatNV<16, gl_ScopeWorkgroup, BKH, BN> tb; \
-    coopMatLoadNV(ta, sm, base, ASTR, false); coopMatLoadNV(tb, sm, base + ASZ, BSTR, false); \
-    acc = coopMatMulAddNV(ta, tb, acc); \
-    coopMatLoadNV(ta, sm, base + BK / 16u, ASTR, false); coopMatLoadNV(tb, sm, base + ASZ + BK / 2u * BSTR, BSTR, false); \
-    acc2 = coopMatMulAddNV(ta, tb, acc2); } while (false)
-#define WG_FINAL acc = acc + acc2
-#else
-#define WG_FINAL
 #define WG_ACC_ZERO fcoopmatNV<32, gl_ScopeWorkgroup, BM, BN> acc = fcoopmatNV<32, gl_ScopeWorkgroup, BM, BN>(0.0)
 #define WG_STEP(base) do { fcoopmatNV<16, gl_ScopeWorkgroup, BM, BK> ta; fcoopmatNV<16, gl_ScopeWorkgroup, BK, BN> tb; \
     coopMatLoadNV(ta, sm, base, ASTR, false); coopMatLoadNV(tb, sm, base + ASZ, BSTR, WG_B_COLMAJOR); \
     acc = coopMatMulAddNV(ta, tb, acc); } while (false)
-#endif
 #define WG_STORE coopMatStoreNV(acc, c, row0 * pc.n + col0, pc.n, false)
 #define WG_STORE_PART(z) coopMatStoreNV(acc, part, ((z) * pc.m + row0) * pc.n + col0, pc.n, false)
 #define WG_FOLD do { coopMatLoadNV(acc, part, row0 * pc.n + col0, pc.n, false); \
@@ -114,21 +98,10 @@ const uint BKH = BK / 2u;
 // WG) and sums them from the shared tiles, fp32 in k order; loops not unrolled, so that llvmpipe compiles it quickly.
 const uint PER = BM * BN / WG;
 float wg_half(uint at, uint h) { const uvec4 v = sm[at + h / 8u]; return unpackHalf2x16(v[(h % 8u) / 2u])[h % 2u]; }
-#ifdef VKB_WG_NACC2
-// ... and its two accumulators: kk < BK / 2 into acc, the rest into acc2, added after the loop
-#define WG_ACC_ZERO float acc[PER], acc2[PER]; [[dont_unroll]] for (uint e = 0u; e < PER; e++) acc[e] = acc2[e] = 0.0
-#define WG_STEP(base) [[dont_unroll]] for (uint e = 0u; e < PER; e++) { const uint x = t + e * WG, r = x / BN, q = x % BN; \
-    float z = acc[e], z2 = acc2[e]; [[dont_unroll]] for (uint kk = 0u; kk < BK; kk++) { \
-        const float p_ = wg_half(base + r * ASTR, kk) * WG_B_HALF(base + ASZ, kk, q); if (kk < BK / 2u) z += p_; else z2 += p_; } \
-    acc[e] = z; acc2[e] = z2; }
-#define WG_FINAL [[dont_unroll]] for (uint e = 0u; e < PER; e++) acc[e] += acc2[e]
-#else
 #define WG_ACC_ZERO float acc[PER]; [[dont_unroll]] for (uint e = 0u; e < PER; e++) acc[e] = 0.0
 #define WG_STEP(base) [[dont_unroll]] for (uint e = 0u; e < PER; e++) { const uint x = t + e * WG, r = x / BN, q = x % BN; \
     float z = acc[e]; [[dont_unroll]] for (uint kk = 0u; kk < BK; kk++) \
         z += wg_half(base + r * ASTR, kk) * WG_B_HALF(base + ASZ, kk, q); acc[e] = z; }
-#define WG_FINAL
-#endif
 #define WG_STORE [[dont_unroll]] for (uint e = 0u; e < PER; e++) { const uint x = t + e * WG; \
     c[(row0 + x / BN) * pc.n + col0 + x % BN] = acc[e]; }
 #define WG_STORE_PART(z) [[dont_unroll]] for (uint e = 0u; e < PER; e++) { const uint x = t + e * WG; \
@@ -214,7 +187,6 @@ void main()
         WG_STEP(base);
     }
 #endif
-    WG_FINAL;
     if (SPLIT == 1u) {
         WG_STORE;
     } else {

@@ -86,8 +86,7 @@ typedef struct mm_variant {
                                   * k-steps (0 = 1). Axes tile=, sub=, split=, chunk=. */
     int wgscope;                 /* shader matmul_coopmat_wg[_emu]: one BM x BN workgroup-scope accumulator, BK-deep
                                   * tiles, tm x tn subgroups in the workgroup; 2: the tiles staged in shared memory by
-                                  * our own loads (stages = shared buffers, 0 = 2: axis bufs=; group = accumulators, 0 =
-                                  * 1: axis nacc=; split = K slices summed in
+                                  * our own loads (stages = shared buffers, 0 = 2: axis bufs=; split = K slices summed in
                                   * the kernel, 0 = 1; rb = steps
                                   * of loads in flight, 0 = 1: axis ahead=); 3: coopmat_wg's
                                   * loads made tensor-addressed by spvkhr.c
@@ -208,7 +207,7 @@ typedef struct priv {
     size_t m, n, k;
     int intin, fast, freivalds;  /* fast: OpenBLAS computes every element, the oracle a sample */
     int rule;                   /* variant=auto: the rule (index into rules[]) that chose; -1: named */
-    char cfg[96];               /* coopmat_s, _r, _wg*: the tiling that ran (defaults or axes), for the note */
+    char cfg[64];               /* coopmat_s, _r, _wg*: the tiling that ran (defaults or axes), for the note */
     double budget;              /* the oracle's budget (multiply-adds) */
     float *a, *b;               /* inputs as float (fp16 widened exactly); point at host for fp32 */
     int own_ab;
@@ -418,16 +417,9 @@ static int mm_config_wg(const vkb_case *c, const mm_variant *v, int64_t m, int64
         return snprintf(why, wl, "variant %s: ahead %u: compiled for 1, 2, 3, 4 and 8 only", v->name, ahead), 1;
     spec[0] = wg, spec[1] = v->bm, spec[2] = v->bn, spec[3] = v->bk, spec[4] = slices, spec[5] = ahead, spec[6] = bufs;
     *nspec = v->wgscope == 2 ? 7 : 4;
-    uint32_t nacc = v->wgscope == 2 && v->group ? v->group : 1;
-    if (nacc == 2 && (v->bk % 32 || (v->bm == v->bk / 2 && v->bn == v->bk / 2)))
-        return snprintf(why, wl, "variant %s: nacc 2 splits each step's K in halves: chunk %u must be a multiple of 32, and "
-                        "the half tiles %ux%u, %ux%u distinct", v->name, v->bk, v->bm, v->bk / 2, v->bk / 2, v->bn), 1;
-    if (v->kind == K_WG && nacc == 2 && ahead != 1)  /* stubs matmul_coopmat_wg_sNn2 */
-        return snprintf(why, wl, "variant %s: nacc 2 is compiled with ahead 1 only", v->name), 1;
-    if (v->kind == K_WG && nacc == 2) snprintf(shader, sl, "%s_s%un2", v->shader, wg);
-    else if (v->kind == K_WG && ahead > 1) snprintf(shader, sl, "%s_s%ua%u", v->shader, wg, ahead);
+    if (v->kind == K_WG && ahead > 1) snprintf(shader, sl, "%s_s%ua%u", v->shader, wg, ahead);
     else if (v->kind == K_WG) snprintf(shader, sl, "%s_%c%u", v->shader, "tsx"[v->wgscope - 1], wg);
-    else snprintf(shader, sl, "%s%s", v->shader, nacc == 2 ? "_n2" : "");
+    else snprintf(shader, sl, "%s", v->shader);
     return 0;
 }
 
@@ -544,16 +536,14 @@ static int mm_plan(vkb_case *c)
 
     mm_variant sv;  /* coopmat_s with its axes applied */
     int has_axes = 0;
-    const char *axes[] = {"tile", "sub", "split", "chunk", "ahead", "bufs", "nacc"};
-    for (size_t i = 0; i < 7; i++) has_axes |= vkb_param_str(c, axes[i], NULL) != NULL;
+    const char *axes[] = {"tile", "sub", "split", "chunk", "ahead", "bufs"};
+    for (size_t i = 0; i < 6; i++) has_axes |= vkb_param_str(c, axes[i], NULL) != NULL;
     if (has_axes && (is_auto || (!v->split && !v->regk && !v->wgscope)))
         return vkb_error(c, "tile=, sub=, split=, chunk= apply to variant=coopmat_s, coopmat_r, coopmat_wg and their _emu "
                             "twins only") < 0;
     if (has_axes && v->wgscope != 2 && (vkb_param_str(c, "ahead", NULL) || vkb_param_str(c, "bufs", NULL) ||
-                                        vkb_param_str(c, "nacc", NULL) ||
                                         (v->wgscope && vkb_param_str(c, "split", NULL))))
-        return vkb_error(c, "ahead=, bufs=, nacc= (and split= among the workgroup-scope variants) apply to coopmat_wgs* only "
-                            "(variant=%s)",
+        return vkb_error(c, "ahead=, bufs= (and split= among the workgroup-scope variants) apply to coopmat_wgs* only (variant=%s)",
                          v->name) < 0;
     if (has_axes) {
         sv = *v;
@@ -571,10 +561,8 @@ static int mm_plan(vkb_case *c)
         if (ah < 1 || ah > 16) return vkb_error(c, "ahead=%lld: expected 1..16 steps of loads in flight", (long long)ah) < 0;
         int64_t bf = vkb_param_int(c, "bufs", sv.stages ? sv.stages : 2);
         if (bf != 1 && bf != 2) return vkb_error(c, "bufs=%lld: expected 1 or 2 shared buffers", (long long)bf) < 0;
-        int64_t na = vkb_param_int(c, "nacc", sv.group ? sv.group : 1);
-        if (na != 1 && na != 2) return vkb_error(c, "nacc=%lld: expected 1 or 2 accumulators", (long long)na) < 0;
         sv.split = (uint32_t)sp, sv.bk = (uint32_t)ch;
-        if (v->wgscope == 2) sv.rb = (uint32_t)ah, sv.stages = (uint32_t)bf, sv.group = (uint32_t)na;
+        if (v->wgscope == 2) sv.rb = (uint32_t)ah, sv.stages = (uint32_t)bf;
         v = &sv;
     }
 
@@ -604,9 +592,9 @@ static int mm_plan(vkb_case *c)
         snprintf(pv->cfg, sizeof(pv->cfg), "tile %ux%u sub %ux%u split %u chunk %u; ", v->bm, v->bn, v->tm, v->tn,
                  v->split, v->bk);
     if (v->wgscope)
-        snprintf(pv->cfg, sizeof(pv->cfg), "tile %ux%u sub %ux%u chunk %u split %u ahead %u bufs %u nacc %u; ", v->bm, v->bn,
-                 v->tm, v->tn, v->bk, v->wgscope == 2 && v->split ? v->split : 1, v->wgscope == 2 && v->rb ? v->rb : 1,
-                 v->wgscope == 2 && v->stages ? v->stages : 2, v->wgscope == 2 && v->group ? v->group : 1);
+        snprintf(pv->cfg, sizeof(pv->cfg), "tile %ux%u sub %ux%u chunk %u split %u ahead %u bufs %u; ", v->bm, v->bn, v->tm,
+                 v->tn, v->bk, v->wgscope == 2 && v->split ? v->split : 1, v->wgscope == 2 && v->rb ? v->rb : 1,
+                 v->wgscope == 2 && v->stages ? v->stages : 2);
     if (v->regk)
         snprintf(pv->cfg, sizeof(pv->cfg), "tile %ux%u sub %ux%u split %u chunk %u, %u steps; ", v->bm, v->bn, v->tm, v->tn,
                  v->split ? v->split : 1, v->bk, (uint32_t)(k / v->bk));
@@ -892,7 +880,7 @@ static void mm_release(vkb_case *c)
     for (size_t i = 0; i < sizeof(blocks) / sizeof(blocks[0]); i++) free(blocks[i]);
 }
 
-VKB_KERNEL(matmul) = {"matmul", "m,n,k,dtype,inputs,check,tile,sub,split,chunk,ahead,bufs,nacc",
+VKB_KERNEL(matmul) = {"matmul", "m,n,k,dtype,inputs,check,tile,sub,split,chunk,ahead,bufs",
                       "C = A*B, A MxK and B KxN row-major, C fp32; variants auto (default), naive, tiled*, coopmat* (fp16, matrix units)",
                       mm_plan, mm_fill, mm_ref, mm_check, mm_release,
                       "auto (recorded as auto:VARIANT, the rule in the note), tiled, naive, tiled_bk16, tiled_128x64, tiled_64, "
@@ -902,7 +890,7 @@ VKB_KERNEL(matmul) = {"matmul", "m,n,k,dtype,inputs,check,tile,sub,split,chunk,a
                       "coopmat_q64b16, coopmat_s (tile=, sub=, "
                       "split=, chunk=), coopmat_r, coopmat_r8 (tile=, sub=, split=, chunk=), coopmat_wg, coopmat_wgs, coopmat_wgs_s, "
                       "coopmat_wgs_l, coopmat_wgs_xl, coopmat_wgt (workgroup-scope matrices, VK_NV_cooperative_matrix2; tile=, sub=, chunk=; "
-                      "coopmat_wgs*: split=, ahead=, bufs=, nacc=); the same "
+                      "coopmat_wgs*: split=, ahead=, bufs=); the same "
                       "tilings on plain FMA (any device): coopmat_emu, coopmat_f_emu, coopmat_f64_emu, coopmat_f256_emu, "
                       "coopmat_g_emu, coopmat_g64_emu, coopmat_r16_emu, coopmat_p16_emu, coopmat_p32s1_emu, "
                       "coopmat_p32_emu, coopmat_p32r2_emu, coopmat_p64_emu, coopmat_q128_emu, coopmat_q64_emu, coopmat_q64b16_emu, "
