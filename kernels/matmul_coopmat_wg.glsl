@@ -47,7 +47,7 @@ layout(binding = 2) writeonly buffer C { float c[]; };
 // Whole uvec4 per invocation (the host checks).
 // Loads AHEAD steps ahead (stubs _sNaA compile VKB_WG_AHEAD = A; the emulation takes it as spec 5): a ring of AHEAD
 // register sets, step s in set s % AHEAD, the loop unrolled AHEAD times so that each set has a constant name; the last
-// K / BK % AHEAD steps follow the whole rounds. Without VKB_WG_AHEAD the GPU stubs keep the one-set loop below.
+// K / BK % AHEAD steps follow the whole rounds. Without VKB_WG_AHEAD the GPU stubs run the ring with one set.
 // Split-K (spec 4 SPLIT = S, grid z = the slice): slice z takes K / S; with S > 1 each slice stores its block's partial
 // sums in part[z][M][N], takes a ticket (splitk_fold.glsl), and the tile's last workgroup adds the slices in slice order
 // 0, 1, .. (the same bits whichever arrives last) and stores C. Bindings 3 part (fp32, coherent), 4 the tickets.
@@ -57,8 +57,10 @@ layout(binding = 3) coherent buffer Part { float part[]; };
 layout(constant_id = 4) const uint SPLIT = 1u;
 #ifdef VKB_WG_AHEAD
 const uint AHEAD = VKB_WG_AHEAD;
-#else
+#elif defined(VKB_COOP_EMU)
 layout(constant_id = 5) const uint AHEAD = 1u;  // the emulation's steps of loads in flight
+#else
+const uint AHEAD = 1u;  // stubs _sN: one set
 #endif
 #define FOLD_CNT_BINDING 4
 #include "splitk_fold.glsl"
@@ -114,7 +116,6 @@ void main()
 {
     const uint row0 = gl_WorkGroupID.y * BM, col0 = gl_WorkGroupID.x * BN, t = gl_LocalInvocationID.x;
     const uint kq = pc.k / 8u, nq = pc.n / 8u, ns = pc.k / SPLIT / BK, k0 = gl_WorkGroupID.z * ns * BK;
-#if defined(VKB_WG_AHEAD) || defined(VKB_COOP_EMU)
     // Step st's loads into register set u of the ring.
 #define WG_LOADS(u, st) {                                                                                      \
         const uint kr = k0 + (st) * BK;                                                                      \
@@ -153,40 +154,6 @@ void main()
         [[unroll]] for (uint u = 0u; u < AHEAD; u++) WG_RING_STEP(u, s0 + u)
     [[unroll]] for (uint u = 0u; u + 1u < AHEAD; u++)
         if (s0 + u < ns) WG_RING_STEP(u, s0 + u)
-#else
-    uvec4 ra[NA], rb[NB];
-    // The step at K offset kr into the registers: row x / (BK / 8) of A's tile, row x / (BN / 8) of B's.
-#define WG_LOADS(kr) {                                                                                         \
-        [[unroll]] for (uint i = 0u; i < NA; i++) {                                                          \
-            const uint x = t + i * WG;                                                                       \
-            ra[i] = a8[(row0 + x / (BK / 8u)) * kq + (kr) / 8u + x % (BK / 8u)];                             \
-        }                                                                                                    \
-        [[unroll]] for (uint i = 0u; i < NB; i++) {                                                          \
-            const uint x = t + i * WG;                                                                       \
-            rb[i] = b8[WG_B_AT(x, kr)];                                                                      \
-        }                                                                                                    \
-    }
-    WG_LOADS(k0)
-    WG_ACC_ZERO;
-    [[dont_unroll]] for (uint s = 0u; s < ns; s++) {
-        const uint base = BUFS == 2u ? (s & 1u) * (ASZ + BSZ) : 0u;
-        if (BUFS == 1u) barrier();
-        [[unroll]] for (uint i = 0u; i < NA; i++) {
-            const uint x = t + i * WG;
-            sm[base + (x / (BK / 8u)) * ASTR + x % (BK / 8u)] = ra[i];
-        }
-        [[unroll]] for (uint i = 0u; i < NB; i++) {
-            const uint x = t + i * WG;
-            sm[base + ASZ + WG_B_SM(x)] = rb[i];
-        }
-        barrier();
-        if (s + 1u < ns) {
-            const uint kr = k0 + (s + 1u) * BK;
-            WG_LOADS(kr)
-        }
-        WG_STEP(base);
-    }
-#endif
     if (SPLIT == 1u) {
         WG_STORE;
     } else {
