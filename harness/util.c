@@ -450,3 +450,22 @@ int vkb_wg_tiling(const vkb_caps *cp, uint32_t wg, uint32_t bm, uint32_t bn, uin
         return snprintf(why, wl, "%u invocations, over this device's %u for workgroup-scope matrices", wg, cp->coopmat_wg_max), 1;
     return 0;
 }
+
+int vkb_wg_staged(uint32_t wg, uint32_t bm, uint32_t bn, uint32_t bk, uint32_t ahead, int emu, char *why, size_t wl)
+{
+    uint64_t na = (uint64_t)bm * bk / 8, nb = (uint64_t)bk * bn / 8;
+    if (!wg || na % wg || nb % wg) return snprintf(why, wl, "the tiles do not split into whole uvec4 over %u invocations", wg), 1;
+    if (!emu && ahead * (na + nb) / wg > 48)  /* as coopmat_r: 48 uvec4 = 192 registers */
+        return snprintf(why, wl, "ahead %u holds %llu uvec4 of loads per invocation (> 48)", ahead,
+                        (unsigned long long)(ahead * (na + nb) / wg)), 1;
+    if (emu && (uint64_t)bm * bn / wg > 384)  /* tile 128x256 on 64: the first sum only */
+        return snprintf(why, wl, "%llu sums per invocation (> 384: llvmpipe leaves all but the first unwritten)",
+                        (unsigned long long)bm * bn / wg), 1;
+    return 0;
+}
+
+double vkb_wg_staged_shared(uint32_t bm, uint32_t bn, uint32_t bk, uint32_t bufs, int bt)
+{
+    double b = bt ? (double)bn * (bk / 8 + 1) : (double)bk * (bn / 8 + 1);  /* B^T: BN rows of BK; else BK rows of BN */
+    return 16.0 * bufs * ((double)bm * (bk / 8 + 1) + b);
+}

@@ -745,17 +745,11 @@ static int dense_wgs_check(const vkb_case *c, long long n, long long k, int64_t 
     if (m % bm || n % bn || k % (split * bk))
         return snprintf(why, wl, "algo=wgs takes whole tiles only: m %% %u, n %% %lld and k %% (split %lld x bk %lld) must be 0", bm,
                         (long long)bn, (long long)split, (long long)bk), 1;
-    uint64_t na = bm * (uint64_t)bk / 8, nb = (uint64_t)bn * (uint64_t)bk / 8;
-    if (na % wg || nb % wg) return snprintf(why, wl, "algo=wgs: the tiles do not split into whole uvec4 over %u invocations", wg), 1;
-    if ((uint64_t)ahead * (na + nb) / wg > 48)
-        return snprintf(why, wl, "algo=wgs: ahead %lld holds %llu uvec4 of loads per invocation (> 48)", (long long)ahead,
-                        (unsigned long long)((uint64_t)ahead * (na + nb) / wg)), 1;
-    double shared = 32.0 * (double)(bm + (uint64_t)bn) * (double)(bk / 8 + 1) + (emu ? 0 : c->caps.coopmat_wg_smem);
+    if (vkb_wg_staged(wg, bm, (uint32_t)bn, (uint32_t)bk, (uint32_t)ahead, emu, w, sizeof(w)))
+        return snprintf(why, wl, "algo=%s: %s", emu ? "wgs_emu" : "wgs", w), 1;
+    double shared = vkb_wg_staged_shared(bm, (uint32_t)bn, (uint32_t)bk, 2, 1) + (emu ? 0 : c->caps.coopmat_wg_smem);
     if (shared > c->caps.max_shared)
         return snprintf(why, wl, "algo=wgs needs %.0f B shared memory > maxComputeSharedMemorySize %u", shared, c->caps.max_shared), 1;
-    if (emu && bm * (uint64_t)bn / wg > 384)  /* as matmul's coopmat_wgs_emu */
-        return snprintf(why, wl, "algo=wgs_emu: %llu sums per invocation (> 384: llvmpipe leaves all but the first unwritten)",
-                        (unsigned long long)(bm * (uint64_t)bn / wg)), 1;
     uint64_t gx = (uint64_t)n / (uint64_t)bn, gy = (uint64_t)m / bm;
     if (gx > c->caps.max_wg_count_x || gy > 65535)
         return snprintf(why, wl, "grid %llux%llux%lld exceeds this device's maxComputeWorkGroupCount", (unsigned long long)gx,

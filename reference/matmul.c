@@ -398,21 +398,17 @@ static int mm_config_wg(const vkb_case *c, const mm_variant *v, int64_t m, int64
         return snprintf(why, wl, "variant %s: split %u exceeds the device's workgroup count", v->name, slices), 1;
     if ((v->bm * v->bn) % wg)
         return snprintf(why, wl, "variant %s: a %ux%u block does not split over %u invocations", v->name, v->bm, v->bn, wg), 1;
-    /* Staged: two buffers of padded tiles, whole uvec4 loads per invocation; the driver's own shared memory besides. */
+    /* Staged: buffers of padded tiles, whole uvec4 loads per invocation; the driver's own shared memory besides. */
     uint32_t bufs = v->wgscope == 2 && v->stages ? v->stages : 2;  /* staged: shared buffers (axis bufs=) */
-    double shared = v->wgscope == 2 ? 16.0 * bufs * (v->bm * (v->bk / 8 + 1) + v->bk * (v->bn / 8 + 1)) : 0;
+    uint32_t ahead = v->wgscope == 2 && v->rb ? v->rb : 1;
+    double shared = v->wgscope == 2 ? vkb_wg_staged_shared(v->bm, v->bn, v->bk, bufs, 0) : 0;
     if (v->kind == K_WG) shared += c->caps.coopmat_wg_smem;  /* what the driver keeps back for the matrices */
-    if (v->wgscope == 2 && ((v->bm * v->bk / 8) % wg || (v->bk * v->bn / 8) % wg))
-        return snprintf(why, wl, "variant %s: the tiles do not split into whole uvec4 over %u invocations", v->name, wg), 1;
+    char w[200];
+    if (v->wgscope == 2 && vkb_wg_staged(wg, v->bm, v->bn, v->bk, ahead, v->kind == K_EMU, w, sizeof(w)))
+        return snprintf(why, wl, "variant %s: %s", v->name, w), 1;
     if (mm_fits(c, v, shared, wg, why, wl)) return 1;
-    if (v->kind == K_EMU && v->wgscope == 2 && v->bm * v->bn / wg > 384)  /* tile 128x256 on 64: the first sum only */
-        return snprintf(why, wl, "variant %s: %u sums per invocation (> 384: llvmpipe leaves all but the first unwritten)",
-                        v->name, v->bm * v->bn / wg), 1;
     if (v->kind == K_WG && wg != 128 && wg != 256)  /* stubs matmul_coopmat_wg_{t,s}128, _256: see the shader */
         return snprintf(why, wl, "variant %s: %u invocations: compiled for 128 and 256 only", v->name, wg), 1;
-    uint32_t ahead = v->wgscope == 2 && v->rb ? v->rb : 1, regs = ahead * (v->bm * v->bk / 8 + v->bk * v->bn / 8) / wg;
-    if (v->kind == K_WG && v->wgscope == 2 && regs > 48)  /* as coopmat_r: 48 uvec4 = 192 registers */
-        return snprintf(why, wl, "variant %s: ahead %u holds %u uvec4 of loads per invocation (> 48)", v->name, ahead, regs), 1;
     if (v->kind == K_WG && ahead != 1 && ahead != 2 && ahead != 3 && ahead != 4 && ahead != 8)  /* stubs _sNa2, 3, 4, 8 */
         return snprintf(why, wl, "variant %s: ahead %u: compiled for 1, 2, 3, 4 and 8 only", v->name, ahead), 1;
     spec[0] = wg, spec[1] = v->bm, spec[2] = v->bn, spec[3] = v->bk, spec[4] = slices, spec[5] = ahead, spec[6] = bufs;
