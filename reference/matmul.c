@@ -193,11 +193,15 @@ static const mm_variant variants[] = {
  * sweep_s13k.txt, sweep_s13l.txt, hot, us, H100 / H200): 128x128 chunk 64 at ahead 1 took 77.1 / 77.4 at 2048, 255.8 /
  * 255.3 at 3072, 532.2 / 530.0 at 4096 (258 / 259 TFLOP/s), 1791 / 1795 at 6144, 4242 / 4333 at 8192; 128x256 chunk 32
  * at ahead 2 546.7 / 548.6 at 4096, 1743 at 6144 (H100), 4040 / 4065 at 8192 (272 / 270 TFLOP/s); ahead 3 or 4 on
- * those tiles was 10-25% slower (registers). So _l is the first (from 2^22 outputs) and _xl the second (from 2^25). */
+ * those tiles was 10-25% slower (registers). So _l is the first (from 2^22 outputs) and _xl the second (from 2^25).
+ * _k16, the two-buffer 128x256 chunk 16 at ahead 4 that was _xl before, follows them for a K that 64 does not divide
+ * (k = 4112 at 4096^2: 635.9 us on an H100, sweep_s13j.txt, where coopmat_p32s1's bounds code took 3853 in sweep_s13e;
+ * as auto's rule at 010d7eb+: 629.9, and 88.2 at 2048^2 x 2064, every element checked). */
     {"coopmat_wgs", "matmul_coopmat_wg", K_WG, 64, 128, 32, 2, 2, 0, 0, 0, 0, 0, 0, 2},
     {"coopmat_wgs_s", "matmul_coopmat_wg", K_WG, 32, 64, 64, 2, 4, 0, 0, 0, 0, 0, 0, 2},
     {"coopmat_wgs_l", "matmul_coopmat_wg", K_WG, 128, 128, 64, 2, 4, 0, 1, 0, 0, 0, 0, 2},
     {"coopmat_wgs_xl", "matmul_coopmat_wg", K_WG, 128, 256, 32, 2, 4, 0, 1, 2, 0, 0, 0, 2},
+    {"coopmat_wgs_k16", "matmul_coopmat_wg", K_WG, 128, 256, 16, 2, 4, 0, 0, 4, 0, 0, 0, 2},  /* 16-deep steps: any K % 16 */
     {"coopmat_wgt", "matmul_coopmat_wg", K_WG, 128, 128, 32, 2, 2, 0, 0, 0, 0, 0, 0, 3},  /* tensor-addressed loads */
     {"coopmat_wg_emu", "matmul_coopmat_wg_emu", K_EMU, 64, 64, 32, 2, 2, 0, 0, 0, 0, 0, 0, 1},
     {"coopmat_wgs_emu", "matmul_coopmat_wg_s_emu", K_EMU, 64, 64, 32, 2, 2, 0, 0, 0, 0, 0, 0, 2},
@@ -264,6 +268,7 @@ static const mm_rule rules[] = {
     {1, 0x1p19, 0x1p22, "coopmat_wgs", "matrix units, workgroup-scope matrices (coopmat2), m*n < 2^22, whole tiles"},
     {1, 0x1p25, 0, "coopmat_wgs_xl", "matrix units, workgroup-scope matrices (coopmat2), m*n >= 2^25, whole tiles"},
     {1, 0x1p22, 0, "coopmat_wgs_l", "matrix units, workgroup-scope matrices (coopmat2), m*n >= 2^22, whole tiles"},
+    {1, 0x1p22, 0, "coopmat_wgs_k16", "matrix units, workgroup-scope matrices (coopmat2), m*n >= 2^22, k % 16 (_l's 64: no)"},
     {1, 0, 0x1p21, "coopmat_r", "matrix units, m*n < 2^21, whole tiles, k <= 512"},
     {1, 0, 0x1p21, "coopmat_r8", "matrix units, m*n < 2^21, whole tiles, k <= 1024"},
     {1, 0, 0x1p20, "coopmat_s", "matrix units, m*n < 1024^2, whole tiles"},
@@ -885,7 +890,7 @@ VKB_KERNEL(matmul) = {"matmul", "m,n,k,dtype,inputs,check,tile,sub,split,chunk,a
                       "coopmat_r16, coopmat_p16, coopmat_p32s1, coopmat_p32, coopmat_p32r2, coopmat_p64, coopmat_q128, coopmat_q64, "
                       "coopmat_q64b16, coopmat_s (tile=, sub=, "
                       "split=, chunk=), coopmat_r, coopmat_r8 (tile=, sub=, split=, chunk=), coopmat_wg, coopmat_wgs, coopmat_wgs_s, "
-                      "coopmat_wgs_l, coopmat_wgs_xl, coopmat_wgt (workgroup-scope matrices, VK_NV_cooperative_matrix2; tile=, sub=, chunk=; "
+                      "coopmat_wgs_l, coopmat_wgs_xl, coopmat_wgs_k16, coopmat_wgt (workgroup-scope matrices, VK_NV_cooperative_matrix2; tile=, sub=, chunk=; "
                       "coopmat_wgs*: split=, ahead=, bufs=); the same "
                       "tilings on plain FMA (any device): coopmat_emu, coopmat_f_emu, coopmat_f64_emu, coopmat_f256_emu, "
                       "coopmat_g_emu, coopmat_g64_emu, coopmat_r16_emu, coopmat_p16_emu, coopmat_p32s1_emu, "
