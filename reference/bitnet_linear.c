@@ -787,12 +787,8 @@ static int dense_wgs_plan(vkb_case *c, long long n, long long k, int64_t m, int 
     if (!p) return vkb_error(c, "out of memory");
     p->kp = (size_t)k;  /* a multiple of bk */
     uint64_t gx = (uint64_t)n / (uint64_t)bn, gy = (uint64_t)m / bm;
-    if ((double)split * (double)m * (double)n >= 4294967296.0)
-        return vkb_error(c, "split=%lld: the partial sums need < 2^32 elements", (long long)split);
-    vkb_add_buf(c, "w", VKB_F16, p->n * p->kp, VKB_IN);
-    vkb_add_buf(c, "x", VKB_F16, p->m * p->kp, VKB_IN);
-    vkb_add_buf(c, "y", VKB_F32, p->m * p->n, VKB_OUT);
-    vkb_add_buf(c, "part", VKB_F32, split > 1 ? (size_t)split * p->m * p->n : 1, VKB_SCRATCH);
+    int e = dense_grid_bufs(c, p, (uint64_t)split, gx, gy, p->n);  /* w (row-major), x, y, part */
+    if (e) return e;
     vkb_add_buf(c, "tickets", VKB_U32, split > 1 ? (size_t)(gx * gy) : 1, VKB_IN);  /* zero (kernels/splitk_fold.glsl) */
     char shader[48];
     if (emu) snprintf(shader, sizeof(shader), "dense_wgs_emu");
