@@ -26,6 +26,7 @@ layout(constant_id = 8) const uint SS = 32u;
 layout(constant_id = 9) const uint SB = 2u;   // slab buffers: 2 (by step parity) or 1 (a subgroup barrier more a step, room for XG)
 layout(constant_id = 10) const uint PANEL = 0u; // W's layout: 0 rows (T2, row-major); 1 16-row panels (w_at)
 layout(constant_id = 11) const uint FOLD = 0u;  // 1: split-K summed in this kernel (splitk_fold.glsl; below)
+layout(constant_id = 12) const uint FILL = 0u;  // 1: A fragments filled in registers, no slab (below)
 #define FOLD_CNT_BINDING 6
 #include "splitk_fold.glsl"
 layout(binding = 7) coherent buffer Sum { int fsum[]; };  // FOLD: the tiles' exact int32 sums (M x N, zero between calls)
@@ -34,7 +35,13 @@ layout(binding = 7) coherent buffer Sum { int fsum[]; };  // FOLD: the tiles' ex
 const uint RS = WN * LM;
 const uint LPL = RS > SS ? RS / SS : 1u;         // rows (uvec4 loads) per lane per step
 const uint XSTR = 4u * XG + 1u, XSZ = TN * XSTR; // the token stage: TN rows of XG groups (uvec4 of int8), padded
-const uint SLAB = SB * RS * 5u;                  // a subgroup's SB buffers of RS decoded rows (4 uvec4 + 1 padding)
+// A subgroup's SB buffers of RS decoded rows (4 uvec4 + 1 padding); with FILL on matrix units only its output stage
+// (one accumulator, LM LN int32).
+#ifdef VKB_COOP_EMU
+const uint SLAB = SB * RS * 5u;
+#else
+const uint SLAB = FILL != 0u ? LM * LN / 4u : SB * RS * 5u;
+#endif
 shared uvec4 sm[XSZ + SGS * SLAB];
 shared int sxs[TN];
 
@@ -78,12 +85,78 @@ uint w_at(uint r, uint g) { return PANEL != 0u ? ((r / 16u) * pc.p0 + g) * 16u +
         LOADW(P, (S) + 4u)                                                                            \
     }
 
+// FILL = 1 (fill=reg): no slab and no subgroup barrier in the K loop. The A fragment (16 x 32 codes) is filled element
+// by element in the order of PTX's mma.m16n8k32 s8 A operand, which NVIDIA's cooperative matrices follow: invocation
+// l (quad q = l / 4, t = l % 4) holds, in elements 4e .. 4e + 3, row q (e = 0, 2) or q + 8 (e = 1, 3) at columns
+// 4t .. 4t + 3 (e < 2) or 16 + 4t .. (e >= 2). In T2 those four codes are bit pair t of each byte of one word
+// (bitnet_layout.glsl): so a quad loads rows q and q + 8 of the group (the same two uvec4 for its four invocations;
+// 256 contiguous bytes a subgroup per row fragment with panels) and each invocation keeps (word >> 2t) & 0x03030303.
+// The emulation has FV = 32 / SS virtual invocations each (PTX names 32) and writes those words into the slab at the
+// positions that order gives, then loads the fragment from it as FILL = 0 does: it validates the loads, the ring and
+// the element order's arithmetic on lavapipe, and the GPU's full check validates that the driver's order is PTX's.
+const uint FV = FILL != 0u ? (32u + SS - 1u) / SS : 1u;  // virtual invocations per invocation
+const uint FR = 2u * WN * FV;                            // uvec4 a register set: rows q and q + 8 of each fragment
+#define LOADF(P, S) {                                                                                 \
+        uint g_ = c0 + (S);                                                                           \
+        [[unroll]] for (uint v = 0u; v < FV; ++v) {                                                   \
+            [[unroll]] for (uint q = 0u; q < 2u * WN; ++q) {                                          \
+                uint vl_ = lane + v * SS, r_ = r0 + 16u * (q >> 1u) + 8u * (q & 1u) + (vl_ >> 2u);   \
+                P[v * 2u * WN + q] = vl_ < 32u && r_ < pc.n && g_ < cend ? w[w_at(r_, g_)] : uvec4(0u); \
+            }                                                                                         \
+        }                                                                                             \
+    }
+#ifdef VKB_COOP_EMU
+// The codes' words at their places in the slab (row r at b_ + 5 r, uint column 8 kk + 4 h + t), then the fragments
+// from it as STEP loads them.
+#define FILL_A(P, b_)                                                                                 \
+        if (SB == 1u) subgroupBarrier();                                                              \
+        [[unroll]] for (uint v = 0u; v < FV; ++v) {                                                   \
+            uint vl_ = lane + v * SS, t_ = vl_ & 3u;                                                  \
+            [[unroll]] for (uint q = 0u; q < 2u * WN; ++q) {                                          \
+                [[unroll]] for (uint u = 0u; u < 4u; ++u) {                                           \
+                    uint row_ = 16u * (q >> 1u) + 8u * (q & 1u) + (vl_ >> 2u);                       \
+                    uint o_ = ((b_) + row_ * 5u) * 4u + 8u * (u >> 1u) + 4u * (u & 1u) + t_;         \
+                    if (vl_ < 32u) sm[o_ / 4u][o_ % 4u] = (P[v * 2u * WN + q][u] >> (2u * t_)) & 0x03030303u; \
+                }                                                                                     \
+            }                                                                                         \
+        }                                                                                             \
+        subgroupMemoryBarrierShared();                                                                \
+        subgroupBarrier();
+#define FRAG_FILL(fa, P, i, kk, b_) LOAD_ROW(fa, (b_) + (i) * LM * 5u + 2u * (kk), 5u);
+#else
+#define FILL_A(P, b_)
+#define FRAG_FILL(fa, P, i, kk, b_) {                                                                 \
+        uvec4 e_ = (uvec4(P[2u * (i)][2u * (kk)], P[2u * (i) + 1u][2u * (kk)], P[2u * (i)][2u * (kk) + 1u], \
+                          P[2u * (i) + 1u][2u * (kk) + 1u]) >> (2u * (lane & 3u))) & 0x03030303u;     \
+        [[unroll]] for (uint c_ = 0u; c_ < 16u; ++c_) fa[c_] = int8_t(int(bitfieldExtract(e_[c_ >> 2u], 8 * int(c_ & 3u), 8))); \
+    }
+#endif
+// Step S of the FILL loop on register set P: the group's MMAs from fragments filled from P; then P takes step S + 4.
+#define STEPF(P, S) if ((S) < ns) {                                                                   \
+        uint b_ = slab + (SB == 2u ? ((S) & 1u) * RS * 5u : 0u);                                      \
+        FILL_A(P, b_)                                                                                 \
+        [[unroll]] for (uint kk = 0u; kk < 2u; ++kk) {                                                \
+            FRAG_B fb[MT];                                                                            \
+            FRAG_A fa;                                                                                \
+            [[unroll]] for (uint j = 0u; j < MT; ++j) LOAD_COL(fb[j], LN * j * XSTR + 4u * (S) + 2u * kk, XSTR); \
+            [[unroll]] for (uint i = 0u; i < WN; ++i) {                                               \
+                FRAG_FILL(fa, P, i, kk, b_)                                                           \
+                [[unroll]] for (uint j = 0u; j < MT; ++j) acc[i][j] = MMA(fa, fb[j], acc[i][j]);      \
+            }                                                                                         \
+        }                                                                                             \
+        LOADF(P, (S) + 4u)                                                                            \
+    }
+
 void main() {
     uint sg = gl_SubgroupID, lane = gl_SubgroupInvocationID, tid = gl_LocalInvocationID.x;
     uint n0 = gl_WorkGroupID.x * SGS * RS, r0 = n0 + sg * RS, t0 = gl_WorkGroupID.z * TN;
     uint c0 = gl_WorkGroupID.y * pc.p1, cend = min(pc.p0, c0 + pc.p1), ns = cend - c0, slab = XSZ + sg * SLAB;
-    uvec4 p0[LPL], p1[LPL], p2[LPL], p3[LPL];
-    LOADW(p0, 0u) LOADW(p1, 1u) LOADW(p2, 2u) LOADW(p3, 3u)  // in flight while the tokens are staged
+    uvec4 p0[LPL], p1[LPL], p2[LPL], p3[LPL], f0[FR], f1[FR], f2[FR], f3[FR];
+    if (FILL != 0u) {
+        LOADF(f0, 0u) LOADF(f1, 1u) LOADF(f2, 2u) LOADF(f3, 3u)  // in flight while the tokens are staged
+    } else {
+        LOADW(p0, 0u) LOADW(p1, 1u) LOADW(p2, 2u) LOADW(p3, 3u)
+    }
     // The stage in one pass over all invocations (a token at a time left most of them idle behind 8 load latencies),
     // then sum_k x per token from shared memory, one subgroup per token, no atomics (one per staged uvec4 on 8
     // addresses cost 6 us of a 41.5 us 28672x4096 m=8 call on the H200).
@@ -106,8 +179,14 @@ void main() {
     ACC acc[WN][MT];
     [[unroll]] for (uint i = 0u; i < WN; ++i)
         [[unroll]] for (uint j = 0u; j < MT; ++j) acc[i][j] = ACC_ZERO;
-    for (uint st = 0u; st < ns; st += 4u) {
-        STEP(p0, st) STEP(p1, st + 1u) STEP(p2, st + 2u) STEP(p3, st + 3u)
+    if (FILL != 0u) {
+        for (uint st = 0u; st < ns; st += 4u) {
+            STEPF(f0, st) STEPF(f1, st + 1u) STEPF(f2, st + 2u) STEPF(f3, st + 3u)
+        }
+    } else {
+        for (uint st = 0u; st < ns; st += 4u) {
+            STEP(p0, st) STEP(p1, st + 1u) STEP(p2, st + 2u) STEP(p3, st + 3u)
+        }
     }
     // Each subgroup stages its outputs in its own slab (free now: its last reads came before this subgroup barrier).
     subgroupBarrier();
