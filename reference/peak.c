@@ -326,3 +326,125 @@ VKB_KERNEL(peak_coopmat) = {"peak_coopmat", "n,iters,type,shape,grid,sgs,impl,sr
                             "fragment per iter; type f16f32|f16f16|s8s32, impl mm|emu",
                             cm_plan, cm_fill, cm_ref, cm_check, NULL,
                             "none (type=, shape=, grid=, sgs= and impl= pick the configuration)"};
+
+/* ---------------- coopmat_layout ---------------- */
+
+/* Which element (row, column) invocation l holds in component i of an NV cooperative matrix (kernels/coopmat_layout.comp):
+ * the layout the specification leaves to the implementation, which bitnet_mma_sg.glsl's fill=reg assumes to be PTX's
+ * mma.m16n8k32 / m16n8k16 s8 fragment order. The reference is that order (quad g = l / 4, t = l % 4):
+ *   A (M x K, 16 x 32 or 16 x 16): row g + 8 ((i >> 2) & 1), column 4t + (i & 3) + 16 (i >> 3);
+ *   B (K x N): row 4t + (i & 3) + 16 ((i >> 2) % (K / 16)), column g + 8 (i / (K / 4));
+ *   accumulator (M x N, int32): row g + 8 ((i >> 1) & 1), column 2t + (i & 1) + 8 (i >> 2);
+ * and length() = elements / 32. A mismatch FAILs with the first components of invocations 0, 1 and 4 in the detail:
+ * what the driver does, for whoever adapts a kernel to it. use= a | b | c, frag= MxNxK (sint8 x sint8 -> sint32, one
+ * the device reports; default its first with M = 16). */
+typedef struct cl_cfg { uint32_t m, n, k, use; } cl_cfg;
+
+static int cl_config(vkb_case *c, cl_cfg *g)
+{
+    const char *u = vkb_param_str(c, "use", "a"), *f = vkb_param_str(c, "frag", NULL);
+    g->use = !strcmp(u, "a") ? 0 : !strcmp(u, "b") ? 1 : !strcmp(u, "c") ? 2 : 3;
+    if (g->use == 3) return vkb_error(c, "use=%s: expected a, b or c", u);
+    g->m = 16, g->n = 8, g->k = 32;
+    if (f) {
+        char tail;
+        if (sscanf(f, "%ux%ux%u%c", &g->m, &g->n, &g->k, &tail) != 3 || g->m != 16 || (g->n != 8 && g->n != 16) ||
+            (g->k != 16 && g->k != 32))
+            return vkb_error(c, "frag=%s: expected 16xNxK with N 8 or 16 and K 16 or 32 (the orders the reference knows)", f);
+    }
+    if (!c->caps.coopmat_nv) return vkb_skip(c, "device lacks VK_NV_cooperative_matrix: no layout to probe");
+    if (!c->caps.int8 || !c->caps.storage8) return vkb_skip(c, "device lacks shaderInt8 or 8-bit storage (int8 cooperative matrices)");
+    if (c->caps.subgroup != 32) return vkb_skip(c, "the reference order names 32 invocations; this device's subgroup has %u", c->caps.subgroup);
+    int found = 0;
+    for (int i = 0; i < c->caps.ncm; i++) {
+        const vkb_cm_shape *q = &c->caps.cm[i];
+        if (q->khr || q->a != 3 || q->b != 3 || q->c != 5 || q->d != 5) continue;
+        if (f ? q->m == g->m && q->n == g->n && q->k == g->k : q->m == 16 && q->n <= 16 && (q->k == 16 || q->k == 32)) {
+            if (!f) g->n = q->n, g->k = q->k;
+            found = 1;
+            break;
+        }
+    }
+    if (!found) return vkb_skip(c, "device reports no NV sint8 configuration %s", f ? f : "16xNxK with N <= 16, K 16 or 32");
+    return 0;
+}
+
+static int cl_plan(vkb_case *c)
+{
+    cl_cfg g;
+    if (cl_config(c, &g)) return 0;
+    vkb_add_buf(c, "i8", VKB_I8, 2 * (size_t)(g.use == 0 ? g.m * g.k : g.k * g.n), VKB_IN);
+    vkb_add_buf(c, "i32", VKB_I32, 2 * (size_t)g.m * g.n, VKB_IN);
+    vkb_add_buf(c, "o", VKB_U32, 1 + 32 * 64, VKB_OUT);
+    uint32_t spec[5] = {32, g.m, g.n, g.k, g.use};
+    vkb_dispatch *d = vkb_add_dispatch(c, vkb_add_pipe(c, "coopmat_layout", 5, spec), 1, 1, 1);
+    if (!d) return vkb_error(c, "out of memory");
+    c->bytes = (double)(c->buf[0].count + 4 * c->buf[1].count + 4 * c->buf[2].count);
+    snprintf(c->variant, sizeof(c->variant), "%s", g.use == 0 ? "A" : g.use == 1 ? "B" : "C");
+    snprintf(c->note, sizeof(c->note), "%ux%ux%u sint8 %s", g.m, g.n, g.k, g.use == 0 ? "A (row-major load)" : g.use == 1 ?
+             "B (column-major load)" : "accumulator (row-major load)");
+    return 0;
+}
+
+/* Element (r, col) of the row-number and column-number matrices, in the order the shader loads them. */
+static void cl_fill(vkb_case *c, gsl_rng *rng)
+{
+    (void)rng;
+    cl_cfg g;
+    if (cl_config(c, &g)) return;
+    int8_t *a = c->buf[0].host;
+    int32_t *acc = c->buf[1].host;
+    uint32_t rows = g.use == 0 ? g.m : g.k, cols = g.use == 0 ? g.k : g.n;
+    for (uint32_t r = 0; r < rows; r++)
+        for (uint32_t col = 0; col < cols; col++) {
+            size_t o = g.use == 1 ? (size_t)col * g.k + r : (size_t)r * cols + col;  /* B column-major */
+            a[o] = (int8_t)r, a[(size_t)rows * cols + o] = (int8_t)col;
+        }
+    for (uint32_t r = 0; r < g.m; r++)
+        for (uint32_t col = 0; col < g.n; col++) acc[r * g.n + col] = (int32_t)r, acc[g.m * g.n + r * g.n + col] = (int32_t)col;
+}
+
+/* The reference order (the comment above) for component i of invocation l: row << 8 | column. */
+static uint32_t cl_want(const cl_cfg *g, uint32_t l, uint32_t i)
+{
+    uint32_t q = l / 4, t = l % 4, r, col;
+    if (g->use == 0) r = q + 8 * ((i >> 2) & 1), col = 4 * t + (i & 3) + 16 * (i >> 3);
+    else if (g->use == 1) r = 4 * t + (i & 3) + 16 * ((i >> 2) % (g->k / 16)), col = q + 8 * (i / (g->k / 4));
+    else r = q + 8 * ((i >> 1) & 1), col = 2 * t + (i & 1) + 8 * (i >> 2);
+    return r << 8 | col;
+}
+
+static double cl_ref(vkb_case *c) { (void)c; return 1.0; }
+
+static void cl_check(vkb_case *c, vkb_check *r)
+{
+    cl_cfg g;
+    vkb_check_begin(r, "exact", 0);
+    if (cl_config(c, &g)) {
+        r->metric = NAN;
+        vkb_check_end(r);
+        return;
+    }
+    const uint32_t *o = c->buf[2].host;
+    uint32_t len = (g.use == 0 ? g.m * g.k : g.use == 1 ? g.k * g.n : g.m * g.n) / 32;
+    r->nchecked = 1 + 32 * (size_t)len;
+    r->nbad = o[0] != len;
+    for (uint32_t l = 0; l < 32; l++)
+        for (uint32_t i = 0; i < len && i < 64; i++) r->nbad += o[1 + 64 * l + i] != cl_want(&g, l, i);
+    r->metric = (double)r->nbad;
+    size_t u = (size_t)snprintf(r->detail, sizeof(r->detail), "length %u (want %u);", o[0], len);
+    static const uint32_t show[3] = {0, 1, 4};
+    for (int s = 0; s < 3 && u < sizeof(r->detail); s++) {
+        u += (size_t)snprintf(r->detail + u, sizeof(r->detail) - u, " l%u:", show[s]);
+        for (uint32_t i = 0; i < len && i < 16 && u < sizeof(r->detail); i++)
+            u += (size_t)snprintf(r->detail + u, sizeof(r->detail) - u, " %u.%u", o[1 + 64 * show[s] + i] >> 8,
+                                  o[1 + 64 * show[s] + i] & 255);
+    }
+    vkb_check_end(r);
+    snprintf(c->note, sizeof(c->note), "%s", r->detail);  /* the row keeps the layout found */
+}
+
+VKB_KERNEL(coopmat_layout) = {"coopmat_layout", "use,frag",
+                              "which element each invocation holds in each component of an NV cooperative matrix, "
+                              "against PTX's mma fragment order (use=a|b|c)",
+                              cl_plan, cl_fill, cl_ref, cl_check, NULL, "A (from use=): A, B or C"};

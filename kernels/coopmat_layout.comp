@@ -1,0 +1,45 @@
+#version 450
+// Which matrix element each invocation holds in each component of an NV cooperative matrix (kernel coopmat_layout,
+// reference/peak.c): the opaque layout that bitnet_mma_sg.glsl's fill=reg assumes to be PTX's. One subgroup loads a
+// matrix whose elements are their row numbers and one whose elements are their column numbers, through
+// coopMatLoadNV as the kernels load them (A row-major, B column-major, accumulators row-major); each invocation
+// stores, for each component i < length(), row << 8 | column at o[1 + 64 l + i]; o[0] = length().
+// Buffers: 0 int8 (two M x K A or K x N B matrices), 1 int32 (two M x N accumulators), 2 out. Spec: 0 workgroup size
+// (one subgroup), 1 M, 2 N, 3 K, 4 USE (0 A, 1 B, 2 accumulator).
+#extension GL_EXT_shader_8bit_storage : require
+#extension GL_EXT_shader_explicit_arithmetic_types_int8 : require
+#extension GL_KHR_memory_scope_semantics : require
+#extension GL_KHR_shader_subgroup_basic : require
+#extension GL_NV_cooperative_matrix : require
+#extension GL_NV_integer_cooperative_matrix : require
+layout(local_size_x_id = 0) in;
+layout(constant_id = 1) const uint M = 16u;
+layout(constant_id = 2) const uint N = 8u;
+layout(constant_id = 3) const uint K = 32u;
+layout(constant_id = 4) const uint USE = 0u;
+layout(binding = 0) readonly buffer I8 { int8_t v8[]; };
+layout(binding = 1) readonly buffer I32 { int v32[]; };
+layout(binding = 2) writeonly buffer Out { uint o[]; };
+
+void main() {
+    uint l = gl_SubgroupInvocationID;
+    if (USE == 0u) {
+        icoopmatNV<8, gl_ScopeSubgroup, M, K> r, c;
+        coopMatLoadNV(r, v8, 0u, K, false);
+        coopMatLoadNV(c, v8, M * K, K, false);
+        for (int i = 0; i < r.length() && i < 64; ++i) o[1u + 64u * l + uint(i)] = uint(int(r[i])) << 8 | uint(int(c[i]));
+        if (l == 0u) o[0] = uint(r.length());
+    } else if (USE == 1u) {
+        icoopmatNV<8, gl_ScopeSubgroup, K, N> r, c;
+        coopMatLoadNV(r, v8, 0u, K, true);
+        coopMatLoadNV(c, v8, K * N, K, true);
+        for (int i = 0; i < r.length() && i < 64; ++i) o[1u + 64u * l + uint(i)] = uint(int(r[i])) << 8 | uint(int(c[i]));
+        if (l == 0u) o[0] = uint(r.length());
+    } else {
+        icoopmatNV<32, gl_ScopeSubgroup, M, N> r, c;
+        coopMatLoadNV(r, v32, 0u, N, false);
+        coopMatLoadNV(c, v32, M * N, N, false);
+        for (int i = 0; i < r.length() && i < 64; ++i) o[1u + 64u * l + uint(i)] = uint(r[i]) << 8 | uint(c[i]);
+        if (l == 0u) o[0] = uint(r.length());
+    }
+}
