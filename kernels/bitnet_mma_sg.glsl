@@ -86,14 +86,14 @@ uint w_at(uint r, uint g) { return PANEL != 0u ? ((r / 16u) * pc.p0 + g) * 16u +
     }
 
 // FILL = 1 (fill=reg): no slab and no subgroup barrier in the K loop. The A fragment (16 x 32 codes) is filled element
-// by element in the order of PTX's mma.m16n8k32 s8 A operand, which NVIDIA's cooperative matrices follow: invocation
-// l (quad q = l / 4, t = l % 4) holds, in elements 4e .. 4e + 3, row q (e = 0, 2) or q + 8 (e = 1, 3) at columns
-// 4t .. 4t + 3 (e < 2) or 16 + 4t .. (e >= 2). In T2 those four codes are bit pair t of each byte of one word
+// by element in the order NVIDIA's driver uses (kernel coopmat_layout measures it; PTX's mma.m16n8k32 order with its
+// second and third registers swapped): invocation l (quad q = l / 4, t = l % 4) holds, in elements 4e .. 4e + 3, row q
+// (e < 2) or q + 8 (e >= 2) at columns 4t .. 4t + 3 (e even) or 16 + 4t .. (e odd). In T2 those four codes are bit pair t of each byte of one word
 // (bitnet_layout.glsl): so a quad loads rows q and q + 8 of the group (the same two uvec4 for its four invocations;
 // 256 contiguous bytes a subgroup per row fragment with panels) and each invocation keeps (word >> 2t) & 0x03030303.
 // The emulation has FV = 32 / SS virtual invocations each (PTX names 32) and writes those words into the slab at the
 // positions that order gives, then loads the fragment from it as FILL = 0 does: it validates the loads, the ring and
-// the element order's arithmetic on lavapipe, and the GPU's full check validates that the driver's order is PTX's.
+// the positions on lavapipe; the register order within an invocation is the driver's, which coopmat_layout checks.
 const uint FV = FILL != 0u ? (32u + SS - 1u) / SS : 1u;  // virtual invocations per invocation
 const uint FR = 2u * WN * FV;                            // uvec4 a register set: rows q and q + 8 of each fragment
 #define LOADF(P, S) {                                                                                 \
@@ -126,7 +126,7 @@ const uint FR = 2u * WN * FV;                            // uvec4 a register set
 #else
 #define FILL_A(P, b_)
 #define FRAG_FILL(fa, P, i, kk, b_) {                                                                 \
-        uvec4 e_ = (uvec4(P[2u * (i)][2u * (kk)], P[2u * (i) + 1u][2u * (kk)], P[2u * (i)][2u * (kk) + 1u], \
+        uvec4 e_ = (uvec4(P[2u * (i)][2u * (kk)], P[2u * (i)][2u * (kk) + 1u], P[2u * (i) + 1u][2u * (kk)], \
                           P[2u * (i) + 1u][2u * (kk) + 1u]) >> (2u * (lane & 3u))) & 0x03030303u;     \
         [[unroll]] for (uint c_ = 0u; c_ < 16u; ++c_) fa[c_] = int8_t(int(bitfieldExtract(e_[c_ >> 2u], 8 * int(c_ & 3u), 8))); \
     }

@@ -330,14 +330,16 @@ VKB_KERNEL(peak_coopmat) = {"peak_coopmat", "n,iters,type,shape,grid,sgs,impl,sr
 /* ---------------- coopmat_layout ---------------- */
 
 /* Which element (row, column) invocation l holds in component i of an NV cooperative matrix (kernels/coopmat_layout.comp):
- * the layout the specification leaves to the implementation, which bitnet_mma_sg.glsl's fill=reg assumes to be PTX's
- * mma.m16n8k32 / m16n8k16 s8 fragment order. The reference is that order (quad g = l / 4, t = l % 4):
- *   A (M x K, 16 x 32 or 16 x 16): row g + 8 ((i >> 2) & 1), column 4t + (i & 3) + 16 (i >> 3);
+ * the layout the specification leaves to the implementation, which bitnet_mma_sg.glsl's fill=reg relies on. The
+ * reference is the order NVIDIA's driver (580, H200) was measured to use, PTX's mma fragment order except that the
+ * registers of A and of a 16 x 16 accumulator take their rows first (quad g = l / 4, t = l % 4, L = length()):
+ *   A (16 x K): row g + 8 (i / (L / 2)), column 4t + (i & 3) + 16 ((i >> 2) & (K / 16 - 1));
  *   B (K x N): row 4t + (i & 3) + 16 ((i >> 2) % (K / 16)), column g + 8 (i / (K / 4));
- *   accumulator (M x N, int32): row g + 8 ((i >> 1) & 1), column 2t + (i & 1) + 8 (i >> 2);
- * and length() = elements / 32. A mismatch FAILs with the first components of invocations 0, 1 and 4 in the detail:
- * what the driver does, for whoever adapts a kernel to it. use= a | b | c, frag= MxNxK (sint8 x sint8 -> sint32, one
- * the device reports; default its first with M = 16). */
+ *   accumulator (16 x N, int32): row g + 8 (i / (L / 2)), column 2t + (i & 1) + 8 ((i >> 1) & (N / 8 - 1));
+ * and L = elements / 32. (PTX's A order puts row g + 8 in the second register: 16 of 32 words then land wrong.)
+ * A mismatch FAILs with the first components of invocations 0, 1 and 4 in the note: what the driver does, for whoever
+ * adapts a kernel to it. use= a | b | c, frag= MxNxK (sint8 x sint8 -> sint32, one the device reports; default its
+ * first with M = 16). */
 typedef struct cl_cfg { uint32_t m, n, k, use; } cl_cfg;
 
 static int cl_config(vkb_case *c, cl_cfg *g)
@@ -407,10 +409,10 @@ static void cl_fill(vkb_case *c, gsl_rng *rng)
 /* The reference order (the comment above) for component i of invocation l: row << 8 | column. */
 static uint32_t cl_want(const cl_cfg *g, uint32_t l, uint32_t i)
 {
-    uint32_t q = l / 4, t = l % 4, r, col;
-    if (g->use == 0) r = q + 8 * ((i >> 2) & 1), col = 4 * t + (i & 3) + 16 * (i >> 3);
+    uint32_t q = l / 4, t = l % 4, r, col, half = (g->use == 0 ? g->m * g->k : g->m * g->n) / 64;  /* L / 2 */
+    if (g->use == 0) r = q + 8 * (i / half), col = 4 * t + (i & 3) + 16 * ((i >> 2) & (g->k / 16 - 1));
     else if (g->use == 1) r = 4 * t + (i & 3) + 16 * ((i >> 2) % (g->k / 16)), col = q + 8 * (i / (g->k / 4));
-    else r = q + 8 * ((i >> 1) & 1), col = 2 * t + (i & 1) + 8 * (i >> 2);
+    else r = q + 8 * (i / half), col = 2 * t + (i & 1) + 8 * ((i >> 1) & (g->n / 8 - 1));
     return r << 8 | col;
 }
 
@@ -446,5 +448,5 @@ static void cl_check(vkb_case *c, vkb_check *r)
 
 VKB_KERNEL(coopmat_layout) = {"coopmat_layout", "use,frag",
                               "which element each invocation holds in each component of an NV cooperative matrix, "
-                              "against PTX's mma fragment order (use=a|b|c)",
+                              "against the order fill=reg relies on (use=a|b|c)",
                               cl_plan, cl_fill, cl_ref, cl_check, NULL, "A (from use=): A, B or C"};
