@@ -88,35 +88,38 @@ uint w_at(uint r, uint g) { return PANEL != 0u ? ((r / 16u) * pc.p0 + g) * 16u +
 // FILL = 1 (fill=reg): no slab and no subgroup barrier in the K loop. The A fragment (16 x 32 codes) is filled element
 // by element in the order NVIDIA's driver uses (kernel coopmat_layout measures it; PTX's mma.m16n8k32 order with its
 // second and third registers swapped): invocation l (quad q = l / 4, t = l % 4) holds, in elements 4e .. 4e + 3, row q
-// (e < 2) or q + 8 (e >= 2) at columns 4t .. 4t + 3 (e even) or 16 + 4t .. (e odd). In T2 those four codes are bit pair t of each byte of one word
-// (bitnet_layout.glsl): so a quad loads rows q and q + 8 of the group (the same two uvec4 for its four invocations;
-// 256 contiguous bytes a subgroup per row fragment with panels) and each invocation keeps (word >> 2t) & 0x03030303.
-// The emulation has FV = 32 / SS virtual invocations each (PTX names 32) and writes those words into the slab at the
-// positions that order gives, then loads the fragment from it as FILL = 0 does: it validates the loads, the ring and
-// the positions on lavapipe; the register order within an invocation is the driver's, which coopmat_layout checks.
+// (e < 2) or q + 8 (e >= 2) at columns 16 (e & 1) + 4t .. + 3. For it W's words are transposed within each group
+// (layout T2F, reference/bitnet_linear.c w_layout): word t, byte b, bit pair j holds weight 16 j + 4 t + b (T2: word j,
+// bit pair t). So invocation l loads word t of rows q and q + 8 of its row fragments, one uint each (a subgroup reads
+// 128 contiguous bytes per load with panels), and (word >> 2j) & 0x03030303 is its register for columns 16 j + 4t ..
+// of the group: j = 2 kk + (e & 1) for the K = 32 fragment kk.
+// The emulation has FV = 32 / SS virtual invocations each (the order names 32) and writes those registers into the
+// slab at the positions the order gives, then loads the fragment from it as FILL = 0 does: it validates the layout,
+// the loads and the ring on lavapipe; the register order within an invocation is the driver's, which coopmat_layout checks.
+layout(binding = 0) readonly buffer Wu { uint wu[]; };  // W as words (FILL)
 const uint FV = FILL != 0u ? (32u + SS - 1u) / SS : 1u;  // virtual invocations per invocation
-const uint FR = 2u * WN * FV;                            // uvec4 a register set: rows q and q + 8 of each fragment
+const uint FR = 2u * WN * FV;                            // words a register set: rows q and q + 8 of each fragment
 #define LOADF(P, S) {                                                                                 \
         uint g_ = c0 + (S);                                                                           \
         [[unroll]] for (uint v = 0u; v < FV; ++v) {                                                   \
             [[unroll]] for (uint q = 0u; q < 2u * WN; ++q) {                                          \
                 uint vl_ = lane + v * SS, r_ = r0 + 16u * (q >> 1u) + 8u * (q & 1u) + (vl_ >> 2u);   \
-                P[v * 2u * WN + q] = vl_ < 32u && r_ < pc.n && g_ < cend ? w[w_at(r_, g_)] : uvec4(0u); \
+                P[v * 2u * WN + q] = vl_ < 32u && r_ < pc.n && g_ < cend ? wu[4u * w_at(r_, g_) + (vl_ & 3u)] : 0u; \
             }                                                                                         \
         }                                                                                             \
     }
 #ifdef VKB_COOP_EMU
-// The codes' words at their places in the slab (row r at b_ + 5 r, uint column 8 kk + 4 h + t), then the fragments
-// from it as STEP loads them.
+// The registers at their places in the slab (row r at b_ + 5 r, uint column 4 j + t), then the fragments from it as
+// STEP loads them.
 #define FILL_A(P, b_)                                                                                 \
         if (SB == 1u) subgroupBarrier();                                                              \
         [[unroll]] for (uint v = 0u; v < FV; ++v) {                                                   \
-            uint vl_ = lane + v * SS, t_ = vl_ & 3u;                                                  \
+            uint vl_ = lane + v * SS;                                                                 \
             [[unroll]] for (uint q = 0u; q < 2u * WN; ++q) {                                          \
-                [[unroll]] for (uint u = 0u; u < 4u; ++u) {                                           \
+                [[unroll]] for (uint j = 0u; j < 4u; ++j) {                                           \
                     uint row_ = 16u * (q >> 1u) + 8u * (q & 1u) + (vl_ >> 2u);                       \
-                    uint o_ = ((b_) + row_ * 5u) * 4u + 8u * (u >> 1u) + 4u * (u & 1u) + t_;         \
-                    if (vl_ < 32u) sm[o_ / 4u][o_ % 4u] = (P[v * 2u * WN + q][u] >> (2u * t_)) & 0x03030303u; \
+                    uint o_ = ((b_) + row_ * 5u) * 4u + 4u * j + (vl_ & 3u);                          \
+                    if (vl_ < 32u) sm[o_ / 4u][o_ % 4u] = (P[v * 2u * WN + q] >> (2u * j)) & 0x03030303u; \
                 }                                                                                     \
             }                                                                                         \
         }                                                                                             \
@@ -126,8 +129,8 @@ const uint FR = 2u * WN * FV;                            // uvec4 a register set
 #else
 #define FILL_A(P, b_)
 #define FRAG_FILL(fa, P, i, kk, b_) {                                                                 \
-        uvec4 e_ = (uvec4(P[2u * (i)][2u * (kk)], P[2u * (i)][2u * (kk) + 1u], P[2u * (i) + 1u][2u * (kk)], \
-                          P[2u * (i) + 1u][2u * (kk) + 1u]) >> (2u * (lane & 3u))) & 0x03030303u;     \
+        uvec4 e_ = (uvec4(P[2u * (i)], P[2u * (i)], P[2u * (i) + 1u], P[2u * (i) + 1u]) >>            \
+                    uvec4(4u * (kk), 4u * (kk) + 2u, 4u * (kk), 4u * (kk) + 2u)) & 0x03030303u;       \
         [[unroll]] for (uint c_ = 0u; c_ < 16u; ++c_) fa[c_] = int8_t(int(bitfieldExtract(e_[c_ >> 2u], 8 * int(c_ & 3u), 8))); \
     }
 #endif
@@ -151,7 +154,8 @@ void main() {
     uint sg = gl_SubgroupID, lane = gl_SubgroupInvocationID, tid = gl_LocalInvocationID.x;
     uint n0 = gl_WorkGroupID.x * SGS * RS, r0 = n0 + sg * RS, t0 = gl_WorkGroupID.z * TN;
     uint c0 = gl_WorkGroupID.y * pc.p1, cend = min(pc.p0, c0 + pc.p1), ns = cend - c0, slab = XSZ + sg * SLAB;
-    uvec4 p0[LPL], p1[LPL], p2[LPL], p3[LPL], f0[FR], f1[FR], f2[FR], f3[FR];
+    uvec4 p0[LPL], p1[LPL], p2[LPL], p3[LPL];
+    uint f0[FR], f1[FR], f2[FR], f3[FR];
     if (FILL != 0u) {
         LOADF(f0, 0u) LOADF(f1, 1u) LOADF(f2, 2u) LOADF(f3, 3u)  // in flight while the tokens are staged
     } else {
