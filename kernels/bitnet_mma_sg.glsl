@@ -13,7 +13,7 @@
 // memory (TN rows of XG groups, 16 bytes of row padding; XG, spec 7, bounds the slice) with sum_k x per token.
 // A step is one group (64 weights) of the subgroup's RS rows: lane l loads rows l, l + SS, .. (one uvec4 each), decodes
 // them into its slab (SB buffers, by step parity when 2; RS rows x 4 uvec4 of codes + 1 of padding), a subgroup barrier, then
-// the 2 (LK = 32) x WN x MT MMAs of the group. The loads run D = 4 steps ahead in four named register sets.
+// the 2 (LK = 32) x WN x MT MMAs of the group. The loads run D = 4 (or 8: ahead=) steps ahead in D named register sets.
 // Buffers and push as bitnet_mma.glsl (0 W, 1 gamma', 2 xq, 3 s, 4 y, 5 part; n, m, p0 = groups per row, p1 = groups
 // per slice, p2 = slices). Grid (ceil(N / BN), slices, ceil(M / TN)). Spec: 0 workgroup size = SS SGS, 1 LM, 2 LN,
 // 3 LK (32), 4 WN, 5 SGS, 6 MT, 7 XG (>= p1), 8 SS (the subgroup size the host reads off the device), 9 SB (1, 2),
@@ -27,6 +27,11 @@ layout(constant_id = 9) const uint SB = 2u;   // slab buffers: 2 (by step parity
 layout(constant_id = 10) const uint PANEL = 0u; // W's layout: 0 rows (T2, row-major); 1 16-row panels (w_at)
 layout(constant_id = 11) const uint FOLD = 0u;  // 1: split-K summed in this kernel (splitk_fold.glsl; below)
 layout(constant_id = 12) const uint FILL = 0u;  // 1: A fragments filled in registers, no slab (below)
+// The loads run D steps ahead in D named register sets: 4, or VKB_MMA_AHEAD (8: the stub bitnet_mma_sg_a8.comp).
+#ifndef VKB_MMA_AHEAD
+#define VKB_MMA_AHEAD 4
+#endif
+const uint D = VKB_MMA_AHEAD;
 #define FOLD_CNT_BINDING 6
 #include "splitk_fold.glsl"
 layout(binding = 7) coherent buffer Sum { int fsum[]; };  // FOLD: the tiles' exact int32 sums (M x N, zero between calls)
@@ -61,7 +66,7 @@ uint w_at(uint r, uint g) { return PANEL != 0u ? ((r / 16u) * pc.p0 + g) * 16u +
         }                                                                                             \
     }
 // Step S on register set P: decode into the slab (buffer S & 1 when SB = 2; with SB = 1 after a subgroup barrier that
-// ends the previous step's fragment loads), subgroup barrier, the group's MMAs; then P takes step S + 4.
+// ends the previous step's fragment loads), subgroup barrier, the group's MMAs; then P takes step S + D.
 #define STEP(P, S) if ((S) < ns) {                                                                    \
         uint b_ = slab + (SB == 2u ? ((S) & 1u) * RS * 5u : 0u);                                      \
         if (SB == 1u) subgroupBarrier();  /* the previous step's fragment loads are done */           \
@@ -82,7 +87,7 @@ uint w_at(uint r, uint g) { return PANEL != 0u ? ((r / 16u) * pc.p0 + g) * 16u +
                 [[unroll]] for (uint j = 0u; j < MT; ++j) acc[i][j] = MMA(fa, fb[j], acc[i][j]);      \
             }                                                                                         \
         }                                                                                             \
-        LOADW(P, (S) + 4u)                                                                            \
+        LOADW(P, (S) + D)                                                                             \
     }
 
 // FILL = 1 (fill=reg): no slab and no subgroup barrier in the K loop. The A fragment (16 x 32 codes) is filled element
@@ -134,7 +139,7 @@ const uint FR = 2u * WN * FV;                            // words a register set
         [[unroll]] for (uint c_ = 0u; c_ < 16u; ++c_) fa[c_] = int8_t(int(bitfieldExtract(e_[c_ >> 2u], 8 * int(c_ & 3u), 8))); \
     }
 #endif
-// Step S of the FILL loop on register set P: the group's MMAs from fragments filled from P; then P takes step S + 4.
+// Step S of the FILL loop on register set P: the group's MMAs from fragments filled from P; then P takes step S + D.
 #define STEPF(P, S) if ((S) < ns) {                                                                   \
         uint b_ = slab + (SB == 2u ? ((S) & 1u) * RS * 5u : 0u);                                      \
         FILL_A(P, b_)                                                                                 \
@@ -147,7 +152,7 @@ const uint FR = 2u * WN * FV;                            // words a register set
                 [[unroll]] for (uint j = 0u; j < MT; ++j) acc[i][j] = MMA(fa, fb[j], acc[i][j]);      \
             }                                                                                         \
         }                                                                                             \
-        LOADF(P, (S) + 4u)                                                                            \
+        LOADF(P, (S) + D)                                                                             \
     }
 
 void main() {
@@ -156,14 +161,21 @@ void main() {
     uint c0 = gl_WorkGroupID.y * pc.p1, cend = min(pc.p0, c0 + pc.p1), ns = cend - c0, slab = XSZ + sg * SLAB;
     uvec4 p0[LPL], p1[LPL], p2[LPL], p3[LPL];
     uint f0[FR], f1[FR], f2[FR], f3[FR];
-    if (FILL != 0u) {
-        LOADF(f0, 0u) LOADF(f1, 1u) LOADF(f2, 2u) LOADF(f3, 3u)  // in flight while the tokens are staged
+#if VKB_MMA_AHEAD == 8
+    uvec4 p4[LPL], p5[LPL], p6[LPL], p7[LPL];
+    uint f4[FR], f5[FR], f6[FR], f7[FR];
+#endif
+    if (FILL != 0u) {  // in flight while the tokens are staged
+        LOADF(f0, 0u) LOADF(f1, 1u) LOADF(f2, 2u) LOADF(f3, 3u)
+#if VKB_MMA_AHEAD == 8
+        LOADF(f4, 4u) LOADF(f5, 5u) LOADF(f6, 6u) LOADF(f7, 7u)
+#endif
     } else {
         LOADW(p0, 0u) LOADW(p1, 1u) LOADW(p2, 2u) LOADW(p3, 3u)
+#if VKB_MMA_AHEAD == 8
+        LOADW(p4, 4u) LOADW(p5, 5u) LOADW(p6, 6u) LOADW(p7, 7u)
+#endif
     }
-    // The stage in one pass over all invocations (a token at a time left most of them idle behind 8 load latencies),
-    // then sum_k x per token from shared memory, one subgroup per token, no atomics (one per staged uvec4 on 8
-    // addresses cost 6 us of a 41.5 us 28672x4096 m=8 call on the H200).
     uint ntl = 4u * ns;
     for (uint e = tid; e < TN * ntl; e += WG) {
         uint tl = e / ntl, c = e % ntl, tok = t0 + tl;
@@ -184,12 +196,18 @@ void main() {
     [[unroll]] for (uint i = 0u; i < WN; ++i)
         [[unroll]] for (uint j = 0u; j < MT; ++j) acc[i][j] = ACC_ZERO;
     if (FILL != 0u) {
-        for (uint st = 0u; st < ns; st += 4u) {
+        for (uint st = 0u; st < ns; st += D) {
             STEPF(f0, st) STEPF(f1, st + 1u) STEPF(f2, st + 2u) STEPF(f3, st + 3u)
+#if VKB_MMA_AHEAD == 8
+            STEPF(f4, st + 4u) STEPF(f5, st + 5u) STEPF(f6, st + 6u) STEPF(f7, st + 7u)
+#endif
         }
     } else {
-        for (uint st = 0u; st < ns; st += 4u) {
+        for (uint st = 0u; st < ns; st += D) {
             STEP(p0, st) STEP(p1, st + 1u) STEP(p2, st + 2u) STEP(p3, st + 3u)
+#if VKB_MMA_AHEAD == 8
+            STEP(p4, st + 4u) STEP(p5, st + 5u) STEP(p6, st + 6u) STEP(p7, st + 7u)
+#endif
         }
     }
     // Each subgroup stages its outputs in its own slab (free now: its last reads came before this subgroup barrier).

@@ -188,6 +188,8 @@ int bitnet_mma_sg_plan(vkb_case *c, long long n, long long k, int64_t m, size_t 
     if (mt > 2) mt = 2;
     int64_t wn = vkb_param_int(c, "wn", 2), sgs = vkb_param_int(c, "sgs", 8), split = vkb_param_int(c, "split", 0);
     int64_t sb = vkb_param_int(c, "sb", 1), fold = vkb_param_int(c, "fold", 0);
+    int64_t ahead = vkb_param_int(c, "ahead", 4);
+    if (ahead != 4 && ahead != 8) return vkb_error(c, "ahead=%lld: expected 4 or 8 steps of loads in flight", (long long)ahead);
     const char *fills = vkb_param_str(c, "fill", "slab");
     int fill = !strcmp(fills, "reg");
     if (!fill && strcmp(fills, "slab")) return vkb_error(c, "fill=%s: expected slab or reg", fills);
@@ -229,10 +231,13 @@ int bitnet_mma_sg_plan(vkb_case *c, long long n, long long k, int64_t m, size_t 
     fold = fold && s > 1;
     uint32_t spec[13] = {(uint32_t)wg, f[0], f[1], f[2], (uint32_t)wn, (uint32_t)sgs, (uint32_t)mt, (uint32_t)per, ss, (uint32_t)sb,
                          (uint32_t)panel, (uint32_t)fold, (uint32_t)fill};
-    if (mma_dispatch(c, emu ? "bitnet_mma_sg_emu" : "bitnet_mma_sg", spec, 13, gx, gz, s, per, n, k, m, nc, (int)fold)) return -1;
+    char shader[40];
+    snprintf(shader, sizeof(shader), "bitnet_mma_sg%s%s", ahead == 8 ? "_a8" : "", emu ? "_emu" : "");
+    if (mma_dispatch(c, shader, spec, 13, gx, gz, s, per, n, k, m, nc, (int)fold)) return -1;
     snprintf(c->note, sizeof(c->note), "%s %ux%ux%u %llux%llu wn%lld sg%lld split%llu%s (%llu groups a slice) %s%s",
              emu ? "mma_sg_emu" : "mma_sg", f[0], f[1], f[2], (unsigned long long)(rs * (uint64_t)sgs), (unsigned long long)tn,
              (long long)wn, (long long)sgs, (unsigned long long)s, fold ? " folded" : "", (unsigned long long)per,
              panel ? "panel" : "rows", fill ? " fill=reg" : "");
+    if (ahead != 4) snprintf(c->note + strlen(c->note), sizeof(c->note) - strlen(c->note), " ahead%lld", (long long)ahead);
     return 0;
 }
