@@ -27,6 +27,7 @@ layout(constant_id = 9) const uint SB = 2u;   // slab buffers: 2 (by step parity
 layout(constant_id = 10) const uint PANEL = 0u; // W's layout: 0 rows (T2, row-major); 1 16-row panels (w_at)
 layout(constant_id = 11) const uint FOLD = 0u;  // 1: split-K summed in this kernel (splitk_fold.glsl; below)
 layout(constant_id = 12) const uint FILL = 0u;  // 1: A fragments filled in registers, no slab (below)
+layout(constant_id = 13) const uint XDIR = 0u;  // 1 (xin=direct): no token stage; B from x itself, signed weights (below)
 // The loads run D steps ahead in D named register sets: 4, or VKB_MMA_AHEAD (8: the stub bitnet_mma_sg_a8.comp).
 #ifndef VKB_MMA_AHEAD
 #define VKB_MMA_AHEAD 4
@@ -39,7 +40,7 @@ layout(binding = 7) coherent buffer Sum { int fsum[]; };  // FOLD: the tiles' ex
 
 const uint RS = WN * LM;
 const uint LPL = RS > SS ? RS / SS : 1u;         // rows (uvec4 loads) per lane per step
-const uint XSTR = 4u * XG + 1u, XSZ = TN * XSTR; // the token stage: TN rows of XG groups (uvec4 of int8), padded
+const uint XSTR = 4u * XG + 1u, XSZ = XDIR != 0u ? 0u : TN * XSTR; // the token stage: TN rows of XG groups (uvec4 of int8), padded
 // A subgroup's SB buffers of RS decoded rows (4 uvec4 + 1 padding); with FILL on matrix units only its output stage
 // (one accumulator, LM LN int32).
 #ifdef VKB_COOP_EMU
@@ -50,6 +51,12 @@ const uint SLAB = FILL != 0u ? LM * LN / 4u : SB * RS * 5u;
 shared uvec4 sm[XSZ + SGS * SLAB];
 shared int sxs[TN];
 
+// XDIR = 1 (xin=direct): the B fragments come straight from x (L1 / L2: 8 tokens x K bytes), so there is no token stage,
+// no workgroup barrier and no sum_k x: the slab takes signed weights w = c - 1, per byte ((c | 0x80) - 1) ^ 0x80 (no
+// borrow crosses a byte), and the accumulators are the sums themselves. With no stage a workgroup's shared memory is its
+// slabs, so small workgroups and a grid without K slices cost no more staging. Needs M a multiple of TN (no rows past x).
+#define MMA_XSUM(TL) (XDIR != 0u ? 0 : sxs[TL])
+uint wdec(uint c) { return XDIR != 0u ? ((c | 0x80808080u) - 0x01010101u) ^ 0x80808080u : c; }  // a word of codes as A takes it
 #include "bitnet_mma_ops.glsl"
 
 // The uvec4 (64-weight group g) of row r in W: row-major T2, or (PANEL) 16-row panels, group major: a panel's groups
@@ -65,6 +72,9 @@ uint w_at(uint r, uint g) { return PANEL != 0u ? ((r / 16u) * pc.p0 + g) * 16u +
             P[q] = r_ < RS && r0 + r_ < pc.n && g_ < cend ? w[w_at(r0 + r_, g_)] : uvec4(0u);        \
         }                                                                                             \
     }
+// Token fragment J of step S, half KK: from the stage, or (XDIR) from x (token rows of 4 p0 uvec4).
+#define LOAD_B(F, J, S, KK) if (XDIR != 0u) LOAD_COL_X(F, (t0 + LN * (J)) * 4u * pc.p0 + 4u * (c0 + (S)) + 2u * (KK), 4u * pc.p0); \
+                            else LOAD_COL(F, LN * (J) * XSTR + 4u * (S) + 2u * (KK), XSTR)
 // Step S on register set P: decode into the slab (buffer S & 1 when SB = 2; with SB = 1 after a subgroup barrier that
 // ends the previous step's fragment loads), subgroup barrier, the group's MMAs; then P takes step S + D.
 #define STEP(P, S) if ((S) < ns) {                                                                    \
@@ -74,14 +84,15 @@ uint w_at(uint r, uint g) { return PANEL != 0u ? ((r / 16u) * pc.p0 + g) * 16u +
             uint r_ = lane + q * SS;                                                                  \
             if (r_ < RS)                                                                              \
                 [[unroll]] for (uint u = 0u; u < 4u; ++u)                                             \
-                    sm[b_ + r_ * 5u + u] = bitnet_codes(P[q][u]);                                     \
+                    sm[b_ + r_ * 5u + u] = uvec4(wdec(bitnet_codes(P[q][u]).x), wdec(bitnet_codes(P[q][u]).y), \
+                                                 wdec(bitnet_codes(P[q][u]).z), wdec(bitnet_codes(P[q][u]).w)); \
         }                                                                                             \
         subgroupMemoryBarrierShared();                                                                \
         subgroupBarrier();                                                                            \
         [[unroll]] for (uint kk = 0u; kk < 2u; ++kk) {                                                \
             FRAG_B fb[MT];                                                                            \
             FRAG_A fa;                                                                                \
-            [[unroll]] for (uint j = 0u; j < MT; ++j) LOAD_COL(fb[j], LN * j * XSTR + 4u * (S) + 2u * kk, XSTR); \
+            [[unroll]] for (uint j = 0u; j < MT; ++j) LOAD_B(fb[j], j, S, kk);                        \
             [[unroll]] for (uint i = 0u; i < WN; ++i) {                                               \
                 LOAD_ROW(fa, b_ + i * LM * 5u + 2u * kk, 5u);                                         \
                 [[unroll]] for (uint j = 0u; j < MT; ++j) acc[i][j] = MMA(fa, fb[j], acc[i][j]);      \
@@ -124,7 +135,7 @@ const uint FR = 2u * WN * FV;                            // words a register set
                 [[unroll]] for (uint j = 0u; j < 4u; ++j) {                                           \
                     uint row_ = 16u * (q >> 1u) + 8u * (q & 1u) + (vl_ >> 2u);                       \
                     uint o_ = ((b_) + row_ * 5u) * 4u + 4u * j + (vl_ & 3u);                          \
-                    if (vl_ < 32u) sm[o_ / 4u][o_ % 4u] = (P[v * 2u * WN + q] >> (2u * j)) & 0x03030303u; \
+                    if (vl_ < 32u) sm[o_ / 4u][o_ % 4u] = wdec((P[v * 2u * WN + q] >> (2u * j)) & 0x03030303u); \
                 }                                                                                     \
             }                                                                                         \
         }                                                                                             \
@@ -136,7 +147,8 @@ const uint FR = 2u * WN * FV;                            // words a register set
 #define FRAG_FILL(fa, P, i, kk, b_) {                                                                 \
         uvec4 e_ = (uvec4(P[2u * (i)], P[2u * (i)], P[2u * (i) + 1u], P[2u * (i) + 1u]) >>            \
                     uvec4(4u * (kk), 4u * (kk) + 2u, 4u * (kk), 4u * (kk) + 2u)) & 0x03030303u;       \
-        [[unroll]] for (uint c_ = 0u; c_ < 16u; ++c_) fa[c_] = int8_t(int(bitfieldExtract(e_[c_ >> 2u], 8 * int(c_ & 3u), 8))); \
+        e_ = uvec4(wdec(e_.x), wdec(e_.y), wdec(e_.z), wdec(e_.w));                                  \
+        [[unroll]] for (uint c_ = 0u; c_ < 16u; ++c_) fa[c_] = int8_t(bitfieldExtract(int(e_[c_ >> 2u]), 8 * int(c_ & 3u), 8)); \
     }
 #endif
 // Step S of the FILL loop on register set P: the group's MMAs from fragments filled from P; then P takes step S + D.
@@ -146,7 +158,7 @@ const uint FR = 2u * WN * FV;                            // words a register set
         [[unroll]] for (uint kk = 0u; kk < 2u; ++kk) {                                                \
             FRAG_B fb[MT];                                                                            \
             FRAG_A fa;                                                                                \
-            [[unroll]] for (uint j = 0u; j < MT; ++j) LOAD_COL(fb[j], LN * j * XSTR + 4u * (S) + 2u * kk, XSTR); \
+            [[unroll]] for (uint j = 0u; j < MT; ++j) LOAD_B(fb[j], j, S, kk);                        \
             [[unroll]] for (uint i = 0u; i < WN; ++i) {                                               \
                 FRAG_FILL(fa, P, i, kk, b_)                                                           \
                 [[unroll]] for (uint j = 0u; j < MT; ++j) acc[i][j] = MMA(fa, fb[j], acc[i][j]);      \
@@ -176,22 +188,24 @@ void main() {
         LOADW(p4, 4u) LOADW(p5, 5u) LOADW(p6, 6u) LOADW(p7, 7u)
 #endif
     }
-    uint ntl = 4u * ns;
-    for (uint e = tid; e < TN * ntl; e += WG) {
-        uint tl = e / ntl, c = e % ntl, tok = t0 + tl;
-        sm[tl * XSTR + c] = tok < pc.m ? x[tok * 4u * pc.p0 + 4u * c0 + c] : uvec4(0u);
-    }
-    barrier();
-    for (uint tl = sg; tl < TN; tl += SGS) {
-        int s = 0;
-        for (uint c = lane; c < ntl; c += gl_SubgroupSize) {
-            uvec4 v = sm[tl * XSTR + c];
-            s += bytesum(v.x) + bytesum(v.y) + bytesum(v.z) + bytesum(v.w);
+    if (XDIR == 0u) {
+        uint ntl = 4u * ns;
+        for (uint e = tid; e < TN * ntl; e += WG) {
+            uint tl = e / ntl, c = e % ntl, tok = t0 + tl;
+            sm[tl * XSTR + c] = tok < pc.m ? x[tok * 4u * pc.p0 + 4u * c0 + c] : uvec4(0u);
         }
-        s = subgroupAdd(s);
-        if (subgroupElect()) sxs[tl] = s;
+        barrier();
+        for (uint tl = sg; tl < TN; tl += SGS) {
+            int s = 0;
+            for (uint c = lane; c < ntl; c += gl_SubgroupSize) {
+                uvec4 v = sm[tl * XSTR + c];
+                s += bytesum(v.x) + bytesum(v.y) + bytesum(v.z) + bytesum(v.w);
+            }
+            s = subgroupAdd(s);
+            if (subgroupElect()) sxs[tl] = s;
+        }
+        barrier();
     }
-    barrier();
     ACC acc[WN][MT];
     [[unroll]] for (uint i = 0u; i < WN; ++i)
         [[unroll]] for (uint j = 0u; j < MT; ++j) acc[i][j] = ACC_ZERO;
