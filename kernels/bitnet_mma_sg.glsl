@@ -73,11 +73,17 @@ uint w_at(uint r, uint g) { return PANEL != 0u ? ((r / 16u) * pc.p0 + g) * 16u +
         }                                                                                             \
     }
 // Token fragment J of step S, half KK: from the stage, or (XDIR) from x (token rows of 4 p0 uvec4).
-#define LOAD_B(F, J, S, KK) if (XDIR != 0u) LOAD_COL_X(F, (t0 + LN * (J)) * 4u * pc.p0 + 4u * (c0 + (S)) + 2u * (KK), 4u * pc.p0); \
+#define LOAD_X(F, J, S, KK) LOAD_COL_X(F, (t0 + LN * (J)) * 4u * pc.p0 + 4u * (c0 + (S)) + 2u * (KK), 4u * pc.p0)
+// XDIR in the slab loop: step S's token fragments into ring set B (2 MT fragments), D steps ahead as W's loads.
+#define LOADX(B, S) if (XDIR != 0u && (S) < ns) {                                                     \
+        [[unroll]] for (uint kk = 0u; kk < 2u; ++kk)                                                  \
+            [[unroll]] for (uint j = 0u; j < MT; ++j) LOAD_X(B[kk * MT + j], j, S, kk);               \
+    }
+#define LOAD_B(F, J, S, KK) if (XDIR != 0u) LOAD_X(F, J, S, KK);                                      \
                             else LOAD_COL(F, LN * (J) * XSTR + 4u * (S) + 2u * (KK), XSTR)
 // Step S on register set P: decode into the slab (buffer S & 1 when SB = 2; with SB = 1 after a subgroup barrier that
 // ends the previous step's fragment loads), subgroup barrier, the group's MMAs; then P takes step S + D.
-#define STEP(P, S) if ((S) < ns) {                                                                    \
+#define STEP(P, B, S) if ((S) < ns) {                                                                 \
         uint b_ = slab + (SB == 2u ? ((S) & 1u) * RS * 5u : 0u);                                      \
         if (SB == 1u) subgroupBarrier();  /* the previous step's fragment loads are done */           \
         [[unroll]] for (uint q = 0u; q < LPL; ++q) {                                                  \
@@ -92,12 +98,16 @@ uint w_at(uint r, uint g) { return PANEL != 0u ? ((r / 16u) * pc.p0 + g) * 16u +
         [[unroll]] for (uint kk = 0u; kk < 2u; ++kk) {                                                \
             FRAG_B fb[MT];                                                                            \
             FRAG_A fa;                                                                                \
-            [[unroll]] for (uint j = 0u; j < MT; ++j) LOAD_B(fb[j], j, S, kk);                        \
+            [[unroll]] for (uint j = 0u; j < MT; ++j) {                                               \
+                if (XDIR != 0u) fb[j] = B[kk * MT + j];                                               \
+                else LOAD_COL(fb[j], LN * j * XSTR + 4u * (S) + 2u * kk, XSTR);                       \
+            }                                                                                         \
             [[unroll]] for (uint i = 0u; i < WN; ++i) {                                               \
                 LOAD_ROW(fa, b_ + i * LM * 5u + 2u * kk, 5u);                                         \
                 [[unroll]] for (uint j = 0u; j < MT; ++j) acc[i][j] = MMA(fa, fb[j], acc[i][j]);      \
             }                                                                                         \
         }                                                                                             \
+        LOADX(B, (S) + D)                                                                             \
         LOADW(P, (S) + D)                                                                             \
     }
 
@@ -173,7 +183,9 @@ void main() {
     uint c0 = gl_WorkGroupID.y * pc.p1, cend = min(pc.p0, c0 + pc.p1), ns = cend - c0, slab = XSZ + sg * SLAB;
     uvec4 p0[LPL], p1[LPL], p2[LPL], p3[LPL];
     uint f0[FR], f1[FR], f2[FR], f3[FR];
+    FRAG_B b0[2u * MT], b1[2u * MT], b2[2u * MT], b3[2u * MT];  // XDIR: the token fragments' ring
 #if VKB_MMA_AHEAD == 8
+    FRAG_B b4[2u * MT], b5[2u * MT], b6[2u * MT], b7[2u * MT];
     uvec4 p4[LPL], p5[LPL], p6[LPL], p7[LPL];
     uint f4[FR], f5[FR], f6[FR], f7[FR];
 #endif
@@ -184,8 +196,10 @@ void main() {
 #endif
     } else {
         LOADW(p0, 0u) LOADW(p1, 1u) LOADW(p2, 2u) LOADW(p3, 3u)
+        LOADX(b0, 0u) LOADX(b1, 1u) LOADX(b2, 2u) LOADX(b3, 3u)
 #if VKB_MMA_AHEAD == 8
         LOADW(p4, 4u) LOADW(p5, 5u) LOADW(p6, 6u) LOADW(p7, 7u)
+        LOADX(b4, 4u) LOADX(b5, 5u) LOADX(b6, 6u) LOADX(b7, 7u)
 #endif
     }
     if (XDIR == 0u) {
@@ -218,9 +232,9 @@ void main() {
         }
     } else {
         for (uint st = 0u; st < ns; st += D) {
-            STEP(p0, st) STEP(p1, st + 1u) STEP(p2, st + 2u) STEP(p3, st + 3u)
+            STEP(p0, b0, st) STEP(p1, b1, st + 1u) STEP(p2, b2, st + 2u) STEP(p3, b3, st + 3u)
 #if VKB_MMA_AHEAD == 8
-            STEP(p4, st + 4u) STEP(p5, st + 5u) STEP(p6, st + 6u) STEP(p7, st + 7u)
+            STEP(p4, b4, st + 4u) STEP(p5, b5, st + 5u) STEP(p6, b6, st + 6u) STEP(p7, b7, st + 7u)
 #endif
         }
     }
