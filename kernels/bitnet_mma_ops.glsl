@@ -10,7 +10,7 @@
 // GL_NV_cooperative_matrix's semantics with plain loops (element and stride in uvec4 = 16 int8 or 4 int32;
 // colMajor: element (r, c) at elem + c stride). A fragment is a handle into sm; invocation l of a subgroup owns
 // accumulator elements l, l + subgroup size, ...; the MMA and the store use the same ownership.
-struct FragEmu { uint elem, stride; bool col; bool glob; };  // glob: in buffer x (binding 2), else in sm
+struct FragEmu { uint elem, stride; bool col; };
 struct AccEmu { int x[32]; };  // element lane + i subgroup size in x[i]: <= 256 / 8 (the host keeps the subgroup >= 8)
 #define FRAG_A FragEmu
 #define FRAG_B FragEmu
@@ -22,7 +22,7 @@ AccEmu emu_zero() {
 }
 int emu_b(FragEmu f, uint r, uint c) {  // int8 element (r, c)
     uint e = f.col ? (f.elem + c * f.stride) * 16u + r : (f.elem + r * f.stride) * 16u + c;
-    return bitfieldExtract(int(f.glob ? x[e / 16u][(e % 16u) / 4u] : sm[e / 16u][(e % 16u) / 4u]), 8 * int(e % 4u), 8);
+    return bitfieldExtract(int(sm[e / 16u][(e % 16u) / 4u]), 8 * int(e % 4u), 8);
 }
 // c + a b, exact in int32. The K loop is unrolled: lavapipe 22.3 breaks out of a loop past ~65k iterations per
 // invocation (gallivm's loop limiter), which a rolled 32-deep loop reached at ~70 MMAs and left outputs unwritten.
@@ -41,9 +41,8 @@ void emu_store_col(AccEmu a, uint elem, uint stride) {
     }
 }
 #define ACC_ZERO emu_zero()
-#define LOAD_ROW(f, elem, stride) f = FragEmu(elem, stride, false, false)
-#define LOAD_COL(f, elem, stride) f = FragEmu(elem, stride, true, false)
-#define LOAD_COL_X(f, elem, stride) f = FragEmu(elem, stride, true, true)
+#define LOAD_ROW(f, elem, stride) f = FragEmu(elem, stride, false)
+#define LOAD_COL(f, elem, stride) f = FragEmu(elem, stride, true)
 #define MMA(a, b, c) emu_mma(a, b, c)
 #define STORE_COL(acc, elem, stride) emu_store_col(acc, elem, stride)
 #else
@@ -53,7 +52,6 @@ void emu_store_col(AccEmu a, uint elem, uint stride) {
 #define ACC_ZERO ACC(0)
 #define LOAD_ROW(f, elem, stride) coopMatLoadNV(f, sm, elem, stride, false)
 #define LOAD_COL(f, elem, stride) coopMatLoadNV(f, sm, elem, stride, true)
-#define LOAD_COL_X(f, elem, stride) coopMatLoadNV(f, x, elem, stride, true)
 #define MMA(a, b, c) coopMatMulAddNV(a, b, c)
 #define STORE_COL(acc, elem, stride) coopMatStoreNV(acc, sm, elem, stride, true)
 #endif
@@ -62,10 +60,6 @@ void emu_store_col(AccEmu a, uint elem, uint stride) {
 // of sm that this subgroup owns), a = acc - sum_k x; one K slice (pc.p2 == 1): y = (float(a) gamma') / s, rounded
 // once per operation; else the exact int32 part[SLICE][token][row], summed by bitnet_mma_sum.comp.
 // MMA_PART(slice index, output index, a): where a slice's partial sum goes; a kernel may define its own first.
-// MMA_XSUM(tl): what the codes' + 1 added to token tl's sums (sum_k x, from sxs); 0 where the kernel decodes signed weights.
-#ifndef MMA_XSUM
-#define MMA_XSUM(TL) sxs[TL]
-#endif
 #ifndef MMA_PART
 #define MMA_PART(PI, OI, A) part[PI] = (A)
 #endif
@@ -74,7 +68,7 @@ void emu_store_col(AccEmu a, uint elem, uint stride) {
         subgroupBarrier();                                                                            \
         for (uint e = gl_SubgroupInvocationID; e < LM * LN; e += gl_SubgroupSize) {                   \
             uint tl = LN * (J) + e / LM, tok = (T0) + tl, row = (R0) + e % LM;                        \
-            int a = int(sm[(YS) + e / 4u][e % 4u]) - MMA_XSUM(tl);                                    \
+            int a = int(sm[(YS) + e / 4u][e % 4u]) - sxs[tl];                                         \
             if (tok < pc.m && row < pc.n) {                                                           \
                 if (pc.p2 == 1u) {                                                                    \
                     precise float p = float(a) * gam[0];                                              \

@@ -1,6 +1,6 @@
 #version 450
 // Which matrix element each invocation holds in each component of an NV cooperative matrix (kernel coopmat_layout,
-// reference/peak.c): the opaque layout that bitnet_mma_sg.glsl's fill=reg relies on. One subgroup loads a
+// reference/peak.c): the opaque layout a kernel needs to fill fragments from registers. One subgroup loads a
 // matrix whose elements are their row numbers and one whose elements are their column numbers, through
 // coopMatLoadNV as the kernels load them (A row-major, B column-major, accumulators row-major); each invocation
 // stores, for each component i < length(), row << 8 | column at o[1 + 64 l + i]; o[0] = length().

@@ -46,8 +46,7 @@ typedef struct lin_priv {
     vkb_refcmp cmp; /* fast: how the fast reference agreed with the oracle on them */
     int64_t *acc;   /* BitLinear: reference accumulators, every output */
     double *want, *bound;  /* dense: reference value and error bound, every output */
-    void *wlog;     /* lay=panel, or T2F: W in its logical row-major layout for the references (buffer w holds panels) */
-    int panel, t2f; /* BitLinear's buffer w: 16-row panels; T2F words (w_layout) */
+    void *wlog;     /* lay=panel: W in its logical row-major layout for the references (buffer w holds panels) */
     size_t wchunk;  /* lay=panel: bytes of a panel's chunk (panel_row), set by panel_plan for the plan's kernel */
 } lin_priv;
 
@@ -128,7 +127,7 @@ static lin_priv *lin_new(vkb_case *c, long long n, long long k, int64_t m)
  * row-major, row_bytes a row, a multiple of chunk = p->wchunk) in 16-row panels, chunk major: chunk ch of row i at
  * chunk ((i / 16) nc + ch) 16 + i % 16, nc = row_bytes / chunk (16 bytes; 32 for coopmat_g, one fragment row). The
  * last panel's padding rows stay zero (calloc). panel_row places logical row i; dense_f16 calls it from its fill's
- * threads (f16_chunk) as each row is made, BitLinear through w_layout after its fill. */
+ * threads (f16_chunk) as each row is made, BitLinear through panel_permute after its fill. */
 static void panel_row(void *dst, const void *row, size_t i, size_t row_bytes, size_t chunk)
 {
     size_t nc = row_bytes / chunk;
@@ -155,31 +154,12 @@ static void *lin_w(const vkb_case *c)
     return p->wlog ? p->wlog : c->buf[0].host;
 }
 
-/* BitLinear's buffer w from the logical W (p->wlog, T2 rows of kp / 64 groups): each group in 16-row panels (p->panel,
- * as panel_row places a 16-byte chunk) and, for mma_sg fill=reg (p->t2f), with its words transposed into layout T2F: word
- * t, byte b, bit pair j holds the code that T2 keeps in word j, byte b, bit pair t (weight 16 j + 4 t + b), so that
- * the four invocations of a quad each load the one word their fragment registers need (kernels/bitnet_mma_sg.glsl). */
-static void w_layout(vkb_case *c)
+static void panel_permute(vkb_case *c, size_t row_bytes)
 {
     lin_priv *p = c->priv;
     if (!p->wlog) return;
-    size_t nc = p->kp / BITNET_GROUP;
-    const uint32_t *src = p->wlog;
-    uint32_t *w = c->buf[0].host;
     for (size_t i = 0; i < p->n; i++)
-        for (size_t ch = 0; ch < nc; ch++) {
-            const uint32_t *g = src + 4 * (i * nc + ch);
-            uint32_t *d = w + 4 * (p->panel ? ((i / 16) * nc + ch) * 16 + i % 16 : i * nc + ch);
-            if (!p->t2f) {
-                memcpy(d, g, 16);
-                continue;
-            }
-            for (int t = 0; t < 4; t++) {
-                uint32_t o = 0;
-                for (int j = 0; j < 4; j++) o |= ((g[j] >> (2 * t)) & 0x03030303u) << (2 * j);
-                d[t] = o;
-            }
-        }
+        panel_row(c->buf[0].host, (const unsigned char *)p->wlog + i * row_bytes, i, row_bytes, p->wchunk);
 }
 
 /* BitLinear's default algo. Measured on an H200 (tests/gpu/sweep_bgemm.txt, 2026-11-23, rotate, us, on the six issue-15
@@ -235,13 +215,11 @@ static int linear_plan(vkb_case *c, int dense)
     int mma = msg || !strcmp(algo, "mma") || !strcmp(algo, "mma_emu");
     if (!gemm && !sgv && !g8 && !mma && strcmp(algo, "gemv"))
         return vkb_error(c, "algo=%s: expected gemv, gemv_sg, gemv_ps, gemv8, gemm, mma, mma_emu, mma_sg or mma_sg_emu", algo);
-    if (!msg && (vkb_param_str(c, "sb", NULL) || vkb_param_str(c, "fill", NULL) || vkb_param_str(c, "ahead", NULL) ||
-                 vkb_param_str(c, "xin", NULL)))
-        return vkb_error(c, "sb=, fill=, ahead= and xin= apply to algo=mma_sg only (algo=%s)", algo);
+    if (!msg && vkb_param_str(c, "sb", NULL)) return vkb_error(c, "sb= applies to algo=mma_sg only (algo=%s)", algo);
     if (!msg && vkb_param_str(c, "fold", NULL))
         return vkb_error(c, "fold= applies to bitnet_linear's algo=mma_sg and dense_f16's coopmat_g only (algo=%s)", algo);
     if (msg && (vkb_param_str(c, "bk", NULL) || vkb_param_str(c, "rb", NULL)))
-        return vkb_error(c, "bk= and rb= apply to algo=mma only (algo=%s: one 64-weight group a step, loads ahead= 4 or 8 steps ahead)", algo);
+        return vkb_error(c, "bk= and rb= apply to algo=mma only (algo=%s: one 64-weight group a step, loads 4 steps ahead)", algo);
     if (mma && dense) return vkb_error(c, "algo=%s: BitLinear only (dense_f16: coopmat*, stream*)", algo);
     if (sgv && dense) return vkb_error(c, "algo=%s: BitLinear only (dense_f16: gemv, gemv8, gemm, coopmat*, stream*)", algo);
     if (!ps && vkb_param_str(c, "per", NULL)) return vkb_error(c, "per= applies to algo=gemv_ps only (algo=%s)", algo);
@@ -266,8 +244,7 @@ static int linear_plan(vkb_case *c, int dense)
         vkb_add_buf(c, "w", VKB_F16, p->n * p->kp, VKB_IN);
         vkb_add_buf(c, "x", VKB_F16, p->m * p->kp, VKB_IN);
     } else {
-        p->panel = panel, p->t2f = msg && !strcmp(vkb_param_str(c, "fill", "slab"), "reg");
-        size_t rows = panel || p->t2f ? panel_plan(c, p, p->kp / 4, sizeof(uint32_t), 16, 1) : p->n;
+        size_t rows = panel ? panel_plan(c, p, p->kp / 4, sizeof(uint32_t), 16, 1) : p->n;
         if (!rows) return vkb_error(c, "out of memory");
         vkb_add_buf(c, "w", VKB_U32, rows * p->kp / BITNET_WORD, VKB_IN);
         vkb_add_buf(c, "gamma", VKB_F32, 1, VKB_IN);
@@ -375,7 +352,7 @@ static void lin_fill(vkb_case *c, gsl_rng *r)
     int8_t *x = c->buf[2].host;
     float *s = c->buf[3].host;
     bitnet_fill_codes(r, lin_w(c), p->n, p->k, p->kp);
-    w_layout(c);
+    panel_permute(c, p->kp / 4);
     ((float *)c->buf[1].host)[0] = (float)(0.01 + 0.04 * gsl_rng_uniform(r));
     double *z = malloc(p->k * sizeof(*z));
     if (!z) return;
@@ -485,7 +462,7 @@ static void lin_release(vkb_case *c)
     if (p) free(p->pick), free(p->acc), free(p->want), free(p->bound), free(p->wlog);
 }
 
-VKB_KERNEL(bitnet_linear) = {"bitnet_linear", "n,k,m,shape,algo,rows,mt,wg,bm,gpt,split,lanes,per,wn,sgs,bk,frag,rb,sb,lay,fold,fill,ahead,xin",
+VKB_KERNEL(bitnet_linear) = {"bitnet_linear", "n,k,m,shape,algo,rows,mt,wg,bm,gpt,split,lanes,per,wn,sgs,bk,frag,rb,sb,lay,fold",
                              "BitLinear y = (W_t x_q) gamma'/s, packed 2-bit W, int8 x, int32 acc (variant dot|int; algo gemv|gemv_sg|gemv_ps|gemm "
                              "SIMT, mma and mma_sg on int8 matrix units, mma_emu and mma_sg_emu emulated)",
                              lin_plan, lin_fill, lin_ref, lin_check, lin_release, "dot, int"};

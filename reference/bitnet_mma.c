@@ -188,37 +188,20 @@ int bitnet_mma_sg_plan(vkb_case *c, long long n, long long k, int64_t m, size_t 
     if (mt > 2) mt = 2;
     int64_t wn = vkb_param_int(c, "wn", 2), sgs = vkb_param_int(c, "sgs", 8), split = vkb_param_int(c, "split", 0);
     int64_t sb = vkb_param_int(c, "sb", 1), fold = vkb_param_int(c, "fold", 0);
-    int64_t ahead = vkb_param_int(c, "ahead", 4);
-    if (ahead != 4 && ahead != 8) return vkb_error(c, "ahead=%lld: expected 4 or 8 steps of loads in flight", (long long)ahead);
-    const char *xins = vkb_param_str(c, "xin", "stage");
-    int xdir = !strcmp(xins, "direct");
-    if (!xdir && strcmp(xins, "stage")) return vkb_error(c, "xin=%s: expected stage or direct", xins);
-    const char *fills = vkb_param_str(c, "fill", "slab");
-    int fill = !strcmp(fills, "reg");
-    if (!fill && strcmp(fills, "slab")) return vkb_error(c, "fill=%s: expected slab or reg", fills);
-    if (fill && f[0] != 16) return vkb_skip(c, "fill=reg fills 16-row A fragments (PTX's m16n8k32 order); this one is %ux%ux%u", f[0], f[1], f[2]);
-    if (fill && (emu ? ss > 32 || 32 % ss : ss != 32))
-        return vkb_skip(c, "fill=reg needs %s (this device: %u)", emu ? "a subgroup size dividing 32" : "32-invocation subgroups", ss);
     if (fold != 0 && fold != 1) return vkb_error(c, "fold=%lld: expected 0 (split-K summed by a second dispatch) or 1 (in the kernel)", (long long)fold);
     if ((wn != 1 && wn != 2 && wn != 4) || sgs < 1 || sgs > 16 || split < 0 || split > 4096 || (sb != 1 && sb != 2))
         return vkb_error(c, "wn=%lld sgs=%lld split=%lld sb=%lld: expected wn 1, 2 or 4, sgs 1..16, split 0 (auto) .. 4096, sb 1 or 2",
                          (long long)wn, (long long)sgs, (long long)split, (long long)sb);
     uint64_t rs = (uint64_t)wn * f[0], tn = f[1] * mt, wg = (uint64_t)ss * (uint64_t)sgs;
     /* shared: the stage (tn rows of 4 xg + 1 uvec4), sgs slabs of 2 rs x 5 uvec4, sum_k x (4 tn) */
-    double slab = fill && !emu ? (double)f[0] * f[1] / 4 : (double)sb * (double)rs * 5;  /* uvec4 a subgroup, as the shader */
-    if (xdir && m % (int64_t)tn)
-        return vkb_skip(c, "xin=direct reads whole token fragments from x: m=%lld is not a multiple of %llu", (long long)m,
-                        (unsigned long long)tn);
-    double fixed = xdir ? 16.0 * (double)sgs * slab : 16.0 * ((double)tn + (double)sgs * slab) + 4.0 * (double)tn;
-    double xgf = xdir ? (double)nc : ((double)c->caps.max_shared - fixed) / (64.0 * (double)tn);
-    if (xdir && fixed > c->caps.max_shared) xgf = 0;
+    double fixed = 16.0 * ((double)tn + (double)sgs * (double)sb * (double)rs * 5) + 4.0 * (double)tn;
+    double xgf = ((double)c->caps.max_shared - fixed) / (64.0 * (double)tn);
     if (wg > c->caps.max_wg_size || xgf < 1)
         return vkb_skip(c, "wn=%lld sgs=%lld on this device: %llu invocations (<= %u), %.0f B of slabs (<= %u shared)", (long long)wn,
                         (long long)sgs, (unsigned long long)wg, c->caps.max_wg_size, fixed, c->caps.max_shared);
     uint64_t xg = xgf > (double)nc ? (uint64_t)nc : (uint64_t)xgf;
     uint64_t gx = ((uint64_t)n + rs * (uint64_t)sgs - 1) / (rs * (uint64_t)sgs), gz = ((uint64_t)m + tn - 1) / tn;
     uint64_t s = (uint64_t)split, need = (nc + xg - 1) / xg;
-    if (!s && xdir) s = 1;  /* no stage to fit, and no sum dispatch: slices only where asked */
     if (!s) {
         uint64_t sms = c->caps.sm_count;
         if (sms) s = sms / (gx * gz);  /* one wave: as many slices as keep the grid within one workgroup per SM */
@@ -237,16 +220,12 @@ int bitnet_mma_sg_plan(vkb_case *c, long long n, long long k, int64_t m, size_t 
         return vkb_skip(c, "grid %llux%llux%llu exceeds this device's maxComputeWorkGroupCount", (unsigned long long)gx,
                         (unsigned long long)s, (unsigned long long)gz);
     fold = fold && s > 1;
-    uint32_t spec[14] = {(uint32_t)wg, f[0], f[1], f[2], (uint32_t)wn, (uint32_t)sgs, (uint32_t)mt, (uint32_t)per, ss, (uint32_t)sb,
-                         (uint32_t)panel, (uint32_t)fold, (uint32_t)fill, (uint32_t)xdir};
-    char shader[40];
-    snprintf(shader, sizeof(shader), "bitnet_mma_sg%s%s", ahead == 8 ? "_a8" : "", emu ? "_emu" : "");
-    if (mma_dispatch(c, shader, spec, 14, gx, gz, s, per, n, k, m, nc, (int)fold)) return -1;
-    snprintf(c->note, sizeof(c->note), "%s %ux%ux%u %llux%llu wn%lld sg%lld split%llu%s (%llu groups a slice) %s%s",
+    uint32_t spec[12] = {(uint32_t)wg, f[0], f[1], f[2], (uint32_t)wn, (uint32_t)sgs, (uint32_t)mt, (uint32_t)per, ss, (uint32_t)sb,
+                         (uint32_t)panel, (uint32_t)fold};
+    if (mma_dispatch(c, emu ? "bitnet_mma_sg_emu" : "bitnet_mma_sg", spec, 12, gx, gz, s, per, n, k, m, nc, (int)fold)) return -1;
+    snprintf(c->note, sizeof(c->note), "%s %ux%ux%u %llux%llu wn%lld sg%lld split%llu%s (%llu groups a slice) %s",
              emu ? "mma_sg_emu" : "mma_sg", f[0], f[1], f[2], (unsigned long long)(rs * (uint64_t)sgs), (unsigned long long)tn,
              (long long)wn, (long long)sgs, (unsigned long long)s, fold ? " folded" : "", (unsigned long long)per,
-             panel ? "panel" : "rows", fill ? " fill=reg" : "");
-    if (ahead != 4) snprintf(c->note + strlen(c->note), sizeof(c->note) - strlen(c->note), " ahead%lld", (long long)ahead);
-    if (xdir) snprintf(c->note + strlen(c->note), sizeof(c->note) - strlen(c->note), " xin=direct");
+             panel ? "panel" : "rows");
     return 0;
 }

@@ -330,7 +330,9 @@ VKB_KERNEL(peak_coopmat) = {"peak_coopmat", "n,iters,type,shape,grid,sgs,impl,sr
 /* ---------------- coopmat_layout ---------------- */
 
 /* Which element (row, column) invocation l holds in component i of an NV cooperative matrix (kernels/coopmat_layout.comp):
- * the layout the specification leaves to the implementation, which bitnet_mma_sg.glsl's fill=reg relies on. The
+ * the layout the specification leaves to the implementation, which a kernel that fills fragments element by element
+ * from registers must know (session 14 tried that for BitLinear's A, bitnet_mma_sg fill=reg: slower than the shared-memory
+ * slab on every shape, tests/gpu/sweep_s14a.txt, sweep_s14b.txt, so not kept). The
  * reference is the order NVIDIA's driver (580, H200) was measured to use, PTX's mma fragment order except that the
  * registers of A and of a 16 x 16 accumulator take their rows first (quad g = l / 4, t = l % 4, L = length()):
  *   A (16 x K): row g + 8 (i / (L / 2)), column 4t + (i & 3) + 16 ((i >> 2) & (K / 16 - 1));
@@ -448,5 +450,5 @@ static void cl_check(vkb_case *c, vkb_check *r)
 
 VKB_KERNEL(coopmat_layout) = {"coopmat_layout", "use,frag",
                               "which element each invocation holds in each component of an NV cooperative matrix, "
-                              "against the order fill=reg relies on (use=a|b|c)",
+                              "against the order NVIDIA's driver uses (use=a|b|c)",
                               cl_plan, cl_fill, cl_ref, cl_check, NULL, "A (from use=): A, B or C"};

@@ -51,7 +51,7 @@ if [ "$n_stats" = 0 ]; then ok "smoke: pipeline_stats on every PASS row (statist
 # issue 11: default.suite covers every kernel family (a family missing from `make bench` is a failing test),
 # and every row says where its wall time went: the per-phase columns are numbers on PASS rows, wall_s on all.
 fam_missing=""
-for k in $("$VKB" list | awk '$2 == "axes:" {print $1}' | grep -vx 'noop\|peak_fma\|peak_coopmat\|readbw\|writebw\|clockprobe'); do
+for k in $("$VKB" list | awk '$2 == "axes:" {print $1}' | grep -vx 'noop\|peak_fma\|peak_coopmat\|coopmat_layout\|readbw\|writebw\|clockprobe'); do
     grep -qE "^$k( |$)" suites/default.suite || fam_missing="$fam_missing $k"
 done
 if [ -z "$fam_missing" ]; then ok "default.suite names every kernel (calibration yardsticks aside)"
