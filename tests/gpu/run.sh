@@ -2,7 +2,7 @@
 # The GPU batch behind the closing notes' figures (run on an NVIDIA H100/H200 with NVIDIA's Vulkan
 # driver, from the repo root, with build/gpu/vkbench built here and OUT set to a results folder).
 # Each block fits one 10-minute device command; run them back to back.
-#   sh tests/gpu/run.sh calibrate|clock|bitnet|decomp|default|bench|gatelaunch|gatespread|sweep NAME|bitnet15|concurrency|overhead|matmul|gate|peers|issue12|accept15|accept16
+#   sh tests/gpu/run.sh calibrate|clock|bitnet|decomp|default|bench|gatelaunch|gatespread|sweep NAME|bitnet15|concurrency|overhead|matmul|gate|peers|issue12|accept15|accept16|ablate SET
 set -u
 V=${VKB:-build/gpu/vkbench}; OUT=${OUT:-/tmp/vkbench-gpu}; R=$OUT/res
 mkdir -p "$R"
@@ -40,6 +40,17 @@ gatespread)   # issue 13: launch-to-launch spread of the gate's >= 50 us cases, 
             awk -F'\t' -v k=$k '$1 == k { printf "%.2f ", $2 * 1e6 }'; done)"; done; done | tee "$R/spread.txt"
     awk '{ n = 0; s = 0; ss = 0; for (i = 3; i <= NF; i++) { x = log($i); s += x; ss += x * x; n++ }
            m = s / n; printf "%s %s sd_log %.4f%%\n", $1, $2, 100 * sqrt((ss - n * m * m) / (n - 1)) }' "$R/spread.txt" ;;
+ablate)  # session 14: where a kernel's time goes, SET mma_sg (BitLinear m=8) or wgs (fp16 matmul at 512): a PASS run of
+         # the cases, then each ablated copy (tests/gpu/ablate.py) timed with --established on it (status TIMED)
+    shift; set=${1:-mma_sg}; spv=$(dirname "$V")/spv
+    case $set in mma_sg) E="bitnet_linear shape=13824x2560,28672x4096,4096x14336 m=8 mode=rotate" ;;
+        wgs) E="matmul m=512 n=512 k=64,512 dtype=f16 variant=coopmat_wgs_s" ;; *) echo "ablate: SET mma_sg or wgs" >&2; exit 2 ;; esac
+    set -- $(python3 tests/gpu/ablate.py "$set" "$spv") || exit 1; stub=$1; shift
+    "$V" run --no-telemetry --no-cpu-baseline --no-calibrate --seed 3 --min-time 0.05 --timeout 1 --dir "$R/abl_$set" -e "$E" > "$R/abl_$set.log" 2>&1
+    echo "== $set"; "$V" csv "$R/abl_$set/results.csv" params status time_median_s
+    for v in "$@"; do "$V" run --no-telemetry --no-cpu-baseline --no-calibrate --seed 3 --min-time 0.05 --timeout 1 \
+        --dir "$R/abl_${set}_$v" --shader "$stub=$v" --established "$R/abl_$set" -e "$E" > "$R/abl_${set}_$v.log" 2>&1
+        echo "== $v"; "$V" csv "$R/abl_${set}_$v/results.csv" params status time_median_s; done ;;
 sweep)   # the sweep line of each tests/gpu/sweep_NAME.txt into $R/sw_NAME, as a TSV (sh tests/gpu/run.sh sweep NAME...;
          # its last column is the per-dispatch profile where the sweep line passes --profile);
          # each sweep gets at most SWEEP_S seconds (default 200), so one slow file cannot eat the others' command

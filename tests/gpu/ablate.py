@@ -1,0 +1,56 @@
+#!/usr/bin/env python3
+"""Ablated copies of a kernel's shader, for `sh tests/gpu/run.sh ablate SET` (session 14's ablations, sweep_s14e.txt and
+sweep_s14i.txt): each variant removes one part (the MulAdd, the barriers, the global loads, the K loop) by an exact text
+replacement in the kernel's .glsl, asserted to apply, and is compiled next to the build's SPIR-V as ABL_VARIANT.spv.
+The timings come from `vkbench run --established` (a PASS run of the same commit, same cases), since an ablated
+shader computes wrong results: they say where the time goes, never that a kernel is correct.
+
+Usage: python3 tests/gpu/ablate.py SET SPV_DIR  ->  prints "STUB VARIANT..." (the stub to replace, the modules made)
+"""
+import os, subprocess, sys, tempfile
+
+SETS = {
+    # BitLinear mma_sg (kernels/bitnet_mma_sg.glsl) at m=8
+    "mma_sg": ("bitnet_mma_sg", "bitnet_mma_sg.glsl", {
+        "nomma": [("[[unroll]] for (uint j = 0u; j < MT; ++j) acc[i][j] = MMA(fa, fb[j], acc[i][j]);", "")],
+        "nobar": [("        if (SB == 1u) subgroupBarrier();  /* the previous step's fragment loads are done */           \\\n", ""),
+                  ("        subgroupMemoryBarrierShared();                                                                \\\n"
+                   "        subgroupBarrier();                                                                            \\\n", "")],
+        "noload": [("P[q] = r_ < RS && r0 + r_ < pc.n && g_ < cend ? w[w_at(r0 + r_, g_)] : uvec4(0u);",
+                    "P[q] = uvec4(r_ * 0x01010101u + g_);")],
+        "noloop": [("    for (uint st = 0u; st < ns; st += 4u) {", "    for (uint st = 0u; st < 0u; st += 4u) {")],
+    }),
+    # matmul coopmat_wgs_s (kernels/matmul_coopmat_wg.glsl, 256 invocations) at 512
+    "wgs": ("matmul_coopmat_wg_s256", "matmul_coopmat_wg.glsl", {
+        "nomma": [("        WG_STEP(base);                                                                                       \\\n", "")],
+        "nobar": [("        barrier();                                                                                           \\\n"
+                   "        if ((s) + AHEAD < ns)", "        if ((s) + AHEAD < ns)")],
+        "noload": [("ra[u][i] = a8[(row0 + x / (BK / 8u)) * kq + kr / 8u + x % (BK / 8u)];", "ra[u][i] = uvec4(x + kr);"),
+                   ("rb[u][i] = b8[WG_B_AT(x, kr)];", "rb[u][i] = uvec4(x ^ kr);")],
+        "noloop": [("ns = pc.k / SPLIT / BK,", "ns = 0u * pc.k,")],
+    }),
+}
+
+
+def main():
+    name, spv = sys.argv[1], sys.argv[2]
+    stub, glsl, variants = SETS[name]
+    src = open(os.path.join("kernels", glsl)).read()
+    made = []
+    for v, reps in variants.items():
+        s = src
+        for old, new in reps:
+            if old not in s:
+                sys.exit("ablate.py: %s %s: kernels/%s no longer holds %r" % (name, v, glsl, old[:60]))
+            s = s.replace(old, new)
+        with tempfile.TemporaryDirectory() as d:
+            open(os.path.join(d, glsl), "w").write(s)  # beside a copy of the stub: quoted includes look there first
+            open(os.path.join(d, stub + ".comp"), "w").write(open(os.path.join("kernels", stub + ".comp")).read())
+            subprocess.run(["glslangValidator", "-V", "--target-env", "vulkan1.2", "-I" + d, "-Ikernels",
+                            os.path.join(d, stub + ".comp"), "-o", os.path.join(spv, "ABL_%s.spv" % v)],
+                           check=True, stdout=subprocess.DEVNULL)
+        made.append("ABL_" + v)
+    print(stub, " ".join(made))
+
+
+main()
