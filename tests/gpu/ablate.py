@@ -5,7 +5,8 @@ replacement in the kernel's .glsl, asserted to apply, and is compiled next to th
 The timings come from `vkbench run --established` (a PASS run of the same commit, same cases), since an ablated
 shader computes wrong results: they say where the time goes, never that a kernel is correct.
 
-Usage: python3 tests/gpu/ablate.py SET SPV_DIR  ->  prints "STUB VARIANT..." (the stub to replace, the modules made)
+Usage: python3 tests/gpu/ablate.py SET SPV_DIR [--list]  ->  prints "STUB MODULE..." (the stub to replace, the modules);
+--list only names them (a GPU host without glslang: make them where you build, SPV_DIR = build/gpu/spv, and carry it).
 """
 import os, subprocess, sys, tempfile
 
@@ -35,6 +36,9 @@ SETS = {
 def main():
     name, spv = sys.argv[1], sys.argv[2]
     stub, glsl, variants = SETS[name]
+    if "--list" in sys.argv[3:]:
+        print(stub, " ".join("ABL_%s_%s" % (name, v) for v in variants))
+        return
     src = open(os.path.join("kernels", glsl)).read()
     made = []
     for v, reps in variants.items():
@@ -47,9 +51,9 @@ def main():
             open(os.path.join(d, glsl), "w").write(s)  # beside a copy of the stub: quoted includes look there first
             open(os.path.join(d, stub + ".comp"), "w").write(open(os.path.join("kernels", stub + ".comp")).read())
             subprocess.run(["glslangValidator", "-V", "--target-env", "vulkan1.2", "-I" + d, "-Ikernels",
-                            os.path.join(d, stub + ".comp"), "-o", os.path.join(spv, "ABL_%s.spv" % v)],
+                            os.path.join(d, stub + ".comp"), "-o", os.path.join(spv, "ABL_%s_%s.spv" % (name, v))],
                            check=True, stdout=subprocess.DEVNULL)
-        made.append("ABL_" + v)
+        made.append("ABL_%s_%s" % (name, v))
     print(stub, " ".join(made))
 
 

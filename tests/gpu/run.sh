@@ -45,7 +45,8 @@ ablate)  # session 14: where a kernel's time goes, SET mma_sg (BitLinear m=8) or
     shift; set=${1:-mma_sg}; spv=$(dirname "$V")/spv
     case $set in mma_sg) E="bitnet_linear shape=13824x2560,28672x4096,4096x14336 m=8 mode=rotate" ;;
         wgs) E="matmul m=512 n=512 k=64,512 dtype=f16 variant=coopmat_wgs_s" ;; *) echo "ablate: SET mma_sg or wgs" >&2; exit 2 ;; esac
-    set -- $(python3 tests/gpu/ablate.py "$set" "$spv") || exit 1; stub=$1; shift
+    set -- $(python3 tests/gpu/ablate.py "$set" "$spv" $(command -v glslangValidator > /dev/null || echo --list)) || exit 1
+    stub=$1; shift; for v in "$@"; do [ -f "$spv/$v.spv" ] || { echo "ablate: no $spv/$v.spv (tests/gpu/ablate.py $set $spv)" >&2; exit 1; }; done
     "$V" run --no-telemetry --no-cpu-baseline --no-calibrate --seed 3 --min-time 0.05 --timeout 1 --dir "$R/abl_$set" -e "$E" > "$R/abl_$set.log" 2>&1
     echo "== $set"; "$V" csv "$R/abl_$set/results.csv" params status time_median_s
     for v in "$@"; do "$V" run --no-telemetry --no-cpu-baseline --no-calibrate --seed 3 --min-time 0.05 --timeout 1 \
