@@ -26,8 +26,6 @@ layout(constant_id = 8) const uint SS = 32u;
 layout(constant_id = 9) const uint SB = 2u;   // slab buffers: 2 (by step parity) or 1 (a subgroup barrier more a step, room for XG)
 layout(constant_id = 10) const uint PANEL = 0u; // W's layout: 0 rows (T2, row-major); 1 16-row panels (w_at)
 layout(constant_id = 11) const uint FOLD = 0u;  // 1: split-K summed in this kernel (splitk_fold.glsl; below)
-layout(constant_id = 12) const uint G = 1u;     // 64-weight groups a step (gps=): 1, or 2 (one barrier for both, and
-                                                // twice the independent loads, stores and MMAs between barriers)
 #define FOLD_CNT_BINDING 6
 #include "splitk_fold.glsl"
 layout(binding = 7) coherent buffer Sum { int fsum[]; };  // FOLD: the tiles' exact int32 sums (M x N, zero between calls)
@@ -36,8 +34,7 @@ layout(binding = 7) coherent buffer Sum { int fsum[]; };  // FOLD: the tiles' ex
 const uint RS = WN * LM;
 const uint LPL = RS > SS ? RS / SS : 1u;         // rows (uvec4 loads) per lane per step
 const uint XSTR = 4u * XG + 1u, XSZ = TN * XSTR; // the token stage: TN rows of XG groups (uvec4 of int8), padded
-const uint RW = 4u * G + 1u;                     // a slab row: G groups of decoded codes (4 uvec4 each) + 1 padding
-const uint SLAB = SB * RS * RW;                  // a subgroup's SB buffers of RS decoded rows
+const uint SLAB = SB * RS * 5u;                  // a subgroup's SB buffers of RS decoded rows (4 uvec4 + 1 padding)
 shared uvec4 sm[XSZ + SGS * SLAB];
 shared int sxs[TN];
 
@@ -48,35 +45,33 @@ shared int sxs[TN];
 // panel_row).
 uint w_at(uint r, uint g) { return PANEL != 0u ? ((r / 16u) * pc.p0 + g) * 16u + r % 16u : r * pc.p0 + g; }
 
-// Step S's groups c0 + G S + h of this lane's rows into register set P (zeros past N and the slice).
+// Group c0 + S of this lane's rows into register set P (zeros past N and the slice).
 #define LOADW(P, S) {                                                                                 \
-        [[unroll]] for (uint h = 0u; h < G; ++h) {                                                    \
-            uint g_ = c0 + G * (S) + h;                                                               \
-            [[unroll]] for (uint q = 0u; q < LPL; ++q) {                                              \
-                uint r_ = lane + q * SS;                                                              \
-                P[q * G + h] = r_ < RS && r0 + r_ < pc.n && g_ < cend ? w[w_at(r0 + r_, g_)] : uvec4(0u); \
-            }                                                                                         \
+        uint g_ = c0 + (S);                                                                           \
+        [[unroll]] for (uint q = 0u; q < LPL; ++q) {                                                  \
+            uint r_ = lane + q * SS;                                                                  \
+            P[q] = r_ < RS && r0 + r_ < pc.n && g_ < cend ? w[w_at(r0 + r_, g_)] : uvec4(0u);        \
         }                                                                                             \
     }
 // Step S on register set P: decode into the slab (buffer S & 1 when SB = 2; with SB = 1 after a subgroup barrier that
 // ends the previous step's fragment loads), subgroup barrier, the group's MMAs; then P takes step S + 4.
 #define STEP(P, S) if ((S) < ns) {                                                                    \
-        uint b_ = slab + (SB == 2u ? ((S) & 1u) * RS * RW : 0u);                                      \
+        uint b_ = slab + (SB == 2u ? ((S) & 1u) * RS * 5u : 0u);                                      \
         if (SB == 1u) subgroupBarrier();  /* the previous step's fragment loads are done */           \
         [[unroll]] for (uint q = 0u; q < LPL; ++q) {                                                  \
             uint r_ = lane + q * SS;                                                                  \
             if (r_ < RS)                                                                              \
-                [[unroll]] for (uint u = 0u; u < 4u * G; ++u)                                         \
-                    sm[b_ + r_ * RW + u] = bitnet_codes(P[q * G + u / 4u][u % 4u]);                   \
+                [[unroll]] for (uint u = 0u; u < 4u; ++u)                                             \
+                    sm[b_ + r_ * 5u + u] = bitnet_codes(P[q][u]);                                     \
         }                                                                                             \
         subgroupMemoryBarrierShared();                                                                \
         subgroupBarrier();                                                                            \
-        [[unroll]] for (uint kk = 0u; kk < 2u * G; ++kk) if (2u * G * (S) + kk < 2u * ng) {          \
+        [[unroll]] for (uint kk = 0u; kk < 2u; ++kk) {                                                \
             FRAG_B fb[MT];                                                                            \
             FRAG_A fa;                                                                                \
-            [[unroll]] for (uint j = 0u; j < MT; ++j) LOAD_COL(fb[j], LN * j * XSTR + 4u * G * (S) + 2u * kk, XSTR); \
+            [[unroll]] for (uint j = 0u; j < MT; ++j) LOAD_COL(fb[j], LN * j * XSTR + 4u * (S) + 2u * kk, XSTR); \
             [[unroll]] for (uint i = 0u; i < WN; ++i) {                                               \
-                LOAD_ROW(fa, b_ + i * LM * RW + 2u * kk, RW);                                         \
+                LOAD_ROW(fa, b_ + i * LM * 5u + 2u * kk, 5u);                                         \
                 [[unroll]] for (uint j = 0u; j < MT; ++j) acc[i][j] = MMA(fa, fb[j], acc[i][j]);      \
             }                                                                                         \
         }                                                                                             \
@@ -86,14 +81,13 @@ uint w_at(uint r, uint g) { return PANEL != 0u ? ((r / 16u) * pc.p0 + g) * 16u +
 void main() {
     uint sg = gl_SubgroupID, lane = gl_SubgroupInvocationID, tid = gl_LocalInvocationID.x;
     uint n0 = gl_WorkGroupID.x * SGS * RS, r0 = n0 + sg * RS, t0 = gl_WorkGroupID.z * TN;
-    uint c0 = gl_WorkGroupID.y * pc.p1, cend = min(pc.p0, c0 + pc.p1), ng = cend - c0, ns = (ng + G - 1u) / G;
-    uint slab = XSZ + sg * SLAB;
-    uvec4 p0[LPL * G], p1[LPL * G], p2[LPL * G], p3[LPL * G];
+    uint c0 = gl_WorkGroupID.y * pc.p1, cend = min(pc.p0, c0 + pc.p1), ns = cend - c0, slab = XSZ + sg * SLAB;
+    uvec4 p0[LPL], p1[LPL], p2[LPL], p3[LPL];
     LOADW(p0, 0u) LOADW(p1, 1u) LOADW(p2, 2u) LOADW(p3, 3u)  // in flight while the tokens are staged
     // The stage in one pass over all invocations (a token at a time left most of them idle behind 8 load latencies),
     // then sum_k x per token from shared memory, one subgroup per token, no atomics (one per staged uvec4 on 8
     // addresses cost 6 us of a 41.5 us 28672x4096 m=8 call on the H200).
-    uint ntl = 4u * ng;
+    uint ntl = 4u * ns;
     for (uint e = tid; e < TN * ntl; e += WG) {
         uint tl = e / ntl, c = e % ntl, tok = t0 + tl;
         sm[tl * XSTR + c] = tok < pc.m ? x[tok * 4u * pc.p0 + 4u * c0 + c] : uvec4(0u);

@@ -215,8 +215,7 @@ static int linear_plan(vkb_case *c, int dense)
     int mma = msg || !strcmp(algo, "mma") || !strcmp(algo, "mma_emu");
     if (!gemm && !sgv && !g8 && !mma && strcmp(algo, "gemv"))
         return vkb_error(c, "algo=%s: expected gemv, gemv_sg, gemv_ps, gemv8, gemm, mma, mma_emu, mma_sg or mma_sg_emu", algo);
-    if (!msg && (vkb_param_str(c, "sb", NULL) || vkb_param_str(c, "gps", NULL)))
-        return vkb_error(c, "sb= and gps= apply to algo=mma_sg only (algo=%s)", algo);
+    if (!msg && vkb_param_str(c, "sb", NULL)) return vkb_error(c, "sb= applies to algo=mma_sg only (algo=%s)", algo);
     if (!msg && vkb_param_str(c, "fold", NULL))
         return vkb_error(c, "fold= applies to bitnet_linear's algo=mma_sg and dense_f16's coopmat_g only (algo=%s)", algo);
     if (msg && (vkb_param_str(c, "bk", NULL) || vkb_param_str(c, "rb", NULL)))
@@ -463,7 +462,7 @@ static void lin_release(vkb_case *c)
     if (p) free(p->pick), free(p->acc), free(p->want), free(p->bound), free(p->wlog);
 }
 
-VKB_KERNEL(bitnet_linear) = {"bitnet_linear", "n,k,m,shape,algo,rows,mt,wg,bm,gpt,split,lanes,per,wn,sgs,bk,frag,rb,sb,lay,fold,gps",
+VKB_KERNEL(bitnet_linear) = {"bitnet_linear", "n,k,m,shape,algo,rows,mt,wg,bm,gpt,split,lanes,per,wn,sgs,bk,frag,rb,sb,lay,fold",
                              "BitLinear y = (W_t x_q) gamma'/s, packed 2-bit W, int8 x, int32 acc (variant dot|int; algo gemv|gemv_sg|gemv_ps|gemm "
                              "SIMT, mma and mma_sg on int8 matrix units, mma_emu and mma_sg_emu emulated)",
                              lin_plan, lin_fill, lin_ref, lin_check, lin_release, "dot, int"};

@@ -187,15 +187,14 @@ int bitnet_mma_sg_plan(vkb_case *c, long long n, long long k, int64_t m, size_t 
     uint64_t mt = ((uint64_t)m + f[1] - 1) / f[1];
     if (mt > 2) mt = 2;
     int64_t wn = vkb_param_int(c, "wn", 2), sgs = vkb_param_int(c, "sgs", 8), split = vkb_param_int(c, "split", 0);
-    int64_t sb = vkb_param_int(c, "sb", 1), fold = vkb_param_int(c, "fold", 0), gps = vkb_param_int(c, "gps", 1);
-    if (gps != 1 && gps != 2) return vkb_error(c, "gps=%lld: expected 1 or 2 groups of 64 weights a step", (long long)gps);
+    int64_t sb = vkb_param_int(c, "sb", 1), fold = vkb_param_int(c, "fold", 0);
     if (fold != 0 && fold != 1) return vkb_error(c, "fold=%lld: expected 0 (split-K summed by a second dispatch) or 1 (in the kernel)", (long long)fold);
     if ((wn != 1 && wn != 2 && wn != 4) || sgs < 1 || sgs > 16 || split < 0 || split > 4096 || (sb != 1 && sb != 2))
         return vkb_error(c, "wn=%lld sgs=%lld split=%lld sb=%lld: expected wn 1, 2 or 4, sgs 1..16, split 0 (auto) .. 4096, sb 1 or 2",
                          (long long)wn, (long long)sgs, (long long)split, (long long)sb);
     uint64_t rs = (uint64_t)wn * f[0], tn = f[1] * mt, wg = (uint64_t)ss * (uint64_t)sgs;
     /* shared: the stage (tn rows of 4 xg + 1 uvec4), sgs slabs of 2 rs x 5 uvec4, sum_k x (4 tn) */
-    double fixed = 16.0 * ((double)tn + (double)sgs * (double)sb * (double)rs * (double)(4 * gps + 1)) + 4.0 * (double)tn;
+    double fixed = 16.0 * ((double)tn + (double)sgs * (double)sb * (double)rs * 5) + 4.0 * (double)tn;
     double xgf = ((double)c->caps.max_shared - fixed) / (64.0 * (double)tn);
     if (wg > c->caps.max_wg_size || xgf < 1)
         return vkb_skip(c, "wn=%lld sgs=%lld on this device: %llu invocations (<= %u), %.0f B of slabs (<= %u shared)", (long long)wn,
@@ -221,13 +220,12 @@ int bitnet_mma_sg_plan(vkb_case *c, long long n, long long k, int64_t m, size_t 
         return vkb_skip(c, "grid %llux%llux%llu exceeds this device's maxComputeWorkGroupCount", (unsigned long long)gx,
                         (unsigned long long)s, (unsigned long long)gz);
     fold = fold && s > 1;
-    uint32_t spec[13] = {(uint32_t)wg, f[0], f[1], f[2], (uint32_t)wn, (uint32_t)sgs, (uint32_t)mt, (uint32_t)per, ss, (uint32_t)sb,
-                         (uint32_t)panel, (uint32_t)fold, (uint32_t)gps};
-    if (mma_dispatch(c, emu ? "bitnet_mma_sg_emu" : "bitnet_mma_sg", spec, 13, gx, gz, s, per, n, k, m, nc, (int)fold)) return -1;
+    uint32_t spec[12] = {(uint32_t)wg, f[0], f[1], f[2], (uint32_t)wn, (uint32_t)sgs, (uint32_t)mt, (uint32_t)per, ss, (uint32_t)sb,
+                         (uint32_t)panel, (uint32_t)fold};
+    if (mma_dispatch(c, emu ? "bitnet_mma_sg_emu" : "bitnet_mma_sg", spec, 12, gx, gz, s, per, n, k, m, nc, (int)fold)) return -1;
     snprintf(c->note, sizeof(c->note), "%s %ux%ux%u %llux%llu wn%lld sg%lld split%llu%s (%llu groups a slice) %s",
              emu ? "mma_sg_emu" : "mma_sg", f[0], f[1], f[2], (unsigned long long)(rs * (uint64_t)sgs), (unsigned long long)tn,
              (long long)wn, (long long)sgs, (unsigned long long)s, fold ? " folded" : "", (unsigned long long)per,
              panel ? "panel" : "rows");
-    if (gps > 1) snprintf(c->note + strlen(c->note), sizeof(c->note) - strlen(c->note), " gps%lld", (long long)gps);
     return 0;
 }
