@@ -21,25 +21,19 @@ layout(binding = 0) readonly buffer I8 { int8_t v8[]; };
 layout(binding = 1) readonly buffer I32 { int v32[]; };
 layout(binding = 2) writeonly buffer Out { uint o[]; };
 
+// Matrices r and c (BITS-bit integers, R x C) from buffer B at elements 0 and OFF (stride S, COL: column-major), then
+// every component's row << 8 | column.
+#define PROBE(BITS, R, C, B, OFF, S, COL) {                                                             \
+        icoopmatNV<BITS, gl_ScopeSubgroup, R, C> r, c;                                                  \
+        coopMatLoadNV(r, B, 0u, S, COL);                                                                \
+        coopMatLoadNV(c, B, OFF, S, COL);                                                               \
+        for (int i = 0; i < r.length() && i < 64; ++i) o[1u + 64u * l + uint(i)] = uint(int(r[i])) << 8 | uint(int(c[i])); \
+        if (l == 0u) o[0] = uint(r.length());                                                           \
+    }
+
 void main() {
     uint l = gl_SubgroupInvocationID;
-    if (USE == 0u) {
-        icoopmatNV<8, gl_ScopeSubgroup, M, K> r, c;
-        coopMatLoadNV(r, v8, 0u, K, false);
-        coopMatLoadNV(c, v8, M * K, K, false);
-        for (int i = 0; i < r.length() && i < 64; ++i) o[1u + 64u * l + uint(i)] = uint(int(r[i])) << 8 | uint(int(c[i]));
-        if (l == 0u) o[0] = uint(r.length());
-    } else if (USE == 1u) {
-        icoopmatNV<8, gl_ScopeSubgroup, K, N> r, c;
-        coopMatLoadNV(r, v8, 0u, K, true);
-        coopMatLoadNV(c, v8, K * N, K, true);
-        for (int i = 0; i < r.length() && i < 64; ++i) o[1u + 64u * l + uint(i)] = uint(int(r[i])) << 8 | uint(int(c[i]));
-        if (l == 0u) o[0] = uint(r.length());
-    } else {
-        icoopmatNV<32, gl_ScopeSubgroup, M, N> r, c;
-        coopMatLoadNV(r, v32, 0u, N, false);
-        coopMatLoadNV(c, v32, M * N, N, false);
-        for (int i = 0; i < r.length() && i < 64; ++i) o[1u + 64u * l + uint(i)] = uint(r[i]) << 8 | uint(c[i]);
-        if (l == 0u) o[0] = uint(r.length());
-    }
+    if (USE == 0u) PROBE(8, M, K, v8, M * K, K, false)
+    else if (USE == 1u) PROBE(8, K, N, v8, K * N, K, true)
+    else PROBE(32, M, N, v32, M * N, N, false)
 }

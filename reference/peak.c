@@ -338,7 +338,8 @@ VKB_KERNEL(peak_coopmat) = {"peak_coopmat", "n,iters,type,shape,grid,sgs,impl,sr
  *   A (16 x K): row g + 8 (i / (L / 2)), column 4t + (i & 3) + 16 ((i >> 2) & (K / 16 - 1));
  *   B (K x N): row 4t + (i & 3) + 16 ((i >> 2) % (K / 16)), column g + 8 (i / (K / 4));
  *   accumulator (16 x N, int32): row g + 8 (i / (L / 2)), column 2t + (i & 1) + 8 ((i >> 1) & (N / 8 - 1));
- * and L = elements / 32. (PTX's A order puts row g + 8 in the second register: 16 of 32 words then land wrong.)
+ * and L = elements / 32. (With PTX's A order, where row g + 8 fills the second register, fill=reg got 80% of its
+ * outputs wrong.)
  * A mismatch FAILs with the first components of invocations 0, 1 and 4 in the note: what the driver does, for whoever
  * adapts a kernel to it. use= a | b | c, frag= MxNxK (sint8 x sint8 -> sint32, one the device reports; default its
  * first with M = 16). */
