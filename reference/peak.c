@@ -332,9 +332,9 @@ VKB_KERNEL(peak_coopmat) = {"peak_coopmat", "n,iters,type,shape,grid,sgs,impl,sr
 /* Which element (row, column) invocation l holds in component i of an NV cooperative matrix (kernels/coopmat_layout.comp):
  * the layout the specification leaves to the implementation, which a kernel that fills fragments element by element
  * from registers must know (session 14 tried that for BitLinear's A, bitnet_mma_sg fill=reg: slower than the shared-memory
- * slab on every shape, tests/gpu/sweep_s14a.txt, sweep_s14b.txt, so not kept). The
- * reference is the order NVIDIA's driver (580.159.04, on an H200 and an H100) was measured to use, PTX's mma fragment order except that the
- * registers of A and of a 16 x 16 accumulator take their rows first (quad g = l / 4, t = l % 4, L = length()):
+ * slab on every shape, tests/gpu/sweep_s14a.txt, sweep_s14b.txt, so not kept). The reference is the order NVIDIA's
+ * driver (580.159.04, on an H200 and an H100) was measured to use: PTX's mma fragment order, except that the registers
+ * of A and of a 16 x 16 accumulator take their rows first (quad g = l / 4, t = l % 4, L = length()):
  *   A (16 x K): row g + 8 (i / (L / 2)), column 4t + (i & 3) + 16 ((i >> 2) & (K / 16 - 1));
  *   B (K x N): row 4t + (i & 3) + 16 ((i >> 2) % (K / 16)), column g + 8 (i / (K / 4));
  *   accumulator (16 x N, int32): row g + 8 (i / (L / 2)), column 2t + (i & 1) + 8 ((i >> 1) & (N / 8 - 1));
