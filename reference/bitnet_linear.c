@@ -820,11 +820,14 @@ static int dense_coop_plan(vkb_case *c, long long n, long long k, int64_t m)
      * 32 and 64, 15-28% under coopmat_g on five of the six shapes (20480x3200 a tie at m=32, +4% at m=64; H200, rotate,
      * tests/gpu/sweep_s13i.txt: m=32 34.5 24.2 59.5 26.0 101.6 47.2 against 40.6 33.4 60.1 34.2 136.8 55.8, m=64 65.1
      * 37.8 103.2 45.8 177.8 76.0 against 69.5 54.2 99.2 53.9 210.1 95.2). */
-    char why[300];
-    uint32_t sg4 = 4 * (c->caps.subgroup ? c->caps.subgroup : 32);
-    int wgs = (m == 32 || m == 64) && !dense_wgs_check(c, n, k, m, 0, sg4, 64, 64, 8, dense_wgs_split(n, k, m, 64, 64), why,
-                                                          sizeof(why));
-    const char *algo = vkb_param_str(c, "algo", wgs ? "wgs" : m <= 64 ? "coopmat_g" : "stream");
+    const char *algo = vkb_param_str(c, "algo", NULL);
+    if (!algo) {  /* the default: wgs where its default tiling runs, else coopmat_g to m = 64, stream above */
+        char why[300];
+        uint32_t sg4 = 4 * (c->caps.subgroup ? c->caps.subgroup : 32);
+        int wgs = (m == 32 || m == 64) && !dense_wgs_check(c, n, k, m, 0, sg4, 64, 64, 8, dense_wgs_split(n, k, m, 64, 64), why,
+                                                              sizeof(why));
+        algo = wgs ? "wgs" : m <= 64 ? "coopmat_g" : "stream";
+    }
     if (!strcmp(algo, "coopmat_g") || !strcmp(algo, "coopmat_g_emu")) return dense_g_plan(c, n, k, m, algo[9] != 0);
     if (!strcmp(algo, "stream") || !strcmp(algo, "stream_emu")) return dense_stream_plan(c, n, k, m, algo[6] != 0);
     if (!strcmp(algo, "wgs") || !strcmp(algo, "wgs_emu")) return dense_wgs_plan(c, n, k, m, algo[3] != 0);
@@ -974,6 +977,6 @@ static void dense_check(vkb_case *c, vkb_check *r)
 
 VKB_KERNEL(dense_f16) = {"dense_f16", "n,k,m,shape,algo,rows,mt,wg,bm,bn,bk,sgs,split,wn,sr,sk,lay,rb,xpre,fold,ts,ahead",
                          "fp16-weight GEMV/GEMM baseline for bitnet_linear: fp16 W, x; fp32 accumulate and y "
-                         "(algo gemv|gemv8|gemm SIMT; coopmat, coopmat_g (the default at m 8..16) or stream (above) on matrix units; wgs on "
-                         "workgroup-scope matrices (coopmat2); coopmat_emu, coopmat_g_emu, stream_emu, wgs_emu)",
+                         "(algo gemv|gemv8|gemm SIMT; coopmat, coopmat_g (the default at m 8..64) or stream (above) on matrix units; wgs on "
+                         "workgroup-scope matrices (coopmat2: the default at m 32 and 64); coopmat_emu, coopmat_g_emu, stream_emu, wgs_emu)",
                          dense_plan, dense_fill, dense_ref, dense_check, lin_release, "default"};

@@ -87,8 +87,7 @@ typedef struct mm_variant {
     int wgscope;                 /* shader matmul_coopmat_wg[_emu]: one BM x BN workgroup-scope accumulator, BK-deep
                                   * tiles, tm x tn subgroups in the workgroup; 2: the tiles staged in shared memory by
                                   * our own loads (stages = shared buffers, 0 = 2: axis bufs=; split = K slices summed in
-                                  * the kernel, 0 = 1; rb = steps
-                                  * of loads in flight, 0 = 1: axis ahead=); 3: coopmat_wg's
+                                  * the kernel, 0 = 1; rb = steps of loads in flight, 0 = 1: axis ahead=); 3: coopmat_wg's
                                   * loads made tensor-addressed by spvkhr.c
                                   * (the twin coopmat_wg_emu validates the same addressing). Axes tile=, sub=, chunk=. */
 } mm_variant;
