@@ -83,6 +83,10 @@ def main():
     a = torch.randn(n, device=dev); b = torch.empty_like(a)
     t = timed(lambda: b.copy_(a)); add("copy", "2^28", "f32", t, 8 * n / t[0] / 1e9, "GB/s(R+W)")
     del a, b
+    # The per-call floor: a one-element kernel, R calls in one CUDA graph; tables.py sets it beside vkbench's noop
+    # (one dispatch and the barrier that serialises it) to show how much of a small case's ratio is the API's.
+    z = torch.zeros(1, device=dev)
+    t = timed(lambda: z.add_(1)); add("null", "1", "f32", t, 1 / t[0], "calls/s")
     for dt, name in ((torch.float32, "f32"), (torch.float16, "f16")):
         for s in ((512, 1024, 2048, 4096, 8192) if not quick else (4096,)):
             A = torch.randn(s, s, device=dev, dtype=dt); B = torch.randn(s, s, device=dev, dtype=dt)
