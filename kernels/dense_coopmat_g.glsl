@@ -16,8 +16,9 @@
 // Buffers: 0 W (fp16, N16 x Kp16), 1 x (fp16, Mp x Kp16), 2 y (fp32 M x N), 3 part (fp32 p2 x M x N; one
 // element when p2 == 1), 4 the tickets of FOLD (uint, one per tile of the grid, zero between calls). Push: n = N, m = M, p0 = Kp16 / 8 (uvec4 per row, even), p1 = uvec4 per K slice
 // (a multiple of 8 = one iteration), p2 = slices, p3 = N16. Grid (ceil(N/BN) x Mp / (16 MT TS), p2, 1): row block
-// x / (Mp / (16 MT TS)), token block x % (Mp / (16 MT TS)); BN = 16 WN SGS / TS.
-// Spec: 0 workgroup size = subgroup size x SGS, 1 SGS, 2 PANEL, 3 FOLD (split-K summed in the kernel), 4 TS (token sets). WN and MT are compiled in by the stubs
+// x / (Mp / (16 MT TS)), token block x % (Mp / (16 MT TS)); BN = 16 WN SGS / (TS SK).
+// Spec: 0 workgroup size = subgroup size x SGS, 1 SGS, 2 PANEL, 3 FOLD (split-K summed in the kernel), 4 TS (token sets),
+// 5 SK (K parts within the workgroup: BN = 16 WN SGS / (TS SK)). WN and MT are compiled in by the stubs
 // dense_coopmat_g_wIxJ.comp (I = WN, J = MT) so that every fragment array has a constant size (the form that
 // keeps matmul's accumulators out of dynamically indexed memory). dense_coopmat_g_emu_wIxJ.comp emulate the
 // matrix operations with the same semantics on any device (lavapipe validates this file's indexing).
@@ -38,9 +39,12 @@ layout(binding = 2) writeonly buffer Yb4 { vec4 y4[]; };     // FOLD's sums wher
 layout(binding = 3) coherent buffer Pb4 { vec4 part4[]; };
 layout(constant_id = 3) const uint FOLD = 0u;  // 1: the last workgroup of a tile sums the slices (splitk_fold.glsl)
 layout(constant_id = 4) const uint TS = 1u;    // token sets: TS subgroups of a workgroup share each row block (SGS % TS == 0)
+layout(constant_id = 5) const uint SK = 1u;    // K parts: SK subgroups of a workgroup split each tile's K slice (below)
+const uint SR = SGS / SK;                      // subgroups per K part (SGS % (TS SK) == 0)
 #define FOLD_CNT_BINDING 4
 #include "splitk_fold.glsl"
-shared uvec4 sm[SGS * 64u];  // one 16x16 fp32 tile per subgroup, for the output only
+// The output's staging: one 16x16 fp32 tile per subgroup; with SK > 1 all of a subgroup's WN x MT tiles at once
+shared uvec4 sm[(SK > 1u ? SGS * WN * MT : SGS) * 64u];
 
 #ifdef VKB_COOP_EMU
 // Emulated (kernels/dense_coop_emu.glsl): a fragment is a handle into W (row-major) or x (column-major), read by the
@@ -68,10 +72,15 @@ void main() {
     // blocks, and each re-read W from memory after all row blocks of the one before).
     // TS > 1: subgroups sg and sg + 1 .. of one workgroup load the same W fragments for different token blocks, at the
     // same time, from the same L1. A workgroup covers BN = 16 WN SGS / TS rows and TS 16 MT tokens.
-    uint bn = 16u * WN * (SGS / TS), tw = 16u * MT * TS;
-    uint gz = (pc.m + tw - 1u) / tw, wx = gl_WorkGroupID.x / gz, tb = gl_WorkGroupID.x % gz, sg = gl_SubgroupID;
-    uint n0 = wx * bn + (sg / TS) * 16u * WN, t0 = tb * tw + (sg % TS) * 16u * MT;
-    uint slice = gl_WorkGroupID.y, c0 = slice * pc.p1, cend = min(pc.p0, c0 + pc.p1), ld = pc.p0;
+    // SK > 1: subgroup sg takes part ks = sg / SR of the slice's K range (whole 64-deep iterations) for the tile of
+    // sr = sg % SR; the SK partial tiles are summed in shared memory in part order at the end (in-kernel split-K: no
+    // second dispatch, no partial sums through L2).
+    uint sg = gl_SubgroupID, ks = sg / SR, sr = sg % SR;
+    uint bn = 16u * WN * (SR / TS), tw = 16u * MT * TS;
+    uint gz = (pc.m + tw - 1u) / tw, wx = gl_WorkGroupID.x / gz, tb = gl_WorkGroupID.x % gz;
+    uint n0 = wx * bn + (sr / TS) * 16u * WN, t0 = tb * tw + (sr % TS) * 16u * MT;
+    uint slice = gl_WorkGroupID.y, q8 = (pc.p1 / 8u + SK - 1u) / SK * 8u, ld = pc.p0;
+    uint cs = min(pc.p0, slice * pc.p1 + ks * q8), c0 = cs, cend = min(min(pc.p0, slice * pc.p1 + pc.p1), cs + q8);
     uint wb[WN], xb[MT];  // first uvec4 of each row block / token block
     [[unroll]] for (uint i = 0u; i < WN; ++i) {
         uint r = n0 + 16u * i;
@@ -106,6 +115,22 @@ void main() {
     // Each subgroup stages one 16 x 16 fp32 tile (64 uvec4) in its own slice of sm, column-major: element
     // (row r, token c) at 16 c + r, so the invocations write 64-byte runs of one token's outputs.
     uint ys = sg * 64u;
+    if (SK > 1u) {
+        [[unroll]] for (uint i = 0u; i < WN; ++i)
+            [[unroll]] for (uint j = 0u; j < MT; ++j) STORE_COL(acc[i][j], ((sg * WN + i) * MT + j) * 64u);
+        barrier();
+        // element el of tile (r, i, j): token 16 j + el / 16, row 16 i + el % 16 of part r's block (column-major)
+        for (uint e = gl_LocalInvocationIndex; e < SR * WN * MT * 256u; e += gl_WorkGroupSize.x) {
+            uint el = e % 256u, tt = e / 256u, j = tt % MT, i = (tt / MT) % WN, r = tt / (MT * WN);
+            float v = uintBitsToFloat(sm[((r * WN + i) * MT + j) * 64u + el / 4u][el % 4u]);
+            for (uint q = 1u; q < SK; ++q) v += uintBitsToFloat(sm[(((q * SR + r) * WN + i) * MT + j) * 64u + el / 4u][el % 4u]);
+            uint tok = tb * tw + (r % TS) * 16u * MT + 16u * j + el / 16u, row = wx * bn + (r / TS) * 16u * WN + 16u * i + el % 16u;
+            if (tok < pc.m && row < pc.n) {
+                if (pc.p2 == 1u) y[tok * pc.n + row] = v;
+                else part[(slice * pc.m + tok) * pc.n + row] = v;
+            }
+        }
+    } else
     [[unroll]] for (uint i = 0u; i < WN; ++i)
         [[unroll]] for (uint j = 0u; j < MT; ++j) {
             STORE_COL(acc[i][j], ys);

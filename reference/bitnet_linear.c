@@ -227,7 +227,7 @@ static int linear_plan(vkb_case *c, int dense)
     if (!mma && vkb_param_str(c, "wn", NULL)) return vkb_error(c, "wn= applies to algo=coopmat_g, stream and mma only (algo=%s)", algo);
     if (vkb_param_str(c, "sr", NULL) || vkb_param_str(c, "sk", NULL) || vkb_param_str(c, "xpre", NULL) ||
         (dense && (vkb_param_str(c, "rb", NULL) || vkb_param_str(c, "lay", NULL))))
-        return vkb_error(c, "sr=, sk=, xpre= and rb= apply to dense_f16's algo=stream only, lay= also to mma_sg (algo=%s)", algo);
+        return vkb_error(c, "sr=, xpre= and rb= apply to dense_f16's algo=stream only, sk= to stream and coopmat_g, lay= also to mma_sg (algo=%s)", algo);
     const char *lay = vkb_param_str(c, "lay", msg ? "panel" : "rows");  /* panels: bitnet_mma_sg_plan says why */
     int panel = !strcmp(lay, "panel");
     if ((!msg && vkb_param_str(c, "lay", NULL)) || (!panel && strcmp(lay, "rows")))
@@ -538,7 +538,9 @@ static void dense_cost(vkb_case *c, long long n, long long k, int64_t m)
  * lay=panel (the default) it is 512 contiguous bytes, and coopmat_g became the fastest dense kernel at m <= 16 (on an
  * H200, 28672x4096 m=8: 204.5 us rows, 71.6 panels at wn=4; tests/gpu/sweep_cg10.txt, at dense_coop_plan).
  * Tunables: wn= row fragments per subgroup (2 or 4; 4 needs mt <= 2), mt= token fragments per subgroup (1, 2, 4),
- * sgs= subgroups per workgroup (share x in L1), split= K slices (0 = auto), lay= rows | panel, fold= 0 (split-K summed
+ * sgs= subgroups per workgroup (share x in L1), sk= K parts (sk subgroups of a workgroup split one tile's K slice and
+ * their partial tiles are summed in shared memory, in part order: split-K without a second dispatch), split= K slices
+ * (0 = auto), lay= rows | panel, fold= 0 (split-K summed
  * by dense_splitk) | 1 (by the tile's last workgroup, kernels/splitk_fold.glsl: slower at the auto splits on the H200,
  * tests/gpu/sweep_fold11.txt). Defaults: mt=1 (one 16-token block per workgroup, the blocks side by side in grid x so
  * that they share W through L2; mt=2 at m=32 took 2.2-2.6x its time, tests/gpu/sweep_cg11b.txt), wn=4 with mt=1
@@ -557,35 +559,37 @@ static int dense_g_plan(vkb_case *c, long long n, long long k, int64_t m, int em
     uint32_t mt = (uint32_t)mt64;
     int64_t wn = vkb_param_int(c, "wn", mt == 1 ? 4 : 2), sgs = vkb_param_int(c, "sgs", 4), split = vkb_param_int(c, "split", 0);
     int64_t fold = vkb_param_int(c, "fold", 0);  /* 1 lost at the auto splits on the H200: tests/gpu/sweep_fold11.txt */
-    int64_t ts = vkb_param_int(c, "ts", 1);
+    int64_t ts = vkb_param_int(c, "ts", 1), sk = vkb_param_int(c, "sk", 1);
     if (fold != 0 && fold != 1) return vkb_error(c, "fold=%lld: expected 0 (split-K summed by a second dispatch) or 1 (in the kernel)", (long long)fold);
-    if (vkb_param_str(c, "sr", NULL) || vkb_param_str(c, "sk", NULL) || vkb_param_str(c, "xpre", NULL) || vkb_param_str(c, "rb", NULL))
-        return vkb_error(c, "sr=, sk=, xpre= and rb= apply to algo=stream only (algo=coopmat_g)");
+    if (vkb_param_str(c, "sr", NULL) || vkb_param_str(c, "xpre", NULL) || vkb_param_str(c, "rb", NULL))
+        return vkb_error(c, "sr=, xpre= and rb= apply to algo=stream only (algo=coopmat_g)");
     const char *lay = vkb_param_str(c, "lay", "panel");
     int panel = !strcmp(lay, "panel");
     if (!panel && strcmp(lay, "rows")) return vkb_error(c, "lay=%s: expected rows or panel", lay);
-    if (ts < 1 || ts > 4 || sgs % ts)
-        return vkb_error(c, "ts=%lld sgs=%lld: expected 1..4 token sets, dividing the subgroups per workgroup", (long long)ts, (long long)sgs);
+    if (ts < 1 || ts > 4 || sk < 1 || sk > 16 || sgs % (ts * sk))
+        return vkb_error(c, "ts=%lld sk=%lld sgs=%lld: expected 1..4 token sets and 1..16 K parts, whose product divides the subgroups "
+                         "per workgroup", (long long)ts, (long long)sk, (long long)sgs);
     if ((wn != 2 && wn != 4) || (wn == 4 && mt > 2) || sgs < 1 || sgs > 16 || split < 0 || split > 4096)
         return vkb_error(c, "wn=%lld sgs=%lld split=%lld mt=%u: expected wn 2 or 4 (4 with mt <= 2), sgs 1..16, split 0 (auto) .. 4096",
                          (long long)wn, (long long)sgs, (long long)split, mt);
     uint32_t sg = c->caps.subgroup ? c->caps.subgroup : 32, wg = sg * (uint32_t)sgs;
     if (emu && (sg < 8 || sg > 256))
         return vkb_skip(c, "algo=coopmat_g_emu needs a subgroup size of 8 .. 256 (this device: %u)", sg);
-    if (wg > c->caps.max_wg_size || 1024.0 * (double)sgs > c->caps.max_shared)
-        return vkb_skip(c, "sgs=%lld on this device: %u invocations (<= %u), %lld B shared (<= %u)", (long long)sgs, wg,
-                        c->caps.max_wg_size, 1024 * (long long)sgs, c->caps.max_shared);
+    long long smem = 1024 * (long long)sgs * (sk > 1 ? wn * (long long)mt : 1);  /* the output's staging */
+    if (wg > c->caps.max_wg_size || (double)smem > c->caps.max_shared)
+        return vkb_skip(c, "sgs=%lld sk=%lld on this device: %u invocations (<= %u), %lld B shared (<= %u)", (long long)sgs, (long long)sk, wg,
+                        c->caps.max_wg_size, smem, c->caps.max_shared);
     lin_priv *p = lin_new(c, n, k, m);
     if (!p) return vkb_error(c, "out of memory");
     p->kp = ((size_t)k + 15) / 16 * 16;
     uint64_t n16 = ((uint64_t)n + 15) / 16 * 16, tm = 16 * mt, tw = tm * (uint64_t)ts, mp = ((uint64_t)m + tw - 1) / tw * tw;
-    uint64_t nc = p->kp / 8, its = (nc + 7) / 8, bn = 16 * (uint64_t)wn * (uint64_t)(sgs / ts);
+    uint64_t nc = p->kp / 8, its = (nc + 7) / 8, bn = 16 * (uint64_t)wn * (uint64_t)(sgs / (ts * sk));
     uint64_t gx = ((uint64_t)n + bn - 1) / bn, gz = mp / tw;
     uint64_t tasks = ((n16 / 16 + (uint64_t)wn - 1) / (uint64_t)wn) * (((uint64_t)m + tm - 1) / tm);  /* subgroups a slice */
     uint64_t s = (uint64_t)split;
     if (!s) {
         uint64_t cap = (uint64_t)k / (16 * (uint64_t)m);
-        s = (2112 + tasks - 1) / tasks;
+        s = (2112 + tasks * (uint64_t)sk - 1) / (tasks * (uint64_t)sk);  /* sk subgroups share a tile's slice */
         if (s > cap) s = cap;
         if (s < 1) s = 1;
     }
@@ -610,14 +614,14 @@ static int dense_g_plan(vkb_case *c, long long n, long long k, int64_t m, int em
     vkb_add_buf(c, "tickets", VKB_U32, fold ? (size_t)(gx * gz) : 1, VKB_IN);  /* zero (kernels/splitk_fold.glsl) */
     char shader[48];
     snprintf(shader, sizeof(shader), "dense_coopmat_g%s_w%lldx%u", emu ? "_emu" : "", (long long)wn, mt);
-    uint32_t spec[5] = {wg, (uint32_t)sgs, (uint32_t)panel, (uint32_t)fold, (uint32_t)ts};
-    vkb_dispatch *d = vkb_add_dispatch(c, vkb_add_pipe(c, shader, 5, spec), (uint32_t)(gx * gz), (uint32_t)s, 1);
+    uint32_t spec[6] = {wg, (uint32_t)sgs, (uint32_t)panel, (uint32_t)fold, (uint32_t)ts, (uint32_t)sk};
+    vkb_dispatch *d = vkb_add_dispatch(c, vkb_add_pipe(c, shader, 6, spec), (uint32_t)(gx * gz), (uint32_t)s, 1);
     if (!d) return vkb_error(c, "out of memory");
     d->push.n = (uint32_t)n, d->push.m = (uint32_t)m, d->push.k = (uint32_t)k;
     d->push.p0 = (uint32_t)nc, d->push.p1 = (uint32_t)per, d->push.p2 = (uint32_t)s, d->push.p3 = (uint32_t)n16;
     if (s > 1 && !fold && dense_add_splitk(c, n, m, s)) return vkb_error(c, "out of memory");
-    snprintf(c->note, sizeof(c->note), "%s %llux%llu wn%lld sg%lld ts%lld split%llu%s %s", emu ? "coopmat_g_emu" : "coopmat_g",
-             (unsigned long long)bn, (unsigned long long)tw, (long long)wn, (long long)sgs, (long long)ts, (unsigned long long)s,
+    snprintf(c->note, sizeof(c->note), "%s %llux%llu wn%lld sg%lld ts%lld sk%lld split%llu%s %s", emu ? "coopmat_g_emu" : "coopmat_g",
+             (unsigned long long)bn, (unsigned long long)tw, (long long)wn, (long long)sgs, (long long)ts, (long long)sk, (unsigned long long)s,
              fold ? " folded" : "", lay);
     dense_cost(c, n, k, m);
     return 0;
@@ -838,7 +842,7 @@ static int dense_coop_plan(vkb_case *c, long long n, long long k, int64_t m)
     if (vkb_param_str(c, "wn", NULL)) return vkb_error(c, "wn= applies to algo=coopmat_g and stream only (algo=%s)", algo);
     if (vkb_param_str(c, "sr", NULL) || vkb_param_str(c, "sk", NULL) || vkb_param_str(c, "lay", NULL) || vkb_param_str(c, "xpre", NULL) ||
         vkb_param_str(c, "rb", NULL))
-        return vkb_error(c, "sr=, sk=, lay=, xpre= and rb= apply to algo=stream only (algo=%s)", algo);
+        return vkb_error(c, "sr=, lay=, xpre= and rb= apply to algo=stream only, sk= to stream and coopmat_g (algo=%s)", algo);
     if (vkb_param_str(c, "fold", NULL) || vkb_param_str(c, "mt", NULL) || vkb_param_str(c, "ts", NULL))
         return vkb_error(c, "fold=, mt= and ts= apply to algo=coopmat_g only (algo=%s)", algo);
     if (!emu && !c->caps.coopmat_nv)
