@@ -544,11 +544,25 @@ static void dense_cost(vkb_case *c, long long n, long long k, int64_t m)
  * by dense_splitk) | 1 (by the tile's last workgroup, kernels/splitk_fold.glsl: slower at the auto splits on the H200,
  * tests/gpu/sweep_fold11.txt). Defaults: mt=1 (one 16-token block per workgroup, the blocks side by side in grid x so
  * that they share W through L2; mt=2 at m=32 took 2.2-2.6x its time, tests/gpu/sweep_cg11b.txt), wn=4 with mt=1
- * (measured: 0.82-0.91x of wn=2's time at m=8), else 2, sgs=4 (sgs=1, 2 and 8 within 3%); split-K as
+ * (measured: 0.82-0.91x of wn=2's time at m=8), else 2, sgs=4 (sgs=1, 2 and 8 within 3%), all three as before
+ * session 15 where sk_default is 1 (its K parts otherwise, with wn=2 and sgs = sk: see there); split-K as
  * dense_split below with subgroups as the unit: slices until ~2112 subgroups (16 per SM of a 132-SM GPU, i.e.
  * ~64 KiB of W in flight per SM at wn=2) are in the grid, at most k / (16 m) (partial sums written <= 1/8 of
  * W's bytes) and at most one slice per 64-deep iteration (explicit splits 2 .. 16 were no faster at m=8 wn=4 on any of
  * the six shapes but 28672x4096, 69.5 at 4 against 71.2; tests/gpu/sweep_cg10b.txt). */
+/* coopmat_g's default K parts (sk=): at m <= 16 with one token fragment a subgroup, the largest power of two <= 16
+ * that leaves each subgroup >= 4 of K's 64-deep iterations; 1 elsewhere. Measured on an H100 (rotate, m=8, us, the six
+ * shapes; tests/gpu/sweep_s15c.txt .. s15e.txt): wn=2 with sgs = sk = 8 at split 1 took 31.9 21.3 55.6 25.0 100.4 51.1,
+ * with 16 36.0 19.3 56.0 25.9 90.9 47.0, against the old default's (wn=4 sgs=4 sk=1, 10-22 slices and the second
+ * dispatch) 36.5 25.3 57.7 29.7 92.3 53.6; the rule takes 8 at K = 2560, 3200 and 16 at 4096 and above. */
+static int64_t sk_default(long long k, int64_t m, uint32_t mt)
+{
+    if (m > 16 || mt != 1) return 1;
+    int64_t its = ((int64_t)k + 63) / 64, sk = 1;
+    while (sk < 16 && its / (2 * sk) >= 4) sk *= 2;
+    return sk;
+}
+
 static int dense_g_plan(vkb_case *c, long long n, long long k, int64_t m, int emu)
 {
     if (!emu && !c->caps.coopmat_nv)
@@ -557,9 +571,14 @@ static int dense_g_plan(vkb_case *c, long long n, long long k, int64_t m, int em
     int64_t mt64 = vkb_param_int(c, "mt", 1);  /* mt=2 took 2.2-2.6x mt=1's time at m=32 (dense_coop_plan) */
     if (mt64 != 1 && mt64 != 2 && mt64 != 4) return vkb_error(c, "mt=%lld: expected 1, 2 or 4 token fragments per subgroup", (long long)mt64);
     uint32_t mt = (uint32_t)mt64;
-    int64_t wn = vkb_param_int(c, "wn", mt == 1 ? 4 : 2), sgs = vkb_param_int(c, "sgs", 4), split = vkb_param_int(c, "split", 0);
+    /* K parts by default where one token block holds every token (m <= 16, mt=1): the largest power of two <= 16 that
+     * leaves each subgroup >= 4 of K's 64-deep iterations, as many subgroups a workgroup (one 32-row tile, wn=2); the
+     * auto split then comes to one slice on the six shapes (at sk_default). */
+    int64_t ts = vkb_param_int(c, "ts", 1), skd = sk_default(k, m, mt);
+    int64_t sgs = vkb_param_int(c, "sgs", skd > 1 ? skd * ts : 4);
+    int64_t sk = vkb_param_int(c, "sk", skd > 1 && sgs % (skd * ts) == 0 ? skd : 1);
+    int64_t wn = vkb_param_int(c, "wn", sk > 1 || mt > 1 ? 2 : 4), split = vkb_param_int(c, "split", 0);
     int64_t fold = vkb_param_int(c, "fold", 0);  /* 1 lost at the auto splits on the H200: tests/gpu/sweep_fold11.txt */
-    int64_t ts = vkb_param_int(c, "ts", 1), sk = vkb_param_int(c, "sk", 1);
     if (fold != 0 && fold != 1) return vkb_error(c, "fold=%lld: expected 0 (split-K summed by a second dispatch) or 1 (in the kernel)", (long long)fold);
     if (vkb_param_str(c, "sr", NULL) || vkb_param_str(c, "xpre", NULL) || vkb_param_str(c, "rb", NULL))
         return vkb_error(c, "sr=, xpre= and rb= apply to algo=stream only (algo=coopmat_g)");

@@ -175,7 +175,7 @@ if awk -F'\t' '$1 != "FAIL" || $2 != "exact" || $3 != "differs" || $4 !~ /^call 
 else bad "recheck of a drifting kernel" "$T/drift.tsv"; fi
 # The same for an in-kernel split-K (kernels/splitk_fold.glsl) whose tickets are never set back to zero: its
 # validated call sums every tile, every later call leaves y poisoned.
-expect_exit 1 "split-K tickets never reset: exit 1" run -e "dense_f16 n=300 k=512 m=8 algo=coopmat_g_emu split=4 fold=1" \
+expect_exit 1 "split-K tickets never reset: exit 1" run -e "dense_f16 n=300 k=512 m=8 algo=coopmat_g_emu wn=4 sk=1 split=4 fold=1" \
     --shader dense_coopmat_g_emu_w4x1=dense_coopmat_g_emu_noreset --min-time 0.01 --no-calibrate
 grep_out "split-K tickets never reset: FAIL by the recheck, y still poisoned after timing" \
     "^FAIL +dense_f16 .*bound [0-9.e-]+/1 +\(call after timing: buffer 'y' element 0: 0x[0-9a-f]{8} in the validated call, 0x7fc0dead in the call after timing\)$"
