@@ -21,6 +21,13 @@ SETS = {
                     "P[q] = uvec4(r_ * 0x01010101u + g_);")],
         "noloop": [("    for (uint st = 0u; st < ns; st += 4u) {", "    for (uint st = 0u; st < 0u; st += 4u) {")],
     }),
+    # dense_f16 coopmat_g (kernels/dense_coopmat_g.glsl, wn=2: the K-parts default) at m=8: x fragments from one
+    # place (L1 hits: what re-reading x from L2 costs), W fragments from one place (what streaming W costs), no K loop
+    "dense_g": ("dense_coopmat_g_w2x1", "dense_coopmat_g.glsl", {
+        "xfixed": [("LOAD_X(fb[u][j], xb[j] + c + 2u * u, ld);", "LOAD_X(fb[u][j], xb[j] + 2u * u, ld);")],
+        "wfixed": [("LOAD_W(fa[u][i], WF(i, c + 2u * u), wstr);", "LOAD_W(fa[u][i], WF(i, 2u * u), wstr);")],
+        "noloop": [("    uint c = c0;\n", "    uint c = cend;\n")],
+    }),
     # matmul coopmat_wgs_s (kernels/matmul_coopmat_wg.glsl, 256 invocations) at 512
     "wgs": ("matmul_coopmat_wg_s256", "matmul_coopmat_wg.glsl", {
         "nomma": [("        WG_STEP(base);                                                                                       \\\n", "")],
