@@ -29,7 +29,10 @@
 #include "common.glsl"
 layout(constant_id = 1) const uint SGS = 4u;
 layout(constant_id = 2) const uint PANEL = 0u;  // W's layout: 0 rows; 1 16-row panels of 32-byte chunks (WF below)
-const uint WN = DG_WN, MT = DG_MT, UK = 4u;
+#ifndef DG_LN
+#define DG_LN 16u
+#endif
+const uint WN = DG_WN, MT = DG_MT, UK = 4u, LN = DG_LN;  // LN: tokens per fragment (16, or 8 where m <= 8: 16x8x16 MMAs)
 
 layout(binding = 0) readonly buffer Wb { uvec4 w[]; };
 layout(binding = 1) readonly buffer Xb { uvec4 x[]; };
@@ -49,6 +52,7 @@ shared uvec4 sm[(SK > 1u ? SGS * WN * MT : SGS) * 64u];
 #ifdef VKB_COOP_EMU
 // Emulated (kernels/dense_coop_emu.glsl): a fragment is a handle into W (row-major) or x (column-major), read by the
 // MMA. K = 6912 at split 1 stays below lavapipe's loop limit there.
+#define EMU_LN DG_LN
 #include "dense_coop_emu.glsl"
 float emu_h(FragEmu f, uint r, uint c) {
     if (f.col) return unpackHalf2x16(x[f.elem + c * f.stride + r / 8u][(r % 8u) / 2u])[r % 2u];
@@ -58,7 +62,8 @@ float emu_h(FragEmu f, uint r, uint c) {
 #define LOAD_X(f, elem, stride) f = FragEmu(elem, stride, true)
 #else
 #define FRAG fcoopmatNV<16, gl_ScopeSubgroup, 16, 16>
-#define ACC fcoopmatNV<32, gl_ScopeSubgroup, 16, 16>
+#define FRAGB fcoopmatNV<16, gl_ScopeSubgroup, 16, LN>
+#define ACC fcoopmatNV<32, gl_ScopeSubgroup, 16, LN>
 #define ACC_ZERO ACC(0.0)
 #define LOAD_W(f, elem, stride) coopMatLoadNV(f, w, elem, stride, false)
 #define LOAD_X(f, elem, stride) coopMatLoadNV(f, x, elem, stride, true)
@@ -76,9 +81,9 @@ void main() {
     // sr = sg % SR; the SK partial tiles are summed in shared memory in part order at the end (in-kernel split-K: no
     // second dispatch, no partial sums through L2).
     uint sg = gl_SubgroupID, ks = sg / SR, sr = sg % SR;
-    uint bn = 16u * WN * (SR / TS), tw = 16u * MT * TS;
+    uint bn = 16u * WN * (SR / TS), tw = LN * MT * TS;
     uint gz = (pc.m + tw - 1u) / tw, wx = gl_WorkGroupID.x / gz, tb = gl_WorkGroupID.x % gz;
-    uint n0 = wx * bn + (sr / TS) * 16u * WN, t0 = tb * tw + (sr % TS) * 16u * MT;
+    uint n0 = wx * bn + (sr / TS) * 16u * WN, t0 = tb * tw + (sr % TS) * LN * MT;
     uint slice = gl_WorkGroupID.y, q8 = (pc.p1 / 8u + SK - 1u) / SK * 8u, ld = pc.p0;
     uint cs = min(pc.p0, slice * pc.p1 + ks * q8), c0 = cs, cend = min(min(pc.p0, slice * pc.p1 + pc.p1), cs + q8);
     uint wb[WN], xb[MT];  // first uvec4 of each row block / token block
@@ -90,13 +95,14 @@ void main() {
     // bytes of chunk cc / 2 of the block's panel (reference/bitnet_linear.c panel_row, 32-byte chunks).
     uint wstr = PANEL != 0u ? 2u : ld;
 #define WF(i, cc) (PANEL != 0u ? wb[i] + (cc) * 16u : wb[i] + (cc))
-    [[unroll]] for (uint j = 0u; j < MT; ++j) xb[j] = (t0 + 16u * j) * ld;
+    [[unroll]] for (uint j = 0u; j < MT; ++j) xb[j] = (t0 + LN * j) * ld;
     ACC acc[WN][MT];
     [[unroll]] for (uint i = 0u; i < WN; ++i)
         [[unroll]] for (uint j = 0u; j < MT; ++j) acc[i][j] = ACC_ZERO;
     uint c = c0;
     for (; c + 2u * UK <= cend; c += 2u * UK) {
-        FRAG fa[UK][WN], fb[UK][MT];
+        FRAG fa[UK][WN];
+        FRAGB fb[UK][MT];
         [[unroll]] for (uint u = 0u; u < UK; ++u)
             [[unroll]] for (uint i = 0u; i < WN; ++i) LOAD_W(fa[u][i], WF(i, c + 2u * u), wstr);
         [[unroll]] for (uint u = 0u; u < UK; ++u)
@@ -106,7 +112,8 @@ void main() {
                 [[unroll]] for (uint j = 0u; j < MT; ++j) acc[i][j] = MMA(fa[u][i], fb[u][j], acc[i][j]);
     }
     for (; c < cend; c += 2u) {  // the last slice's tail: K steps of 16 (p0 is even)
-        FRAG fa[WN], fb[MT];
+        FRAG fa[WN];
+        FRAGB fb[MT];
         [[unroll]] for (uint i = 0u; i < WN; ++i) LOAD_W(fa[i], WF(i, c), wstr);
         [[unroll]] for (uint j = 0u; j < MT; ++j) LOAD_X(fb[j], xb[j] + c, ld);
         [[unroll]] for (uint i = 0u; i < WN; ++i)
@@ -119,12 +126,12 @@ void main() {
         [[unroll]] for (uint i = 0u; i < WN; ++i)
             [[unroll]] for (uint j = 0u; j < MT; ++j) STORE_COL(acc[i][j], ((sg * WN + i) * MT + j) * 64u);
         barrier();
-        // element el of tile (r, i, j): token 16 j + el / 16, row 16 i + el % 16 of part r's block (column-major)
-        for (uint e = gl_LocalInvocationIndex; e < SR * WN * MT * 256u; e += gl_WorkGroupSize.x) {
-            uint el = e % 256u, tt = e / 256u, j = tt % MT, i = (tt / MT) % WN, r = tt / (MT * WN);
+        // element el of tile (r, i, j): token LN j + el / 16, row 16 i + el % 16 of part r's block (column-major)
+        for (uint e = gl_LocalInvocationIndex; e < SR * WN * MT * 16u * LN; e += gl_WorkGroupSize.x) {
+            uint el = e % (16u * LN), tt = e / (16u * LN), j = tt % MT, i = (tt / MT) % WN, r = tt / (MT * WN);
             float v = uintBitsToFloat(sm[((r * WN + i) * MT + j) * 64u + el / 4u][el % 4u]);
             for (uint q = 1u; q < SK; ++q) v += uintBitsToFloat(sm[(((q * SR + r) * WN + i) * MT + j) * 64u + el / 4u][el % 4u]);
-            uint tok = tb * tw + (r % TS) * 16u * MT + 16u * j + el / 16u, row = wx * bn + (r / TS) * 16u * WN + 16u * i + el % 16u;
+            uint tok = tb * tw + (r % TS) * LN * MT + LN * j + el / 16u, row = wx * bn + (r / TS) * 16u * WN + 16u * i + el % 16u;
             if (tok < pc.m && row < pc.n) {
                 if (pc.p2 == 1u) y[tok * pc.n + row] = v;
                 else part[(slice * pc.m + tok) * pc.n + row] = v;
@@ -135,8 +142,8 @@ void main() {
         [[unroll]] for (uint j = 0u; j < MT; ++j) {
             STORE_COL(acc[i][j], ys);
             subgroupBarrier();
-            for (uint e = gl_SubgroupInvocationID; e < 256u; e += gl_SubgroupSize) {
-                uint tok = t0 + 16u * j + e / 16u, row = n0 + 16u * i + e % 16u;
+            for (uint e = gl_SubgroupInvocationID; e < 16u * LN; e += gl_SubgroupSize) {
+                uint tok = t0 + LN * j + e / 16u, row = n0 + 16u * i + e % 16u;
                 float v = uintBitsToFloat(sm[ys + e / 4u][e % 4u]);
                 if (tok < pc.m && row < pc.n) {
                     if (pc.p2 == 1u) y[tok * pc.n + row] = v;

@@ -225,9 +225,9 @@ static int linear_plan(vkb_case *c, int dense)
     if (!ps && vkb_param_str(c, "per", NULL)) return vkb_error(c, "per= applies to algo=gemv_ps only (algo=%s)", algo);
     if (g8 && !dense) return vkb_error(c, "algo=gemv8: dense_f16 only");
     if (!mma && vkb_param_str(c, "wn", NULL)) return vkb_error(c, "wn= applies to algo=coopmat_g, stream and mma only (algo=%s)", algo);
-    if (vkb_param_str(c, "sr", NULL) || vkb_param_str(c, "sk", NULL) || vkb_param_str(c, "xpre", NULL) ||
+    if (vkb_param_str(c, "sr", NULL) || vkb_param_str(c, "sk", NULL) || vkb_param_str(c, "xpre", NULL) || vkb_param_str(c, "ln", NULL) ||
         (dense && (vkb_param_str(c, "rb", NULL) || vkb_param_str(c, "lay", NULL))))
-        return vkb_error(c, "sr=, xpre= and rb= apply to dense_f16's algo=stream only, sk= to stream and coopmat_g, lay= also to mma_sg (algo=%s)", algo);
+        return vkb_error(c, "sr=, xpre= and rb= apply to dense_f16's algo=stream only, sk= to stream and coopmat_g, ln= to coopmat_g, lay= also to mma_sg (algo=%s)", algo);
     const char *lay = vkb_param_str(c, "lay", msg ? "panel" : "rows");  /* panels: bitnet_mma_sg_plan says why */
     int panel = !strcmp(lay, "panel");
     if ((!msg && vkb_param_str(c, "lay", NULL)) || (!panel && strcmp(lay, "rows")))
@@ -567,6 +567,16 @@ static int64_t sk_default(const vkb_case *c, long long n, long long k, int64_t m
     return sk;
 }
 
+/* Whether the device offers NV cooperative matrices 16x8x16 fp16 x fp16 -> fp32. */
+static int has_f16_16x8(const vkb_case *c)
+{
+    for (int i = 0; i < c->caps.ncm; i++) {
+        const vkb_cm_shape *q = &c->caps.cm[i];
+        if (!q->khr && q->m == 16 && q->n == 8 && q->k == 16 && q->a == 0 && q->b == 0 && q->c == 1 && q->d == 1) return 1;
+    }
+    return 0;
+}
+
 static int dense_g_plan(vkb_case *c, long long n, long long k, int64_t m, int emu)
 {
     if (!emu && !c->caps.coopmat_nv)
@@ -594,6 +604,14 @@ static int dense_g_plan(vkb_case *c, long long n, long long k, int64_t m, int em
     if ((wn != 2 && wn != 4) || (wn == 4 && mt > 2) || sgs < 1 || sgs > 16 || split < 0 || split > 4096)
         return vkb_error(c, "wn=%lld sgs=%lld split=%lld mt=%u: expected wn 2 or 4 (4 with mt <= 2), sgs 1..16, split 0 (auto) .. 4096",
                          (long long)wn, (long long)sgs, (long long)split, mt);
+    /* Tokens per fragment: 8 (16x8x16 MMAs, B 16 x 8: half the x bytes and MMA work of 16) where every token fits one
+     * fragment (m <= 8, mt=1) and the device offers that shape, else 16 (ln= names it). */
+    int n8ok = m <= 8 && mt == 1 && (emu || has_f16_16x8(c));
+    int64_t ln = vkb_param_int(c, "ln", n8ok ? 8 : 16);
+    if ((ln != 8 && ln != 16) || (ln == 8 && mt != 1))
+        return vkb_error(c, "ln=%lld mt=%u: expected 16 tokens per fragment, or 8 with mt=1", (long long)ln, mt);
+    if (ln == 8 && !emu && !has_f16_16x8(c))
+        return vkb_skip(c, "ln=8: the device offers no 16x8x16 fp16 x fp16 -> fp32 NV cooperative matrix (`vkbench devices`)");
     uint32_t sg = c->caps.subgroup ? c->caps.subgroup : 32, wg = sg * (uint32_t)sgs;
     if (emu && (sg < 8 || sg > 256))
         return vkb_skip(c, "algo=coopmat_g_emu needs a subgroup size of 8 .. 256 (this device: %u)", sg);
@@ -604,7 +622,7 @@ static int dense_g_plan(vkb_case *c, long long n, long long k, int64_t m, int em
     lin_priv *p = lin_new(c, n, k, m);
     if (!p) return vkb_error(c, "out of memory");
     p->kp = ((size_t)k + 15) / 16 * 16;
-    uint64_t n16 = ((uint64_t)n + 15) / 16 * 16, tm = 16 * mt, tw = tm * (uint64_t)ts, mp = ((uint64_t)m + tw - 1) / tw * tw;
+    uint64_t n16 = ((uint64_t)n + 15) / 16 * 16, tm = (uint64_t)ln * mt, tw = tm * (uint64_t)ts, mp = ((uint64_t)m + tw - 1) / tw * tw;
     uint64_t nc = p->kp / 8, its = (nc + 7) / 8, bn = 16 * (uint64_t)wn * (uint64_t)(sgs / (ts * sk));
     uint64_t gx = ((uint64_t)n + bn - 1) / bn, gz = mp / tw;
     uint64_t tasks = ((n16 / 16 + (uint64_t)wn - 1) / (uint64_t)wn) * (((uint64_t)m + tm - 1) / tm);  /* subgroups a slice */
@@ -638,15 +656,15 @@ static int dense_g_plan(vkb_case *c, long long n, long long k, int64_t m, int em
     fold = fold && s > 1;
     vkb_add_buf(c, "tickets", VKB_U32, fold ? (size_t)(gx * gz) : 1, VKB_IN);  /* zero (kernels/splitk_fold.glsl) */
     char shader[48];
-    snprintf(shader, sizeof(shader), "dense_coopmat_g%s_w%lldx%u", emu ? "_emu" : "", (long long)wn, mt);
+    snprintf(shader, sizeof(shader), "dense_coopmat_g%s_w%lldx%u%s", emu ? "_emu" : "", (long long)wn, mt, ln == 8 ? "n8" : "");
     uint32_t spec[6] = {wg, (uint32_t)sgs, (uint32_t)panel, (uint32_t)fold, (uint32_t)ts, (uint32_t)sk};
     vkb_dispatch *d = vkb_add_dispatch(c, vkb_add_pipe(c, shader, 6, spec), (uint32_t)(gx * gz), (uint32_t)s, 1);
     if (!d) return vkb_error(c, "out of memory");
     d->push.n = (uint32_t)n, d->push.m = (uint32_t)m, d->push.k = (uint32_t)k;
     d->push.p0 = (uint32_t)nc, d->push.p1 = (uint32_t)per, d->push.p2 = (uint32_t)s, d->push.p3 = (uint32_t)n16;
     if (s > 1 && !fold && dense_add_splitk(c, n, m, s)) return vkb_error(c, "out of memory");
-    snprintf(c->note, sizeof(c->note), "%s %llux%llu wn%lld sg%lld ts%lld sk%lld split%llu%s %s", emu ? "coopmat_g_emu" : "coopmat_g",
-             (unsigned long long)bn, (unsigned long long)tw, (long long)wn, (long long)sgs, (long long)ts, (long long)sk, (unsigned long long)s,
+    snprintf(c->note, sizeof(c->note), "%s %llux%llu wn%lld ln%lld sg%lld ts%lld sk%lld split%llu%s %s", emu ? "coopmat_g_emu" : "coopmat_g",
+             (unsigned long long)bn, (unsigned long long)tw, (long long)wn, (long long)ln, (long long)sgs, (long long)ts, (long long)sk, (unsigned long long)s,
              fold ? " folded" : "", lay);
     dense_cost(c, n, k, m);
     return 0;
@@ -697,8 +715,8 @@ static int dense_stream_plan(vkb_case *c, long long n, long long k, int64_t m, i
     const char *lay = vkb_param_str(c, "lay", "panel");
     int panel = !strcmp(lay, "panel");
     int64_t rb = vkb_param_int(c, "rb", 2), xpre = vkb_param_int(c, "xpre", 1);
-    if (vkb_param_str(c, "fold", NULL) || vkb_param_str(c, "mt", NULL) || vkb_param_str(c, "ts", NULL))
-        return vkb_error(c, "fold=, mt= and ts= apply to algo=coopmat_g only (algo=stream)");
+    if (vkb_param_str(c, "fold", NULL) || vkb_param_str(c, "mt", NULL) || vkb_param_str(c, "ts", NULL) || vkb_param_str(c, "ln", NULL))
+        return vkb_error(c, "fold=, mt=, ts= and ln= apply to algo=coopmat_g only (algo=stream)");
     if (!panel && strcmp(lay, "rows")) return vkb_error(c, "lay=%s: expected rows or panel", lay);
     if ((rb != 1 && rb != 2 && rb != 4) || (xpre != 0 && xpre != 1))
         return vkb_error(c, "rb=%lld xpre=%lld: expected rb 1, 2 or 4 (register buffers), xpre 0 or 1", (long long)rb, (long long)xpre);
@@ -797,8 +815,9 @@ static int64_t dense_wgs_split(long long n, long long k, int64_t m, int64_t bn, 
 static int dense_wgs_plan(vkb_case *c, long long n, long long k, int64_t m, int emu)
 {
     if (vkb_param_str(c, "sr", NULL) || vkb_param_str(c, "sk", NULL) || vkb_param_str(c, "xpre", NULL) || vkb_param_str(c, "rb", NULL) ||
-        vkb_param_str(c, "fold", NULL) || vkb_param_str(c, "mt", NULL) || vkb_param_str(c, "ts", NULL) || vkb_param_str(c, "wn", NULL))
-        return vkb_error(c, "sr=, sk=, xpre=, rb=, fold=, mt=, ts= and wn= do not apply to algo=wgs (its axes: bn, bk, sgs, ahead, split)");
+        vkb_param_str(c, "fold", NULL) || vkb_param_str(c, "mt", NULL) || vkb_param_str(c, "ts", NULL) || vkb_param_str(c, "wn", NULL) ||
+        vkb_param_str(c, "ln", NULL))
+        return vkb_error(c, "sr=, sk=, xpre=, rb=, fold=, mt=, ts=, wn= and ln= do not apply to algo=wgs (its axes: bn, bk, sgs, ahead, split)");
     const char *lay = vkb_param_str(c, "lay", "rows");
     if (strcmp(lay, "rows")) return vkb_error(c, "lay=%s: algo=wgs reads W row-major (lay=rows)", lay);
     int64_t bn = vkb_param_int(c, "bn", 64), bk = vkb_param_int(c, "bk", 64), sgs = vkb_param_int(c, "sgs", 4);
@@ -868,8 +887,8 @@ static int dense_coop_plan(vkb_case *c, long long n, long long k, int64_t m)
     if (vkb_param_str(c, "sr", NULL) || vkb_param_str(c, "sk", NULL) || vkb_param_str(c, "lay", NULL) || vkb_param_str(c, "xpre", NULL) ||
         vkb_param_str(c, "rb", NULL))
         return vkb_error(c, "sr=, lay=, xpre= and rb= apply to algo=stream only, sk= to stream and coopmat_g (algo=%s)", algo);
-    if (vkb_param_str(c, "fold", NULL) || vkb_param_str(c, "mt", NULL) || vkb_param_str(c, "ts", NULL))
-        return vkb_error(c, "fold=, mt= and ts= apply to algo=coopmat_g only (algo=%s)", algo);
+    if (vkb_param_str(c, "fold", NULL) || vkb_param_str(c, "mt", NULL) || vkb_param_str(c, "ts", NULL) || vkb_param_str(c, "ln", NULL))
+        return vkb_error(c, "fold=, mt=, ts= and ln= apply to algo=coopmat_g only (algo=%s)", algo);
     if (!emu && !c->caps.coopmat_nv)
         return vkb_skip(c, "device lacks VK_NV_cooperative_matrix (fp16 matrix units); algo=coopmat_emu validates the tiling");
     if (!emu && !c->caps.f16) return vkb_skip(c, "device lacks shaderFloat16 (fp16 cooperative matrices)");
@@ -1004,7 +1023,7 @@ static void dense_check(vkb_case *c, vkb_check *r)
     vkb_check_ref(r, p->fast ? &p->cmp : NULL, p->fast ? "blas+scalar-sample" : "scalar");
 }
 
-VKB_KERNEL(dense_f16) = {"dense_f16", "n,k,m,shape,algo,rows,mt,wg,bm,bn,bk,sgs,split,wn,sr,sk,lay,rb,xpre,fold,ts,ahead",
+VKB_KERNEL(dense_f16) = {"dense_f16", "n,k,m,shape,algo,rows,mt,wg,bm,bn,bk,sgs,split,wn,sr,sk,lay,rb,xpre,fold,ts,ahead,ln",
                          "fp16-weight GEMV/GEMM baseline for bitnet_linear: fp16 W, x; fp32 accumulate and y "
                          "(algo gemv|gemv8|gemm SIMT; coopmat, coopmat_g (the default at m 8..64) or stream (above) on matrix units; wgs on "
                          "workgroup-scope matrices (coopmat2: the default at m 32 and 64); coopmat_emu, coopmat_g_emu, stream_emu, wgs_emu)",

@@ -1,0 +1,8 @@
+#version 450
+// dense_coopmat_g.glsl with 4 row x 1 token fragments (16 x 8: m <= 8) per subgroup, matrix operations emulated (validation only)
+#extension GL_GOOGLE_include_directive : require
+#define VKB_COOP_EMU
+#define DG_WN 4u
+#define DG_MT 1u
+#define DG_LN 8u
+#include "dense_coopmat_g.glsl"
