@@ -550,20 +550,22 @@ static void dense_cost(vkb_case *c, long long n, long long k, int64_t m)
  * ~64 KiB of W in flight per SM at wn=2) are in the grid, at most k / (16 m) (partial sums written <= 1/8 of
  * W's bytes) and at most one slice per 64-deep iteration (explicit splits 2 .. 16 were no faster at m=8 wn=4 on any of
  * the six shapes but 28672x4096, 69.5 at 4 against 71.2; tests/gpu/sweep_cg10b.txt). */
-/* coopmat_g's default K parts (sk=): at m <= 16 with one token fragment a subgroup, and fewer 32-row tiles than 4 per
- * SM (528 where the device does not say), the largest power of two <= 16 that leaves each subgroup >= 4 of K's 64-deep
- * iterations; 1 elsewhere. Measured (rotate, m=8, us, the six shapes; tests/gpu/sweep_s15c.txt .. s15g.txt): on an
- * H100 wn=2 with sgs = sk = 8 at split 1 took 31.9 21.3 55.6 25.0 100.4 51.1, with 16 36.0 19.3 56.0 25.9 90.9 47.0,
- * against the old default's (wn=4 sgs=4 sk=1, 10-22 slices and the second dispatch) 36.5 25.3 57.7 29.7 92.3 53.6; on
- * an H200 the rule's 27.7 18.3 47.4 23.3 76.9 37.4 against 29.2 21.9 45.0 24.4 72.4 41.9: the parts lose 5-6% where
- * the tiles alone fill the GPU (20480 and 28672 rows: 640 and 896 tiles on 132 SMs), hence the tile bound. The rule
- * takes 8 at K = 2560, 3200 and 16 at 4096 and above. */
+/* coopmat_g's default K parts (sk=): at m <= 16 with one token fragment a subgroup, the largest power of two <= 16
+ * that leaves each subgroup >= 4 of K's 64-deep iterations and keeps the grid within 64 subgroups per SM (132 SMs where
+ * the device does not say); 1 elsewhere. Measured (m=8, us, the six shapes; tests/gpu/sweep_s15c.txt .. s15i.txt):
+ * - H100, rotate, 16-token fragments: wn=2 with sgs = sk = 8 at split 1 took 31.9 21.3 55.6 25.0 100.4 51.1, with 16
+ *   36.0 19.3 56.0 25.9 90.9 47.0, against the old default's (wn=4 sgs=4 sk=1, 10-22 slices and the second dispatch)
+ *   36.5 25.3 57.7 29.7 92.3 53.6.
+ * - H200, rotate, 8-token fragments (ln=8): the rule's parts took 22.7 14.3 (sk 8, 16) .. 19.3 32.8 on four shapes
+ *   against 29.2 21.9 24.4 41.9 for the old tiling; on 20480x3200 sk 4 / 8 37.2 / 38.2 and on 28672x4096 sk 8 / 16
+ *   62.8 / 66.8, against the old tiling's 46.2 and 75.0 (with 16-token fragments the parts had lost there: the cap).
+ * The rule takes 8 at K = 2560 and 3200 (20480 rows: 8 within the cap), 16 from 4096 (28672 rows: 8). */
 static int64_t sk_default(const vkb_case *c, long long n, long long k, int64_t m, uint32_t mt)
 {
-    uint64_t sms = c->caps.sm_count ? c->caps.sm_count : 132;
-    if (m > 16 || mt != 1 || (uint64_t)(n + 31) / 32 >= 4 * sms) return 1;
+    uint64_t sms = c->caps.sm_count ? c->caps.sm_count : 132, tiles = ((uint64_t)n + 31) / 32;
+    if (m > 16 || mt != 1) return 1;
     int64_t its = ((int64_t)k + 63) / 64, sk = 1;
-    while (sk < 16 && its / (2 * sk) >= 4) sk *= 2;
+    while (sk < 16 && its / (2 * sk) >= 4 && tiles * 2 * (uint64_t)sk <= 64 * sms) sk *= 2;
     return sk;
 }
 
@@ -585,7 +587,7 @@ static int dense_g_plan(vkb_case *c, long long n, long long k, int64_t m, int em
     int64_t mt64 = vkb_param_int(c, "mt", 1);  /* mt=2 took 2.2-2.6x mt=1's time at m=32 (dense_coop_plan) */
     if (mt64 != 1 && mt64 != 2 && mt64 != 4) return vkb_error(c, "mt=%lld: expected 1, 2 or 4 token fragments per subgroup", (long long)mt64);
     uint32_t mt = (uint32_t)mt64;
-    /* K parts by default where one token block holds every token (m <= 16, mt=1) and the row tiles are few: sk_default
+    /* K parts by default where one token block holds every token (m <= 16, mt=1): sk_default
      * (as many subgroups a workgroup: one 32-row tile, wn=2); the auto split then comes to one slice (below). */
     int64_t ts = vkb_param_int(c, "ts", 1), skd = sk_default(c, n, k, m, mt);
     int64_t sgs = vkb_param_int(c, "sgs", skd > 1 ? skd * ts : 4);
