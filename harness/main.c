@@ -37,7 +37,7 @@ static void usage(FILE *f)
             "      --mode hot|cold|rotate  override the suites' cache mode\n"
             "      --min-time S --max-noise F --timeout S --min-samples N   stop-rule overrides\n"
             "      --validate            enable the Khronos validation layer; any message makes the case ERROR\n"
-            "      --shader A=B          use SPIR-V module B wherever a kernel asks for A\n"
+            "      --shader A=B          use SPIR-V module B wherever a kernel asks for A (exit 3 if none does)\n"
             "      --spv-dir DIR         where SPIR-V modules live (default build/spv)\n"
             "      --no-calibrate        skip the calibration (every ceiling and utilization NA)\n"
             "      --recalibrate         measure the ceilings again instead of reading OUT/.calibration/\n"
@@ -71,8 +71,8 @@ static void usage(FILE *f)
             "  export --format gbench RUN [-o FILE] [--samples]   a run as Google Benchmark JSON (compare.py,\n"
             "                            github-action-benchmark): per-case aggregates, FAIL/ERROR as error_occurred\n"
             "exit status: 0 all cases PASS or SKIP; 1 a case FAILed or ERRORed; 3 usage or input error (also a --dir\n"
-            "  that holds a run); 130 interrupted by SIGINT, 143 by SIGTERM (finished rows kept, run.txt says\n"
-            "  \"status: interrupted after I of N cases\"; a second signal exits at once)\n");
+            "  that holds a run, or a --shader that no case used); 130 interrupted by SIGINT, 143 by SIGTERM (finished\n"
+            "  rows kept, run.txt says \"status: interrupted after I of N cases\"; a second signal exits at once)\n");
 }
 
 /* SIGINT and SIGTERM: finish the current sample, record the case, write run.txt's status, exit 128 + sig. */
@@ -334,6 +334,11 @@ static int cmd_run(int argc, char **argv)
            vkb_run_interrupted ? " (interrupted)" : "", tot.dir);
     if (o.validate) printf("validation messages: %llu\n", (unsigned long long)vkb_vk_validation_messages(v));
     ret = vkb_run_interrupted ? EXIT_SIGNAL + vkb_run_interrupted : tot.fail || tot.error ? EXIT_CASES_FAILED : EXIT_OK;
+    const char *unused = vkb_run_interrupted ? NULL : vkb_vk_unused_override(v);
+    if (unused) {  /* a fault injected into no case: its run says nothing about the fault (results kept) */
+        fprintf(stderr, "vkbench: --shader %s=...: no case loaded module '%s', so nothing ran the substitute\n", unused, unused);
+        if (ret == EXIT_OK) ret = EXIT_USAGE;
+    }
 out:
     t0 = vkb_now_s();
     vkb_vk_close(v);

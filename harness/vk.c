@@ -58,7 +58,7 @@ struct vkb_vk {
     PFN_vkGetPipelineExecutableStatisticsKHR exec_stats;
     char stats_why[128];     /* why there are none, when exec_stats is NULL */
     char override_from[MAX_OVERRIDES][48], override_to[MAX_OVERRIDES][48];
-    int noverride;
+    int noverride, override_used[MAX_OVERRIDES];
     char err[512];
 };
 
@@ -824,8 +824,15 @@ int vkb_vk_add_override(vkb_vk *v, const char *spec)
     }
     snprintf(v->override_from[v->noverride], 48, "%.*s", (int)(eq - spec), spec);
     snprintf(v->override_to[v->noverride], 48, "%s", eq + 1);
-    v->noverride++;
+    v->override_used[v->noverride++] = 0;
     return 0;
+}
+
+const char *vkb_vk_unused_override(const vkb_vk *v)
+{
+    for (int i = 0; i < v->noverride; i++)
+        if (!v->override_used[i]) return v->override_from[i];
+    return NULL;
 }
 
 static int find_memtype(const vkb_vk *v, uint32_t bits, VkMemoryPropertyFlags want)
@@ -870,7 +877,7 @@ static int load_module(vkb_vk *v, const char *shader, VkShaderModule *mod)
 {
     const char *name = shader;
     for (int i = 0; i < v->noverride; i++)
-        if (strcmp(v->override_from[i], shader) == 0) name = v->override_to[i];
+        if (strcmp(v->override_from[i], shader) == 0) name = v->override_to[i], v->override_used[i] = 1;
     char path[700];
     snprintf(path, sizeof(path), "%s/%s.spv", v->spv_dir, name);
     FILE *f = fopen(path, "rb");

@@ -41,6 +41,8 @@ int vkb_vk_list(FILE *f, char *err, size_t errlen);
 /* Where SPIR-V modules are read from; shader overrides as "KERNEL_SHADER=OTHER" are applied by name. */
 void vkb_vk_set_spv_dir(vkb_vk *v, const char *dir);
 int vkb_vk_add_override(vkb_vk *v, const char *spec);
+/* The first --shader A=B whose module A no pipeline asked for (the substitution never happened), or NULL. */
+const char *vkb_vk_unused_override(const vkb_vk *v);
 
 /* Prepare a planned case: device buffers with guards, staging, pipelines, descriptors.
  * Returns NULL and sets the context error on failure. */

@@ -7,7 +7,7 @@
 // e % EMU_LN (q < 16 EMU_LN / S <= 32: the hosts require S >= 8), for the MMA and the store alike, so no invocation
 // reads another's.
 // lavapipe 22.3 breaks out of any loop past ~65k trips per invocation (gallivm's loop limiter): the 16-deep dot
-// product is unrolled, so an MMA counts 256 / S trips.
+// product is unrolled, so an MMA counts 16 EMU_LN / S trips.
 #ifndef EMU_LN
 #define EMU_LN 16u
 #endif

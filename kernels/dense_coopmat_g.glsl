@@ -1,22 +1,22 @@
 // Dense fp16-weight baseline at batch 8 .. 64 on matrix units (GL_NV_cooperative_matrix, 16x16x16 fp16 x fp16
-// -> fp32 at subgroup scope), every fragment loaded straight from global memory: no shared-memory staging of W,
+// -> fp32 at subgroup scope, or 16x8x16 with LN = 8 tokens per fragment: DG_LN below), every fragment loaded straight from global memory: no shared-memory staging of W,
 // no barrier in the K loop. y^T (N x M) = W (N x K) . x^T (K x M): W row-major is exactly a row-major A matrix
 // (16 rows x 32 bytes per fragment), x row-major M x K is x^T column-major, loaded as B fragments (L1/L2: every
 // subgroup of a workgroup reads the same x at about the same time). Subgroups are independent: each owns WN row
 // fragments (16 WN rows of W) x MT token fragments over one K slice (split-K: grid y); the workgroup (SGS
-// subgroups, BN = 16 WN SGS rows) only shares x in L1 and a tile of grid. One loop iteration loads UK = 4
+// subgroups, BN = 16 WN SGS / (TS SK) rows) only shares x in L1 and a tile of grid. One loop iteration loads UK = 4
 // consecutive 16-deep fragments per row block before any MMA: 16 rows x 128 bytes, whole cache lines, and
 // 4 WN x 512 bytes of W in flight per subgroup, independent of the other subgroups (no barrier to wait on).
-// Padding (host): W has N16 = N rounded up to 16 rows and x 16 MT ceil(M / 16 MT) rows, both with Kp16 =
+// Padding (host): W has N16 = N rounded up to 16 rows and x LN MT TS ceil(M / (LN MT TS)) rows, both with Kp16 =
 // K rounded up to 16 columns, zeros in the padding, so every fragment is in bounds and adds zeros; a row block
 // wholly past N16 (the workgroup's last tile) reads block 0 instead and its results are never stored.
-// Output as dense_coopmat.glsl: each 16x16 accumulator through the subgroup's own 1 KiB of shared memory
-// (column-major), then written with bounds checks as 16 consecutive rows of one token: into y when
+// Output as dense_coopmat.glsl: each 16 x LN accumulator through the subgroup's own 1 KiB of shared memory
+// (column-major; with SK > 1 all tiles at once, then summed over the parts, below), then written with bounds checks as 16 consecutive rows of one token: into y when
 // pc.p2 == 1, else part[slice][M][N], summed in slice order by dense_splitk.comp or (FOLD) in this kernel.
 // Buffers: 0 W (fp16, N16 x Kp16), 1 x (fp16, Mp x Kp16), 2 y (fp32 M x N), 3 part (fp32 p2 x M x N; one
 // element when p2 == 1), 4 the tickets of FOLD (uint, one per tile of the grid, zero between calls). Push: n = N, m = M, p0 = Kp16 / 8 (uvec4 per row, even), p1 = uvec4 per K slice
-// (a multiple of 8 = one iteration), p2 = slices, p3 = N16. Grid (ceil(N/BN) x Mp / (16 MT TS), p2, 1): row block
-// x / (Mp / (16 MT TS)), token block x % (Mp / (16 MT TS)); BN = 16 WN SGS / (TS SK).
+// (a multiple of 8 = one iteration), p2 = slices, p3 = N16. Grid (ceil(N/BN) x Mp / (LN MT TS), p2, 1): row block
+// x / (Mp / (LN MT TS)), token block x % (Mp / (LN MT TS)); BN = 16 WN SGS / (TS SK).
 // Spec: 0 workgroup size = subgroup size x SGS, 1 SGS, 2 PANEL, 3 FOLD (split-K summed in the kernel), 4 TS (token sets),
 // 5 SK (K parts within the workgroup: BN = 16 WN SGS / (TS SK)). WN and MT are compiled in by the stubs
 // dense_coopmat_g_wIxJ.comp (I = WN, J = MT) so that every fragment array has a constant size (the form that
@@ -46,7 +46,7 @@ layout(constant_id = 5) const uint SK = 1u;    // K parts: SK subgroups of a wor
 const uint SR = SGS / SK;                      // subgroups per K part (SGS % (TS SK) == 0)
 #define FOLD_CNT_BINDING 4
 #include "splitk_fold.glsl"
-// The output's staging: one 16x16 fp32 tile per subgroup; with SK > 1 all of a subgroup's WN x MT tiles at once
+// The output's staging: one 16 x LN fp32 tile (1 KiB slot) per subgroup; with SK > 1 all of its WN x MT tiles at once
 shared uvec4 sm[(SK > 1u ? SGS * WN * MT : SGS) * 64u];
 
 #ifdef VKB_COOP_EMU
@@ -73,10 +73,10 @@ float emu_h(FragEmu f, uint r, uint c) {
 
 void main() {
     // Grid x = row block x token block, token block fastest: the workgroups that read the same rows of W for different
-    // tokens are launched side by side, so all but the first find W in L2 (m > 16 MT: grid z used to hold the token
+    // tokens are launched side by side, so all but the first find W in L2 (m > LN MT: grid z used to hold the token
     // blocks, and each re-read W from memory after all row blocks of the one before).
     // TS > 1: subgroups sg and sg + 1 .. of one workgroup load the same W fragments for different token blocks, at the
-    // same time, from the same L1. A workgroup covers BN = 16 WN SGS / TS rows and TS 16 MT tokens.
+    // same time, from the same L1. A workgroup covers BN = 16 WN SGS / (TS SK) rows and TS LN MT tokens.
     // SK > 1: subgroup sg takes part ks = sg / SR of the slice's K range (whole 64-deep iterations) for the tile of
     // sr = sg % SR; the SK partial tiles are summed in shared memory in part order at the end (in-kernel split-K: no
     // second dispatch, no partial sums through L2).
@@ -85,7 +85,7 @@ void main() {
     uint gz = (pc.m + tw - 1u) / tw, wx = gl_WorkGroupID.x / gz, tb = gl_WorkGroupID.x % gz;
     uint n0 = wx * bn + (sr / TS) * 16u * WN, t0 = tb * tw + (sr % TS) * LN * MT;
     uint slice = gl_WorkGroupID.y, q8 = (pc.p1 / 8u + SK - 1u) / SK * 8u, ld = pc.p0;
-    uint cs = min(pc.p0, slice * pc.p1 + ks * q8), c0 = cs, cend = min(min(pc.p0, slice * pc.p1 + pc.p1), cs + q8);
+    uint c0 = min(pc.p0, slice * pc.p1 + ks * q8), cend = min(min(pc.p0, slice * pc.p1 + pc.p1), c0 + q8);
     uint wb[WN], xb[MT];  // first uvec4 of each row block / token block
     [[unroll]] for (uint i = 0u; i < WN; ++i) {
         uint r = n0 + 16u * i;
@@ -119,9 +119,8 @@ void main() {
         [[unroll]] for (uint i = 0u; i < WN; ++i)
             [[unroll]] for (uint j = 0u; j < MT; ++j) acc[i][j] = MMA(fa[i], fb[j], acc[i][j]);
     }
-    // Each subgroup stages one 16 x 16 fp32 tile (64 uvec4) in its own slice of sm, column-major: element
+    // Each subgroup stages one 16 x LN fp32 tile (in a 64-uvec4 slot) in its own slice of sm, column-major: element
     // (row r, token c) at 16 c + r, so the invocations write 64-byte runs of one token's outputs.
-    uint ys = sg * 64u;
     if (SK > 1u) {
         [[unroll]] for (uint i = 0u; i < WN; ++i)
             [[unroll]] for (uint j = 0u; j < MT; ++j) STORE_COL(acc[i][j], ((sg * WN + i) * MT + j) * 64u);
@@ -140,6 +139,7 @@ void main() {
     } else
     [[unroll]] for (uint i = 0u; i < WN; ++i)
         [[unroll]] for (uint j = 0u; j < MT; ++j) {
+            uint ys = sg * 64u;
             STORE_COL(acc[i][j], ys);
             subgroupBarrier();
             for (uint e = gl_SubgroupInvocationID; e < 16u * LN; e += gl_SubgroupSize) {
@@ -152,7 +152,7 @@ void main() {
             }
             subgroupBarrier();
         }
-    // FOLD: the tile's last workgroup sums its BN rows x (up to) TS 16 MT tokens over the slices, in slice order as
+    // FOLD: the tile's last workgroup sums its BN rows x (up to) TS LN MT tokens over the slices, in slice order as
     // dense_splitk.comp (the same sums, bit for bit). Where N % 4 == 0 an invocation takes 4 groups of 4 rows and
     // loads 4 slices of each before adding: 16 vec4 in flight, so the tail costs ~p2 / 4 load latencies, not p2 x 16.
     if (FOLD != 0u && pc.p2 > 1u && fold_arrive(gl_WorkGroupID.x, pc.p2)) {

@@ -1,5 +1,5 @@
 #version 450
-// dense_coopmat_g.glsl with 4 row x 1 token fragments (16 x 8: m <= 8) per subgroup, matrix operations emulated (validation only)
+// dense_coopmat_g.glsl with 4 row x 1 token fragment of 8 tokens (16x8x16 MMAs: ln=8) per subgroup, matrix operations emulated (validation only)
 #extension GL_GOOGLE_include_directive : require
 #define VKB_COOP_EMU
 #define DG_WN 4u

@@ -1,5 +1,5 @@
 #version 450
-// dense_coopmat_g.glsl with 2 row x 1 token fragments (16 x 8: m <= 8) per subgroup, on GL_NV_cooperative_matrix
+// dense_coopmat_g.glsl with 2 row x 1 token fragment of 8 tokens (16x8x16 MMAs: ln=8) per subgroup, on GL_NV_cooperative_matrix
 #extension GL_GOOGLE_include_directive : require
 #extension GL_KHR_memory_scope_semantics : require
 #extension GL_NV_cooperative_matrix : require

@@ -539,13 +539,14 @@ static void dense_cost(vkb_case *c, long long n, long long k, int64_t m)
  * H200, 28672x4096 m=8: 204.5 us rows, 71.6 panels at wn=4; tests/gpu/sweep_cg10.txt, at dense_coop_plan).
  * Tunables: wn= row fragments per subgroup (2 or 4; 4 needs mt <= 2), mt= token fragments per subgroup (1, 2, 4),
  * sgs= subgroups per workgroup (share x in L1), sk= K parts (sk subgroups of a workgroup split one tile's K slice and
- * their partial tiles are summed in shared memory, in part order: split-K without a second dispatch), split= K slices
- * (0 = auto), lay= rows | panel, fold= 0 (split-K summed
+ * their partial tiles are summed in shared memory, in part order: split-K without a second dispatch), ln= tokens per
+ * fragment (8: 16x8x16 MMAs, mt=1 only; 16), split= K slices (0 = auto), lay= rows | panel, fold= 0 (split-K summed
  * by dense_splitk) | 1 (by the tile's last workgroup, kernels/splitk_fold.glsl: slower at the auto splits on the H200,
- * tests/gpu/sweep_fold11.txt). Defaults: mt=1 (one 16-token block per workgroup, the blocks side by side in grid x so
+ * tests/gpu/sweep_fold11.txt). Defaults: mt=1 (one token block per workgroup, the blocks side by side in grid x so
  * that they share W through L2; mt=2 at m=32 took 2.2-2.6x its time, tests/gpu/sweep_cg11b.txt), wn=4 with mt=1
  * (measured: 0.82-0.91x of wn=2's time at m=8), else 2, sgs=4 (sgs=1, 2 and 8 within 3%), all three as before
- * session 15 where sk_default is 1 (its K parts otherwise, with wn=2 and sgs = sk: see there); split-K as
+ * session 15 where sk_default is 1 (its K parts otherwise, with wn=2 and sgs = sk ts: see there), ln=8 where m <= 8
+ * and the device has the shape (else 16); split-K as
  * dense_split below with subgroups as the unit: slices until ~2112 subgroups (16 per SM of a 132-SM GPU, i.e.
  * ~64 KiB of W in flight per SM at wn=2) are in the grid, at most k / (16 m) (partial sums written <= 1/8 of
  * W's bytes) and at most one slice per 64-deep iteration (explicit splits 2 .. 16 were no faster at m=8 wn=4 on any of
@@ -590,6 +591,7 @@ static int dense_g_plan(vkb_case *c, long long n, long long k, int64_t m, int em
     /* K parts by default where one token block holds every token (m <= 16, mt=1): sk_default
      * (as many subgroups a workgroup: one 32-row tile, wn=2); the auto split then comes to one slice (below). */
     int64_t ts = vkb_param_int(c, "ts", 1), skd = sk_default(c, n, k, m, mt);
+    while (skd > 1 && (skd * ts > 16 || 2048 * skd * ts + 16 > (int64_t)c->caps.max_shared)) skd /= 2;  /* sgs, staging */
     int64_t sgs = vkb_param_int(c, "sgs", skd > 1 ? skd * ts : 4);
     int64_t sk = vkb_param_int(c, "sk", skd > 1 && sgs % (skd * ts) == 0 ? skd : 1);
     int64_t wn = vkb_param_int(c, "wn", sk > 1 || mt > 1 ? 2 : 4), split = vkb_param_int(c, "split", 0);
@@ -615,9 +617,11 @@ static int dense_g_plan(vkb_case *c, long long n, long long k, int64_t m, int em
     if (ln == 8 && !emu && !has_f16_16x8(c))
         return vkb_skip(c, "ln=8: the device offers no 16x8x16 fp16 x fp16 -> fp32 NV cooperative matrix (`vkbench devices`)");
     uint32_t sg = c->caps.subgroup ? c->caps.subgroup : 32, wg = sg * (uint32_t)sgs;
-    if (emu && (sg < 8 || sg > 256))
-        return vkb_skip(c, "algo=coopmat_g_emu needs a subgroup size of 8 .. 256 (this device: %u)", sg);
-    long long smem = 1024 * (long long)sgs * (sk > 1 ? wn * (long long)mt : 1);  /* the output's staging */
+    if (emu && (sg < 8 || sg > 16 * (uint32_t)ln))  /* an invocation owns 16 ln / sg accumulator elements */
+        return vkb_skip(c, "algo=coopmat_g_emu needs a subgroup size of 8 .. %u at ln=%lld (this device: %u)", 16 * (uint32_t)ln,
+                        (long long)ln, sg);
+    /* the output's staging, and FOLD's flag (kernels/splitk_fold.glsl: declared whether used or not) */
+    long long smem = 1024 * (long long)sgs * (sk > 1 ? wn * (long long)mt : 1) + 16;
     if (wg > c->caps.max_wg_size || (double)smem > c->caps.max_shared)
         return vkb_skip(c, "sgs=%lld sk=%lld on this device: %u invocations (<= %u), %lld B shared (<= %u)", (long long)sgs, (long long)sk, wg,
                         c->caps.max_wg_size, smem, c->caps.max_shared);
@@ -635,6 +639,7 @@ static int dense_g_plan(vkb_case *c, long long n, long long k, int64_t m, int em
          * parts reach that alone: split 2 took 25.3 / 51.8 us where 1 took 19.3 / 47.0 on 2560x6912 / 4096x14336 at
          * sk=16, tests/gpu/sweep_s15e.txt), else at least (the first slices of sk=1) */
         s = sk > 1 ? 2112 / (tasks * (uint64_t)sk) : (2112 + tasks - 1) / tasks;
+        if (sk > 1 && s > its / (4 * (uint64_t)sk)) s = its / (4 * (uint64_t)sk);  /* >= 4 iterations a part, as sk_default */
         if (s > cap) s = cap;
         if (s < 1) s = 1;
     }
@@ -888,7 +893,7 @@ static int dense_coop_plan(vkb_case *c, long long n, long long k, int64_t m)
     if (vkb_param_str(c, "wn", NULL)) return vkb_error(c, "wn= applies to algo=coopmat_g and stream only (algo=%s)", algo);
     if (vkb_param_str(c, "sr", NULL) || vkb_param_str(c, "sk", NULL) || vkb_param_str(c, "lay", NULL) || vkb_param_str(c, "xpre", NULL) ||
         vkb_param_str(c, "rb", NULL))
-        return vkb_error(c, "sr=, lay=, xpre= and rb= apply to algo=stream only, sk= to stream and coopmat_g (algo=%s)", algo);
+        return vkb_error(c, "sr=, xpre= and rb= apply to algo=stream only, sk= and lay= to stream and coopmat_g (algo=%s)", algo);
     if (vkb_param_str(c, "fold", NULL) || vkb_param_str(c, "mt", NULL) || vkb_param_str(c, "ts", NULL) || vkb_param_str(c, "ln", NULL))
         return vkb_error(c, "fold=, mt=, ts= and ln= apply to algo=coopmat_g only (algo=%s)", algo);
     if (!emu && !c->caps.coopmat_nv)

@@ -21,9 +21,10 @@ SETS = {
                     "P[q] = uvec4(r_ * 0x01010101u + g_);")],
         "noloop": [("    for (uint st = 0u; st < ns; st += 4u) {", "    for (uint st = 0u; st < 0u; st += 4u) {")],
     }),
-    # dense_f16 coopmat_g (kernels/dense_coopmat_g.glsl, wn=2: the K-parts default) at m=8: x fragments from one
-    # place (L1 hits: what re-reading x from L2 costs), W fragments from one place (what streaming W costs), no K loop
-    "dense_g": ("dense_coopmat_g_w2x1", "dense_coopmat_g.glsl", {
+    # dense_f16 coopmat_g (kernels/dense_coopmat_g.glsl, wn=2 with 8-token fragments: the K-parts default at m=8): x
+    # fragments from one place (L1 hits: what re-reading x from L2 costs), W fragments from one place (what streaming W
+    # costs), no K loop. Session 15's figures (sweep_s15h.txt's header) are of the 16-token stub, before ln=8.
+    "dense_g": ("dense_coopmat_g_w2x1n8", "dense_coopmat_g.glsl", {
         "xfixed": [("LOAD_X(fb[u][j], xb[j] + c + 2u * u, ld);", "LOAD_X(fb[u][j], xb[j] + 2u * u, ld);")],
         "wfixed": [("LOAD_W(fa[u][i], WF(i, c + 2u * u), wstr);", "LOAD_W(fa[u][i], WF(i, 2u * u), wstr);")],
         "noloop": [("    uint c = c0;\n", "    uint c = cend;\n")],

@@ -185,8 +185,9 @@ def floors(rows, peers):
     against peers.py's null (a one-element kernel in a CUDA graph), both measured on the run's machine."""
     nv, why = pick(rows, "noop")
     cn, mm = peers.get(("null", "1", "f32")), peers.get(("matmul", "512x512x512", "f16"))
-    if not nv or not cn or not mm:
-        print("Per-call floors: NA (%s)\n" % ("no noop row: " + why if not nv else "no null or 512 row in the peers"))
+    if not nv or not cn or not mm or mm <= cn:
+        print("Per-call floors: NA (%s)\n" % ("no noop row: " + why if not nv else "no null or 512 row in the peers, or the 512 "
+                                               "row at or below the null kernel's"))
         return
     inside = mm - cn  # cuBLAS's 512 kernel above its floor
     print("Per-call floors: vkbench noop %.2f us (a dispatch and its barrier), CUDA graph null kernel %.2f us. cuBLAS's fp16 "
