@@ -559,8 +559,10 @@ static void dense_cost(vkb_case *c, long long n, long long k, int64_t m)
  *   36.5 25.3 57.7 29.7 92.3 53.6.
  * - H200, rotate, 8-token fragments (ln=8): the rule's parts took 22.7 14.3 (sk 8, 16) .. 19.3 32.8 on four shapes
  *   against 29.2 21.9 24.4 41.9 for the old tiling; on 20480x3200 sk 4 / 8 37.2 / 38.2 and on 28672x4096 sk 8 / 16
- *   62.8 / 66.8, against the old tiling's 46.2 and 75.0 (with 16-token fragments the parts had lost there: the cap).
- * The rule takes 8 at K = 2560 and 3200 (20480 rows: 8 within the cap), 16 from 4096 (28672 rows: 8). */
+ *   62.8 / 66.8, against the old tiling's 46.2 and 75.0 (with 16-token fragments the parts had lost 5-6% on those
+ *   two, sweep_s15g; at m=16 they win 1-11% rotate and lose 5-6% cold there, sweep_s15k).
+ * The rule takes 8 at K = 2560 and 3200, 16 from 4096 but 8 on 28672x4096 (the cap; 8 beat 16 there). dense_g_plan
+ * halves it further to fit 16 subgroups with its token sets and the device's shared memory. */
 static int64_t sk_default(const vkb_case *c, long long n, long long k, int64_t m, uint32_t mt)
 {
     uint64_t sms = c->caps.sm_count ? c->caps.sm_count : 132, tiles = ((uint64_t)n + 31) / 32;
