@@ -561,14 +561,16 @@ static void dense_cost(vkb_case *c, long long n, long long k, int64_t m)
  *   against 29.2 21.9 24.4 41.9 for the old tiling; on 20480x3200 sk 4 / 8 37.2 / 38.2 and on 28672x4096 sk 8 / 16
  *   62.8 / 66.8, against the old tiling's 46.2 and 75.0 (with 16-token fragments the parts had lost 5-6% on those
  *   two, sweep_s15g; at m=16 they win 1-11% rotate and lose 5-6% cold there, sweep_s15k).
- * The rule takes 8 at K = 2560 and 3200, 16 from 4096 but 8 on 28672x4096 (the cap; 8 beat 16 there). dense_g_plan
- * halves it further to fit 16 subgroups with its token sets and the device's shared memory. */
-static int64_t sk_default(const vkb_case *c, long long n, long long k, int64_t m, uint32_t mt)
+ * The rule takes 8 at K = 2560 and 3200, 16 from 4096 but 8 on 28672x4096 (the cap; 8 beat 16 there). Halved further
+ * while its sk ts subgroups (ts token sets) exceed 16 or their output staging (2 KiB each at wn=2, and FOLD's flag)
+ * the device's shared memory. */
+static int64_t sk_default(const vkb_case *c, long long n, long long k, int64_t m, uint32_t mt, int64_t ts)
 {
     uint64_t sms = c->caps.sm_count ? c->caps.sm_count : 132, tiles = ((uint64_t)n + 31) / 32;
     if (m > 16 || mt != 1) return 1;
     int64_t its = ((int64_t)k + 63) / 64, sk = 1;
     while (sk < 16 && its / (2 * sk) >= 4 && tiles * 2 * (uint64_t)sk <= 64 * sms) sk *= 2;
+    while (sk > 1 && (sk * ts > 16 || 2048 * sk * ts + 16 > (int64_t)c->caps.max_shared)) sk /= 2;
     return sk;
 }
 
@@ -592,8 +594,7 @@ static int dense_g_plan(vkb_case *c, long long n, long long k, int64_t m, int em
     uint32_t mt = (uint32_t)mt64;
     /* K parts by default where one token block holds every token (m <= 16, mt=1): sk_default
      * (as many subgroups a workgroup: one 32-row tile, wn=2); the auto split then comes to one slice (below). */
-    int64_t ts = vkb_param_int(c, "ts", 1), skd = sk_default(c, n, k, m, mt);
-    while (skd > 1 && (skd * ts > 16 || 2048 * skd * ts + 16 > (int64_t)c->caps.max_shared)) skd /= 2;  /* sgs, staging */
+    int64_t ts = vkb_param_int(c, "ts", 1), skd = sk_default(c, n, k, m, mt, ts);
     int64_t sgs = vkb_param_int(c, "sgs", skd > 1 ? skd * ts : 4);
     int64_t sk = vkb_param_int(c, "sk", skd > 1 && sgs % (skd * ts) == 0 ? skd : 1);
     int64_t wn = vkb_param_int(c, "wn", sk > 1 || mt > 1 ? 2 : 4), split = vkb_param_int(c, "split", 0);
@@ -612,11 +613,11 @@ static int dense_g_plan(vkb_case *c, long long n, long long k, int64_t m, int em
                          (long long)wn, (long long)sgs, (long long)split, mt);
     /* Tokens per fragment: 8 (16x8x16 MMAs, B 16 x 8: half the x bytes and MMA work of 16) where every token fits one
      * fragment (m <= 8, mt=1) and the device offers that shape, else 16 (ln= names it). */
-    int n8ok = m <= 8 && mt == 1 && (emu || has_f16_16x8(c));
-    int64_t ln = vkb_param_int(c, "ln", n8ok ? 8 : 16);
+    int n8 = emu || has_f16_16x8(c);
+    int64_t ln = vkb_param_int(c, "ln", n8 && m <= 8 && mt == 1 ? 8 : 16);
     if ((ln != 8 && ln != 16) || (ln == 8 && mt != 1))
         return vkb_error(c, "ln=%lld mt=%u: expected 16 tokens per fragment, or 8 with mt=1", (long long)ln, mt);
-    if (ln == 8 && !emu && !has_f16_16x8(c))
+    if (ln == 8 && !n8)
         return vkb_skip(c, "ln=8: the device offers no 16x8x16 fp16 x fp16 -> fp32 NV cooperative matrix (`vkbench devices`)");
     uint32_t sg = c->caps.subgroup ? c->caps.subgroup : 32, wg = sg * (uint32_t)sgs;
     if (emu && (sg < 8 || sg > 16 * (uint32_t)ln))  /* an invocation owns 16 ln / sg accumulator elements */
