@@ -40,19 +40,8 @@ shared int sxs[TN];
 
 #include "bitnet_mma_ops.glsl"
 
-// The uvec4 (64-weight group g) of row r in W: row-major T2, or (PANEL) 16-row panels, group major: a panel's groups
-// are one contiguous run and the 16 lanes loading one panel's rows read 256 contiguous bytes (reference/bitnet_linear.c
-// panel_row).
-uint w_at(uint r, uint g) { return PANEL != 0u ? ((r / 16u) * pc.p0 + g) * 16u + r % 16u : r * pc.p0 + g; }
+#include "bitnet_mma_rows.glsl"
 
-// Group c0 + S of this lane's rows into register set P (zeros past N and the slice).
-#define LOADW(P, S) {                                                                                 \
-        uint g_ = c0 + (S);                                                                           \
-        [[unroll]] for (uint q = 0u; q < LPL; ++q) {                                                  \
-            uint r_ = lane + q * SS;                                                                  \
-            P[q] = r_ < RS && r0 + r_ < pc.n && g_ < cend ? w[w_at(r0 + r_, g_)] : uvec4(0u);        \
-        }                                                                                             \
-    }
 // Step S on register set P: decode into the slab (buffer S & 1 when SB = 2; with SB = 1 after a subgroup barrier that
 // ends the previous step's fragment loads), subgroup barrier, the group's MMAs; then P takes step S + 4.
 #define STEP(P, S) if ((S) < ns) {                                                                    \

@@ -212,26 +212,30 @@ static int linear_plan(vkb_case *c, int dense)
     const char *algo = vkb_param_str(c, "algo", dense ? (m <= 32 ? "gemv" : "gemm") : linear_default_algo(c, k, m));
     int gemm = !strcmp(algo, "gemm"), ps = !strcmp(algo, "gemv_ps"), sgv = ps || !strcmp(algo, "gemv_sg"), g8 = !strcmp(algo, "gemv8");
     int msg = !strcmp(algo, "mma_sg") || !strcmp(algo, "mma_sg_emu");  /* reference/bitnet_mma.c */
-    int mma = msg || !strcmp(algo, "mma") || !strcmp(algo, "mma_emu");
+    int mkp = !strcmp(algo, "mma_kp") || !strcmp(algo, "mma_kp_emu");
+    int mma = msg || mkp || !strcmp(algo, "mma") || !strcmp(algo, "mma_emu");
     if (!gemm && !sgv && !g8 && !mma && strcmp(algo, "gemv"))
-        return vkb_error(c, "algo=%s: expected gemv, gemv_sg, gemv_ps, gemv8, gemm, mma, mma_emu, mma_sg or mma_sg_emu", algo);
+        return vkb_error(c, "algo=%s: expected gemv, gemv_sg, gemv_ps, gemv8, gemm, mma, mma_emu, mma_sg, mma_sg_emu, mma_kp or mma_kp_emu", algo);
     if (!msg && vkb_param_str(c, "sb", NULL)) return vkb_error(c, "sb= applies to algo=mma_sg only (algo=%s)", algo);
     if (!msg && vkb_param_str(c, "fold", NULL))
         return vkb_error(c, "fold= applies to bitnet_linear's algo=mma_sg and dense_f16's coopmat_g only (algo=%s)", algo);
-    if (msg && (vkb_param_str(c, "bk", NULL) || vkb_param_str(c, "rb", NULL)))
+    if ((msg || mkp) && (vkb_param_str(c, "bk", NULL) || vkb_param_str(c, "rb", NULL)))
         return vkb_error(c, "bk= and rb= apply to algo=mma only (algo=%s: one 64-weight group a step, loads 4 steps ahead)", algo);
+    if (!mkp && vkb_param_str(c, "ahead", NULL)) return vkb_error(c, "ahead= applies to algo=mma_kp only (algo=%s)", algo);
+    if (mkp && vkb_param_str(c, "split", NULL))
+        return vkb_error(c, "split= does not apply to algo=%s (its K parts, sk=, stay in the workgroup)", algo);
     if (mma && dense) return vkb_error(c, "algo=%s: BitLinear only (dense_f16: coopmat*, stream*)", algo);
     if (sgv && dense) return vkb_error(c, "algo=%s: BitLinear only (dense_f16: gemv, gemv8, gemm, coopmat*, stream*)", algo);
     if (!ps && vkb_param_str(c, "per", NULL)) return vkb_error(c, "per= applies to algo=gemv_ps only (algo=%s)", algo);
     if (g8 && !dense) return vkb_error(c, "algo=gemv8: dense_f16 only");
     if (!mma && vkb_param_str(c, "wn", NULL)) return vkb_error(c, "wn= applies to algo=coopmat_g, stream and mma only (algo=%s)", algo);
-    if (vkb_param_str(c, "sr", NULL) || vkb_param_str(c, "sk", NULL) || vkb_param_str(c, "xpre", NULL) || vkb_param_str(c, "ln", NULL) ||
+    if (vkb_param_str(c, "sr", NULL) || (!mkp && vkb_param_str(c, "sk", NULL)) || vkb_param_str(c, "xpre", NULL) || vkb_param_str(c, "ln", NULL) ||
         (dense && (vkb_param_str(c, "rb", NULL) || vkb_param_str(c, "lay", NULL))))
-        return vkb_error(c, "sr=, xpre= and rb= apply to dense_f16's algo=stream only, sk= to stream and coopmat_g, ln= to coopmat_g, lay= also to mma_sg (algo=%s)", algo);
-    const char *lay = vkb_param_str(c, "lay", msg ? "panel" : "rows");  /* panels: bitnet_mma_sg_plan says why */
+        return vkb_error(c, "sr=, xpre= and rb= apply to dense_f16's algo=stream only, sk= to stream, coopmat_g and BitLinear's mma_kp, ln= to coopmat_g, lay= also to mma_sg and mma_kp (algo=%s)", algo);
+    const char *lay = vkb_param_str(c, "lay", msg || mkp ? "panel" : "rows");  /* panels: bitnet_mma_sg_plan says why */
     int panel = !strcmp(lay, "panel");
-    if ((!msg && vkb_param_str(c, "lay", NULL)) || (!panel && strcmp(lay, "rows")))
-        return vkb_error(c, "lay=%s: expected rows or panel, and only with algo=mma_sg (algo=%s)", lay, algo);
+    if ((!msg && !mkp && vkb_param_str(c, "lay", NULL)) || (!panel && strcmp(lay, "rows")))
+        return vkb_error(c, "lay=%s: expected rows or panel, and only with algo=mma_sg or mma_kp (algo=%s)", lay, algo);
     if (!sgv && (vkb_param_str(c, "gpt", NULL) || (!mma && vkb_param_str(c, "split", NULL)) || vkb_param_str(c, "lanes", NULL)))
         return vkb_error(c, "gpt=, split= and lanes= apply to algo=gemv_sg and gemv_ps only, split= also to mma (algo=%s)", algo);
     if (!mma && (vkb_param_str(c, "frag", NULL) || vkb_param_str(c, "bk", NULL) || vkb_param_str(c, "sgs", NULL)))
@@ -253,6 +257,7 @@ static int linear_plan(vkb_case *c, int dense)
     }
     vkb_add_buf(c, "y", VKB_F32, p->m * p->n, VKB_OUT);
     if (msg) return bitnet_mma_sg_plan(c, n, k, m, nc, strstr(algo, "_emu") != NULL, panel);
+    if (mkp) return bitnet_mma_kp_plan(c, n, k, m, nc, strstr(algo, "_emu") != NULL, panel);
     if (mma) return bitnet_mma_plan(c, n, k, m, nc, algo[3] != 0);
     uint32_t sg = c->caps.subgroup ? c->caps.subgroup : 32, gx = 0, gy = 0, spec[6];
     int nspec = 3;
@@ -462,9 +467,9 @@ static void lin_release(vkb_case *c)
     if (p) free(p->pick), free(p->acc), free(p->want), free(p->bound), free(p->wlog);
 }
 
-VKB_KERNEL(bitnet_linear) = {"bitnet_linear", "n,k,m,shape,algo,rows,mt,wg,bm,gpt,split,lanes,per,wn,sgs,bk,frag,rb,sb,lay,fold",
+VKB_KERNEL(bitnet_linear) = {"bitnet_linear", "n,k,m,shape,algo,rows,mt,wg,bm,gpt,split,lanes,per,wn,sgs,bk,frag,rb,sb,lay,fold,sk,ahead",
                              "BitLinear y = (W_t x_q) gamma'/s, packed 2-bit W, int8 x, int32 acc (variant dot|int; algo gemv|gemv_sg|gemv_ps|gemm "
-                             "SIMT, mma and mma_sg on int8 matrix units, mma_emu and mma_sg_emu emulated)",
+                             "SIMT, mma, mma_sg and mma_kp on int8 matrix units, mma_emu, mma_sg_emu and mma_kp_emu emulated)",
                              lin_plan, lin_fill, lin_ref, lin_check, lin_release, "dot, int"};
 
 /* ---------------- the dense fp16-weight baseline ----------------

@@ -29,5 +29,7 @@ void bitnet_check_y(vkb_check *r, const float *y, const int64_t *acc, const floa
  * adds the split-K scratch, the dispatches, c->note, bytes and flops. Returns 0, or vkb_error's -1 or vkb_skip's 1. */
 int bitnet_mma_plan(vkb_case *c, long long n, long long k, int64_t m, size_t nc, int emu);
 int bitnet_mma_sg_plan(vkb_case *c, long long n, long long k, int64_t m, size_t nc, int emu, int panel);
+/* algo=mma_kp / mma_kp_emu (kernels/bitnet_mma_kp.glsl): as bitnet_mma_sg_plan, K parts in the workgroup, one dispatch. */
+int bitnet_mma_kp_plan(vkb_case *c, long long n, long long k, int64_t m, size_t nc, int emu, int panel);
 
 #endif

@@ -76,6 +76,14 @@ static uint64_t auto_split(uint64_t gx, uint64_t gz, long long k, int64_t m, uin
     return s > steps ? steps : s;
 }
 
+/* A BitLinear case's declared cost: W's 2-bit bytes, x, s, gamma' and y moved once; 2 m n k operations. */
+static void mma_cost(vkb_case *c, long long n, long long k, int64_t m)
+{
+    double nk = (double)n * (double)k, mk = (double)m * (double)k, mn = (double)m * (double)n;
+    c->bytes = nk / 4 + mk + 4.0 * (double)m + 4 + 4 * mn;
+    c->flops = 2.0 * (double)m * nk;
+}
+
 /* The MMA kernel's dispatch (grid gx x s x gz, nspec spec constants) and, with s > 1 slices, bitnet_mma_sum's; part[] sized for
  * them; the case's bytes and flops. 0, or vkb_error's -1. */
 static int mma_dispatch(vkb_case *c, const char *shader, const uint32_t *spec, int nspec, uint64_t gx, uint64_t gz, uint64_t s,
@@ -97,9 +105,7 @@ static int mma_dispatch(vkb_case *c, const char *shader, const uint32_t *spec, i
             return vkb_error(c, "out of memory");
         d->push.n = (uint32_t)n, d->push.m = (uint32_t)m, d->push.p2 = (uint32_t)s;
     }
-    double nk = (double)n * (double)k, mk = (double)m * (double)k, mn = (double)m * (double)n;
-    c->bytes = nk / 4 + mk + 4.0 * (double)m + 4 + 4 * mn;
-    c->flops = 2.0 * (double)m * nk;
+    mma_cost(c, n, k, m);
     return 0;
 }
 
@@ -227,5 +233,63 @@ int bitnet_mma_sg_plan(vkb_case *c, long long n, long long k, int64_t m, size_t 
              emu ? "mma_sg_emu" : "mma_sg", f[0], f[1], f[2], (unsigned long long)(rs * (uint64_t)sgs), (unsigned long long)tn,
              (long long)wn, (long long)sgs, (unsigned long long)s, fold ? " folded" : "", (unsigned long long)per,
              panel ? "panel" : "rows");
+    return 0;
+}
+
+/* algo=mma_kp (kernels/bitnet_mma_kp.glsl): K parts within the workgroup, no token stage, one dispatch.
+ * Tunables: frag= (K must be 32), wn= row fragments per subgroup (1, 2, 4; RS = 16 wn rows), sk= K parts (1..16; 0:
+ * auto), sgs= subgroups per workgroup (a multiple of sk, <= 16; SR = sgs / sk row tiles; 0: auto), ahead= steps W's
+ * loads run ahead (4 or 8; x: 4). MT = ceil(m / N)
+ * token fragments per subgroup, up to 32 tokens a tile (grid z holds the rest).
+ * Shared memory: sgs slots of max(RS + TN rows x 5 uvec4, the WN x MT staged accumulators) and the block of ones.
+ * Auto: sk = the largest power of two <= 16 that leaves each part >= 4 groups (the loads run 4 steps ahead), keeps the
+ * grid's subgroups within 24 per SM (132 SMs where the device does not say) and the sk slots within the shared memory;
+ * sgs = max(sk, 8) where that fits, else sk. (A first guess, to be set by tests/gpu/sweep_s16a.txt.) */
+int bitnet_mma_kp_plan(vkb_case *c, long long n, long long k, int64_t m, size_t nc, int emu, int panel)
+{
+    uint32_t f[3], ss;
+    int e = mma_begin(c, m, emu, "mma_kp", f, &ss);
+    if (e) return e;
+    if (f[2] != 32) return vkb_skip(c, "algo=mma_kp needs a K = 32 fragment (two per 64-weight group); this one is %ux%ux%u", f[0], f[1], f[2]);
+    uint64_t mt = ((uint64_t)m + f[1] - 1) / f[1], mtmax = 32 / f[1];
+    if (mt > mtmax) mt = mtmax;
+    uint64_t tn = f[1] * mt, gz = ((uint64_t)m + tn - 1) / tn;
+    int64_t wn = vkb_param_int(c, "wn", 2), sk = vkb_param_int(c, "sk", 0), sgs = vkb_param_int(c, "sgs", 0);
+    int64_t ah = vkb_param_int(c, "ahead", 4);
+    if ((wn != 1 && wn != 2 && wn != 4) || sk < 0 || sk > 16 || sgs < 0 || sgs > 16 || (sk && sgs && sgs % sk) || (ah != 4 && ah != 8))
+        return vkb_error(c, "wn=%lld sk=%lld sgs=%lld ahead=%lld: expected wn 1, 2 or 4, sk 0 (auto) .. 16, sgs 0 (auto) .. 16 and a "
+                         "multiple of sk, ahead 4 or 8", (long long)wn, (long long)sk, (long long)sgs, (long long)ah);
+    uint64_t rs = (uint64_t)wn * f[0], tiles = ((uint64_t)n + rs - 1) / rs;
+    uint64_t slab = (rs + tn) * 5, stage = (uint64_t)wn * mt * f[0] * f[1] / 4, slot = slab > stage ? slab : stage;
+    uint64_t fit = ((uint64_t)c->caps.max_shared / 16 - 2 * f[0]) / slot;  /* slots that fit beside the ones */
+    if (!sk) {
+        uint64_t sms = c->caps.sm_count ? c->caps.sm_count : 132;
+        sk = 1;
+        while (sk < 16 && (nc + 2 * (uint64_t)sk - 1) / (2 * (uint64_t)sk) >= 4 && tiles * gz * 2 * (uint64_t)sk <= 24 * sms &&
+               2 * (uint64_t)sk <= fit)
+            sk *= 2;
+    }
+    if (!sgs)  /* the most whole row tiles of sk parts within 8 subgroups (or sk) that fit */
+        for (sgs = (sk > 8 ? sk : 8) / sk * sk; sgs > sk && (uint64_t)sgs > fit;) sgs -= sk;
+    if (sgs % sk) return vkb_error(c, "sgs=%lld: expected a multiple of sk=%lld", (long long)sgs, (long long)sk);
+    uint64_t sr = (uint64_t)(sgs / sk), wg = (uint64_t)ss * (uint64_t)sgs, shared = 16 * ((uint64_t)sgs * slot + 2 * f[0]);
+    if (wg > c->caps.max_wg_size || shared > c->caps.max_shared)
+        return vkb_skip(c, "wn=%lld sk=%lld sgs=%lld on this device: %llu invocations (<= %u), %llu B shared (<= %u)", (long long)wn,
+                        (long long)sk, (long long)sgs, (unsigned long long)wg, c->caps.max_wg_size, (unsigned long long)shared,
+                        c->caps.max_shared);
+    uint64_t per = (nc + (uint64_t)sk - 1) / (uint64_t)sk, gx = ((uint64_t)n + rs * sr - 1) / (rs * sr);
+    if (gx > c->caps.max_wg_count_x || gz > 65535)
+        return vkb_skip(c, "grid %llux1x%llu exceeds this device's maxComputeWorkGroupCount", (unsigned long long)gx,
+                        (unsigned long long)gz);
+    uint32_t spec[11] = {(uint32_t)wg, f[0], f[1], f[2], (uint32_t)wn, (uint32_t)sgs, (uint32_t)mt, (uint32_t)sk, ss, (uint32_t)panel,
+                         (uint32_t)ah};
+    vkb_dispatch *d = vkb_add_dispatch(c, vkb_add_pipe(c, emu ? "bitnet_mma_kp_emu" : "bitnet_mma_kp", 11, spec), (uint32_t)gx, 1,
+                                       (uint32_t)gz);
+    if (!d) return vkb_error(c, "out of memory");
+    d->push.n = (uint32_t)n, d->push.m = (uint32_t)m, d->push.k = (uint32_t)k, d->push.p0 = (uint32_t)nc, d->push.p1 = (uint32_t)per;
+    mma_cost(c, n, k, m);
+    snprintf(c->note, sizeof(c->note), "%s %ux%ux%u %llux%llu wn%lld sk%lld sgs%lld ahead%lld (%llu groups a part) %s",
+             emu ? "mma_kp_emu" : "mma_kp", f[0], f[1], f[2], (unsigned long long)(rs * sr), (unsigned long long)tn, (long long)wn,
+             (long long)sk, (long long)sgs, (long long)ah, (unsigned long long)per, panel ? "panel" : "rows");
     return 0;
 }

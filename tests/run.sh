@@ -570,6 +570,8 @@ broken_fast "coopmat_s tiling (emulated, split-K 3 in the workgroup) whose last 
     --shader matmul_coopmat_s_emu_w2x2=matmul_coopmat_s_emu_w2x2_dropslice
 broken_fast "BitLinear on emulated int8 matrix units (split-K 4) whose last K slice never writes its partial sums" '^exact metric' \
     -e "bitnet_linear n=256 k=1024 m=8 algo=mma_emu split=4" --shader bitnet_mma_emu=bitnet_mma_emu_dropslice
+broken_fast "BitLinear with K parts in the workgroup (emulated, sk 3) whose final sum leaves out the last part" '^exact metric' \
+    -e "bitnet_linear n=256 k=1000 m=8 algo=mma_kp_emu wn=1 sk=3 sgs=3" --shader bitnet_mma_kp_emu=bitnet_mma_kp_emu_droppart
 broken_fast "dense_f16 stream tiling (emulated, 2 in-kernel K slices) whose reduction leaves out the last slice" '' \
     -e "dense_f16 n=256 k=1024 m=33 algo=stream_emu sr=1 sk=2 split=1" --shader dense_stream_emu_w2x2=dense_stream_emu_dropslice
 # A fast reference that disagrees with the oracle's sample is an ERROR naming it, never a PASS

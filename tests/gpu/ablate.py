@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Ablated copies of a kernel's shader, for `sh tests/gpu/run.sh ablate SET` (session 14's ablations, sweep_s14e.txt and
 sweep_s14i.txt): each variant removes one part (the MulAdd, the barriers, the global loads, the K loop) by an exact text
-replacement in the kernel's .glsl, asserted to apply, and is compiled next to the build's SPIR-V as ABL_VARIANT.spv.
+replacement in the kernel's .glsl (or an include it names), asserted to apply, and is compiled next to the build's SPIR-V as ABL_VARIANT.spv.
 The timings come from `vkbench run --established` (a PASS run of the same commit, same cases), since an ablated
 shader computes wrong results: they say where the time goes, never that a kernel is correct.
 
@@ -18,7 +18,7 @@ SETS = {
                   ("        subgroupMemoryBarrierShared();                                                                \\\n"
                    "        subgroupBarrier();                                                                            \\\n", "")],
         "noload": [("P[q] = r_ < RS && r0 + r_ < pc.n && g_ < cend ? w[w_at(r0 + r_, g_)] : uvec4(0u);",
-                    "P[q] = uvec4(r_ * 0x01010101u + g_);")],
+                    "P[q] = uvec4(r_ * 0x01010101u + g_);", "bitnet_mma_rows.glsl")],
         "noloop": [("    for (uint st = 0u; st < ns; st += 4u) {", "    for (uint st = 0u; st < 0u; st += 4u) {")],
     }),
     # dense_f16 coopmat_g (kernels/dense_coopmat_g.glsl, wn=2 with 8-token fragments: the K-parts default at m=8): x
@@ -28,6 +28,20 @@ SETS = {
         "xfixed": [("LOAD_X(fb[u][j], xb[j] + c + 2u * u, ld);", "LOAD_X(fb[u][j], xb[j] + 2u * u, ld);")],
         "wfixed": [("LOAD_W(fa[u][i], WF(i, c + 2u * u), wstr);", "LOAD_W(fa[u][i], WF(i, 2u * u), wstr);")],
         "noloop": [("    uint c = c0;\n", "    uint c = cend;\n")],
+    }),
+    # BitLinear mma_kp (kernels/bitnet_mma_kp.glsl, session 16): W or x from registers (what streaming them costs), no
+    # decode, no sum_k x MMA, no subgroup barriers in a step, no K loop
+    "mma_kp": ("bitnet_mma_kp", "bitnet_mma_kp.glsl", {
+        "noload": [("P[q] = r_ < RS && r0 + r_ < pc.n && g_ < cend ? w[w_at(r0 + r_, g_)] : uvec4(0u);",
+                    "P[q] = uvec4(r_ * 0x01010101u + g_);", "bitnet_mma_rows.glsl")],
+        "noxload": [("Q[q] = e_ < XQ && t_ < pc.m && g_ < cend ? x[(t_ * pc.p0 + g_) * 4u + e_ % 4u] : uvec4(0u);",
+                     "Q[q] = uvec4(e_ * 0x01010101u + g_);")],
+        "nodecode": [("sm[slab + r_ * 5u + u] = bitnet_codes(P[q][u]);", "sm[slab + r_ * 5u + u] = uvec4(P[q][u]);")],
+        "noones": [("                asx[j] = MMA(ones, fb[j], asx[j]);                                                    \\\n", "")],
+        "nobar": [("        subgroupBarrier();  /* the previous step's fragment loads are done */                         \\\n", ""),
+                  ("        subgroupMemoryBarrierShared();                                                                \\\n"
+                   "        subgroupBarrier();                                                                            \\\n", "")],
+        "noloop": [("for (uint st = 0u; st < ns;", "for (uint st = 0u; st < 0u;")],
     }),
     # matmul coopmat_wgs_s (kernels/matmul_coopmat_wg.glsl, 256 invocations) at 512
     "wgs": ("matmul_coopmat_wg_s256", "matmul_coopmat_wg.glsl", {
@@ -47,16 +61,20 @@ def main():
     if "--list" in sys.argv[3:]:
         print(stub, " ".join("ABL_%s_%s" % (name, v) for v in variants))
         return
-    src = open(os.path.join("kernels", glsl)).read()
     made = []
     for v, reps in variants.items():
-        s = src
-        for old, new in reps:
+        # each replacement edits the kernel's .glsl, or the include its third element names; the .glsl is always copied,
+        # so that its quoted includes resolve beside it, to the edited copies first
+        files = {glsl: open(os.path.join("kernels", glsl)).read()}
+        for rep in reps:
+            old, new, f = rep if len(rep) == 3 else rep + (glsl,)
+            s = files.get(f) or open(os.path.join("kernels", f)).read()
             if old not in s:
-                sys.exit("ablate.py: %s %s: kernels/%s no longer holds %r" % (name, v, glsl, old[:60]))
-            s = s.replace(old, new)
+                sys.exit("ablate.py: %s %s: kernels/%s no longer holds %r" % (name, v, f, old[:60]))
+            files[f] = s.replace(old, new)
         with tempfile.TemporaryDirectory() as d:
-            open(os.path.join(d, glsl), "w").write(s)  # beside a copy of the stub: quoted includes look there first
+            for f, s in files.items():
+                open(os.path.join(d, f), "w").write(s)  # beside a copy of the stub: quoted includes look there first
             open(os.path.join(d, stub + ".comp"), "w").write(open(os.path.join("kernels", stub + ".comp")).read())
             subprocess.run(["glslangValidator", "-V", "--target-env", "vulkan1.2", "-I" + d, "-Ikernels",
                             os.path.join(d, stub + ".comp"), "-o", os.path.join(spv, "ABL_%s_%s.spv" % (name, v))],

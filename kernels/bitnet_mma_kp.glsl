@@ -1,0 +1,136 @@
+// BitLinear on int8 matrix units with K parts in the workgroup and no token stage (algo=mma_kp): y[m][n] =
+// (float(acc) * gamma') / s[m], acc = sum_k w[n][k] xq[m][k] exact in int32, codes c = w + 1 as A and tokens as B as in
+// bitnet_mma_sg.glsl. Why a third MMA kernel: session 14's ablations put about half of mma_sg's m=8 time outside its K
+// loop (the token stage, its two workgroup barriers, the split-K sum dispatch), and its loop at ~0.3 us a step per
+// subgroup with ~one workgroup (8 subgroups) per SM, because the stage fills the SM's shared memory. Here no subgroup
+// shares anything until the end: each streams its own RS = WN LM rows over its own part of K, and stages both operands of
+// a step, the decoded W group and the TN tokens' 64 bytes of x, in its own slab (x is read from L1/L2 by every row
+// tile). So a workgroup needs ~3 KiB of shared memory a subgroup, several fit an SM, and K is split among the subgroups
+// of a workgroup (SK parts), summed through shared memory at the end: one dispatch, no partial sums in memory.
+// sum_k x (the codes' correction) is one more MMA a fragment: a block of ones times the token fragment gives, in every
+// row, each token's sum, subtracted from the accumulators before they are staged (no byte sums on the ALU).
+// Workgroup: SGS = SR x SK subgroups; subgroup sg takes row tile sr = sg % SR (rows r0 .. r0 + RS - 1) and K part
+// ks = sg / SR (64-weight groups [ks p1, (ks + 1) p1) of the row). A step is one group: lane l loads row l (+ SS ..) of
+// the tile (one uvec4) and uvec4 l (+ SS ..) of the TN x 4 uvec4 of x, AH (x: 4) steps ahead in named register sets;
+// then a subgroup barrier (the previous step's fragment loads are done), the decode into the slab, a subgroup barrier,
+// the 2 (LK = 32) x (WN x MT + MT) MMAs. At the end each subgroup stages its WN x MT accumulators (column-major int32)
+// in its slab, one workgroup barrier, and every invocation sums an output's SK parts in part order and writes y.
+// Buffers as bitnet_mma_io.glsl (0 W, 1 gamma', 2 xq, 3 s, 4 y; 5 part is not used). Push: n, m, p0 = groups per row,
+// p1 = groups per K part. Grid (ceil(N / (SR RS)), 1, ceil(M / TN)). Spec: 0 workgroup size = SS SGS, 1 LM, 2 LN, 3 LK
+// (32), 4 WN, 5 SGS, 6 MT, 7 SK (SGS % SK == 0), 8 SS (the subgroup size the host reads off the device), 9 PANEL,
+// 10 AH (4 or 8).
+#include "bitnet_mma_io.glsl"
+layout(constant_id = 7) const uint SK = 4u;
+layout(constant_id = 8) const uint SS = 32u;
+layout(constant_id = 9) const uint PANEL = 1u;  // W's layout: 0 rows (T2, row-major); 1 16-row panels (w_at)
+layout(constant_id = 10) const uint AH = 4u;    // steps the loads run ahead: 4 or 8 (W's DRAM latency is several steps)
+
+const uint SR = SGS / SK;                         // row tiles per workgroup
+const uint RS = WN * LM;                          // rows per subgroup
+const uint LPL = (RS + SS - 1u) / SS;             // W rows (uvec4 loads) per lane per step
+const uint XQ = TN * 4u, XPL = (XQ + SS - 1u) / SS;  // x: uvec4 per step, per lane
+const uint WSL = RS * 5u, SLAB = WSL + TN * 5u;   // slab: RS decoded rows, then TN tokens (4 uvec4 + 1 of padding each)
+const uint TILE = LM * LN / 4u;                   // uvec4 of one staged int32 accumulator
+const uint SLOT = SLAB > WN * MT * TILE ? SLAB : WN * MT * TILE;
+const uint ONES = SGS * SLOT;                     // an LM x LK block of ones (2 uvec4 a row): sum_k x by MMA
+shared uvec4 sm[ONES + 2u * LM];
+#ifndef KP_SUM_END
+#define KP_SUM_END SK  // K parts summed; tests/kernels/bitnet_mma_kp_emu_droppart.comp sums one fewer
+#endif
+
+#include "bitnet_mma_ops.glsl"
+#ifdef VKB_COOP_EMU
+AccEmu emu_sub(AccEmu a, AccEmu b) {
+    for (uint i = 0u; i < 32u; ++i) a.x[i] -= b.x[i];
+    return a;
+}
+#define ACC_SUB(a, b) emu_sub(a, b)
+#else
+#define ACC_SUB(a, b) ((a) - (b))
+#endif
+
+#include "bitnet_mma_rows.glsl"
+
+// Group c0 + S of this lane's uvec4 of x into Q (zeros past M and the part).
+#define LOADX(Q, S) {                                                                                 \
+        uint g_ = c0 + (S);                                                                           \
+        [[unroll]] for (uint q = 0u; q < XPL; ++q) {                                                  \
+            uint e_ = lane + q * SS, t_ = t0 + e_ / 4u;                                               \
+            Q[q] = e_ < XQ && t_ < pc.m && g_ < cend ? x[(t_ * pc.p0 + g_) * 4u + e_ % 4u] : uvec4(0u); \
+        }                                                                                             \
+    }
+// Step S on register sets P, Q; then P takes step S + AH and Q step S + 4 (x comes from L1/L2).
+#define STEP(P, Q, S) if ((S) < ns) {                                                                 \
+        subgroupBarrier();  /* the previous step's fragment loads are done */                         \
+        [[unroll]] for (uint q = 0u; q < LPL; ++q) {                                                  \
+            uint r_ = lane + q * SS;                                                                  \
+            if (r_ < RS)                                                                              \
+                [[unroll]] for (uint u = 0u; u < 4u; ++u) sm[slab + r_ * 5u + u] = bitnet_codes(P[q][u]); \
+        }                                                                                             \
+        [[unroll]] for (uint q = 0u; q < XPL; ++q) {                                                  \
+            uint e_ = lane + q * SS;                                                                  \
+            if (e_ < XQ) sm[slab + WSL + (e_ / 4u) * 5u + e_ % 4u] = Q[q];                            \
+        }                                                                                             \
+        subgroupMemoryBarrierShared();                                                                \
+        subgroupBarrier();                                                                            \
+        [[unroll]] for (uint kk = 0u; kk < 2u; ++kk) {                                                \
+            FRAG_B fb[MT];                                                                            \
+            FRAG_A fa;                                                                                \
+            [[unroll]] for (uint j = 0u; j < MT; ++j) {                                               \
+                LOAD_COL(fb[j], slab + WSL + LN * j * 5u + 2u * kk, 5u);                              \
+                asx[j] = MMA(ones, fb[j], asx[j]);                                                    \
+            }                                                                                         \
+            [[unroll]] for (uint i = 0u; i < WN; ++i) {                                               \
+                LOAD_ROW(fa, slab + i * LM * 5u + 2u * kk, 5u);                                       \
+                [[unroll]] for (uint j = 0u; j < MT; ++j) acc[i][j] = MMA(fa, fb[j], acc[i][j]);      \
+            }                                                                                         \
+        }                                                                                             \
+        LOADW(P, (S) + AH)                                                                            \
+        LOADX(Q, (S) + 4u)                                                                            \
+    }
+
+void main() {
+    uint sg = gl_SubgroupID, lane = gl_SubgroupInvocationID, tid = gl_LocalInvocationID.x;
+    uint ks = sg / SR, sr = sg % SR, n0 = gl_WorkGroupID.x * SR * RS, r0 = n0 + sr * RS, t0 = gl_WorkGroupID.z * TN;
+    uint c0 = min(pc.p0, ks * pc.p1), cend = min(pc.p0, c0 + pc.p1), ns = cend - c0, slab = sg * SLOT;
+    uvec4 p0[LPL], p1[LPL], p2[LPL], p3[LPL], p4[LPL], p5[LPL], p6[LPL], p7[LPL], q0[XPL], q1[XPL], q2[XPL], q3[XPL];
+    LOADW(p0, 0u) LOADW(p1, 1u) LOADW(p2, 2u) LOADW(p3, 3u)  // in flight while the ones are written
+    if (AH == 8u) { LOADW(p4, 4u) LOADW(p5, 5u) LOADW(p6, 6u) LOADW(p7, 7u) }
+    LOADX(q0, 0u) LOADX(q1, 1u) LOADX(q2, 2u) LOADX(q3, 3u)
+    for (uint e = tid; e < 2u * LM; e += WG) sm[ONES + e] = uvec4(0x01010101u);
+    barrier();
+    FRAG_A ones;
+    LOAD_ROW(ones, ONES, 2u);
+    ACC acc[WN][MT], asx[MT];
+    [[unroll]] for (uint j = 0u; j < MT; ++j) {
+        asx[j] = ACC_ZERO;
+        [[unroll]] for (uint i = 0u; i < WN; ++i) acc[i][j] = ACC_ZERO;
+    }
+    if (AH == 4u)
+        for (uint st = 0u; st < ns; st += 4u) {
+            STEP(p0, q0, st) STEP(p1, q1, st + 1u) STEP(p2, q2, st + 2u) STEP(p3, q3, st + 3u)
+        }
+    else
+        for (uint st = 0u; st < ns; st += 8u) {
+            STEP(p0, q0, st) STEP(p1, q1, st + 1u) STEP(p2, q2, st + 2u) STEP(p3, q3, st + 3u)
+            STEP(p4, q0, st + 4u) STEP(p5, q1, st + 5u) STEP(p6, q2, st + 6u) STEP(p7, q3, st + 7u)
+        }
+    // The part's exact sums, acc - sum_k x, staged column-major in the subgroup's own slab (its last fragment loads came
+    // before this subgroup barrier); then every part of every tile is in shared memory after one workgroup barrier.
+    subgroupBarrier();
+    [[unroll]] for (uint i = 0u; i < WN; ++i)
+        [[unroll]] for (uint j = 0u; j < MT; ++j) STORE_COL(ACC_SUB(acc[i][j], asx[j]), slab + (i * MT + j) * TILE, LM / 4u);
+    barrier();
+    // Output e: row tile e / (RS TN), then token, then row (consecutive invocations write consecutive rows of a token).
+    for (uint e = tid; e < SR * RS * TN; e += WG) {
+        uint tr = e / (RS * TN), tl = (e / RS) % TN, rr = e % RS, tok = t0 + tl, row = n0 + tr * RS + rr;
+        uint o = ((rr / LM) * MT + tl / LN) * TILE * 4u + (tl % LN) * LM + rr % LM;  // int32 index within a slot
+        int a = 0;
+        for (uint q = 0u; q < KP_SUM_END; ++q) a += int(sm[(q * SR + tr) * SLOT + o / 4u][o % 4u]);
+        if (tok < pc.m && row < pc.n) {
+            precise float p = float(a) * gam[0];
+            precise float v = p / sc[tok];
+            y[tok * pc.n + row] = v;
+        }
+    }
+}
