@@ -11,19 +11,18 @@
 // row, each token's sum, subtracted from the accumulators before they are staged (no byte sums on the ALU).
 // Workgroup: SGS = SR x SK subgroups; subgroup sg takes row tile sr = sg % SR (rows r0 .. r0 + RS - 1) and K part
 // ks = sg / SR (64-weight groups [ks p1, (ks + 1) p1) of the row). A step is one group: lane l loads row l (+ SS ..) of
-// the tile (one uvec4) and uvec4 l (+ SS ..) of the TN x 4 uvec4 of x, AH (x: 4) steps ahead in named register sets;
+// the tile (one uvec4) and uvec4 l (+ SS ..) of the TN x 4 uvec4 of x, 4 steps ahead in four named register sets;
 // then a subgroup barrier (the previous step's fragment loads are done), the decode into the slab, a subgroup barrier,
 // the 2 (LK = 32) x (WN x MT + MT) MMAs. At the end each subgroup stages its WN x MT accumulators (column-major int32)
 // in its slab, one workgroup barrier, and every invocation sums an output's SK parts in part order and writes y.
 // Buffers as bitnet_mma_io.glsl (0 W, 1 gamma', 2 xq, 3 s, 4 y; 5 part is not used). Push: n, m, p0 = groups per row,
 // p1 = groups per K part. Grid (ceil(N / (SR RS)), 1, ceil(M / TN)). Spec: 0 workgroup size = SS SGS, 1 LM, 2 LN, 3 LK
-// (32), 4 WN, 5 SGS, 6 MT, 7 SK (SGS % SK == 0), 8 SS (the subgroup size the host reads off the device), 9 PANEL,
-// 10 AH (4 or 8).
+// (32), 4 WN, 5 SGS, 6 MT, 7 SK (SGS % SK == 0), 8 SS (the subgroup size the host reads off the device), 9 PANEL.
+// Loads 8 steps ahead were no faster on an H200 (tests/gpu/sweep_s16c.txt), nor x 2 steps ahead (sweep_s16b.txt).
 #include "bitnet_mma_io.glsl"
 layout(constant_id = 7) const uint SK = 4u;
 layout(constant_id = 8) const uint SS = 32u;
 layout(constant_id = 9) const uint PANEL = 1u;  // W's layout: 0 rows (T2, row-major); 1 16-row panels (w_at)
-layout(constant_id = 10) const uint AH = 4u;    // steps the loads run ahead: 4 or 8 (W's DRAM latency is several steps)
 
 const uint SR = SGS / SK;                         // row tiles per workgroup
 const uint RS = WN * LM;                          // rows per subgroup
@@ -45,8 +44,12 @@ AccEmu emu_sub(AccEmu a, AccEmu b) {
     return a;
 }
 #define ACC_SUB(a, b) emu_sub(a, b)
+// Emulated, each MMA is a few hundred instructions for lavapipe's LLVM: loops it cannot unroll (a trip count it cannot
+// see, equal to the constant) keep one copy a step instead of one a fragment (a cold compile of 28.6 s took 23.9).
+#define KP_N(x) ((x) + (pc.n >> 31))
 #else
 #define ACC_SUB(a, b) ((a) - (b))
+#define KP_N(x) (x)
 #endif
 
 #include "bitnet_mma_rows.glsl"
@@ -59,7 +62,7 @@ AccEmu emu_sub(AccEmu a, AccEmu b) {
             Q[q] = e_ < XQ && t_ < pc.m && g_ < cend ? x[(t_ * pc.p0 + g_) * 4u + e_ % 4u] : uvec4(0u); \
         }                                                                                             \
     }
-// Step S on register sets P, Q; then P takes step S + AH and Q step S + 4 (x comes from L1/L2).
+// Step S on register sets P, Q; then they take step S + 4.
 #define STEP(P, Q, S) if ((S) < ns) {                                                                 \
         subgroupBarrier();  /* the previous step's fragment loads are done */                         \
         [[unroll]] for (uint q = 0u; q < LPL; ++q) {                                                  \
@@ -73,19 +76,19 @@ AccEmu emu_sub(AccEmu a, AccEmu b) {
         }                                                                                             \
         subgroupMemoryBarrierShared();                                                                \
         subgroupBarrier();                                                                            \
-        [[unroll]] for (uint kk = 0u; kk < 2u; ++kk) {                                                \
+        [[unroll]] for (uint kk = 0u; kk < KP_N(2u); ++kk) {                                          \
             FRAG_B fb[MT];                                                                            \
             FRAG_A fa;                                                                                \
-            [[unroll]] for (uint j = 0u; j < MT; ++j) {                                               \
+            [[unroll]] for (uint j = 0u; j < KP_N(MT); ++j) {                                         \
                 LOAD_COL(fb[j], slab + WSL + LN * j * 5u + 2u * kk, 5u);                              \
                 asx[j] = MMA(ones, fb[j], asx[j]);                                                    \
             }                                                                                         \
-            [[unroll]] for (uint i = 0u; i < WN; ++i) {                                               \
+            [[unroll]] for (uint i = 0u; i < KP_N(WN); ++i) {                                         \
                 LOAD_ROW(fa, slab + i * LM * 5u + 2u * kk, 5u);                                       \
-                [[unroll]] for (uint j = 0u; j < MT; ++j) acc[i][j] = MMA(fa, fb[j], acc[i][j]);      \
+                [[unroll]] for (uint j = 0u; j < KP_N(MT); ++j) acc[i][j] = MMA(fa, fb[j], acc[i][j]);\
             }                                                                                         \
         }                                                                                             \
-        LOADW(P, (S) + AH)                                                                            \
+        LOADW(P, (S) + 4u)                                                                            \
         LOADX(Q, (S) + 4u)                                                                            \
     }
 
@@ -93,9 +96,8 @@ void main() {
     uint sg = gl_SubgroupID, lane = gl_SubgroupInvocationID, tid = gl_LocalInvocationID.x;
     uint ks = sg / SR, sr = sg % SR, n0 = gl_WorkGroupID.x * SR * RS, r0 = n0 + sr * RS, t0 = gl_WorkGroupID.z * TN;
     uint c0 = min(pc.p0, ks * pc.p1), cend = min(pc.p0, c0 + pc.p1), ns = cend - c0, slab = sg * SLOT;
-    uvec4 p0[LPL], p1[LPL], p2[LPL], p3[LPL], p4[LPL], p5[LPL], p6[LPL], p7[LPL], q0[XPL], q1[XPL], q2[XPL], q3[XPL];
+    uvec4 p0[LPL], p1[LPL], p2[LPL], p3[LPL], q0[XPL], q1[XPL], q2[XPL], q3[XPL];
     LOADW(p0, 0u) LOADW(p1, 1u) LOADW(p2, 2u) LOADW(p3, 3u)  // in flight while the ones are written
-    if (AH == 8u) { LOADW(p4, 4u) LOADW(p5, 5u) LOADW(p6, 6u) LOADW(p7, 7u) }
     LOADX(q0, 0u) LOADX(q1, 1u) LOADX(q2, 2u) LOADX(q3, 3u)
     for (uint e = tid; e < 2u * LM; e += WG) sm[ONES + e] = uvec4(0x01010101u);
     barrier();
@@ -106,15 +108,9 @@ void main() {
         asx[j] = ACC_ZERO;
         [[unroll]] for (uint i = 0u; i < WN; ++i) acc[i][j] = ACC_ZERO;
     }
-    if (AH == 4u)
-        for (uint st = 0u; st < ns; st += 4u) {
-            STEP(p0, q0, st) STEP(p1, q1, st + 1u) STEP(p2, q2, st + 2u) STEP(p3, q3, st + 3u)
-        }
-    else
-        for (uint st = 0u; st < ns; st += 8u) {
-            STEP(p0, q0, st) STEP(p1, q1, st + 1u) STEP(p2, q2, st + 2u) STEP(p3, q3, st + 3u)
-            STEP(p4, q0, st + 4u) STEP(p5, q1, st + 5u) STEP(p6, q2, st + 6u) STEP(p7, q3, st + 7u)
-        }
+    for (uint st = 0u; st < ns; st += 4u) {
+        STEP(p0, q0, st) STEP(p1, q1, st + 1u) STEP(p2, q2, st + 2u) STEP(p3, q3, st + 3u)
+    }
     // The part's exact sums, acc - sum_k x, staged column-major in the subgroup's own slab (its last fragment loads came
     // before this subgroup barrier); then every part of every tile is in shared memory after one workgroup barrier.
     subgroupBarrier();

@@ -176,17 +176,18 @@ static void panel_permute(vkb_case *c, size_t row_bytes)
  * Session 12 (tests/gpu/sweep_gs12.txt): gemv_sg with one accumulator per output at MT > 1 took 17.7 / 24.6 / 78.9 /
  * 39.1 at m=16 on 2560x6912 / 6144x4096 / 28672x4096 / 4096x14336 (24.7 / 25.6 / 96.9 / 49.7 before it), and at m=8
  * 25.5 / 11.3 / 35.1 / 11.4 / 38.7 / 22.1 at its best rows, still behind mma_sg there.
- * So: mma_sg at m = 8 (the batch measured); gemv_sg at m = 1 and at 2 <= m <= 16 where K >= 4096 (but m = 8);
- * mma at 9 <= m <= 16 where K < 4096 and at 17 <= m <= 32,
- * where the device has int8 matrix units (else gemv); gemv at 2 <= m <= 7 with K < 4096 (mma unmeasured there);
- * gemm above 32 (mma unmeasured there). */
+ * Session 16 (tests/gpu/sweep_s16a.txt .. s16c.txt, H200, rotate, us): algo=mma_kp (K parts in the workgroup, no token
+ * stage, one dispatch) at its automatic tiling took 10-32% less than mma_sg at m=8 and 9-40% less than mma at m=32.
+ * So: mma_kp at m = 8 and 17 <= m <= 32 where the device has int8 matrix units; gemv_sg at m = 1 and at 2 <= m <= 16
+ * where K >= 4096 (but m = 8); mma at 9 <= m <= 16 where K < 4096 with units; gemv elsewhere up to m = 32 (mma_kp
+ * and mma unmeasured at 2 <= m <= 7); gemm above 32. */
 static const char *linear_default_algo(const vkb_case *c, long long k, int64_t m)
 {
     int units = c->caps.coopmat_nv && c->caps.int8;
-    if (m == 8 && units && c->caps.max_shared >= 49152) return "mma_sg";  /* as measured: 20 KB of slabs + the stage */
+    if (units && (m == 8 || (m > 16 && m <= 32))) return "mma_kp";  /* session 16: measured at m = 8 and 32 */
     if (m == 1 || (m <= 16 && k >= 4096)) return "gemv_sg";
     if (m <= 16) return units && m >= 8 ? "mma" : "gemv";
-    if (m <= 32) return units ? "mma" : "gemv";
+    if (m <= 32) return "gemv";
     return "gemm";
 }
 
@@ -221,7 +222,6 @@ static int linear_plan(vkb_case *c, int dense)
         return vkb_error(c, "fold= applies to bitnet_linear's algo=mma_sg and dense_f16's coopmat_g only (algo=%s)", algo);
     if ((msg || mkp) && (vkb_param_str(c, "bk", NULL) || vkb_param_str(c, "rb", NULL)))
         return vkb_error(c, "bk= and rb= apply to algo=mma only (algo=%s: one 64-weight group a step, loads 4 steps ahead)", algo);
-    if (!mkp && vkb_param_str(c, "ahead", NULL)) return vkb_error(c, "ahead= applies to algo=mma_kp only (algo=%s)", algo);
     if (mkp && vkb_param_str(c, "split", NULL))
         return vkb_error(c, "split= does not apply to algo=%s (its K parts, sk=, stay in the workgroup)", algo);
     if (mma && dense) return vkb_error(c, "algo=%s: BitLinear only (dense_f16: coopmat*, stream*)", algo);
@@ -467,7 +467,7 @@ static void lin_release(vkb_case *c)
     if (p) free(p->pick), free(p->acc), free(p->want), free(p->bound), free(p->wlog);
 }
 
-VKB_KERNEL(bitnet_linear) = {"bitnet_linear", "n,k,m,shape,algo,rows,mt,wg,bm,gpt,split,lanes,per,wn,sgs,bk,frag,rb,sb,lay,fold,sk,ahead",
+VKB_KERNEL(bitnet_linear) = {"bitnet_linear", "n,k,m,shape,algo,rows,mt,wg,bm,gpt,split,lanes,per,wn,sgs,bk,frag,rb,sb,lay,fold,sk",
                              "BitLinear y = (W_t x_q) gamma'/s, packed 2-bit W, int8 x, int32 acc (variant dot|int; algo gemv|gemv_sg|gemv_ps|gemm "
                              "SIMT, mma, mma_sg and mma_kp on int8 matrix units, mma_emu, mma_sg_emu and mma_kp_emu emulated)",
                              lin_plan, lin_fill, lin_ref, lin_check, lin_release, "dot, int"};

@@ -236,15 +236,44 @@ int bitnet_mma_sg_plan(vkb_case *c, long long n, long long k, int64_t m, size_t 
     return 0;
 }
 
+/* algo=mma_kp's automatic tiling (kernels/bitnet_mma_kp.glsl): for N rows, nc groups a row and TN tokens a tile (gz tiles),
+ * over wn (4 and 2 up to 16 tokens a tile, else 2; wn=1 won no shape), sk (powers of two; parts of >= 4 groups) and sgs = sk,
+ * 2 sk, .. <= max(8, sk) whose slots fit the shared memory (fit), the least cost(wn) / eff x (1 + (waves - 1) / 32):
+ * eff = G / (SMs x waves), the share of waves = ceil(G / SMs) rounds of one workgroup per SM that the G workgroups fill,
+ * cost 1 for wn=4 and 1.3 for wn=2 (a step of 64 rows did 1.2-1.4x the work of a step of 32 per microsecond). Ties: more
+ * subgroups a workgroup. Why: on an H200 (tests/gpu/sweep_s16a.txt .. s16c.txt) each SM ran a roughly fixed number of
+ * steps a microsecond whatever its occupancy, so the time follows the busiest SM's share, and the winners were the
+ * tilings that spread the workgroups evenly: the rule picks the fastest measured tiling on 9 of the 12 (shape, m = 8 or
+ * 32) pairs and is within 12% on the other three. A given wn, sk or sgs restricts the search to it. 0, or 1 when no
+ * tiling fits (the caller SKIPs). */
+static int kp_auto(uint64_t n, size_t nc, uint64_t tn, uint64_t gz, uint64_t sms, uint64_t fit_words, const uint32_t f[3],
+                   int64_t *wn, int64_t *sk, int64_t *sgs)
+{
+    static const int64_t wns[] = {4, 2};
+    double best = 0;
+    int found = 0;
+    for (size_t i = 0; i < sizeof(wns) / sizeof(wns[0]); i++) {
+        int64_t w = wns[i];
+        if ((*wn && w != *wn) || (!*wn && w == 4 && tn > 16)) continue;
+        uint64_t rs = (uint64_t)w * f[0], tiles = (n + rs - 1) / rs, slab = (rs + tn) * 5;
+        uint64_t stage = (uint64_t)w * (tn / f[1]) * f[0] * f[1] / 4, fit = fit_words / (slab > stage ? slab : stage);
+        for (int64_t k = *sk ? *sk : 1; k <= (*sk ? *sk : 16); k *= 2) {
+            if ((!*sk && k > 1 && (nc + (uint64_t)k - 1) / (uint64_t)k < 4) || (uint64_t)k > fit) continue;
+            for (int64_t g = *sgs ? *sgs : k; g <= (*sgs ? *sgs : k > 8 ? k : 8) && (uint64_t)g <= fit && g % k == 0; g *= 2) {
+                uint64_t wgs = (tiles + (uint64_t)(g / k) - 1) / (uint64_t)(g / k) * gz, waves = (wgs + sms - 1) / sms;
+                double score = (w == 4 ? 1.0 : 1.3) * (double)(sms * waves) / (double)wgs * (1 + (double)(waves - 1) / 32);
+                if (!found || score < best - 1e-9 || (score < best + 1e-9 && g > *sgs)) best = score, *sgs = g, *sk = k, *wn = w, found = 1;
+            }
+        }
+    }
+    return !found;
+}
+
 /* algo=mma_kp (kernels/bitnet_mma_kp.glsl): K parts within the workgroup, no token stage, one dispatch.
- * Tunables: frag= (K must be 32), wn= row fragments per subgroup (1, 2, 4; RS = 16 wn rows), sk= K parts (1..16; 0:
- * auto), sgs= subgroups per workgroup (a multiple of sk, <= 16; SR = sgs / sk row tiles; 0: auto), ahead= steps W's
- * loads run ahead (4 or 8; x: 4). MT = ceil(m / N)
- * token fragments per subgroup, up to 32 tokens a tile (grid z holds the rest).
- * Shared memory: sgs slots of max(RS + TN rows x 5 uvec4, the WN x MT staged accumulators) and the block of ones.
- * Auto: sk = the largest power of two <= 16 that leaves each part >= 4 groups (the loads run 4 steps ahead), keeps the
- * grid's subgroups within 24 per SM (132 SMs where the device does not say) and the sk slots within the shared memory;
- * sgs = max(sk, 8) where that fits, else sk. (A first guess, to be set by tests/gpu/sweep_s16a.txt.) */
+ * Tunables: frag= (K must be 32), wn= row fragments per subgroup (1, 2, 4; RS = 16 wn rows), sk= K parts (1..16), sgs=
+ * subgroups per workgroup (a multiple of sk, <= 16; SR = sgs / sk row tiles); those not given come from kp_auto. MT =
+ * ceil(m / N) token fragments per subgroup, up to 32 tokens a tile (grid z holds the rest). Shared memory: sgs slots of
+ * max(RS + TN rows x 5 uvec4, the WN x MT staged accumulators) and the block of ones. */
 int bitnet_mma_kp_plan(vkb_case *c, long long n, long long k, int64_t m, size_t nc, int emu, int panel)
 {
     uint32_t f[3], ss;
@@ -254,23 +283,16 @@ int bitnet_mma_kp_plan(vkb_case *c, long long n, long long k, int64_t m, size_t 
     uint64_t mt = ((uint64_t)m + f[1] - 1) / f[1], mtmax = 32 / f[1];
     if (mt > mtmax) mt = mtmax;
     uint64_t tn = f[1] * mt, gz = ((uint64_t)m + tn - 1) / tn;
-    int64_t wn = vkb_param_int(c, "wn", 2), sk = vkb_param_int(c, "sk", 0), sgs = vkb_param_int(c, "sgs", 0);
-    int64_t ah = vkb_param_int(c, "ahead", 4);
-    if ((wn != 1 && wn != 2 && wn != 4) || sk < 0 || sk > 16 || sgs < 0 || sgs > 16 || (sk && sgs && sgs % sk) || (ah != 4 && ah != 8))
-        return vkb_error(c, "wn=%lld sk=%lld sgs=%lld ahead=%lld: expected wn 1, 2 or 4, sk 0 (auto) .. 16, sgs 0 (auto) .. 16 and a "
-                         "multiple of sk, ahead 4 or 8", (long long)wn, (long long)sk, (long long)sgs, (long long)ah);
-    uint64_t rs = (uint64_t)wn * f[0], tiles = ((uint64_t)n + rs - 1) / rs;
-    uint64_t slab = (rs + tn) * 5, stage = (uint64_t)wn * mt * f[0] * f[1] / 4, slot = slab > stage ? slab : stage;
-    uint64_t fit = ((uint64_t)c->caps.max_shared / 16 - 2 * f[0]) / slot;  /* slots that fit beside the ones */
-    if (!sk) {
-        uint64_t sms = c->caps.sm_count ? c->caps.sm_count : 132;
-        sk = 1;
-        while (sk < 16 && (nc + 2 * (uint64_t)sk - 1) / (2 * (uint64_t)sk) >= 4 && tiles * gz * 2 * (uint64_t)sk <= 24 * sms &&
-               2 * (uint64_t)sk <= fit)
-            sk *= 2;
-    }
-    if (!sgs)  /* the most whole row tiles of sk parts within 8 subgroups (or sk) that fit */
-        for (sgs = (sk > 8 ? sk : 8) / sk * sk; sgs > sk && (uint64_t)sgs > fit;) sgs -= sk;
+    int64_t wn = vkb_param_int(c, "wn", 0), sk = vkb_param_int(c, "sk", 0), sgs = vkb_param_int(c, "sgs", 0);
+    if ((wn != 0 && wn != 1 && wn != 2 && wn != 4) || sk < 0 || sk > 16 || sgs < 0 || sgs > 16 || (sk && sgs && sgs % sk))
+        return vkb_error(c, "wn=%lld sk=%lld sgs=%lld: expected wn 1, 2 or 4, sk 1 .. 16, sgs 1 .. 16 and a multiple of sk",
+                         (long long)wn, (long long)sk, (long long)sgs);
+    uint64_t fit_words = (uint64_t)c->caps.max_shared / 16 - 2 * f[0];  /* uvec4 beside the ones */
+    if ((!wn || !sk || !sgs) && kp_auto((uint64_t)n, nc, tn, gz, c->caps.sm_count ? c->caps.sm_count : 132, fit_words, f, &wn, &sk, &sgs))
+        return vkb_skip(c, "algo=mma_kp: no tiling with wn=%lld sk=%lld sgs=%lld (0: any) fits this device's %u B of shared memory",
+                        (long long)wn, (long long)sk, (long long)sgs, c->caps.max_shared);
+    uint64_t rs = (uint64_t)wn * f[0], slab = (rs + tn) * 5, stage = (uint64_t)wn * mt * f[0] * f[1] / 4;
+    uint64_t slot = slab > stage ? slab : stage;
     if (sgs % sk) return vkb_error(c, "sgs=%lld: expected a multiple of sk=%lld", (long long)sgs, (long long)sk);
     uint64_t sr = (uint64_t)(sgs / sk), wg = (uint64_t)ss * (uint64_t)sgs, shared = 16 * ((uint64_t)sgs * slot + 2 * f[0]);
     if (wg > c->caps.max_wg_size || shared > c->caps.max_shared)
@@ -281,15 +303,14 @@ int bitnet_mma_kp_plan(vkb_case *c, long long n, long long k, int64_t m, size_t 
     if (gx > c->caps.max_wg_count_x || gz > 65535)
         return vkb_skip(c, "grid %llux1x%llu exceeds this device's maxComputeWorkGroupCount", (unsigned long long)gx,
                         (unsigned long long)gz);
-    uint32_t spec[11] = {(uint32_t)wg, f[0], f[1], f[2], (uint32_t)wn, (uint32_t)sgs, (uint32_t)mt, (uint32_t)sk, ss, (uint32_t)panel,
-                         (uint32_t)ah};
-    vkb_dispatch *d = vkb_add_dispatch(c, vkb_add_pipe(c, emu ? "bitnet_mma_kp_emu" : "bitnet_mma_kp", 11, spec), (uint32_t)gx, 1,
+    uint32_t spec[10] = {(uint32_t)wg, f[0], f[1], f[2], (uint32_t)wn, (uint32_t)sgs, (uint32_t)mt, (uint32_t)sk, ss, (uint32_t)panel};
+    vkb_dispatch *d = vkb_add_dispatch(c, vkb_add_pipe(c, emu ? "bitnet_mma_kp_emu" : "bitnet_mma_kp", 10, spec), (uint32_t)gx, 1,
                                        (uint32_t)gz);
     if (!d) return vkb_error(c, "out of memory");
     d->push.n = (uint32_t)n, d->push.m = (uint32_t)m, d->push.k = (uint32_t)k, d->push.p0 = (uint32_t)nc, d->push.p1 = (uint32_t)per;
     mma_cost(c, n, k, m);
-    snprintf(c->note, sizeof(c->note), "%s %ux%ux%u %llux%llu wn%lld sk%lld sgs%lld ahead%lld (%llu groups a part) %s",
+    snprintf(c->note, sizeof(c->note), "%s %ux%ux%u %llux%llu wn%lld sk%lld sgs%lld (%llu groups a part) %s",
              emu ? "mma_kp_emu" : "mma_kp", f[0], f[1], f[2], (unsigned long long)(rs * sr), (unsigned long long)tn, (long long)wn,
-             (long long)sk, (long long)sgs, (long long)ah, (unsigned long long)per, panel ? "panel" : "rows");
+             (long long)sk, (long long)sgs, (unsigned long long)per, panel ? "panel" : "rows");
     return 0;
 }
