@@ -249,19 +249,20 @@ int bitnet_mma_sg_plan(vkb_case *c, long long n, long long k, int64_t m, size_t 
 static int kp_auto(uint64_t n, size_t nc, uint64_t tn, uint64_t gz, uint64_t sms, uint64_t fit_words, const uint32_t f[3],
                    int64_t *wn, int64_t *sk, int64_t *sgs)
 {
-    static const int64_t wns[] = {4, 2};
+    static const int64_t wns[] = {4, 2, 1};
+    const int64_t wn0 = *wn, sk0 = *sk, sgs0 = *sgs;  /* given (0: any); *wn, *sk, *sgs hold the best so far */
     double best = 0;
     int found = 0;
     for (size_t i = 0; i < sizeof(wns) / sizeof(wns[0]); i++) {
         int64_t w = wns[i];
-        if ((*wn && w != *wn) || (!*wn && w == 4 && tn > 16)) continue;
+        if ((wn0 && w != wn0) || (!wn0 && (w == 1 || (w == 4 && tn > 16)))) continue;
         uint64_t rs = (uint64_t)w * f[0], tiles = (n + rs - 1) / rs, slab = (rs + tn) * 5;
         uint64_t stage = (uint64_t)w * (tn / f[1]) * f[0] * f[1] / 4, fit = fit_words / (slab > stage ? slab : stage);
-        for (int64_t k = *sk ? *sk : 1; k <= (*sk ? *sk : 16); k *= 2) {
-            if ((!*sk && k > 1 && (nc + (uint64_t)k - 1) / (uint64_t)k < 4) || (uint64_t)k > fit) continue;
-            for (int64_t g = *sgs ? *sgs : k; g <= (*sgs ? *sgs : k > 8 ? k : 8) && (uint64_t)g <= fit && g % k == 0; g *= 2) {
+        for (int64_t k = sk0 ? sk0 : 1; k <= (sk0 ? sk0 : 16); k *= 2) {
+            if ((!sk0 && k > 1 && (nc + (uint64_t)k - 1) / (uint64_t)k < 4) || (uint64_t)k > fit) continue;
+            for (int64_t g = sgs0 ? sgs0 : k; g <= (sgs0 ? sgs0 : k > 8 ? k : 8) && (uint64_t)g <= fit && g % k == 0; g *= 2) {
                 uint64_t wgs = (tiles + (uint64_t)(g / k) - 1) / (uint64_t)(g / k) * gz, waves = (wgs + sms - 1) / sms;
-                double score = (w == 4 ? 1.0 : 1.3) * (double)(sms * waves) / (double)wgs * (1 + (double)(waves - 1) / 32);
+                double score = (w == 4 ? 1.0 : w == 2 ? 1.3 : 1.6) * (double)(sms * waves) / (double)wgs * (1 + (double)(waves - 1) / 32);
                 if (!found || score < best - 1e-9 || (score < best + 1e-9 && g > *sgs)) best = score, *sgs = g, *sk = k, *wn = w, found = 1;
             }
         }
