@@ -236,38 +236,34 @@ int bitnet_mma_sg_plan(vkb_case *c, long long n, long long k, int64_t m, size_t 
     return 0;
 }
 
-/* algo=mma_kp's automatic tiling (kernels/bitnet_mma_kp.glsl): for N rows, nc groups a row and TN tokens a tile (gz tiles),
- * over wn (4 and 2 up to 16 tokens a tile, else 2; wn=1 won no shape), sk (powers of two; parts of >= 4 groups) and sgs = sk,
- * 2 sk, .. <= max(8, sk) whose slots fit the shared memory (fit), the least cost(wn) / eff x (1 + (waves - 1) / 32):
- * eff = G / (SMs x waves), the share of waves = ceil(G / SMs) rounds of one workgroup per SM that the G workgroups fill,
- * cost 1 for wn=4 and 1.3 for wn=2 (a step of 64 rows did 1.2-1.4x the work of a step of 32 per microsecond). Ties: more
- * subgroups a workgroup. Why: on an H200 (tests/gpu/sweep_s16a.txt .. s16c.txt) each SM ran a roughly fixed number of
- * steps a microsecond whatever its occupancy, so the time follows the busiest SM's share, and the winners were the
- * tilings that spread the workgroups evenly: the rule picks the fastest measured tiling on 9 of the 12 (shape, m = 8 or
- * 32) pairs and is within 12% on the other three. A given wn, sk or sgs restricts the search to it. 0, or 1 when no
- * tiling fits (the caller SKIPs). */
+/* algo=mma_kp's automatic tiling (kernels/bitnet_mma_kp.glsl) for N rows, nc groups a row and gz token tiles of TN tokens:
+ * the most subgroups S = gz x ceil(N / RS) x sk within 8 a SM (SMs: the device's, else 132), over wn 4 and 2 (2 above 16
+ * tokens a tile; wn=1 only when given) and sk a power of two up to 16 whose parts keep >= 4 groups and whose sk slots fit
+ * the shared memory (fit_words uvec4); ties: the larger wn; when even the fewest exceed the bound, the fewest. sgs = sk:
+ * one row tile a workgroup. Measured on an H200 (tests/gpu/sweep_s16e.txt, rotate): the rule's tiling is the fastest of
+ * the 9 tried at m = 32 on all six issue-15 shapes, and of the 12 tried at m = 8 on five, 11% behind the best on
+ * 20480x3200 (15.19 us against 13.73 at wn=2 sk=2). Why: each SM ran a roughly fixed number of steps a microsecond whatever
+ * its occupancy (sweep_s16b.txt), so more subgroups than ~8 a SM only add parts to sum, and fewer leave SMs waiting on
+ * each subgroup's chain of steps. A given wn, sk or sgs restricts the search to it. 0, or 1 when no tiling fits. */
 static int kp_auto(uint64_t n, size_t nc, uint64_t tn, uint64_t gz, uint64_t sms, uint64_t fit_words, const uint32_t f[3],
                    int64_t *wn, int64_t *sk, int64_t *sgs)
 {
     static const int64_t wns[] = {4, 2, 1};
     const int64_t wn0 = *wn, sk0 = *sk, sgs0 = *sgs;  /* given (0: any); *wn, *sk, *sgs hold the best so far */
-    double best = 0;
-    int found = 0;
+    uint64_t cap = 8 * sms, best = 0;
     for (size_t i = 0; i < sizeof(wns) / sizeof(wns[0]); i++) {
         int64_t w = wns[i];
         if ((wn0 && w != wn0) || (!wn0 && (w == 1 || (w == 4 && tn > 16)))) continue;
         uint64_t rs = (uint64_t)w * f[0], tiles = (n + rs - 1) / rs, slab = (rs + tn) * 5;
         uint64_t stage = (uint64_t)w * (tn / f[1]) * f[0] * f[1] / 4, fit = fit_words / (slab > stage ? slab : stage);
         for (int64_t k = sk0 ? sk0 : 1; k <= (sk0 ? sk0 : 16); k *= 2) {
-            if ((!sk0 && k > 1 && (nc + (uint64_t)k - 1) / (uint64_t)k < 4) || (uint64_t)k > fit) continue;
-            for (int64_t g = sgs0 ? sgs0 : k; g <= (sgs0 ? sgs0 : k > 8 ? k : 8) && (uint64_t)g <= fit && g % k == 0; g *= 2) {
-                uint64_t wgs = (tiles + (uint64_t)(g / k) - 1) / (uint64_t)(g / k) * gz, waves = (wgs + sms - 1) / sms;
-                double score = (w == 4 ? 1.0 : w == 2 ? 1.3 : 1.6) * (double)(sms * waves) / (double)wgs * (1 + (double)(waves - 1) / 32);
-                if (!found || score < best - 1e-9 || (score < best + 1e-9 && g > *sgs)) best = score, *sgs = g, *sk = k, *wn = w, found = 1;
-            }
+            int64_t g = sgs0 ? sgs0 : k;
+            if ((!sk0 && k > 1 && (nc + (uint64_t)k - 1) / (uint64_t)k < 4) || g % k || (uint64_t)g > fit) continue;
+            uint64_t sub = gz * tiles * (uint64_t)k;  /* wns[] runs from the larger wn: a tie keeps it */
+            if (!best || (sub <= cap ? best > cap || sub > best : best > cap && sub < best)) best = sub, *wn = w, *sk = k, *sgs = g;
         }
     }
-    return !found;
+    return !best;
 }
 
 /* algo=mma_kp (kernels/bitnet_mma_kp.glsl): K parts within the workgroup, no token stage, one dispatch.
