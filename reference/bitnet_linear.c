@@ -176,17 +176,19 @@ static void panel_permute(vkb_case *c, size_t row_bytes)
  * Session 12 (tests/gpu/sweep_gs12.txt): gemv_sg with one accumulator per output at MT > 1 took 17.7 / 24.6 / 78.9 /
  * 39.1 at m=16 on 2560x6912 / 6144x4096 / 28672x4096 / 4096x14336 (24.7 / 25.6 / 96.9 / 49.7 before it), and at m=8
  * 25.5 / 11.3 / 35.1 / 11.4 / 38.7 / 22.1 at its best rows, still behind mma_sg there.
- * Session 16 (tests/gpu/sweep_s16a.txt .. s16c.txt, H200, rotate, us): algo=mma_kp (K parts in the workgroup, no token
- * stage, one dispatch) at its automatic tiling took 10-32% less than mma_sg at m=8 and 9-40% less than mma at m=32.
- * So: mma_kp at m = 8 and 17 <= m <= 32 where the device has int8 matrix units; gemv_sg at m = 1 and at 2 <= m <= 16
- * where K >= 4096 (but m = 8); mma at 9 <= m <= 16 where K < 4096 with units; gemv elsewhere up to m = 32 (mma_kp
- * and mma unmeasured at 2 <= m <= 7); gemm above 32. */
+ * Session 16 (H200, rotate, us, the six shapes): algo=mma_kp (K parts in the workgroup, no token stage, one dispatch) at
+ * its automatic tiling took, at m=8, 9.34 8.14 15.21 8.25 20.12 13.08 against mma_sg's 13.86 10.93 19.22 11.45 28.17
+ * 16.72; at m=32 17.46 13.30 30.01 14.63 40.02 21.58 against mma's 25.25 14.54 40.48 21.73 67.26 38.18 (accept15 and
+ * tests/gpu/sweep_s16d.txt); at m=16 15.18 9.73 18.43 10.80 34.09 15.79 against the old defaults' (mma where K < 4096,
+ * gemv_sg from 4096) 18.89 17.71 44.75 24.64 78.89 39.10; at m=4 9.09 7.95 14.81 8.09 19.62 12.75 against gemv's /
+ * gemv_sg's 16.78 8.04 25.65 7.66 21.67 15.93 (sweep_s16f.txt: 6% slower on 6144x4096 only).
+ * So: mma_kp at 4 <= m <= 32 where the device has int8 matrix units; else gemv_sg at m = 1 and at 2 <= m <= 16 where
+ * K >= 4096, gemv up to m = 32 (m = 2, 3 unmeasured with mma_kp: its time hardly moves below 8 tokens); gemm above 32. */
 static const char *linear_default_algo(const vkb_case *c, long long k, int64_t m)
 {
     int units = c->caps.coopmat_nv && c->caps.int8;
-    if (units && (m == 8 || (m > 16 && m <= 32))) return "mma_kp";  /* session 16: measured at m = 8 and 32 */
+    if (units && m >= 4 && m <= 32) return "mma_kp";  /* session 16: measured at m = 4, 8, 16 and 32 */
     if (m == 1 || (m <= 16 && k >= 4096)) return "gemv_sg";
-    if (m <= 16) return units && m >= 8 ? "mma" : "gemv";
     if (m <= 32) return "gemv";
     return "gemm";
 }
