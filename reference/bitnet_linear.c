@@ -181,13 +181,15 @@ static void panel_permute(vkb_case *c, size_t row_bytes)
  * 16.72; at m=32 17.46 13.30 30.01 14.63 40.02 21.58 against mma's 25.25 14.54 40.48 21.73 67.26 38.18 (accept15 and
  * tests/gpu/sweep_s16d.txt); at m=16 15.18 9.73 18.43 10.80 34.09 15.79 against the old defaults' (mma where K < 4096,
  * gemv_sg from 4096) 18.89 17.71 44.75 24.64 78.89 39.10; at m=4 9.09 7.95 14.81 8.09 19.62 12.75 against gemv's /
- * gemv_sg's 16.78 8.04 25.65 7.66 21.67 15.93 (sweep_s16f.txt: 6% slower on 6144x4096 only).
- * So: mma_kp at 4 <= m <= 32 where the device has int8 matrix units; else gemv_sg at m = 1 and at 2 <= m <= 16 where
- * K >= 4096, gemv up to m = 32 (m = 2, 3 unmeasured with mma_kp: its time hardly moves below 8 tokens); gemm above 32. */
+ * gemv_sg's 16.78 8.04 25.65 7.66 21.67 15.93 (sweep_s16f.txt: 6% slower on 6144x4096 only); at m=64 27.04 20.59 61.94
+ * 21.28 81.13 36.92 against the SIMT gemm's 88.56 102.42 143.44 76.83 225.78 208.69, at m=128 2.2-3.8x under it
+ * (sweep_s16g.txt). So: mma_kp at 4 <= m <= 128 where the device has int8 matrix units; else gemv_sg at m = 1 and at
+ * 2 <= m <= 16 where K >= 4096, gemv up to m = 32 (m = 2, 3 unmeasured with mma_kp: its time hardly moves below 8
+ * tokens); gemm above (mma_kp unmeasured past 128). */
 static const char *linear_default_algo(const vkb_case *c, long long k, int64_t m)
 {
     int units = c->caps.coopmat_nv && c->caps.int8;
-    if (units && m >= 4 && m <= 32) return "mma_kp";  /* session 16: measured at m = 4, 8, 16 and 32 */
+    if (units && m >= 4 && m <= 128) return "mma_kp";  /* session 16: measured at m = 4, 8, 16, 32, 64 and 128 */
     if (m == 1 || (m <= 16 && k >= 4096)) return "gemv_sg";
     if (m <= 32) return "gemv";
     return "gemm";
