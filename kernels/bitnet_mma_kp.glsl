@@ -18,7 +18,10 @@
 // Buffers as bitnet_mma_io.glsl (0 W, 1 gamma', 2 xq, 3 s, 4 y; 5 part is not used). Push: n, m, p0 = groups per row,
 // p1 = groups per K part. Grid (ceil(N / (SR RS)), 1, ceil(M / TN)). Spec: 0 workgroup size = SS SGS, 1 LM, 2 LN, 3 LK
 // (32), 4 WN, 5 SGS, 6 MT, 7 SK (SGS % SK == 0), 8 SS (the subgroup size the host reads off the device), 9 PANEL.
-// Loads 8 steps ahead were no faster on an H200 (tests/gpu/sweep_s16c.txt), nor x 2 steps ahead (sweep_s16b.txt).
+// Measured on an H200 (session 16, rotate): 21-33% under mma_sg at m=8 and 9-43% under mma at m=32 on the six issue-15
+// shapes (reference/bitnet_linear.c linear_default_algo has the figures; the tilings: reference/bitnet_mma.c
+// kp_auto). Ablated (sweep_s16c.txt) the K loop is mostly the on-chip step, not DRAM: loads 8 steps ahead were no faster
+// (sweep_s16c.txt), nor x 2 steps ahead (sweep_s16b.txt).
 #include "bitnet_mma_io.glsl"
 layout(constant_id = 7) const uint SK = 4u;
 layout(constant_id = 8) const uint SS = 32u;

@@ -290,7 +290,6 @@ int bitnet_mma_kp_plan(vkb_case *c, long long n, long long k, int64_t m, size_t 
                         (long long)wn, (long long)sk, (long long)sgs, c->caps.max_shared);
     uint64_t rs = (uint64_t)wn * f[0], slab = (rs + tn) * 5, stage = (uint64_t)wn * mt * f[0] * f[1] / 4;
     uint64_t slot = slab > stage ? slab : stage;
-    if (sgs % sk) return vkb_error(c, "sgs=%lld: expected a multiple of sk=%lld", (long long)sgs, (long long)sk);
     uint64_t sr = (uint64_t)(sgs / sk), wg = (uint64_t)ss * (uint64_t)sgs, shared = 16 * ((uint64_t)sgs * slot + 2 * f[0]);
     if (wg > c->caps.max_wg_size || shared > c->caps.max_shared)
         return vkb_skip(c, "wn=%lld sk=%lld sgs=%lld on this device: %llu invocations (<= %u), %llu B shared (<= %u)", (long long)wn,
