@@ -236,6 +236,14 @@ int bitnet_mma_sg_plan(vkb_case *c, long long n, long long k, int64_t m, size_t 
     return 0;
 }
 
+/* uvec4 of one mma_kp subgroup's shared slot (kernels/bitnet_mma_kp.glsl SLOT): its slab (RS = 16 wn rows and TN tokens,
+ * 5 uvec4 each) or, after the loop, its wn x TN / N staged int32 accumulators, whichever is larger. */
+static uint64_t kp_slot(int64_t wn, uint64_t tn, const uint32_t f[3])
+{
+    uint64_t slab = ((uint64_t)wn * f[0] + tn) * 5, stage = (uint64_t)wn * (tn / f[1]) * f[0] * f[1] / 4;
+    return slab > stage ? slab : stage;
+}
+
 /* algo=mma_kp's automatic tiling (kernels/bitnet_mma_kp.glsl) for N rows, nc groups a row and gz token tiles of TN tokens:
  * the most subgroups S = gz x ceil(N / RS) x sk within 8 a SM (SMs: the device's, else 132), over wn 4 and 2 (2 above 16
  * tokens a tile; wn=1 only when given) and sk a power of two up to 16 whose parts keep >= 4 groups and whose sk slots fit
@@ -254,8 +262,7 @@ static int kp_auto(uint64_t n, size_t nc, uint64_t tn, uint64_t gz, uint64_t sms
     for (size_t i = 0; i < sizeof(wns) / sizeof(wns[0]); i++) {
         int64_t w = wns[i];
         if ((wn0 && w != wn0) || (!wn0 && (w == 1 || (w == 4 && tn > 16)))) continue;
-        uint64_t rs = (uint64_t)w * f[0], tiles = (n + rs - 1) / rs, slab = (rs + tn) * 5;
-        uint64_t stage = (uint64_t)w * (tn / f[1]) * f[0] * f[1] / 4, fit = fit_words / (slab > stage ? slab : stage);
+        uint64_t rs = (uint64_t)w * f[0], tiles = (n + rs - 1) / rs, fit = fit_words / kp_slot(w, tn, f);
         for (int64_t k = sk0 ? sk0 : 1; k <= (sk0 ? sk0 : 16); k *= 2) {
             int64_t g = sgs0 ? sgs0 : k;
             if ((!sk0 && k > 1 && (nc + (uint64_t)k - 1) / (uint64_t)k < 4) || g % k || (uint64_t)g > fit) continue;
@@ -288,9 +295,8 @@ int bitnet_mma_kp_plan(vkb_case *c, long long n, long long k, int64_t m, size_t 
     if ((!wn || !sk || !sgs) && kp_auto((uint64_t)n, nc, tn, gz, c->caps.sm_count ? c->caps.sm_count : 132, fit_words, f, &wn, &sk, &sgs))
         return vkb_skip(c, "algo=mma_kp: no tiling with wn=%lld sk=%lld sgs=%lld (0: any) fits this device's %u B of shared memory",
                         (long long)wn, (long long)sk, (long long)sgs, c->caps.max_shared);
-    uint64_t rs = (uint64_t)wn * f[0], slab = (rs + tn) * 5, stage = (uint64_t)wn * mt * f[0] * f[1] / 4;
-    uint64_t slot = slab > stage ? slab : stage;
-    uint64_t sr = (uint64_t)(sgs / sk), wg = (uint64_t)ss * (uint64_t)sgs, shared = 16 * ((uint64_t)sgs * slot + 2 * f[0]);
+    uint64_t rs = (uint64_t)wn * f[0], sr = (uint64_t)(sgs / sk), wg = (uint64_t)ss * (uint64_t)sgs;
+    uint64_t shared = 16 * ((uint64_t)sgs * kp_slot(wn, tn, f) + 2 * f[0]);
     if (wg > c->caps.max_wg_size || shared > c->caps.max_shared)
         return vkb_skip(c, "wn=%lld sk=%lld sgs=%lld on this device: %llu invocations (<= %u), %llu B shared (<= %u)", (long long)wn,
                         (long long)sk, (long long)sgs, (unsigned long long)wg, c->caps.max_wg_size, (unsigned long long)shared,

@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """Ablated copies of a kernel's shader, for `sh tests/gpu/run.sh ablate SET` (session 14's ablations, sweep_s14e.txt and
 sweep_s14i.txt): each variant removes one part (the MulAdd, the barriers, the global loads, the K loop) by an exact text
-replacement in the kernel's .glsl (or an include it names), asserted to apply, and is compiled next to the build's SPIR-V as ABL_VARIANT.spv.
+replacement in the kernel's .glsl (or an include it names), asserted to apply, and is compiled next to the build's SPIR-V
+as ABL_VARIANT.spv.
 The timings come from `vkbench run --established` (a PASS run of the same commit, same cases), since an ablated
 shader computes wrong results: they say where the time goes, never that a kernel is correct.
 
@@ -10,6 +11,10 @@ Usage: python3 tests/gpu/ablate.py SET SPV_DIR [--list]  ->  prints "STUB MODULE
 """
 import os, subprocess, sys, tempfile
 
+# The per-subgroup BitLinear MMA kernels' W loads (kernels/bitnet_mma_rows.glsl) replaced by register values
+W_ROWS_NOLOAD = [("P[q] = r_ < RS && r0 + r_ < pc.n && g_ < cend ? w[w_at(r0 + r_, g_)] : uvec4(0u);",
+                  "P[q] = uvec4(r_ * 0x01010101u + g_);", "bitnet_mma_rows.glsl")]
+
 SETS = {
     # BitLinear mma_sg (kernels/bitnet_mma_sg.glsl) at m=8
     "mma_sg": ("bitnet_mma_sg", "bitnet_mma_sg.glsl", {
@@ -17,8 +22,7 @@ SETS = {
         "nobar": [("        if (SB == 1u) subgroupBarrier();  /* the previous step's fragment loads are done */           \\\n", ""),
                   ("        subgroupMemoryBarrierShared();                                                                \\\n"
                    "        subgroupBarrier();                                                                            \\\n", "")],
-        "noload": [("P[q] = r_ < RS && r0 + r_ < pc.n && g_ < cend ? w[w_at(r0 + r_, g_)] : uvec4(0u);",
-                    "P[q] = uvec4(r_ * 0x01010101u + g_);", "bitnet_mma_rows.glsl")],
+        "noload": W_ROWS_NOLOAD,
         "noloop": [("    for (uint st = 0u; st < ns; st += 4u) {", "    for (uint st = 0u; st < 0u; st += 4u) {")],
     }),
     # dense_f16 coopmat_g (kernels/dense_coopmat_g.glsl, wn=2 with 8-token fragments: the K-parts default at m=8): x
@@ -32,8 +36,7 @@ SETS = {
     # BitLinear mma_kp (kernels/bitnet_mma_kp.glsl, session 16): W or x from registers (what streaming them costs), no
     # decode, no sum_k x MMA, no subgroup barriers in a step, no K loop
     "mma_kp": ("bitnet_mma_kp", "bitnet_mma_kp.glsl", {
-        "noload": [("P[q] = r_ < RS && r0 + r_ < pc.n && g_ < cend ? w[w_at(r0 + r_, g_)] : uvec4(0u);",
-                    "P[q] = uvec4(r_ * 0x01010101u + g_);", "bitnet_mma_rows.glsl")],
+        "noload": W_ROWS_NOLOAD,
         "noxload": [("Q[q] = e_ < XQ && t_ < pc.m && g_ < cend ? x[(t_ * pc.p0 + g_) * 4u + e_ % 4u] : uvec4(0u);",
                      "Q[q] = uvec4(e_ * 0x01010101u + g_);")],
         "nodecode": [("sm[slab + r_ * 5u + u] = bitnet_codes(P[q][u]);", "sm[slab + r_ * 5u + u] = uvec4(P[q][u]);")],
