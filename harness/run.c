@@ -148,6 +148,24 @@ int vkb_run_check_suite(const vkb_suite *s, char *err, size_t errlen)
     return 0;
 }
 
+/* caps->frag_a from the coop_layout probe (reference/bitnet_mma.c): the device's NV fragment order (impl=mm, where it has
+ * int8 matrix units) and the emulated one; frag_a_why says why one is missing, and lay=frag then SKIPs with it. */
+static void coop_layout_probe(vkb_vk *v, vkb_caps *caps)
+{
+    for (int emu = 0; emu < 2; emu++) {
+        vkb_probe p;
+        char why[200];
+        if (vkb_probe_open(&p, v, caps, "coop_layout", emu ? "impl=emu" : "impl=mm", 1, 0, why, sizeof(why))) {
+            snprintf(caps->frag_a_why[emu], sizeof(caps->frag_a_why[emu]), "%s", why);
+            continue;
+        }
+        const uint32_t *o = p.c.buf[0].host;
+        for (int i = 0; i < 512; i++) caps->frag_a[emu][i] = (uint16_t)o[i];
+        caps->frag_a_ok[emu] = 1;
+        vkb_probe_close(&p);
+    }
+}
+
 /* A fresh case of kernel k on a device with caps: the line's values at pick as parameters (their text in
  * text), its mode axis (if any) in mode, dtype f32 until the plan says otherwise. */
 static void case_init(vkb_case *c, const vkb_kernel *k, const vkb_caps *caps, const vkb_line *l, const int *pick,
@@ -987,6 +1005,7 @@ int vkb_run(vkb_vk *v, const vkb_suite *s, const vkb_run_opts *o, vkb_run_totals
     x.v = v;
     x.info = vkb_vk_info(v);
     vkb_vk_caps(v, &x.caps);
+    coop_layout_probe(v, &x.caps);
     x.o = o;
     x.tot = tot;
     vkb_topo_read(&x.topo);

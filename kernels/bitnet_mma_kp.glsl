@@ -25,13 +25,21 @@
 #include "bitnet_mma_io.glsl"
 layout(constant_id = 7) const uint SK = 4u;
 layout(constant_id = 8) const uint SS = 32u;
-layout(constant_id = 9) const uint PANEL = 1u;  // W's layout: 0 rows (T2, row-major); 1 16-row panels (w_at)
+layout(constant_id = 9) const uint PANEL = 1u;  // W's layout: 0 rows (T2, row-major); 1 16-row panels (w_at); 2 frag
+layout(binding = 0) readonly buffer Wf { uvec2 wf[]; };  // PANEL 2: W in the lanes' fragment order (reference/bitnet_linear.c frag_permute)
 
 const uint SR = SGS / SK;                         // row tiles per workgroup
 const uint RS = WN * LM;                          // rows per subgroup
-const uint LPL = (RS + SS - 1u) / SS;             // W rows (uvec4 loads) per lane per step
+const uint FC = LM * LK / SS, FU = 64u / SS;      // PANEL 2: an A fragment's components a lane; uint32 of W a lane a panel a step
+const uint LPL = PANEL == 2u ? (WN * FU + 3u) / 4u : (RS + SS - 1u) / SS;  // W: uvec4 a lane a step
 const uint XQ = TN * 4u, XPL = (XQ + SS - 1u) / SS;  // x: uvec4 per step, per lane
-const uint WSL = RS * 5u, SLAB = WSL + TN * 5u;   // slab: RS decoded rows, then TN tokens (4 uvec4 + 1 of padding each)
+#ifdef VKB_COOP_EMU
+const uint WFR = LM * LK / 16u;                   // PANEL 2, emulated: the A fragment's staging (AR_MMA)
+#else
+const uint WFR = 0u;
+#endif
+const uint WSL = PANEL == 2u ? WFR : RS * 5u;     // slab: RS decoded rows (PANEL 2: none), then TN tokens (4 uvec4 + 1 of
+const uint SLAB = WSL + TN * 5u;                  // padding each)
 const uint TILE = LM * LN / 4u;                   // uvec4 of one staged int32 accumulator
 const uint SLOT = SLAB > WN * MT * TILE ? SLAB : WN * MT * TILE;
 const uint ONES = SGS * SLOT;                     // an LM x LK block of ones (2 uvec4 a row): sum_k x by MMA
@@ -57,6 +65,21 @@ AccEmu emu_sub(AccEmu a, AccEmu b) {
 
 #include "bitnet_mma_rows.glsl"
 
+// PANEL 2: group c0 + S of this lane's FU uint32 of each of its WN panels into P (uint i FU + h in P[(i FU + h) / 4]).
+#define LOADF(P, S) {                                                                                 \
+        uint g_ = c0 + (S);                                                                           \
+        [[unroll]] for (uint i_ = 0u; i_ < WN; ++i_) {                                                \
+            uint pn_ = r0 / 16u + i_;                                                                 \
+            [[unroll]] for (uint h_ = 0u; h_ < FU; h_ += 2u) {                                        \
+                uint t_ = i_ * FU + h_;                                                               \
+                uvec2 v_ = pn_ * 16u < pc.n && g_ < cend ? wf[((pn_ * pc.p0 + g_) * 64u + lane * FU + h_) / 2u] : uvec2(0u); \
+                P[t_ / 4u][t_ % 4u] = v_.x;                                                           \
+                P[t_ / 4u][t_ % 4u + 1u] = v_.y;                                                      \
+            }                                                                                         \
+        }                                                                                             \
+    }
+#define LOADW_ANY(P, S) if (PANEL == 2u) LOADF(P, S) else LOADW(P, S)
+
 // Group c0 + S of this lane's uvec4 of x into Q (zeros past M and the part).
 #define LOADX(Q, S) {                                                                                 \
         uint g_ = c0 + (S);                                                                           \
@@ -68,11 +91,12 @@ AccEmu emu_sub(AccEmu a, AccEmu b) {
 // Step S on register sets P, Q; then they take step S + 4.
 #define STEP(P, Q, S) if ((S) < ns) {                                                                 \
         subgroupBarrier();  /* the previous step's fragment loads are done */                         \
-        [[unroll]] for (uint q = 0u; q < LPL; ++q) {                                                  \
-            uint r_ = lane + q * SS;                                                                  \
-            if (r_ < RS)                                                                              \
-                [[unroll]] for (uint u = 0u; u < 4u; ++u) sm[slab + r_ * 5u + u] = bitnet_codes(P[q][u]); \
-        }                                                                                             \
+        if (PANEL != 2u)                                                                              \
+            [[unroll]] for (uint q = 0u; q < LPL; ++q) {                                              \
+                uint r_ = lane + q * SS;                                                              \
+                if (r_ < RS)                                                                          \
+                    [[unroll]] for (uint u = 0u; u < 4u; ++u) sm[slab + r_ * 5u + u] = bitnet_codes(P[q][u]); \
+            }                                                                                         \
         [[unroll]] for (uint q = 0u; q < XPL; ++q) {                                                  \
             uint e_ = lane + q * SS;                                                                  \
             if (e_ < XQ) sm[slab + WSL + (e_ / 4u) * 5u + e_ % 4u] = Q[q];                            \
@@ -87,11 +111,24 @@ AccEmu emu_sub(AccEmu a, AccEmu b) {
                 asx[j] = MMA(ones, fb[j], asx[j]);                                                    \
             }                                                                                         \
             [[unroll]] for (uint i = 0u; i < KP_N(WN); ++i) {                                         \
-                LOAD_ROW(fa, slab + i * LM * 5u + 2u * kk, 5u);                                       \
-                [[unroll]] for (uint j = 0u; j < KP_N(MT); ++j) acc[i][j] = MMA(fa, fb[j], acc[i][j]);\
+                if (PANEL == 2u) {                                                                    \
+                    FRAG_AR fr;                                                                       \
+                    [[unroll]] for (uint d = 0u; d < FC / 16u; ++d) {                                 \
+                        uint t_ = i * FU + kk * (FC / 16u) + d, u_ = P[t_ / 4u][t_ % 4u];             \
+                        [[unroll]] for (uint j4 = 0u; j4 < 4u; ++j4) {                                \
+                            uint b_ = (u_ >> (2u * j4)) & 0x03030303u;                                \
+                            [[unroll]] for (uint b = 0u; b < 4u; ++b)                                 \
+                                AR_SET(fr, 16u * d + 4u * j4 + b, (b_ >> (8u * b)) & 0xffu);          \
+                        }                                                                             \
+                    }                                                                                 \
+                    [[unroll]] for (uint j = 0u; j < KP_N(MT); ++j) acc[i][j] = AR_MMA(fr, slab, fb[j], acc[i][j]); \
+                } else {                                                                              \
+                    LOAD_ROW(fa, slab + i * LM * 5u + 2u * kk, 5u);                                   \
+                    [[unroll]] for (uint j = 0u; j < KP_N(MT); ++j) acc[i][j] = MMA(fa, fb[j], acc[i][j]); \
+                }                                                                                     \
             }                                                                                         \
         }                                                                                             \
-        LOADW(P, (S) + 4u)                                                                            \
+        LOADW_ANY(P, (S) + 4u)                                                                        \
         LOADX(Q, (S) + 4u)                                                                            \
     }
 
@@ -100,7 +137,7 @@ void main() {
     uint ks = sg / SR, sr = sg % SR, n0 = gl_WorkGroupID.x * SR * RS, r0 = n0 + sr * RS, t0 = gl_WorkGroupID.z * TN;
     uint c0 = min(pc.p0, ks * pc.p1), cend = min(pc.p0, c0 + pc.p1), ns = cend - c0, slab = sg * SLOT;
     uvec4 p0[LPL], p1[LPL], p2[LPL], p3[LPL], q0[XPL], q1[XPL], q2[XPL], q3[XPL];
-    LOADW(p0, 0u) LOADW(p1, 1u) LOADW(p2, 2u) LOADW(p3, 3u)  // in flight while the ones are written
+    LOADW_ANY(p0, 0u) LOADW_ANY(p1, 1u) LOADW_ANY(p2, 2u) LOADW_ANY(p3, 3u)  // in flight while the ones are written
     LOADX(q0, 0u) LOADX(q1, 1u) LOADX(q2, 2u) LOADX(q3, 3u)
     for (uint e = tid; e < 2u * LM; e += WG) sm[ONES + e] = uvec4(0x01010101u);
     barrier();
