@@ -115,11 +115,8 @@ AccEmu emu_sub(AccEmu a, AccEmu b) {
                     FRAG_AR fr;                                                                       \
                     [[unroll]] for (uint d = 0u; d < FC / 16u; ++d) {                                 \
                         uint t_ = i * FU + kk * (FC / 16u) + d, u_ = P[t_ / 4u][t_ % 4u];             \
-                        [[unroll]] for (uint j4 = 0u; j4 < 4u; ++j4) {                                \
-                            uint b_ = (u_ >> (2u * j4)) & 0x03030303u;                                \
-                            [[unroll]] for (uint b = 0u; b < 4u; ++b)                                 \
-                                AR_SET(fr, 16u * d + 4u * j4 + b, (b_ >> (8u * b)) & 0xffu);          \
-                        }                                                                             \
+                        [[unroll]] for (uint j4 = 0u; j4 < 4u; ++j4)                                  \
+                            AR_SET4(fr, 16u * d + 4u * j4, (u_ >> (2u * j4)) & 0x03030303u);          \
                     }                                                                                 \
                     [[unroll]] for (uint j = 0u; j < KP_N(MT); ++j) acc[i][j] = AR_MMA(fr, slab, fb[j], acc[i][j]); \
                 } else {                                                                              \

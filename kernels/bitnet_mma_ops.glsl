@@ -55,6 +55,7 @@ struct ARegEmu { uint w[16]; };  // <= 512 int8 / 8 invocations
 #define AR_LEN(f) (LM * LK / gl_SubgroupSize)
 #define AR_GET(f, i) bitfieldExtract(int(f.w[(i) / 4u]), 8 * int((i) % 4u), 8)
 #define AR_SET(f, i, v) f.w[(i) / 4u] = bitfieldInsert(f.w[(i) / 4u], uint(v), 8 * int((i) % 4u), 8)
+#define AR_SET4(f, i, u) f.w[(i) / 4u] = (u)  // components i .. i + 3 (i % 4 == 0) from the bytes of uint u
 #define AR_LOAD(f, elem, stride) {                                                                    \
         for (uint u_ = 0u, s_ = gl_SubgroupInvocationID; s_ < LM * LK / 4u; ++u_, s_ += gl_SubgroupSize) { \
             uint r_ = s_ / (LK / 4u), c_ = (s_ % (LK / 4u)) * 4u;                                     \
@@ -83,6 +84,10 @@ AccEmu emu_mma_ar(ARegEmu a, uint scr, FragEmu b, AccEmu c) {
 #define AR_LEN(f) uint((f).length())
 #define AR_GET(f, i) int((f)[i])
 #define AR_SET(f, i, v) (f)[i] = int8_t(v)
+#define AR_SET4(f, i, u) {                                                                            \
+        i8vec4 v_ = unpack8(int(u));                                                                  \
+        (f)[i] = v_.x, (f)[(i) + 1u] = v_.y, (f)[(i) + 2u] = v_.z, (f)[(i) + 3u] = v_.w;             \
+    }
 #define AR_LOAD(f, elem, stride) LOAD_ROW(f, elem, stride)
 #define AR_MMA(a, SCR, b, c) MMA(a, b, c)
 #endif
