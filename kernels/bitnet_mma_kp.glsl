@@ -26,6 +26,7 @@
 layout(constant_id = 7) const uint SK = 4u;
 layout(constant_id = 8) const uint SS = 32u;
 layout(constant_id = 9) const uint PANEL = 1u;  // W's layout: 0 rows (T2, row-major); 1 16-row panels (w_at); 2 frag
+layout(constant_id = 10) const uint GS = 1u;    // groups a stage (1, 2; PANEL 2: 1): their W and x staged, then their MMAs
 layout(binding = 0) readonly buffer Wf { uvec2 wf[]; };  // PANEL 2: W in the lanes' fragment order (reference/bitnet_linear.c frag_permute)
 
 const uint SR = SGS / SK;                         // row tiles per workgroup
@@ -38,8 +39,9 @@ const uint WFR = LM * LK / 16u;                   // PANEL 2, emulated: the A fr
 #else
 const uint WFR = 0u;
 #endif
-const uint WSL = PANEL == 2u ? WFR : RS * 5u;     // slab: RS decoded rows (PANEL 2: none), then TN tokens (4 uvec4 + 1 of
-const uint SLAB = WSL + TN * 5u;                  // padding each)
+const uint WST = 4u * GS + 1u;                    // slab row stride (uvec4): GS groups + 1 of padding (conflict-free)
+const uint WSL = PANEL == 2u ? WFR : RS * WST;    // slab: RS decoded rows (PANEL 2: none), then TN tokens
+const uint SLAB = WSL + TN * WST;
 const uint TILE = LM * LN / 4u;                   // uvec4 of one staged int32 accumulator
 const uint SLOT = SLAB > WN * MT * TILE ? SLAB : WN * MT * TILE;
 const uint ONES = SGS * SLOT;                     // an LM x LK block of ones (2 uvec4 a row): sum_k x by MMA
@@ -88,26 +90,32 @@ AccEmu emu_sub(AccEmu a, AccEmu b) {
             Q[q] = e_ < XQ && t_ < pc.m && g_ < cend ? x[(t_ * pc.p0 + g_) * 4u + e_ % 4u] : uvec4(0u); \
         }                                                                                             \
     }
-// Step S on register sets P, Q; then they take step S + 4.
-#define STEP(P, Q, S) if ((S) < ns) {                                                                 \
-        subgroupBarrier();  /* the previous step's fragment loads are done */                         \
+// Group S's W (P) and x (Q) into half H of the stage (uvec4 4 H .. 4 H + 3 of each slab row).
+#define STAGE(P, Q, H) {                                                                              \
         if (PANEL != 2u)                                                                              \
             [[unroll]] for (uint q = 0u; q < LPL; ++q) {                                              \
                 uint r_ = lane + q * SS;                                                              \
                 if (r_ < RS)                                                                          \
-                    [[unroll]] for (uint u = 0u; u < 4u; ++u) sm[slab + r_ * 5u + u] = bitnet_codes(P[q][u]); \
+                    [[unroll]] for (uint u = 0u; u < 4u; ++u) sm[slab + r_ * WST + 4u * (H) + u] = bitnet_codes(P[q][u]); \
             }                                                                                         \
         [[unroll]] for (uint q = 0u; q < XPL; ++q) {                                                  \
             uint e_ = lane + q * SS;                                                                  \
-            if (e_ < XQ) sm[slab + WSL + (e_ / 4u) * 5u + e_ % 4u] = Q[q];                            \
+            if (e_ < XQ) sm[slab + WSL + (e_ / 4u) * WST + 4u * (H) + e_ % 4u] = Q[q];               \
         }                                                                                             \
+    }
+// Steps S .. S + GS - 1 on register sets P, Q (and PB, QB when GS = 2; past the part they hold zeros, which add
+// nothing); then each set takes the step 4 later.
+#define STEP(P, Q, PB, QB, S) if ((S) < ns) {                                                         \
+        subgroupBarrier();  /* the previous stage's fragment loads are done */                        \
+        STAGE(P, Q, 0u)                                                                               \
+        if (GS == 2u) STAGE(PB, QB, 1u)                                                               \
         subgroupMemoryBarrierShared();                                                                \
         subgroupBarrier();                                                                            \
-        [[unroll]] for (uint kk = 0u; kk < KP_N(2u); ++kk) {                                          \
+        [[unroll]] for (uint kk = 0u; kk < KP_N(2u * GS); ++kk) {                                     \
             FRAG_B fb[MT];                                                                            \
             FRAG_A fa;                                                                                \
             [[unroll]] for (uint j = 0u; j < KP_N(MT); ++j) {                                         \
-                LOAD_COL(fb[j], slab + WSL + LN * j * 5u + 2u * kk, 5u);                              \
+                LOAD_COL(fb[j], slab + WSL + LN * j * WST + 2u * kk, WST);                            \
                 asx[j] = MMA(ones, fb[j], asx[j]);                                                    \
             }                                                                                         \
             [[unroll]] for (uint i = 0u; i < KP_N(WN); ++i) {                                         \
@@ -120,13 +128,17 @@ AccEmu emu_sub(AccEmu a, AccEmu b) {
                     }                                                                                 \
                     [[unroll]] for (uint j = 0u; j < KP_N(MT); ++j) acc[i][j] = AR_MMA(fr, slab, fb[j], acc[i][j]); \
                 } else {                                                                              \
-                    LOAD_ROW(fa, slab + i * LM * 5u + 2u * kk, 5u);                                   \
+                    LOAD_ROW(fa, slab + i * LM * WST + 2u * kk, WST);                                 \
                     [[unroll]] for (uint j = 0u; j < KP_N(MT); ++j) acc[i][j] = MMA(fa, fb[j], acc[i][j]); \
                 }                                                                                     \
             }                                                                                         \
         }                                                                                             \
         LOADW_ANY(P, (S) + 4u)                                                                        \
         LOADX(Q, (S) + 4u)                                                                            \
+        if (GS == 2u) {                                                                               \
+            LOADW_ANY(PB, (S) + 5u)                                                                   \
+            LOADX(QB, (S) + 5u)                                                                       \
+        }                                                                                             \
     }
 
 void main() {
@@ -146,7 +158,11 @@ void main() {
         [[unroll]] for (uint i = 0u; i < WN; ++i) acc[i][j] = ACC_ZERO;
     }
     for (uint st = 0u; st < ns; st += 4u) {
-        STEP(p0, q0, st) STEP(p1, q1, st + 1u) STEP(p2, q2, st + 2u) STEP(p3, q3, st + 3u)
+        if (GS == 2u) {
+            STEP(p0, q0, p1, q1, st) STEP(p2, q2, p3, q3, st + 2u)
+        } else {
+            STEP(p0, q0, p1, q1, st) STEP(p1, q1, p0, q0, st + 1u) STEP(p2, q2, p3, q3, st + 2u) STEP(p3, q3, p2, q2, st + 3u)
+        }
     }
     // The part's exact sums, acc - sum_k x, staged column-major in the subgroup's own slab (its last fragment loads came
     // before this subgroup barrier); then every part of every tile is in shared memory after one workgroup barrier.

@@ -239,10 +239,10 @@ int bitnet_mma_sg_plan(vkb_case *c, long long n, long long k, int64_t m, size_t 
 }
 
 /* uvec4 of one mma_kp subgroup's shared slot (kernels/bitnet_mma_kp.glsl SLOT): its slab (RS = 16 wn rows and TN tokens,
- * 5 uvec4 each) or, after the loop, its wn x TN / N staged int32 accumulators, whichever is larger. */
-static uint64_t kp_slot(int64_t wn, uint64_t tn, const uint32_t f[3])
+ * 4 gs + 1 uvec4 each) or, after the loop, its wn x TN / N staged int32 accumulators, whichever is larger. */
+static uint64_t kp_slot(int64_t wn, uint64_t tn, const uint32_t f[3], int64_t gs)
 {
-    uint64_t slab = ((uint64_t)wn * f[0] + tn) * 5, stage = (uint64_t)wn * (tn / f[1]) * f[0] * f[1] / 4;
+    uint64_t slab = ((uint64_t)wn * f[0] + tn) * (4 * (uint64_t)gs + 1), stage = (uint64_t)wn * (tn / f[1]) * f[0] * f[1] / 4;
     return slab > stage ? slab : stage;
 }
 
@@ -256,7 +256,7 @@ static uint64_t kp_slot(int64_t wn, uint64_t tn, const uint32_t f[3])
  * its occupancy (sweep_s16b.txt), so more subgroups than ~8 a SM only add parts to sum, and fewer leave SMs waiting on
  * each subgroup's chain of steps. A given wn, sk or sgs restricts the search to it. 0, or 1 when no tiling fits. */
 static int kp_auto(uint64_t n, size_t nc, uint64_t tn, uint64_t gz, uint64_t sms, uint64_t fit_words, const uint32_t f[3],
-                   int64_t *wn, int64_t *sk, int64_t *sgs)
+                   int64_t gs, int64_t *wn, int64_t *sk, int64_t *sgs)
 {
     static const int64_t wns[] = {4, 2, 1};
     const int64_t wn0 = *wn, sk0 = *sk, sgs0 = *sgs;  /* given (0: any); *wn, *sk, *sgs hold the best so far */
@@ -264,7 +264,7 @@ static int kp_auto(uint64_t n, size_t nc, uint64_t tn, uint64_t gz, uint64_t sms
     for (size_t i = 0; i < sizeof(wns) / sizeof(wns[0]); i++) {
         int64_t w = wns[i];
         if ((wn0 && w != wn0) || (!wn0 && (w == 1 || (w == 4 && tn > 16)))) continue;
-        uint64_t rs = (uint64_t)w * f[0], tiles = (n + rs - 1) / rs, fit = fit_words / kp_slot(w, tn, f);
+        uint64_t rs = (uint64_t)w * f[0], tiles = (n + rs - 1) / rs, fit = fit_words / kp_slot(w, tn, f, gs);
         for (int64_t k = sk0 ? sk0 : 1; k <= (sk0 ? sk0 : 16); k *= 2) {
             int64_t g = sgs0 ? sgs0 : k;
             if ((!sk0 && k > 1 && (nc + (uint64_t)k - 1) / (uint64_t)k < 4) || g % k || (uint64_t)g > fit) continue;
@@ -282,6 +282,9 @@ static int kp_auto(uint64_t n, size_t nc, uint64_t tn, uint64_t gz, uint64_t sms
  * max(RS + TN rows x 5 uvec4, the WN x MT staged accumulators) and the block of ones. */
 int bitnet_mma_kp_plan(vkb_case *c, long long n, long long k, int64_t m, size_t nc, int emu, int panel)
 {
+    int64_t gs = vkb_param_int(c, "gs", 1);
+    if ((gs != 1 && gs != 2) || (gs == 2 && panel == 2))
+        return vkb_error(c, "gs=%lld: expected 1 or 2 groups a stage (lay=frag: 1)", (long long)gs);
     uint32_t f[3], ss;
     int e = mma_begin(c, m, emu, "mma_kp", f, &ss);
     if (e) return e;
@@ -295,11 +298,11 @@ int bitnet_mma_kp_plan(vkb_case *c, long long n, long long k, int64_t m, size_t 
         return vkb_error(c, "wn=%lld sk=%lld sgs=%lld: expected wn 1, 2 or 4, sk 1 .. 16, sgs 1 .. 16 and a multiple of sk",
                          (long long)wn, (long long)sk, (long long)sgs);
     uint64_t fit_words = (uint64_t)c->caps.max_shared / 16 - 2 * f[0];  /* uvec4 beside the ones */
-    if ((!wn || !sk || !sgs) && kp_auto((uint64_t)n, nc, tn, gz, c->caps.sm_count ? c->caps.sm_count : 132, fit_words, f, &wn, &sk, &sgs))
+    if ((!wn || !sk || !sgs) && kp_auto((uint64_t)n, nc, tn, gz, c->caps.sm_count ? c->caps.sm_count : 132, fit_words, f, gs, &wn, &sk, &sgs))
         return vkb_skip(c, "algo=mma_kp: no tiling with wn=%lld sk=%lld sgs=%lld (0: any) fits this device's %u B of shared memory",
                         (long long)wn, (long long)sk, (long long)sgs, c->caps.max_shared);
     uint64_t rs = (uint64_t)wn * f[0], sr = (uint64_t)(sgs / sk), wg = (uint64_t)ss * (uint64_t)sgs;
-    uint64_t shared = 16 * ((uint64_t)sgs * kp_slot(wn, tn, f) + 2 * f[0]);
+    uint64_t shared = 16 * ((uint64_t)sgs * kp_slot(wn, tn, f, gs) + 2 * f[0]);
     if (wg > c->caps.max_wg_size || shared > c->caps.max_shared)
         return vkb_skip(c, "wn=%lld sk=%lld sgs=%lld on this device: %llu invocations (<= %u), %llu B shared (<= %u)", (long long)wn,
                         (long long)sk, (long long)sgs, (unsigned long long)wg, c->caps.max_wg_size, (unsigned long long)shared,
@@ -308,15 +311,15 @@ int bitnet_mma_kp_plan(vkb_case *c, long long n, long long k, int64_t m, size_t 
     if (gx > c->caps.max_wg_count_x || gz > 65535)
         return vkb_skip(c, "grid %llux1x%llu exceeds this device's maxComputeWorkGroupCount", (unsigned long long)gx,
                         (unsigned long long)gz);
-    uint32_t spec[10] = {(uint32_t)wg, f[0], f[1], f[2], (uint32_t)wn, (uint32_t)sgs, (uint32_t)mt, (uint32_t)sk, ss, (uint32_t)panel};
-    vkb_dispatch *d = vkb_add_dispatch(c, vkb_add_pipe(c, emu ? "bitnet_mma_kp_emu" : "bitnet_mma_kp", 10, spec), (uint32_t)gx, 1,
+    uint32_t spec[11] = {(uint32_t)wg, f[0], f[1], f[2], (uint32_t)wn, (uint32_t)sgs, (uint32_t)mt, (uint32_t)sk, ss, (uint32_t)panel, (uint32_t)gs};
+    vkb_dispatch *d = vkb_add_dispatch(c, vkb_add_pipe(c, emu ? "bitnet_mma_kp_emu" : "bitnet_mma_kp", 11, spec), (uint32_t)gx, 1,
                                        (uint32_t)gz);
     if (!d) return vkb_error(c, "out of memory");
     d->push.n = (uint32_t)n, d->push.m = (uint32_t)m, d->push.k = (uint32_t)k, d->push.p0 = (uint32_t)nc, d->push.p1 = (uint32_t)per;
     mma_cost(c, n, k, m);
-    snprintf(c->note, sizeof(c->note), "%s %ux%ux%u %llux%llu wn%lld sk%lld sgs%lld (%llu groups a part) %s",
+    snprintf(c->note, sizeof(c->note), "%s %ux%ux%u %llux%llu wn%lld sk%lld sgs%lld gs%lld (%llu groups a part) %s",
              emu ? "mma_kp_emu" : "mma_kp", f[0], f[1], f[2], (unsigned long long)(rs * sr), (unsigned long long)tn, (long long)wn,
-             (long long)sk, (long long)sgs, (unsigned long long)per, panel == 2 ? "frag" : panel ? "panel" : "rows");
+             (long long)sk, (long long)sgs, (long long)gs, (unsigned long long)per, panel == 2 ? "frag" : panel ? "panel" : "rows");
     return 0;
 }
 
