@@ -45,12 +45,11 @@ uvec4 sg_x(uint tok0, uint t, uint c, uint q) { return x[(min(tok0 + t, pc.m - 1
 float sg_s(uint tok0, uint t) { return sc[min(tok0 + t, pc.m - 1u)]; }
 #endif
 
-// Output i (= r MT + t) of the block whose first row is row0; gm = gamma', sv = the tokens' scales (read before the loop,
-// so that in cold mode their DRAM latency overlaps the first weight loads instead of following the last).
-void store(uint row0, uint tok0, uint i, int a, float gm, float sv[MT]) {
+// Output i (= r MT + t) of the block whose first row is row0.
+void store(uint row0, uint tok0, uint i, int a) {
     uint row = row0 + i / MT, tok = tok0 + i % MT;
-    precise float p = float(a) * gm;
-    precise float o = p / sv[i % MT];
+    precise float p = float(a) * gam[0];
+    precise float o = p / sg_s(tok0, i % MT);
     if (row < pc.n && tok < pc.m) y[tok * pc.n + row] = o;
 }
 
@@ -74,8 +73,6 @@ void main() {
     }
     if (PRE == 1u) SG_LOAD(v)
     sg_prologue(tok0);
-    float gm = gam[0], sv[MT];
-    for (uint t = 0u; t < MT; ++t) sv[t] = sg_s(tok0, t);
     for (uint c0 = v; c0 < nc; c0 += T * G) {
         if (PRE == 0u || c0 != v) SG_LOAD(c0)
         for (uint u = 0u; u < G; ++u) {
@@ -128,7 +125,7 @@ void main() {
             s = subgroupAdd(s);
         }
         if (ns <= 1u) {  // the block is (part of) this subgroup: its lanes store the outputs, no barrier
-            if (v == i % T) store(row0, tok0, i, s, gm, sv);
+            if (v == i % T) store(row0, tok0, i, s);
         } else if (subgroupElect()) {
             red[(blk * R * MT + i) * ns + v / sg] = s;
         }
@@ -139,6 +136,6 @@ void main() {
     for (uint o = tid; o < nout; o += gl_WorkGroupSize.x) {
         int a = 0;
         for (uint g = 0u; g < ns; ++g) a += red[o * ns + g];
-        store((gl_WorkGroupID.x * (gl_WorkGroupSize.x / T) + o / (R * MT)) * R, tok0, o % (R * MT), a, gm, sv);
+        store((gl_WorkGroupID.x * (gl_WorkGroupSize.x / T) + o / (R * MT)) * R, tok0, o % (R * MT), a);
     }
 }

@@ -46,7 +46,6 @@ const uint TILE = LM * LN / 4u;                   // uvec4 of one staged int32 a
 const uint SLOT = SLAB > WN * MT * TILE ? SLAB : WN * MT * TILE;
 const uint ONES = SGS * SLOT;                     // an LM x LK block of ones (2 uvec4 a row): sum_k x by MMA
 shared uvec4 sm[ONES + 2u * LM];
-shared float ssc[TN + 1u];  // the tile's token scales s, then gamma': read before the K loop, used after it
 #ifndef KP_SUM_END
 #define KP_SUM_END SK  // K parts summed; tests/kernels/bitnet_mma_kp_emu_droppart.comp sums one fewer
 #endif
@@ -150,8 +149,6 @@ void main() {
     LOADW_ANY(p0, 0u) LOADW_ANY(p1, 1u) LOADW_ANY(p2, 2u) LOADW_ANY(p3, 3u)  // in flight while the ones are written
     LOADX(q0, 0u) LOADX(q1, 1u) LOADX(q2, 2u) LOADX(q3, 3u)
     for (uint e = tid; e < 2u * LM; e += WG) sm[ONES + e] = uvec4(0x01010101u);
-    // The output's factors now, so that their loads (DRAM in cold mode) wait behind the first steps' and not after the loop.
-    for (uint e = tid; e <= TN; e += WG) ssc[e] = e == TN ? gam[0] : sc[min(t0 + e, pc.m - 1u)];
     barrier();
     FRAG_A ones;
     LOAD_ROW(ones, ONES, 2u);
@@ -180,8 +177,8 @@ void main() {
         int a = 0;
         for (uint q = 0u; q < KP_SUM_END; ++q) a += int(sm[(q * SR + tr) * SLOT + o / 4u][o % 4u]);
         if (tok < pc.m && row < pc.n) {
-            precise float p = float(a) * ssc[TN];
-            precise float v = p / ssc[tl];
+            precise float p = float(a) * gam[0];
+            precise float v = p / sc[tok];
             y[tok * pc.n + row] = v;
         }
     }
