@@ -27,7 +27,6 @@ layout(constant_id = 7) const uint SK = 4u;
 layout(constant_id = 8) const uint SS = 32u;
 layout(constant_id = 9) const uint PANEL = 1u;  // W's layout: 0 rows (T2, row-major); 1 16-row panels (w_at); 2 frag
 layout(constant_id = 10) const uint GS = 1u;    // groups a stage (1, 2; PANEL 2: 1): their W and x staged, then their MMAs
-layout(constant_id = 11) const uint ROLL = 0u;  // 1: one step an iteration, the register sets rotated (a quarter of the code)
 layout(binding = 0) readonly buffer Wf { uvec2 wf[]; };  // PANEL 2: W in the lanes' fragment order (reference/bitnet_linear.c frag_permute)
 
 const uint SR = SGS / SK;                         // row tiles per workgroup
@@ -158,19 +157,7 @@ void main() {
         asx[j] = ACC_ZERO;
         [[unroll]] for (uint i = 0u; i < WN; ++i) acc[i][j] = ACC_ZERO;
     }
-    if (ROLL == 1u && GS == 1u) {
-        [[dont_unroll]] for (uint st = 0u; st < ns; ++st) {
-            STEP(p0, q0, p1, q1, st)
-            [[unroll]] for (uint q = 0u; q < LPL; ++q) {
-                uvec4 t_ = p0[q];
-                p0[q] = p1[q], p1[q] = p2[q], p2[q] = p3[q], p3[q] = t_;
-            }
-            [[unroll]] for (uint q = 0u; q < XPL; ++q) {
-                uvec4 t_ = q0[q];
-                q0[q] = q1[q], q1[q] = q2[q], q2[q] = q3[q], q3[q] = t_;
-            }
-        }
-    } else for (uint st = 0u; st < ns; st += 4u) {
+    for (uint st = 0u; st < ns; st += 4u) {
         if (GS == 2u) {
             STEP(p0, q0, p1, q1, st) STEP(p2, q2, p3, q3, st + 2u)
         } else {
