@@ -17,11 +17,18 @@
 // in its slab, one workgroup barrier, and every invocation sums an output's SK parts in part order and writes y.
 // Buffers as bitnet_mma_io.glsl (0 W, 1 gamma', 2 xq, 3 s, 4 y; 5 part is not used). Push: n, m, p0 = groups per row,
 // p1 = groups per K part. Grid (ceil(N / (SR RS)), 1, ceil(M / TN)). Spec: 0 workgroup size = SS SGS, 1 LM, 2 LN, 3 LK
-// (32), 4 WN, 5 SGS, 6 MT, 7 SK (SGS % SK == 0), 8 SS (the subgroup size the host reads off the device), 9 PANEL.
+// (32), 4 WN, 5 SGS, 6 MT, 7 SK (SGS % SK == 0), 8 SS (the subgroup size the host reads off the device), 9 PANEL, 10 GS.
 // Measured on an H200 (session 16, rotate): 21-33% under mma_sg at m=8 and 9-43% under mma at m=32 on the six issue-15
 // shapes (reference/bitnet_linear.c linear_default_algo has the figures; the tilings: reference/bitnet_mma.c
 // kp_auto). Ablated (sweep_s16c.txt) the K loop is mostly the on-chip step, not DRAM: loads 8 steps ahead were no faster
 // (sweep_s16c.txt), nor x 2 steps ahead (sweep_s16b.txt).
+// Session 17 (H200, rotate), against that on-chip step: PANEL 2 (lay=frag) takes W in the order of each lane's own A
+// fragment components (the order read off the device by kernels/coop_layout.glsl) and decodes it in registers, with no
+// shared-memory round trip for W; it validates, but NVIDIA's compiler writes a fragment's int8 components one or more
+// instructions each (2.2x the code), and it took 1.1-1.9x panel's time at m=8 and 32 (sweep_s17a.txt, s17b). GS = 2
+// stages two groups between one pair of barriers: 6 of 24 rows faster, 18 slower (sweep_s17c.txt); GS = 1 stays.
+// Neither a rolled K loop (a quarter of the code: less cold-mode fetch, slower in rotate, sweep_s17e.txt) nor reading the
+// output scales before the loop (sweep_s17d.txt) helped.
 #include "bitnet_mma_io.glsl"
 layout(constant_id = 7) const uint SK = 4u;
 layout(constant_id = 8) const uint SS = 32u;

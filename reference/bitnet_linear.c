@@ -162,13 +162,15 @@ static void *lin_w(const vkb_case *c)
  * uints from kk C / 16 (C = 512 / S components a lane), component i's 2-bit code at uint i / 16, bits 8 (i % 4) +
  * 2 ((i % 16) / 4), so that (u >> 2 j) & 0x03030303 holds components 4 j .. 4 j + 3 of the uint's 16. Which element a
  * component holds is the device's (caps.frag_a, probed by kernels/coop_layout.glsl). Padding rows are code 0. */
-static void frag_permute(vkb_case *c)
+static void frag_panels(gsl_rng *cr, size_t lo, size_t hi, void *arg)
 {
-    lin_priv *p = c->priv;
+    (void)cr;
+    const vkb_case *c = arg;
+    const lin_priv *p = c->priv;
     const uint32_t *w = p->wlog;
     uint32_t *o = c->buf[0].host, ss = c->caps.subgroup ? c->caps.subgroup : 32, nci = 512 / ss, u = 64 / ss;
-    size_t nc = p->kp / BITNET_GROUP, wpr = p->kp / BITNET_WORD, npan = (p->n + 15) / 16;
-    for (size_t pn = 0; pn < npan; pn++)
+    size_t nc = p->kp / BITNET_GROUP, wpr = p->kp / BITNET_WORD;
+    for (size_t pn = lo; pn < hi; pn++)
         for (size_t g = 0; g < nc; g++) {
             uint32_t *blk = o + (pn * nc + g) * 64;
             memset(blk, 0, 64 * sizeof(*blk));
@@ -182,6 +184,21 @@ static void frag_permute(vkb_case *c)
                         blk[l * u + kk * (nci / 16) + i / 16] |= code << (8 * (i % 4) + 2 * ((i % 16) / 4));
                     }
         }
+}
+
+/* On all cores (a 28672x4096 W took ~0.5 s on one); vkb_par_fill's draws come from a generator of its own, so the
+ * case's inputs are the same as with lay=panel. */
+static void frag_permute(vkb_case *c)
+{
+    const lin_priv *p = c->priv;
+    gsl_rng *r = gsl_rng_alloc(vkb_rng_xoshiro);
+    if (!r) {
+        frag_panels(NULL, 0, (p->n + 15) / 16, c);
+        return;
+    }
+    gsl_rng_set(r, 1);
+    vkb_par_fill(r, (p->n + 15) / 16, 8, frag_panels, c);
+    gsl_rng_free(r);
 }
 
 static void panel_permute(vkb_case *c, size_t row_bytes)

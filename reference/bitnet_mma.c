@@ -278,8 +278,10 @@ static int kp_auto(uint64_t n, size_t nc, uint64_t tn, uint64_t gz, uint64_t sms
 /* algo=mma_kp (kernels/bitnet_mma_kp.glsl): K parts within the workgroup, no token stage, one dispatch.
  * Tunables: frag= (K must be 32), wn= row fragments per subgroup (1, 2, 4; RS = 16 wn rows), sk= K parts (1..16), sgs=
  * subgroups per workgroup (a multiple of sk, <= 16; SR = sgs / sk row tiles); those not given come from kp_auto. MT =
- * ceil(m / N) token fragments per subgroup, up to 32 tokens a tile (grid z holds the rest). Shared memory: sgs slots of
- * max(RS + TN rows x 5 uvec4, the WN x MT staged accumulators) and the block of ones. */
+ * ceil(m / N) token fragments per subgroup, up to 32 tokens a tile (grid z holds the rest). gs= groups staged between
+ * one pair of barriers (1, the default; 2: no consistent gain, tests/gpu/sweep_s17c.txt). panel: W's layout (lay=, from
+ * bitnet_linear: 0 rows, 1 panels, 2 frag, the lanes' fragment order: sweep_s17a.txt). Shared memory: sgs slots of
+ * max(RS + TN rows x (4 gs + 1) uvec4, the WN x MT staged accumulators) and the block of ones. */
 int bitnet_mma_kp_plan(vkb_case *c, long long n, long long k, int64_t m, size_t nc, int emu, int panel)
 {
     int64_t gs = vkb_param_int(c, "gs", 1);
