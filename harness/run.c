@@ -60,6 +60,7 @@ typedef struct ctx {
     double started;
     vkb_run_totals *tot;
     vkb_calib cal;        /* ceilings (calibrate.h) */
+    double t_frag_probe;  /* seconds in coop_layout_probe (run.txt) */
     vkb_telrow tr;        /* sensors and pinning (telrow.h) */
     struct job *jobs;     /* every selected case, in run order (total_cases of them) */
     vkb_prefetch *pf;     /* prepares the next cases while the GPU times this one */
@@ -1005,7 +1006,9 @@ int vkb_run(vkb_vk *v, const vkb_suite *s, const vkb_run_opts *o, vkb_run_totals
     x.v = v;
     x.info = vkb_vk_info(v);
     vkb_vk_caps(v, &x.caps);
+    double tp = vkb_now_s();
     coop_layout_probe(v, &x.caps);
+    x.t_frag_probe = vkb_now_s() - tp;
     x.o = o;
     x.tot = tot;
     vkb_topo_read(&x.topo);
@@ -1079,6 +1082,10 @@ int vkb_run(vkb_vk *v, const vkb_suite *s, const vkb_run_opts *o, vkb_run_totals
                 "low below %.1f x %s; first reading %s\n", VKB_CLOCK_LOW_FRAC,
                 isnan(o->clock_ref) ? "the run's highest reading" : "--clock-ref", first);
     else fprintf(info, "clock_check: NA (%s)\n", clk_why);
+    for (int emu = 0; emu < 2; emu++)  /* the fragment order lay=frag needs (coop_layout_probe) */
+        fprintf(info, "frag_order_%s: %s%s\n", emu ? "emulated" : "nv", x.caps.frag_a_ok[emu] ? "probed" : "NA: ",
+                x.caps.frag_a_ok[emu] ? "" : x.caps.frag_a_why[emu]);
+    fprintf(info, "frag_order_probe_s: %.3f\n", x.t_frag_probe);
     vkb_rundir_sync(info);
     if (plan_jobs(&x, s, err, errlen)) goto out;
     print_header(&x);

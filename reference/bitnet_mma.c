@@ -335,6 +335,7 @@ static int coop_layout_plan(vkb_case *c)
     const char *impl = vkb_param_str(c, "impl", "mm");
     int emu = !strcmp(impl, "emu");
     if (!emu && strcmp(impl, "mm")) return vkb_error(c, "impl=%s: expected mm (matrix units) or emu", impl);
+    if (!emu && (!c->caps.coopmat_nv || !c->caps.int8)) return vkb_skip(c, "no NV int8 cooperative matrices on this device");
     uint32_t f[3] = {16, 8, 32}, ss;
     int e = mma_begin(c, 8, emu, "coop_layout", f, &ss);
     if (e) return e;

@@ -69,6 +69,9 @@ skips=$(csv_col "$d/results.csv" status reason | grep -c "$(printf '^SKIP\t$')")
 if [ "$skips" = 0 ]; then ok "every SKIP row has a reason"; else bad "$skips SKIP rows without a reason"; fi
 if [ "$(wc -l < "$d/samples.csv")" -gt "$n_rows" ] && grep -q '^seed: 1$' "$d/run.txt" && grep -q '^finished: complete' "$d/run.txt"; then
     ok "samples.csv holds raw samples; run.txt records seed and completion"; else bad "samples.csv / run.txt" "$d/run.txt"; fi
+if grep -q '^frag_order_emulated: probed$' "$d/run.txt" && grep -Eq '^frag_order_nv: (probed|NA: .+)$' "$d/run.txt" &&
+    grep -Eq '^frag_order_probe_s: [0-9.]+$' "$d/run.txt"; then ok "run.txt: the fragment-order probe's outcome and its cost"
+else bad "run.txt: frag_order lines" "$d/run.txt"; fi
 
 echo "== optimized CPU baselines and the speedup report (on the smoke run)"
 nfast=$(csv_col "$d/results.csv" cpu_fast_status | grep -c '^PASS$')
