@@ -64,11 +64,22 @@ static int tensor_load(const uint32_t *w, const uint32_t *ti, const uint32_t *ty
 #define FAIL(...) do { snprintf(err, errlen, __VA_ARGS__); goto error; } while (0)
 #define LATER(...) do { if (!later[0]) snprintf(later, sizeof(later), __VA_ARGS__); } while (0)
 
+/* A 6-word NV MulAdd's Cooperative Matrix Operands for KHR: MatrixA/B/C/ResultSignedComponents (0x1, 0x2, 0x4, 0x8) for
+ * its operands of a signed integer matrix type (msign by type id), 0 when none is. */
+static uint32_t muladd_signs(const uint32_t *w, const uint32_t *type_of, const unsigned char *msign, uint32_t bound)
+{
+    uint32_t m = 0;
+    for (int r = 0; r < 3; r++)
+        if (w[3 + r] < bound && type_of[w[3 + r]] < bound && msign[type_of[w[3 + r]]]) m |= 1u << r;
+    if (w[1] < bound && msign[w[1]]) m |= 8u;
+    return m;
+}
+
 int vkb_spv_khr(const uint32_t *in, size_t n, uint32_t **out, size_t *outn, char *err, size_t errlen)
 {
     *out = NULL, *outn = 0;
     uint32_t *type_of = NULL, *use = NULL, *o = NULL, *storage = NULL, *ti = NULL;
-    unsigned char *sint = NULL;  /* signed integer type ids */
+    unsigned char *sint = NULL;  /* signed integer type ids; then, by matrix type id, 1 where its components are signed */
     int64_t *cval = NULL;  /* a scalar constant's value (bools 0 / 1); -1 when the id is not one */
     if (n < 5 || in[0] != 0x07230203u) {
         snprintf(err, errlen, "not a SPIR-V module");
@@ -87,6 +98,7 @@ int vkb_spv_khr(const uint32_t *in, size_t n, uint32_t **out, size_t *outn, char
     uint32_t before[3] = {0, 0, 0};  /* uint constants 0, 1, 2 declared before the first matrix type */
     char later[200] = "";            /* the first reason the rewrite cannot be done, reported only if it is needed */
     int tensor = 0, ntl = 0;         /* the marker (OpName "vkb_tensor_loads"); loads that become tensor loads */
+    int nsigned = 0;                 /* MulAdds with a signed integer operand: each gains an operands word */
     /* ti[4 id]: a matrix type's scope + 1 (0: not a matrix type), rows, cols, its index among the matrix types */
     storage = calloc(bound, sizeof(*storage)), ti = calloc(4 * (size_t)bound, sizeof(*ti)), sint = calloc(bound, 1);
     if (!storage || !ti || !sint) FAIL("out of memory");
@@ -108,16 +120,19 @@ int vkb_spv_khr(const uint32_t *in, size_t n, uint32_t **out, size_t *outn, char
             LATER("SPIR-V word %zu: a matrix type without a constant scope", at);  /* left as it is */
         } else if (op == NV_TYPE) {
             if (!uint_type) LATER("SPIR-V word %zu: a matrix type before the 32-bit unsigned integer type", at);
-            /* KHR reads integer components as unsigned unless MulAdd says otherwise: not carried over, so refuse */
-            if (sint[w[2]]) LATER("SPIR-V word %zu: a signed integer matrix (its signedness would be lost)", at);
+            /* KHR reads integer components as unsigned unless the MulAdd's operands say otherwise: the MulAdds that take
+             * a signed type get those operands below (NV reads the signedness off the component type) */
             if (cval[w[3]] != SCOPE_SUBGROUP) wide = 1;
             if (!first_type_at) first_type_at = (uint32_t)at;
             uint32_t *e = ti + 4 * (size_t)w[1];
             e[0] = (uint32_t)cval[w[3]] + 1u, e[1] = w[4], e[2] = w[5], e[3] = (uint32_t)ntypes++;
+            if (sint[w[2]]) sint[w[1]] = 1;
         }
         if (typed_result(op) && wc >= 3 && w[1] < bound && w[2] < bound) type_of[w[2]] = w[1];
         if (op == OP_TYPE_POINTER && wc == 4 && w[1] < bound) storage[w[1]] = w[2];
         if (op == OP_NAME && wc >= 3 && is_string(w + 1, wc - 1, "vkb_tensor_loads")) tensor = 1;
+        /* the other marker: a module of subgroup-scope matrices only that asks for the KHR form all the same */
+        if (op == OP_NAME && wc >= 3 && is_string(w + 1, wc - 1, "vkb_khr_subgroup")) wide = 1;
         if (op == NV_MULADD) {
             if (wc != 6) {
                 LATER("SPIR-V word %zu: MulAdd of %u words", at, wc);
@@ -131,6 +146,7 @@ int vkb_spv_khr(const uint32_t *in, size_t n, uint32_t **out, size_t *outn, char
                 else use[t] |= roles[r][1];
             }
             if (w[1] < bound) use[w[1]] |= 4;
+            nsigned += muladd_signs(w, type_of, sint, bound) != 0;
         }
         at += wc;
     }
@@ -158,7 +174,8 @@ int vkb_spv_khr(const uint32_t *in, size_t n, uint32_t **out, size_t *outn, char
     if (ntl) next_id += (uint32_t)ntypes;
     /* Growth: 3 constants (12 words), the layout type (4); per NV extension three more names of <= 8 words; per NV
      * capability two more (4); per matrix type its Use and an undef (4); per tensor load 23 words for its 6 or 7. */
-    o = malloc((n + 16 + 24 * (size_t)next + 4 * (size_t)ncap + 4 * (size_t)ntypes + 17 * (size_t)ntl) * sizeof(*o));
+    o = malloc((n + 16 + 24 * (size_t)next + 4 * (size_t)ncap + 4 * (size_t)ntypes + 17 * (size_t)ntl + (size_t)nsigned) *
+               sizeof(*o));
     if (!o) FAIL("out of memory");
     memcpy(o, in, 5 * sizeof(*o));
     o[3] = next_id;
@@ -211,6 +228,8 @@ int vkb_spv_khr(const uint32_t *in, size_t n, uint32_t **out, size_t *outn, char
             memcpy(o + k, w, wc * sizeof(*o));
             if (op == NV_MULADD) o[k] = (wc << 16) | KHR_MULADD;
             if (op == NV_LENGTH) o[k] = (wc << 16) | KHR_LENGTH;
+            uint32_t sg = op == NV_MULADD ? muladd_signs(w, type_of, sint, bound) : 0;
+            if (sg) o[k] = ((wc + 1) << 16) | KHR_MULADD, o[k + wc] = sg, k++;  /* Cooperative Matrix Operands */
             k += wc;
         }
         at += wc;

@@ -7,7 +7,10 @@
 #include <stdint.h>
 
 /* The rewrite applies to a module that declares an NV cooperative-matrix type of any scope other than Subgroup
- * (SPV_NV_cooperative_matrix allows Subgroup only, so such a module is not valid NV SPIR-V anyway).
+ * (SPV_NV_cooperative_matrix allows Subgroup only, so such a module is not valid NV SPIR-V anyway), and to one that
+ * names something "vkb_khr_subgroup" (a spec constant, say): subgroup-scope matrices in the KHR form.
+ * A MulAdd with signed integer matrices gets KHR's Cooperative Matrix Operands for them (NV reads the signedness off
+ * the component type, KHR off the operands).
  * Each NV matrix type becomes a KHR type whose Use (A, B or accumulator) is read from the MulAdds that take it;
  * loads and stores get a row/column-major layout operand, the capability and extension change, and
  * SPV_NV_cooperative_matrix2 is declared (its workgroup scope).

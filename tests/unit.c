@@ -1366,15 +1366,50 @@ static void test_spv_khr(void)
         if ((in[at] & 0xffffu) == 5358) in[at + 3] = 14;
     out = NULL;
     CHECK(vkb_spv_khr(in, n, &out, &outn, err, sizeof(err)) == 0 && out == NULL);
-    /* ... even with what the rewrite would refuse (a signed int8 A: KHR would read it unsigned), as NVIDIA's int8 probe;
-     * at workgroup scope that is an error. */
+    /* ... with a signed int8 A as well (NVIDIA's int8 kernels); at workgroup scope it is rewritten, and its MulAdd gains
+     * KHR's operands word, MatrixASignedComponents (0x1): KHR would read the components unsigned without it. */
     for (size_t at = 5; at < n; at += in[at] >> 16)
         if ((in[at] & 0xffffu) == 5358 && in[at + 1] == 9) in[at + 2] = 28;
     CHECK(vkb_spv_khr(in, n, &out, &outn, err, sizeof(err)) == 0 && out == NULL);
     for (size_t at = 5; at < n; at += in[at] >> 16)
         if ((in[at] & 0xffffu) == 5358) in[at + 3] = 5;
-    CHECK(vkb_spv_khr(in, n, &out, &outn, err, sizeof(err)) == -1 && out == NULL);
-    CHECK_HAS(err, "signed integer");
+    CHECK(vkb_spv_khr(in, n, &out, &outn, err, sizeof(err)) == 1);
+    if (out) {
+        int signed_muladds = 0, nv = 0;
+        for (size_t at = 5; at < outn && out[at] >> 16; at += out[at] >> 16) {
+            nv += (out[at] & 0xffffu) >= 5357 && (out[at] & 0xffffu) <= 5362;
+            signed_muladds += (out[at] & 0xffffu) == 4459 && out[at] >> 16 == 7 && out[at + 3] == 21 && out[at + 6] == 1;
+        }
+        CHECK(signed_muladds == 1 && nv == 0);
+        free(out), out = NULL;
+    }
+    /* Subgroup scope only, with the marker (OpName "vkb_khr_subgroup"): rewritten all the same, the signed MulAdd too. */
+    for (size_t at = 5; at < n; at += in[at] >> 16)
+        if ((in[at] & 0xffffu) == 5358) in[at + 3] = 14;
+    {
+        uint32_t mk[512];
+        size_t m = 0;
+        for (size_t at = 0; at < n;) {  /* the module with OpName %25 "vkb_khr_subgroup" after the extension */
+            uint32_t wc = at < 5 ? 1 : in[at] >> 16;
+            memcpy(mk + m, in + at, wc * sizeof(*mk)), m += wc;
+            if (at >= 5 && (in[at] & 0xffffu) == 10) {
+                mk[m++] = (7u << 16) | 5, mk[m++] = 25;  /* 16 characters and their NUL: 5 words */
+                memcpy(mk + m, "vkb_khr_subgroup", 16), m += 4;
+                mk[m++] = 0;
+            }
+            at += wc;
+        }
+        CHECK(vkb_spv_khr(mk, m, &out, &outn, err, sizeof(err)) == 1);
+        if (out) {
+            int khr_types = 0, signed_muladds = 0;
+            for (size_t at = 5; at < outn && out[at] >> 16; at += out[at] >> 16) {
+                khr_types += (out[at] & 0xffffu) == 4456 && out[at + 3] == 14;
+                signed_muladds += (out[at] & 0xffffu) == 4459 && out[at] >> 16 == 7 && out[at + 6] == 1;
+            }
+            CHECK(khr_types == 3 && signed_muladds == 1);
+            free(out), out = NULL;
+        }
+    }
     /* One type as both A and B: no single Use for it. */
     n = spv_nv_module(in, 5, 1, 0);
     CHECK(vkb_spv_khr(in, n, &out, &outn, err, sizeof(err)) == -1 && out == NULL);
