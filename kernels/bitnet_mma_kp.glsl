@@ -28,11 +28,9 @@
 // instructions each (2.2x the code), and it took 1.1-1.9x panel's time at m=8 and 32 (sweep_s17a.txt, s17b). GS = 2
 // stages two groups between one pair of barriers: 6 of 24 rows faster, 18 slower (sweep_s17c.txt); GS = 1 stays.
 // Neither a rolled K loop (a quarter of the code: less cold-mode fetch, slower in rotate, sweep_s17e.txt) nor reading the
-// output scales before the loop (sweep_s17d.txt) helped.
+// output scales before the loop (sweep_s17d.txt) helped, and the driver compiles the SPV_KHR_cooperative_matrix form of
+// this kernel to the same code (sweep_s17i.txt).
 #include "bitnet_mma_io.glsl"
-#ifdef KP_KHR  // bitnet_mma_kp_khr.comp: the same kernel in SPV_KHR_cooperative_matrix (harness/spvkhr.c's marker)
-layout(constant_id = 20) const uint vkb_khr_subgroup = 1u;
-#endif
 layout(constant_id = 7) const uint SK = 4u;
 layout(constant_id = 8) const uint SS = 32u;
 layout(constant_id = 9) const uint PANEL = 1u;  // W's layout: 0 rows (T2, row-major); 1 16-row panels (w_at); 2 frag
