@@ -60,7 +60,6 @@ typedef struct ctx {
     double started;
     vkb_run_totals *tot;
     vkb_calib cal;        /* ceilings (calibrate.h) */
-    double t_frag_probe;  /* seconds in coop_layout_probe (run.txt) */
     vkb_telrow tr;        /* sensors and pinning (telrow.h) */
     struct job *jobs;     /* every selected case, in run order (total_cases of them) */
     vkb_prefetch *pf;     /* prepares the next cases while the GPU times this one */
@@ -147,24 +146,6 @@ int vkb_run_check_suite(const vkb_suite *s, char *err, size_t errlen)
         }
     }
     return 0;
-}
-
-/* caps->frag_a from the coop_layout probe (reference/bitnet_mma.c): the device's NV fragment order (impl=mm, where it has
- * int8 matrix units) and the emulated one; frag_a_why says why one is missing, and lay=frag then SKIPs with it. */
-static void coop_layout_probe(vkb_vk *v, vkb_caps *caps)
-{
-    for (int emu = 0; emu < 2; emu++) {
-        vkb_probe p;
-        char why[200];
-        if (vkb_probe_open(&p, v, caps, "coop_layout", emu ? "impl=emu" : "impl=mm", 1, 0, why, sizeof(why))) {
-            snprintf(caps->frag_a_why[emu], sizeof(caps->frag_a_why[emu]), "%s", why);
-            continue;
-        }
-        const uint32_t *o = p.c.buf[0].host;
-        for (int i = 0; i < 512; i++) caps->frag_a[emu][i] = (uint16_t)o[i];
-        caps->frag_a_ok[emu] = 1;
-        vkb_probe_close(&p);
-    }
 }
 
 /* A fresh case of kernel k on a device with caps: the line's values at pick as parameters (their text in
@@ -1006,9 +987,6 @@ int vkb_run(vkb_vk *v, const vkb_suite *s, const vkb_run_opts *o, vkb_run_totals
     x.v = v;
     x.info = vkb_vk_info(v);
     vkb_vk_caps(v, &x.caps);
-    double tp = vkb_now_s();
-    coop_layout_probe(v, &x.caps);
-    x.t_frag_probe = vkb_now_s() - tp;
     x.o = o;
     x.tot = tot;
     vkb_topo_read(&x.topo);
@@ -1082,10 +1060,6 @@ int vkb_run(vkb_vk *v, const vkb_suite *s, const vkb_run_opts *o, vkb_run_totals
                 "low below %.1f x %s; first reading %s\n", VKB_CLOCK_LOW_FRAC,
                 isnan(o->clock_ref) ? "the run's highest reading" : "--clock-ref", first);
     else fprintf(info, "clock_check: NA (%s)\n", clk_why);
-    for (int emu = 0; emu < 2; emu++)  /* the fragment order lay=frag needs (coop_layout_probe) */
-        fprintf(info, "frag_order_%s: %s%s\n", emu ? "emulated" : "nv", x.caps.frag_a_ok[emu] ? "probed" : "NA: ",
-                x.caps.frag_a_ok[emu] ? "" : x.caps.frag_a_why[emu]);
-    fprintf(info, "frag_order_probe_s: %.3f\n", x.t_frag_probe);
     vkb_rundir_sync(info);
     if (plan_jobs(&x, s, err, errlen)) goto out;
     print_header(&x);

@@ -106,11 +106,6 @@ typedef struct vkb_caps {
     uint64_t max_range;         /* maxStorageBufferRange */
     uint64_t max_alloc;         /* maxMemoryAllocationSize or the largest heap */
     uint64_t device_mem;        /* largest device-local heap */
-    uint16_t frag_a[2][512];    /* lay=frag: 32 r + c, the element (r, c) of a 16x32 int8 A fragment that invocation l holds
-                                 * in component i, at [l C + i] (C = 512 / subgroup); [0] the device's NV fragment, [1] the
-                                 * emulated one (bitnet_mma_ops.glsl); read by the coop_layout probe (harness/run.c) */
-    int frag_a_ok[2];           /* 1: frag_a[i] holds a probed order */
-    char frag_a_why[2][96];     /* else why not (empty: no probe ran) */
     int ncm;                    /* cooperative-matrix configurations reported (NV first, then KHR) */
     vkb_cm_shape cm[VKB_MAX_CM];
 } vkb_caps;

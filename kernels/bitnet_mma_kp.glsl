@@ -22,33 +22,25 @@
 // shapes (reference/bitnet_linear.c linear_default_algo has the figures; the tilings: reference/bitnet_mma.c
 // kp_auto). Ablated (sweep_s16c.txt) the K loop is mostly the on-chip step, not DRAM: loads 8 steps ahead were no faster
 // (sweep_s16c.txt), nor x 2 steps ahead (sweep_s16b.txt).
-// Session 17 (H200, rotate), against that on-chip step: PANEL 2 (lay=frag) takes W in the order of each lane's own A
-// fragment components (the order read off the device by kernels/coop_layout.glsl) and decodes it in registers, with no
-// shared-memory round trip for W; it validates, but NVIDIA's compiler writes a fragment's int8 components one or more
-// instructions each (2.2x the code), and it took 1.1-1.9x panel's time at m=8 and 32 (sweep_s17a.txt, s17b). GS = 2
-// stages two groups between one pair of barriers: 6 of 24 rows faster, 18 slower (sweep_s17c.txt); GS = 1 stays.
-// Neither a rolled K loop (a quarter of the code: less cold-mode fetch, slower in rotate, sweep_s17e.txt) nor reading the
-// output scales before the loop (sweep_s17d.txt) helped, and the driver compiles the SPV_KHR_cooperative_matrix form of
-// this kernel to the same code (sweep_s17i.txt).
+// Session 17 (H200, rotate), against that on-chip step: W stored in each lane's own A-fragment order and decoded in
+// registers (lay=frag, the order probed per device) validated but took 1.1-1.9x this kernel's time: NVIDIA's compiler
+// writes a fragment's int8 components one or more instructions each, in the NV and the KHR form alike (sweep_s17a.txt,
+// s17b, s17i; session 14's mma_sg fill=reg had found the same, sweep_s14a.txt, s14b), so it was removed. GS = 2 stages
+// two groups between one pair of barriers: 6 of 24 rows faster, 18 slower (sweep_s17c.txt); GS = 1 stays. Neither a
+// rolled K loop (a quarter of the code: less cold-mode fetch, slower in rotate, sweep_s17e.txt) nor reading the output
+// scales before the loop (sweep_s17d.txt) helped.
 #include "bitnet_mma_io.glsl"
 layout(constant_id = 7) const uint SK = 4u;
 layout(constant_id = 8) const uint SS = 32u;
-layout(constant_id = 9) const uint PANEL = 1u;  // W's layout: 0 rows (T2, row-major); 1 16-row panels (w_at); 2 frag
-layout(constant_id = 10) const uint GS = 1u;    // groups a stage (1, 2; PANEL 2: 1): their W and x staged, then their MMAs
-layout(binding = 0) readonly buffer Wf { uvec2 wf[]; };  // PANEL 2: W in the lanes' fragment order (reference/bitnet_linear.c frag_permute)
+layout(constant_id = 9) const uint PANEL = 1u;  // W's layout: 0 rows (T2, row-major); 1 16-row panels (w_at)
+layout(constant_id = 10) const uint GS = 1u;    // groups a stage (1, 2): their W and x staged, then their MMAs
 
 const uint SR = SGS / SK;                         // row tiles per workgroup
 const uint RS = WN * LM;                          // rows per subgroup
-const uint FC = LM * LK / SS, FU = 64u / SS;      // PANEL 2: an A fragment's components a lane; uint32 of W a lane a panel a step
-const uint LPL = PANEL == 2u ? (WN * FU + 3u) / 4u : (RS + SS - 1u) / SS;  // W: uvec4 a lane a step
+const uint LPL = (RS + SS - 1u) / SS;             // W rows (uvec4 loads) per lane per step
 const uint XQ = TN * 4u, XPL = (XQ + SS - 1u) / SS;  // x: uvec4 per step, per lane
-#ifdef VKB_COOP_EMU
-const uint WFR = LM * LK / 16u;                   // PANEL 2, emulated: the A fragment's staging (AR_MMA)
-#else
-const uint WFR = 0u;
-#endif
 const uint WST = 4u * GS + 1u;                    // slab row stride (uvec4): GS groups + 1 of padding (conflict-free)
-const uint WSL = PANEL == 2u ? WFR : RS * WST;    // slab: RS decoded rows (PANEL 2: none), then TN tokens
+const uint WSL = RS * WST;                        // slab: RS decoded rows, then TN tokens
 const uint SLAB = WSL + TN * WST;
 const uint TILE = LM * LN / 4u;                   // uvec4 of one staged int32 accumulator
 const uint SLOT = SLAB > WN * MT * TILE ? SLAB : WN * MT * TILE;
@@ -75,21 +67,6 @@ AccEmu emu_sub(AccEmu a, AccEmu b) {
 
 #include "bitnet_mma_rows.glsl"
 
-// PANEL 2: group c0 + S of this lane's FU uint32 of each of its WN panels into P (uint i FU + h in P[(i FU + h) / 4]).
-#define LOADF(P, S) {                                                                                 \
-        uint g_ = c0 + (S);                                                                           \
-        [[unroll]] for (uint i_ = 0u; i_ < WN; ++i_) {                                                \
-            uint pn_ = r0 / 16u + i_;                                                                 \
-            [[unroll]] for (uint h_ = 0u; h_ < FU; h_ += 2u) {                                        \
-                uint t_ = i_ * FU + h_;                                                               \
-                uvec2 v_ = pn_ * 16u < pc.n && g_ < cend ? wf[((pn_ * pc.p0 + g_) * 64u + lane * FU + h_) / 2u] : uvec2(0u); \
-                P[t_ / 4u][t_ % 4u] = v_.x;                                                           \
-                P[t_ / 4u][t_ % 4u + 1u] = v_.y;                                                      \
-            }                                                                                         \
-        }                                                                                             \
-    }
-#define LOADW_ANY(P, S) if (PANEL == 2u) LOADF(P, S) else LOADW(P, S)
-
 // Group c0 + S of this lane's uvec4 of x into Q (zeros past M and the part).
 #define LOADX(Q, S) {                                                                                 \
         uint g_ = c0 + (S);                                                                           \
@@ -100,12 +77,11 @@ AccEmu emu_sub(AccEmu a, AccEmu b) {
     }
 // Group S's W (P) and x (Q) into half H of the stage (uvec4 4 H .. 4 H + 3 of each slab row).
 #define STAGE(P, Q, H) {                                                                              \
-        if (PANEL != 2u)                                                                              \
-            [[unroll]] for (uint q = 0u; q < LPL; ++q) {                                              \
-                uint r_ = lane + q * SS;                                                              \
-                if (r_ < RS)                                                                          \
-                    [[unroll]] for (uint u = 0u; u < 4u; ++u) sm[slab + r_ * WST + 4u * (H) + u] = bitnet_codes(P[q][u]); \
-            }                                                                                         \
+        [[unroll]] for (uint q = 0u; q < LPL; ++q) {                                                  \
+            uint r_ = lane + q * SS;                                                                  \
+            if (r_ < RS)                                                                              \
+                [[unroll]] for (uint u = 0u; u < 4u; ++u) sm[slab + r_ * WST + 4u * (H) + u] = bitnet_codes(P[q][u]); \
+        }                                                                                             \
         [[unroll]] for (uint q = 0u; q < XPL; ++q) {                                                  \
             uint e_ = lane + q * SS;                                                                  \
             if (e_ < XQ) sm[slab + WSL + (e_ / 4u) * WST + 4u * (H) + e_ % 4u] = Q[q];               \
@@ -127,24 +103,14 @@ AccEmu emu_sub(AccEmu a, AccEmu b) {
                 asx[j] = MMA(ones, fb[j], asx[j]);                                                    \
             }                                                                                         \
             [[unroll]] for (uint i = 0u; i < KP_N(WN); ++i) {                                         \
-                if (PANEL == 2u) {                                                                    \
-                    FRAG_AR fr;                                                                       \
-                    [[unroll]] for (uint d = 0u; d < FC / 16u; ++d) {                                 \
-                        uint t_ = i * FU + kk * (FC / 16u) + d, u_ = P[t_ / 4u][t_ % 4u];             \
-                        [[unroll]] for (uint j4 = 0u; j4 < 4u; ++j4)                                  \
-                            AR_SET4(fr, 16u * d + 4u * j4, (u_ >> (2u * j4)) & 0x03030303u);          \
-                    }                                                                                 \
-                    [[unroll]] for (uint j = 0u; j < KP_N(MT); ++j) acc[i][j] = AR_MMA(fr, slab, fb[j], acc[i][j]); \
-                } else {                                                                              \
-                    LOAD_ROW(fa, slab + i * LM * WST + 2u * kk, WST);                                 \
-                    [[unroll]] for (uint j = 0u; j < KP_N(MT); ++j) acc[i][j] = MMA(fa, fb[j], acc[i][j]); \
-                }                                                                                     \
+                LOAD_ROW(fa, slab + i * LM * WST + 2u * kk, WST);                                     \
+                [[unroll]] for (uint j = 0u; j < KP_N(MT); ++j) acc[i][j] = MMA(fa, fb[j], acc[i][j]);\
             }                                                                                         \
         }                                                                                             \
-        LOADW_ANY(P, (S) + 4u)                                                                        \
+        LOADW(P, (S) + 4u)                                                                        \
         LOADX(Q, (S) + 4u)                                                                            \
         if (GS == 2u) {                                                                               \
-            LOADW_ANY(PB, (S) + 5u)                                                                   \
+            LOADW(PB, (S) + 5u)                                                                   \
             LOADX(QB, (S) + 5u)                                                                       \
         }                                                                                             \
     }
@@ -154,7 +120,7 @@ void main() {
     uint ks = sg / SR, sr = sg % SR, n0 = gl_WorkGroupID.x * SR * RS, r0 = n0 + sr * RS, t0 = gl_WorkGroupID.z * TN;
     uint c0 = min(pc.p0, ks * pc.p1), cend = min(pc.p0, c0 + pc.p1), ns = cend - c0, slab = sg * SLOT;
     uvec4 p0[LPL], p1[LPL], p2[LPL], p3[LPL], q0[XPL], q1[XPL], q2[XPL], q3[XPL];
-    LOADW_ANY(p0, 0u) LOADW_ANY(p1, 1u) LOADW_ANY(p2, 2u) LOADW_ANY(p3, 3u)  // in flight while the ones are written
+    LOADW(p0, 0u) LOADW(p1, 1u) LOADW(p2, 2u) LOADW(p3, 3u)  // in flight while the ones are written
     LOADX(q0, 0u) LOADX(q1, 1u) LOADX(q2, 2u) LOADX(q3, 3u)
     for (uint e = tid; e < 2u * LM; e += WG) sm[ONES + e] = uvec4(0x01010101u);
     barrier();

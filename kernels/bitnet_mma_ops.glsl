@@ -45,32 +45,6 @@ void emu_store_col(AccEmu a, uint elem, uint stride) {
 #define LOAD_COL(f, elem, stride) f = FragEmu(elem, stride, true)
 #define MMA(a, b, c) emu_mma(a, b, c)
 #define STORE_COL(acc, elem, stride) emu_store_col(acc, elem, stride)
-// An LM x LK A fragment in registers (FRAG_AR: its components set one by one, lay=frag): here invocation l owns the
-// uints (4 consecutive int8 of a row, row-major, the fragment as 16 LM x LK / 4 words) l, l + S, .., component i in byte
-// i % 4 of the (i / 4)-th; deliberately not NVIDIA's order, so that only the host's probe (kernels/coop_layout.glsl)
-// decides where a weight goes. AR_MMA stages it in 16 LM LK / 16 uvec4 of shared memory at SCR (row stride LK / 16),
-// which its caller owns, and multiplies from there.
-struct ARegEmu { uint w[16]; };  // <= 512 int8 / 8 invocations
-#define FRAG_AR ARegEmu
-#define AR_LEN(f) (LM * LK / gl_SubgroupSize)
-#define AR_GET(f, i) bitfieldExtract(int(f.w[(i) / 4u]), 8 * int((i) % 4u), 8)
-#define AR_SET(f, i, v) f.w[(i) / 4u] = bitfieldInsert(f.w[(i) / 4u], uint(v), 8 * int((i) % 4u), 8)
-#define AR_SET4(f, i, u) f.w[(i) / 4u] = (u)  // components i .. i + 3 (i % 4 == 0) from the bytes of uint u
-#define AR_LOAD(f, elem, stride) {                                                                    \
-        for (uint u_ = 0u, s_ = gl_SubgroupInvocationID; s_ < LM * LK / 4u; ++u_, s_ += gl_SubgroupSize) { \
-            uint r_ = s_ / (LK / 4u), c_ = (s_ % (LK / 4u)) * 4u;                                     \
-            f.w[u_] = sm[(elem) + r_ * (stride) + c_ / 16u][(c_ % 16u) / 4u];                         \
-        }                                                                                             \
-    }
-AccEmu emu_mma_ar(ARegEmu a, uint scr, FragEmu b, AccEmu c) {
-    subgroupBarrier();  // the previous AR_MMA's reads of scr are done
-    for (uint u = 0u, s = gl_SubgroupInvocationID; s < LM * LK / 4u; ++u, s += gl_SubgroupSize)
-        sm[scr + s / 4u][s % 4u] = a.w[u];
-    subgroupMemoryBarrierShared();
-    subgroupBarrier();
-    return emu_mma(FragEmu(scr, LK / 16u, false), b, c);
-}
-#define AR_MMA(a, SCR, b, c) emu_mma_ar(a, SCR, b, c)
 #else
 #define FRAG_A icoopmatNV<8, gl_ScopeSubgroup, LM, LK>
 #define FRAG_B icoopmatNV<8, gl_ScopeSubgroup, LK, LN>
@@ -80,16 +54,6 @@ AccEmu emu_mma_ar(ARegEmu a, uint scr, FragEmu b, AccEmu c) {
 #define LOAD_COL(f, elem, stride) coopMatLoadNV(f, sm, elem, stride, true)
 #define MMA(a, b, c) coopMatMulAddNV(a, b, c)
 #define STORE_COL(acc, elem, stride) coopMatStoreNV(acc, sm, elem, stride, true)
-#define FRAG_AR FRAG_A
-#define AR_LEN(f) uint((f).length())
-#define AR_GET(f, i) int((f)[i])
-#define AR_SET(f, i, v) (f)[i] = int8_t(v)
-#define AR_SET4(f, i, u) {                                                                            \
-        i8vec4 v_ = unpack8(int(u));                                                                  \
-        (f)[i] = v_.x, (f)[(i) + 1u] = v_.y, (f)[(i) + 2u] = v_.z, (f)[(i) + 3u] = v_.w;             \
-    }
-#define AR_LOAD(f, elem, stride) LOAD_ROW(f, elem, stride)
-#define AR_MMA(a, SCR, b, c) MMA(a, b, c)
 #endif
 
 // Output of accumulator A (rows R0 .. R0 + LM - 1, tokens T0 + LN J ..): staged column-major at YS (LM LN / 4 uvec4

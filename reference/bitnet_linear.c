@@ -48,7 +48,6 @@ typedef struct lin_priv {
     double *want, *bound;  /* dense: reference value and error bound, every output */
     void *wlog;     /* lay=panel: W in its logical row-major layout for the references (buffer w holds panels) */
     size_t wchunk;  /* lay=panel: bytes of a panel's chunk (panel_row), set by panel_plan for the plan's kernel */
-    const uint16_t *fmap;  /* lay=frag: the probed fragment order (caps.frag_a), NULL otherwise */
 } lin_priv;
 
 /* algo=gemv_sg (kernels/bitnet_gemv_sg.glsl): rows= R rows per block, split= subgroups per block (they split
@@ -155,60 +154,10 @@ static void *lin_w(const vkb_case *c)
     return p->wlog ? p->wlog : c->buf[0].host;
 }
 
-/* lay=frag (kernels/bitnet_mma_kp.glsl PANEL 2): W so that each lane of a subgroup loads exactly the codes of its own
- * components of the A fragments (16 rows x 32 weights) it multiplies, decoded in registers with no shared memory. For
- * 16-row panel pn and 64-weight group g, a block of 64 uint32 (the panel's 16 x 64 codes, as many bytes as T2's): lane l
- * of S holds uints [l U, (l + 1) U), U = 64 / S, fragment kk (weights 32 kk .. 32 kk + 31 of the group) in its C / 16
- * uints from kk C / 16 (C = 512 / S components a lane), component i's 2-bit code at uint i / 16, bits 8 (i % 4) +
- * 2 ((i % 16) / 4), so that (u >> 2 j) & 0x03030303 holds components 4 j .. 4 j + 3 of the uint's 16. Which element a
- * component holds is the device's (caps.frag_a, probed by kernels/coop_layout.glsl). Padding rows are code 0. */
-static void frag_panels(gsl_rng *cr, size_t lo, size_t hi, void *arg)
-{
-    (void)cr;
-    const vkb_case *c = arg;
-    const lin_priv *p = c->priv;
-    const uint32_t *w = p->wlog;
-    uint32_t *o = c->buf[0].host, ss = c->caps.subgroup ? c->caps.subgroup : 32, nci = 512 / ss, u = 64 / ss;
-    size_t nc = p->kp / BITNET_GROUP, wpr = p->kp / BITNET_WORD;
-    for (size_t pn = lo; pn < hi; pn++)
-        for (size_t g = 0; g < nc; g++) {
-            uint32_t *blk = o + (pn * nc + g) * 64;
-            memset(blk, 0, 64 * sizeof(*blk));
-            for (uint32_t l = 0; l < ss; l++)
-                for (uint32_t kk = 0; kk < 2; kk++)
-                    for (uint32_t i = 0; i < nci; i++) {
-                        uint32_t e = p->fmap[l * nci + i];
-                        size_t row = pn * 16 + e / 32, k = g * BITNET_GROUP + kk * 32 + e % 32;
-                        if (row >= p->n) continue;
-                        uint32_t code = (w[row * wpr + k / BITNET_WORD] >> (8 * (k % 4) + 2 * ((k % 16) / 4))) & 3u;
-                        blk[l * u + kk * (nci / 16) + i / 16] |= code << (8 * (i % 4) + 2 * ((i % 16) / 4));
-                    }
-        }
-}
-
-/* On all cores (a 28672x4096 W took ~0.5 s on one); vkb_par_fill's draws come from a generator of its own, so the
- * case's inputs are the same as with lay=panel. */
-static void frag_permute(vkb_case *c)
-{
-    const lin_priv *p = c->priv;
-    gsl_rng *r = gsl_rng_alloc(vkb_rng_xoshiro);
-    if (!r) {
-        frag_panels(NULL, 0, (p->n + 15) / 16, c);
-        return;
-    }
-    gsl_rng_set(r, 1);
-    vkb_par_fill(r, (p->n + 15) / 16, 8, frag_panels, c);
-    gsl_rng_free(r);
-}
-
 static void panel_permute(vkb_case *c, size_t row_bytes)
 {
     lin_priv *p = c->priv;
     if (!p->wlog) return;
-    if (p->fmap) {
-        frag_permute(c);
-        return;
-    }
     for (size_t i = 0; i < p->n; i++)
         panel_row(c->buf[0].host, (const unsigned char *)p->wlog + i * row_bytes, i, row_bytes, p->wchunk);
 }
@@ -289,20 +238,16 @@ static int linear_plan(vkb_case *c, int dense)
         (dense && (vkb_param_str(c, "rb", NULL) || vkb_param_str(c, "lay", NULL))))
         return vkb_error(c, "sr=, xpre= and rb= apply to dense_f16's algo=stream only, sk= to stream, coopmat_g and BitLinear's mma_kp, ln= to coopmat_g, lay= also to mma_sg and mma_kp (algo=%s)", algo);
     const char *lay = vkb_param_str(c, "lay", msg || mkp ? "panel" : "rows");  /* panels: bitnet_mma_sg_plan says why */
-    int panel = !strcmp(lay, "panel") ? 1 : !strcmp(lay, "frag") ? 2 : 0;
-    if ((!msg && !mkp && vkb_param_str(c, "lay", NULL)) || (!panel && strcmp(lay, "rows")) || (panel == 2 && !mkp))
-        return vkb_error(c, "lay=%s: expected rows or panel with algo=mma_sg or mma_kp, or frag with mma_kp (algo=%s)", lay, algo);
+    int panel = !strcmp(lay, "panel");
+    if ((!msg && !mkp && vkb_param_str(c, "lay", NULL)) || (!panel && strcmp(lay, "rows")))
+        return vkb_error(c, "lay=%s: expected rows or panel, and only with algo=mma_sg or mma_kp (algo=%s)", lay, algo);
     int emu = strstr(algo, "_emu") != NULL;
-    if (panel == 2 && !c->caps.frag_a_ok[emu])
-        return vkb_skip(c, "lay=frag: no probed %s fragment order (%s)", emu ? "emulated" : "NV int8",
-                        c->caps.frag_a_why[emu][0] ? c->caps.frag_a_why[emu] : "the coop_layout probe did not run");
     if (!sgv && (vkb_param_str(c, "gpt", NULL) || (!mma && vkb_param_str(c, "split", NULL)) || vkb_param_str(c, "lanes", NULL)))
         return vkb_error(c, "gpt=, split= and lanes= apply to algo=gemv_sg and gemv_ps only, split= also to mma (algo=%s)", algo);
     if (!mma && (vkb_param_str(c, "frag", NULL) || vkb_param_str(c, "bk", NULL) || vkb_param_str(c, "sgs", NULL)))
         return vkb_error(c, "frag=, bk= and sgs= apply to the matrix-unit algos only (algo=%s)", algo);
     lin_priv *p = lin_new(c, n, k, m);
     if (!p) return vkb_error(c, "out of memory");
-    if (panel == 2) p->fmap = c->caps.frag_a[emu];
     p->kp = dense ? ((size_t)k + 7) / 8 * 8 : BITNET_PAD((size_t)k);
     size_t nc = p->kp / (dense ? 8 : BITNET_GROUP);
     if (dense) {

@@ -19,13 +19,11 @@
  * lavapipe (Mesa 22.3) breaks out of any loop past ~65k iterations per invocation (gallivm's loop limiter, as
  * dense_coopmat_g.glsl found): mma_emu's 32-deep dot product is unrolled, so a case's loop trips are its MMAs x
  * 256 / S, and n=77 k=1000 m=70 (80k multiply-adds per lane, which left most outputs unwritten) passes. */
-#include <math.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "bitnet_layout.glsl"
 #include "bitnet_linear.h"
-#include "check.h"
 #include "vkb.h"
 
 /* The fragment shape: frag= or the default rule above; 0, or vkb_error/vkb_skip's return. */
@@ -279,19 +277,16 @@ static int kp_auto(uint64_t n, size_t nc, uint64_t tn, uint64_t gz, uint64_t sms
  * Tunables: frag= (K must be 32), wn= row fragments per subgroup (1, 2, 4; RS = 16 wn rows), sk= K parts (1..16), sgs=
  * subgroups per workgroup (a multiple of sk, <= 16; SR = sgs / sk row tiles); those not given come from kp_auto. MT =
  * ceil(m / N) token fragments per subgroup, up to 32 tokens a tile (grid z holds the rest). gs= groups staged between
- * one pair of barriers (1, the default; 2: no consistent gain, tests/gpu/sweep_s17c.txt). panel: W's layout (lay=, from
- * bitnet_linear: 0 rows, 1 panels, 2 frag, the lanes' fragment order: sweep_s17a.txt). Shared memory: sgs slots of
+ * one pair of barriers (1, the default; 2: no consistent gain, tests/gpu/sweep_s17c.txt). Shared memory: sgs slots of
  * max(RS + TN rows x (4 gs + 1) uvec4, the WN x MT staged accumulators) and the block of ones. */
 int bitnet_mma_kp_plan(vkb_case *c, long long n, long long k, int64_t m, size_t nc, int emu, int panel)
 {
     int64_t gs = vkb_param_int(c, "gs", 1);
-    if ((gs != 1 && gs != 2) || (gs == 2 && panel == 2))
-        return vkb_error(c, "gs=%lld: expected 1 or 2 groups a stage (lay=frag: 1)", (long long)gs);
+    if (gs != 1 && gs != 2) return vkb_error(c, "gs=%lld: expected 1 or 2 groups a stage", (long long)gs);
     uint32_t f[3], ss;
     int e = mma_begin(c, m, emu, "mma_kp", f, &ss);
     if (e) return e;
     if (f[2] != 32) return vkb_skip(c, "algo=mma_kp needs a K = 32 fragment (two per 64-weight group); this one is %ux%ux%u", f[0], f[1], f[2]);
-    if (panel == 2 && f[0] != 16) return vkb_skip(c, "lay=frag needs 16x32 A fragments (the probed order's); this one is %ux%ux%u", f[0], f[1], f[2]);
     uint64_t mt = ((uint64_t)m + f[1] - 1) / f[1], mtmax = 32 / f[1];
     if (mt > mtmax) mt = mtmax;
     uint64_t tn = f[1] * mt, gz = ((uint64_t)m + tn - 1) / tn;
@@ -321,60 +316,6 @@ int bitnet_mma_kp_plan(vkb_case *c, long long n, long long k, int64_t m, size_t 
     mma_cost(c, n, k, m);
     snprintf(c->note, sizeof(c->note), "%s %ux%ux%u %llux%llu wn%lld sk%lld sgs%lld gs%lld (%llu groups a part) %s",
              emu ? "mma_kp_emu" : "mma_kp", f[0], f[1], f[2], (unsigned long long)(rs * sr), (unsigned long long)tn, (long long)wn,
-             (long long)sk, (long long)sgs, (long long)gs, (unsigned long long)per, panel == 2 ? "frag" : panel ? "panel" : "rows");
+             (long long)sk, (long long)sgs, (long long)gs, (unsigned long long)per, panel ? "panel" : "rows");
     return 0;
 }
-
-/* ---------------- coop_layout: the component order of an int8 A fragment ---------------- */
-
-/* kernels/coop_layout.glsl on one subgroup: impl=mm the device's NV 16x32 sint8 A fragment, impl=emu the emulated one.
- * The run's driver reads it once per device (harness/run.c coop_layout_probe) into caps.frag_a for lay=frag; as a case
- * it checks that the order is a permutation: every element of the 16 x 32 fragment held exactly once. */
-static int coop_layout_plan(vkb_case *c)
-{
-    const char *impl = vkb_param_str(c, "impl", "mm");
-    int emu = !strcmp(impl, "emu");
-    if (!emu && strcmp(impl, "mm")) return vkb_error(c, "impl=%s: expected mm (matrix units) or emu", impl);
-    if (!emu && (!c->caps.coopmat_nv || !c->caps.int8)) return vkb_skip(c, "no NV int8 cooperative matrices on this device");
-    uint32_t f[3] = {16, 8, 32}, ss;
-    int e = mma_begin(c, 8, emu, "coop_layout", f, &ss);
-    if (e) return e;
-    if (f[0] != 16 || f[2] != 32) return vkb_skip(c, "no 16xNx32 sint8 configuration on this device (its first: %ux%ux%u)", f[0], f[1], f[2]);
-    if (512 % ss || 512 / ss > 64) return vkb_skip(c, "subgroup size %u: lay=frag needs one dividing 512, >= 8", ss);
-    snprintf(c->variant, sizeof(c->variant), "%s", emu ? "emu" : "mm");
-    snprintf(c->dtype, sizeof(c->dtype), "u32");
-    vkb_add_buf(c, "o", VKB_U32, 513, VKB_OUT);
-    uint32_t spec[4] = {ss, f[0], f[1], f[2]};
-    if (!vkb_add_dispatch(c, vkb_add_pipe(c, emu ? "coop_layout_emu" : "coop_layout", 4, spec), 1, 1, 1))
-        return vkb_error(c, "out of memory");
-    c->bytes = 4 * 513;
-    c->flops = 0;
-    return 0;
-}
-
-static double coop_layout_ref(vkb_case *c) { (void)c; return 1.0; }
-
-static void coop_layout_check(vkb_case *c, vkb_check *r)
-{
-    const uint32_t *o = c->buf[0].host;
-    unsigned char seen[512] = {0};
-    uint32_t ss = c->caps.subgroup ? c->caps.subgroup : 32;
-    vkb_check_begin(r, "exact", 0);
-    if (o[512] * ss != 512) {
-        snprintf(r->detail, sizeof(r->detail), "%u components a lane x subgroup %u != 512", o[512], ss);
-        r->nbad++;
-    }
-    for (size_t i = 0; i < 512; i++) {
-        r->nchecked++;
-        if (vkb_is_poison(VKB_U32, o, i)) r->nunwritten++;
-        else if (o[i] >= 512 || seen[o[i]]++) vkb_check_bad(r, i, o[i], NAN);
-    }
-    r->metric = (double)(r->nbad + r->nunwritten);
-    vkb_check_end(r);
-    size_t len = (size_t)snprintf(c->note, sizeof(c->note), "lanes 0, 1 hold (row, column):");
-    for (uint32_t i = 0; i < 2 * o[512] && i < 512 && len < sizeof(c->note); i++)
-        len += (size_t)snprintf(c->note + len, sizeof(c->note) - len, "%s(%u,%u)", i == o[512] ? " | " : " ", o[i] / 32, o[i] % 32);
-}
-
-VKB_KERNEL(coop_layout) = {"coop_layout", "impl", "which element of a 16x32 int8 A fragment each lane holds (for bitnet_linear lay=frag)",
-                           coop_layout_plan, NULL, coop_layout_ref, coop_layout_check, NULL, "mm"};
