@@ -107,10 +107,10 @@ AccEmu emu_sub(AccEmu a, AccEmu b) {
                 [[unroll]] for (uint j = 0u; j < KP_N(MT); ++j) acc[i][j] = MMA(fa, fb[j], acc[i][j]);\
             }                                                                                         \
         }                                                                                             \
-        LOADW(P, (S) + 4u)                                                                        \
+        LOADW(P, (S) + 4u)                                                                            \
         LOADX(Q, (S) + 4u)                                                                            \
         if (GS == 2u) {                                                                               \
-            LOADW(PB, (S) + 5u)                                                                   \
+            LOADW(PB, (S) + 5u)                                                                       \
             LOADX(QB, (S) + 5u)                                                                       \
         }                                                                                             \
     }
