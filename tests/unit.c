@@ -1279,8 +1279,8 @@ static void test_report_fmt_family(void)
  * pointers to f16 in a storage buffer / shared memory, 16 / 18 element pointers into each, types 9 A f16 16x32, 10 B
  * f16 16x32, 12 C f32 16x32 (bound 30); 21 = load A (row-major, stride 48, from 16), 22 = load B (column-major, memory access None; from 18 with the
  * marker, else 16), 23 undef C, 24 = MulAdd, a store of 24 to 16. scope_a: A's scope id; a_as_b: B loaded as type 9;
- * marker: OpName "vkb_tensor_loads" (id 25, unused otherwise). */
-static size_t spv_nv_module(uint32_t *w, uint32_t scope_a, int a_as_b, int marker)
+ * marker: NULL, or the name of OpName %25 (unused otherwise; 16 characters: "vkb_tensor_loads", "vkb_khr_subgroup"). */
+static size_t spv_nv_module(uint32_t *w, uint32_t scope_a, int a_as_b, const char *marker)
 {
     size_t k = 0;
 #define I(op, ...) do { const uint32_t x_[] = {__VA_ARGS__}; size_t n_ = sizeof(x_) / 4; \
@@ -1290,9 +1290,9 @@ static size_t spv_nv_module(uint32_t *w, uint32_t scope_a, int a_as_b, int marke
     I(17, 5357);                                                    /* OpCapability CooperativeMatrixNV */
     I(10, 0, 0, 0, 0, 0, 0, 0);                                     /* OpExtension, 25 characters + NUL */
     memcpy(w + k - 7, "SPV_NV_cooperative_matrix", 26);
-    if (marker) {                                                   /* OpName %25 "vkb_tensor_loads" */
+    if (marker) {                                                   /* OpName %25 marker */
         I(5, 25, 0, 0, 0, 0, 0);
-        memcpy(w + k - 5, "vkb_tensor_loads", 17);
+        memcpy(w + k - 5, marker, 17);
     }
     I(21, 1, 32, 0); I(22, 2, 32); I(22, 3, 16); I(20, 4); I(21, 28, 8, 1);  /* 28: int8, signed */
     I(43, 1, 5, 2); I(43, 1, 6, 16); I(42, 4, 7); I(41, 4, 8); I(43, 1, 11, 32); I(43, 1, 14, 3); I(43, 1, 27, 48);
@@ -1323,7 +1323,7 @@ static void test_spv_khr(void)
     uint32_t in[256], *out = NULL;  /* the marked module is ~140 words */
     size_t outn = 0;
     char err[200] = "";
-    size_t n = spv_nv_module(in, 14, 0, 0);  /* A at subgroup scope (id 14 = 3), B and C at workgroup scope */
+    size_t n = spv_nv_module(in, 14, 0, NULL);  /* A at subgroup scope (id 14 = 3), B and C at workgroup scope */
     CHECK(vkb_spv_khr(in, n, &out, &outn, err, sizeof(err)) == 1);
     if (out) {
         CHECK(out[3] == 32);  /* bound 30 + two new constants (0 and 1; 2 is id 5) */
@@ -1361,7 +1361,7 @@ static void test_spv_khr(void)
         free(out);
     }
     /* Every matrix at subgroup scope: valid NV SPIR-V, left alone. */
-    n = spv_nv_module(in, 14, 0, 0);
+    n = spv_nv_module(in, 14, 0, NULL);
     for (size_t at = 5; at < n; at += in[at] >> 16)
         if ((in[at] & 0xffffu) == 5358) in[at + 3] = 14;
     out = NULL;
@@ -1384,45 +1384,32 @@ static void test_spv_khr(void)
         free(out), out = NULL;
     }
     /* Subgroup scope only, with the marker (OpName "vkb_khr_subgroup"): rewritten all the same, the signed MulAdd too. */
+    n = spv_nv_module(in, 14, 0, "vkb_khr_subgroup");
     for (size_t at = 5; at < n; at += in[at] >> 16)
-        if ((in[at] & 0xffffu) == 5358) in[at + 3] = 14;
-    {
-        uint32_t mk[512];
-        size_t m = 0;
-        for (size_t at = 0; at < n;) {  /* the module with OpName %25 "vkb_khr_subgroup" after the extension */
-            uint32_t wc = at < 5 ? 1 : in[at] >> 16;
-            memcpy(mk + m, in + at, wc * sizeof(*mk)), m += wc;
-            if (at >= 5 && (in[at] & 0xffffu) == 10) {
-                mk[m++] = (7u << 16) | 5, mk[m++] = 25;  /* 16 characters and their NUL: 5 words */
-                memcpy(mk + m, "vkb_khr_subgroup", 16), m += 4;
-                mk[m++] = 0;
-            }
-            at += wc;
+        if ((in[at] & 0xffffu) == 5358) in[at + 3] = 14, in[at + 2] = in[at + 1] == 9 ? 28 : in[at + 2];
+    CHECK(vkb_spv_khr(in, n, &out, &outn, err, sizeof(err)) == 1);
+    if (out) {
+        int khr_types = 0, signed_muladds = 0;
+        for (size_t at = 5; at < outn && out[at] >> 16; at += out[at] >> 16) {
+            khr_types += (out[at] & 0xffffu) == 4456 && out[at + 3] == 14;
+            signed_muladds += (out[at] & 0xffffu) == 4459 && out[at] >> 16 == 7 && out[at + 6] == 1;
         }
-        CHECK(vkb_spv_khr(mk, m, &out, &outn, err, sizeof(err)) == 1);
-        if (out) {
-            int khr_types = 0, signed_muladds = 0;
-            for (size_t at = 5; at < outn && out[at] >> 16; at += out[at] >> 16) {
-                khr_types += (out[at] & 0xffffu) == 4456 && out[at + 3] == 14;
-                signed_muladds += (out[at] & 0xffffu) == 4459 && out[at] >> 16 == 7 && out[at + 6] == 1;
-            }
-            CHECK(khr_types == 3 && signed_muladds == 1);
-            free(out), out = NULL;
-        }
+        CHECK(khr_types == 3 && signed_muladds == 1);
+        free(out), out = NULL;
     }
     /* One type as both A and B: no single Use for it. */
-    n = spv_nv_module(in, 5, 1, 0);
+    n = spv_nv_module(in, 5, 1, NULL);
     CHECK(vkb_spv_khr(in, n, &out, &outn, err, sizeof(err)) == -1 && out == NULL);
     CHECK_HAS(err, "more than one role");
     /* A cut module: the last instruction runs past the end. */
-    n = spv_nv_module(in, 5, 0, 0);
+    n = spv_nv_module(in, 5, 0, NULL);
     CHECK(vkb_spv_khr(in, n - 1, &out, &outn, err, sizeof(err)) == -1);
     CHECK_HAS(err, "runs past the end");
     /* The marker, both matrices at workgroup scope: A's load from the storage buffer becomes a tensor load of a 16 x 32
      * layout (A's rows %6 and cols %11, in that order) at strides (%27 = 48, 1); B's load from shared memory stays a
      * plain one. New ids: constants 0 and 1 (30, 31), the layout type, three undefs, the load's three layouts: bound 39,
      * each defined once. */
-    n = spv_nv_module(in, 5, 0, 1);
+    n = spv_nv_module(in, 5, 0, "vkb_tensor_loads");
     CHECK(vkb_spv_khr(in, n, &out, &outn, err, sizeof(err)) == 1);
     if (out) {
         uint32_t layout = 0, dims = 0, strided = 0, tl_type = 0, seen[64] = {0};
