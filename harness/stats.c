@@ -98,30 +98,41 @@ int vkb_stop_add(vkb_stop *s, double sample, double elapsed_wall)
     return 0;
 }
 
-/* Exact null distribution of U for sizes m, n without ties: cnt[i][u] = arrangements of i a's
- * and j b's with U = u, built up over j (the largest element is an a, beating all j b's, or a b). */
+typedef struct { double v; int from_a; } mw_item;
+
+/* Exact two-sided p of the rank sum R_a, conditional on the tie pattern: every C(n, na) choice of which
+ * na of the n sorted items are a's is equally likely under the null. Doubled midranks are integers, so
+ * cnt[j][s] = the number of ways j of the items seen so far have doubled-rank sum s, built item by item.
+ * Without ties this is the classical exact U distribution; with them (equal launch medians: a coarse
+ * timer, a quantized clock) it stays exact where the normal approximation is far off in the tail (10 vs
+ * 10 completely separated: exact 1.1e-5, normal 1.6e-4). NaN when out of memory. */
 #define MW_EXACT_MAX 20
-static double mann_whitney_exact(size_t m, size_t n, double u)
+static double mann_whitney_exact(const mw_item *it, size_t n, size_t na, double ra)
 {
-    double cnt[MW_EXACT_MAX + 1][MW_EXACT_MAX * MW_EXACT_MAX + 1];   /* 67 KiB of stack */
-    size_t umax = m * n;
-    memset(cnt, 0, sizeof(cnt));
-    for (size_t i = 0; i <= m; i++) cnt[i][0] = 1;
-    for (size_t j = 1; j <= n; j++)
-        for (size_t i = 1; i <= m; i++)
-            for (size_t v = umax; v >= j; v--)   /* row i-1 is already at j: in-place update */
-                cnt[i][v] += cnt[i - 1][v - j];
-    double total = 0, le = 0, ge = 0;
-    for (size_t v = 0; v <= umax; v++) {
-        total += cnt[m][v];
-        if ((double)v <= u) le += cnt[m][v];
-        if ((double)v >= u) ge += cnt[m][v];
+    size_t smax = n * (n + 1), w = smax + 1;
+    double *cnt = calloc((na + 1) * w, sizeof(*cnt));
+    if (!cnt) return NAN;
+    cnt[0] = 1;
+    for (size_t i = 0, seen = 0; i < n;) {
+        size_t k = i;
+        while (k < n && it[k].v == it[i].v) k++;
+        size_t r2 = i + k + 1;   /* twice the group's midrank (i, k: 0-based start, end) */
+        for (size_t q = i; q < k; q++, seen++)
+            for (size_t j = seen + 1 < na ? seen + 1 : na; j >= 1; j--)   /* row j-1 is still at `seen` */
+                for (size_t s = smax; s >= r2; s--) cnt[j * w + s] += cnt[(j - 1) * w + s - r2];
+        i = k;
     }
+    double obs = 2 * ra, total = 0, le = 0, ge = 0;
+    for (size_t s = 0; s <= smax; s++) {
+        double c = cnt[na * w + s];
+        total += c;
+        if ((double)s <= obs + 0.25) le += c;
+        if ((double)s >= obs - 0.25) ge += c;
+    }
+    free(cnt);
     double p = 2.0 * fmin(le, ge) / total;
     return p < 1.0 ? p : 1.0;
 }
-
-typedef struct { double v; int from_a; } mw_item;
 
 static int mw_cmp(const void *pa, const void *pb)
 {
@@ -153,9 +164,9 @@ double vkb_mann_whitney_p(const double *a, size_t na, const double *b, size_t nb
         i = k;
     }
     u = ra - (double)na * (double)(na + 1) / 2.0;
-    if (na <= MW_EXACT_MAX && nb <= MW_EXACT_MAX && ties == 0) {
-        p = mann_whitney_exact(na, nb, u);
-        goto cleanup;
+    if (na <= MW_EXACT_MAX && nb <= MW_EXACT_MAX) {
+        p = mann_whitney_exact(it, n, na, ra);
+        if (!isnan(p)) goto cleanup;
     }
     double N = (double)n, mu = (double)na * (double)nb / 2.0;
     double var = (double)na * (double)nb / 12.0 * ((N + 1.0) - ties / (N * (N - 1.0)));

@@ -36,8 +36,9 @@ void vkb_stop_init(vkb_stop *s);  /* sets the defaults above and clears the stat
  * Returns 1 when measuring should stop (and sets s->why), else 0. */
 int vkb_stop_add(vkb_stop *s, double sample, double elapsed_wall);
 
-/* Exact two-sided Mann-Whitney U p-value for small samples, normal approximation with tie
- * correction otherwise. Used by compare; here so it is unit-tested with the other statistics. */
+/* Two-sided Mann-Whitney U p-value: exact (conditional on ties, so equal values keep it exact) when both
+ * sides have <= 20 values, the normal approximation with tie correction otherwise. Used by compare; here
+ * so it is unit-tested with the other statistics. */
 double vkb_mann_whitney_p(const double *a, size_t na, const double *b, size_t nb, double *u_out);
 
 /* The profile cell of a multi-dispatch case: per shader, in order of total time, "NAME Cx T us (P%)" joined by

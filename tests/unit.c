@@ -151,6 +151,29 @@ static void test_stop_rule(void)
     CHECK_STR(s.why, "max-samples");
 }
 
+/* The exact two-sided rank-sum p by brute force: every choice of na of the pooled values as "a", midranks
+ * recomputed for each; p = 2 min(P(R <= r), P(R >= r)), capped at 1. Independent of stats.c's recursion. */
+static double mw_brute(const double *a, size_t na, const double *b, size_t nb)
+{
+    double v[16], rank[16], r = 0;
+    size_t n = na + nb;
+    for (size_t i = 0; i < n; i++) v[i] = i < na ? a[i] : b[i - na];
+    for (size_t i = 0; i < n; i++) {   /* midrank: 1 + #smaller + #equal-others / 2 */
+        double lt = 0, eq = 0;
+        for (size_t j = 0; j < n; j++) lt += v[j] < v[i], eq += j != i && v[j] == v[i];
+        rank[i] = 1 + lt + eq / 2;
+        if (i < na) r += rank[i];
+    }
+    double le = 0, ge = 0, tot = 0;
+    for (unsigned m = 0; m < 1u << n; m++) {
+        if ((size_t)__builtin_popcount(m) != na) continue;
+        double s = 0;
+        for (size_t i = 0; i < n; i++) if (m >> i & 1) s += rank[i];
+        tot++, le += s <= r + 1e-9, ge += s >= r - 1e-9;
+    }
+    return fmin(1, 2 * fmin(le, ge) / tot);
+}
+
 static void test_mann_whitney(void)
 {
     double a[5] = {1, 2, 3, 4, 5}, b[5] = {6, 7, 8, 9, 10}, u;
@@ -166,12 +189,23 @@ static void test_mann_whitney(void)
     /* Identical samples (all ties): p = 1. */
     CHECK_NEAR(vkb_mann_whitney_p(a, 5, a, 5, &u), 1, 1e-12);
     CHECK_NEAR(u, 12.5, 0);
-    /* Ties -> normal approximation. a = 1..5, b = 3..7: midranks of a 1, 2, 3.5, 5.5, 7.5 -> R = 19.5,
-     * U = 19.5 - 15 = 4.5; mu = 12.5; three pairs tied: sum (t^3 - t) = 18;
-     * var = 25/12 (11 - 18/90) = 22.5; z = (8 - .5) / sqrt(22.5) = 1.58114; p = erfc(z/sqrt2) = .1138463. */
+    /* Ties: exact, conditional on the tie pattern, against a brute force over every choice of which values
+     * are a's. a = 1..5, c = 3..7: midranks of a 1, 2, 3.5, 5.5, 7.5 -> R = 19.5, U = 4.5 (the normal
+     * approximation said .1138; the exact p is below). */
     double c[5] = {3, 4, 5, 6, 7};
-    CHECK_NEAR(vkb_mann_whitney_p(a, 5, c, 5, &u), 0.11384629800665812, 1e-9);
+    CHECK_NEAR(vkb_mann_whitney_p(a, 5, c, 5, &u), mw_brute(a, 5, c, 5), 1e-12);
     CHECK_NEAR(u, 4.5, 0);
+    /* 10 vs 10 completely separated, each side with tied values (launch medians from a coarse clock):
+     * exact 2 / C(20,10), where the normal approximation gave 1.6e-4, above a gate's q = 5e-5. */
+    double ta[10], tb[10];
+    for (int i = 0; i < 10; i++) ta[i] = 1 + i % 3, tb[i] = 10 + i % 4;
+    CHECK_NEAR(vkb_mann_whitney_p(ta, 10, tb, 10, &u), 2.0 / 184756, 1e-15);
+    CHECK_NEAR(u, 0, 0);
+    /* Mixed ties across the sides, unequal sizes. */
+    double ma[6] = {1, 2, 2, 3, 5, 5}, mb[7] = {2, 3, 3, 4, 5, 6, 6};
+    CHECK_NEAR(vkb_mann_whitney_p(ma, 6, mb, 7, &u), mw_brute(ma, 6, mb, 7), 1e-12);
+    CHECK_NEAR(vkb_mann_whitney_p(mb, 7, ma, 6, &u), mw_brute(mb, 7, ma, 6), 1e-12);
+    CHECK(mw_brute(ma, 6, mb, 7) < 1);   /* the case means something: not the trivial p = 1 */
     /* Large, no ties -> normal: 1..21 vs 22..42: U = 0, mu = 220.5, var = 441 * 43 / 12. */
     double big[42];
     for (int i = 0; i < 42; i++) big[i] = i + 1;
