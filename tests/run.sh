@@ -351,25 +351,48 @@ if command -v python3 > /dev/null; then
         else bad "gpu/tables.py fp16 target on ${dev%%:*}" "$T/out"; fi
     done
 else echo "skip - gpu/tables.py check (no python3)"; fi
-# The small self-test: 1 A/A and 1 injected comparison of 10 launches a side (30 cheap launches). A 3x
-# slowdown: on a loaded 2-core lavapipe the A/A minimum detectable effect (80% power) was measured at
-# 50-100%; the GPU run injects 5%. False-failure probability of each assertion (<= 1e-4):
-# - "no false SLOWER in the A/A comparison": BH at q = 5e-5 rejects a case only if its p <= q, and
-#   p >= p_launches, the exact Mann-Whitney p over 10 vs 10 launch medians. A and B launch the same build,
-#   interleaved in rotating orders, so their launch medians are exchangeable, and P(p_launches <= 5e-5) is
-#   exactly 8/C(20,10) = 4.3e-5 (two-sided; the 2 x 4 most extreme rank orders), half of it in the SLOWER
+# The small self-test, end to end on lavapipe: 1 A/A and 1 injected comparison of 10 launches a side (30 cheap
+# launches), SLOW=add=2.0 (3x). Only what no timing noise can change is asserted on these real launches:
+# - "no false SLOWER in the A/A comparison" has a derived bound: BH at q = 5e-5 rejects a case only if its
+#   p <= q, and p >= p_launches, the exact Mann-Whitney p over 10 vs 10 launch medians. A and B launch the same
+#   build, interleaved in rotating orders, so their launch medians are exchangeable, and P(p_launches <= 5e-5)
+#   is exactly 8/C(20,10) = 4.3e-5 (two-sided; the 2 x 4 most extreme rank orders), half of it in the SLOWER
 #   direction: 2 cases x 2.2e-5 = 4.3e-5. (The 15% floor only lowers it.)
-# - "the injected slowdown is caught": 10 vs 10 launches completely separated give p = 1.1e-5 <= q/2 = 2.5e-5
-#   (BH over the 2 cases, whatever sub does), and with one inversion 2.2e-5, still <= q/2; two inversions
-#   need slowed launches (calibrated to 3x +- 0.4) faster than plain ones. Measured with 6 other processes
-#   per core: plain add launch medians 0.41-1.32 ms, slowed 2.29-11.7 ms, no inversion; idle, lavapipe's
-#   launches are bimodal within 1.6x. A launch whose calibration fails SKIPs the case and drops out
-#   (compare pools the other launches), and 9 vs 10 separated still give p = 2.2e-5 <= q/2.
+# - every comparison reached a verdict that gate-summary tallied, and the slowed launch either carries its
+#   achieved factor or SKIPped with the calibration's reason (both are correct outcomes on a busy host).
+# Whether this host's real 3x slowdown is detected is printed, not asserted: it hinges on the 2-core host's
+# load (a CI run once saw no detection, stop 31), and the detection rate is a GPU figure (make gate-selftest).
+# Detection itself is asserted on the synthetic launches after this, which no timing can change.
 VKB=$VKB SUITE=tests/gate_selftest.suite K=1 ROUNDS=10 SLOW=add=2.0 MIN_US=0 CMP_ARGS="--fdr 5e-5 --resamples 1000" sh harness/gate.sh selftest "$T/selftest" > "$T/out" 2>&1
 grep_out "gate selftest: no false SLOWER in the A/A comparison" '^aa_false_slower: 0$'
-grep_out "gate selftest: the injected 3x slowdown is caught" '^inj_detected: 1/1'
-if "$VKB" csv "$T/selftest/runs/S0/run1/results.csv" kernel injected_factor note | grep -Eq "^add$(printf '\t')[0-9.]+$(printf '\t')slowdown mem level=[0-9]+: [0-9.]+x achieved"; then
-    ok "gate selftest: the achieved slowdown factor is in the row (injected_factor, note)"; else bad "injected_factor missing" "$T/selftest/runs/S0/run1.log"; fi
+grep_out "gate selftest: both comparisons tallied (1 A/A, 1 injected)" '^inj_detected: [01]/1 '
+echo "info - gate selftest on this host's real launches: $(grep '^| add n=2^18 hot |' "$T/out" | cut -d'|' -f7,9,10) (injected SAME/FASTER/SLOWER/INCONCL., achieved factor, injected ratio)"
+sf=$T/selftest/runs/S0/run1/results.csv
+if "$VKB" csv "$sf" kernel injected_factor note | grep -Eq "^add$(printf '\t')[0-9.]+$(printf '\t')slowdown mem level=[0-9]+: [0-9.]+x achieved" ||
+   "$VKB" csv "$sf" kernel status reason | grep -Eq "^add$(printf '\t')SKIP$(printf '\t')injected slowdown not calibrated: "; then
+    ok "gate selftest: the slowed row carries its achieved factor (injected_factor, note), or SKIPs with the calibration's reason"
+else bad "injected_factor missing" "$T/selftest/runs/S0/run1.log"; fi
+# Detection on synthetic launches: 10 a side built from the real launch's rows, with samples from a fixed rule
+# (+-3% from launch to launch, +-1% within one; case_id 0 is add, 1 is sub, as in the suite), so every verdict below is deterministic. Injected: add 3x
+# (SLOWER) and sub 1.05x, inside the 15% floor (never SLOWER). A/A: the same launch factors in another order.
+syn() {  # syn DIR FACTOR_ADD FACTOR_SUB SHIFT: 10 launches into DIR/run1..run10
+    r=1
+    while [ "$r" -le 10 ]; do
+        mkdir -p "$1/run$r"; cp "$T/selftest/runs/A0/run1/results.csv" "$T/selftest/runs/A0/run1/run.txt" "$1/run$r/"
+        awk -F, -v OFS=, -v r="$r" -v s="$4" -v fa="$2" -v fs="$3" 'NR > 1 {   # the real launch, its times replaced
+                l = 1 + 0.03 * (((r + s) * 5) % 7 - 3) / 3; w = 1 + 0.01 * (($2 * 3 + r) % 11 - 5) / 5
+                $3 = sprintf("%.9g", 5e-4 * ($1 ? fs : fa) * l * w) } { print }' \
+            "$T/selftest/runs/A0/run1/samples.csv" > "$1/run$r/samples.csv"
+        r=$((r + 1))
+    done
+}
+sy=$T/synth; syn "$sy/A" 1 1 0; syn "$sy/B" 1 1 3; syn "$sy/S" 3 1.05 5
+"$VKB" compare "$sy/A" "$sy/B" --out "$sy/aa/0" --fdr 5e-5 --resamples 1000 --no-plot > /dev/null 2>&1
+"$VKB" compare "$sy/A" "$sy/S" --out "$sy/inj/0" --fdr 5e-5 --resamples 1000 --no-plot > /dev/null 2>&1
+"$VKB" gate-summary -s add=2.0 -m 0 "$sy/aa" "$sy/inj" > "$T/out" 2>&1
+grep_out "gate selftest on synthetic launches: the injected 3x slowdown is caught" '^inj_detected: 1/1 '
+grep_out "... and the 1.05x drift inside the floor is no false alarm" '^inj_other_false_alarms: 0/1 '
+grep_out "... and the A/A comparison of reordered launches raises none" '^aa_suite_false_alarms: 0/1 '
 
 echo "== the gate fails closed; cheap launches; an injection that fails is a SKIP; JUnit for CI (issue 13)"
 # Every assertion here is deterministic: the compared data are copies of g1 with samples transformed by a
