@@ -63,13 +63,6 @@ void vkb_cmp_side_free(vkb_cmp_side *s)
     memset(s, 0, sizeof(*s));
 }
 
-double vkb_cmp_min_p(size_t n, size_t m)
-{
-    if (n == 0 || m == 0) return 1.0;
-    double lc = lgamma((double)(n + m) + 1) - lgamma((double)n + 1) - lgamma((double)m + 1);
-    return fmin(1.0, 2.0 * exp(-lc));
-}
-
 static double median_copy(const double *x, size_t n, double *work)
 {
     memcpy(work, x, n * sizeof(*x));
@@ -240,7 +233,7 @@ void vkb_cmp_measure(vkb_cmp_row *r, const vkb_cmp_opts *o)
     medians(r);
     r->ratio = vkb_cmp_ratio_ci(&r->base, &r->cand, o->resamples, o->seed, 0.95, &r->ci_lo, &r->ci_hi);
     r->p = r->p_samples = vkb_mann_whitney_p(r->base.t, r->base.n, r->cand.t, r->cand.n, NULL);
-    r->min_p = vkb_cmp_min_p(r->base.n, r->cand.n);
+    r->min_p = vkb_mann_whitney_min_p(r->base.n, r->cand.n);
     double *m = launch_medians(&r->base, &r->cand);
     r->p_launches = NAN;
     if (m) {
@@ -251,7 +244,7 @@ void vkb_cmp_measure(vkb_cmp_row *r, const vkb_cmp_opts *o)
          * host). The launch is the unit: its medians get an exact rank test (no normality: lavapipe's
          * launches were bimodal, 0.46 or 0.74 ms, where a t test on 3 vs 3 gave p = .007 in an A/A). */
         r->p = fmax(r->p_samples, r->p_launches);
-        r->min_p = fmax(r->min_p, vkb_cmp_min_p((size_t)ka, (size_t)kb));
+        r->min_p = fmax(r->min_p, vkb_mann_whitney_min_p((size_t)ka, (size_t)kb));
         welch_log(m, ka, m + ka, kb, 0.95, &tlo, &thi);
         r->ci_lo = fmin(r->ci_lo, tlo);
         r->ci_hi = fmax(r->ci_hi, thi);
@@ -276,8 +269,12 @@ size_t vkb_cmp_decide(vkb_cmp_row *rows, size_t n, const vkb_cmp_opts *o)
 {
     double *p = calloc(n ? n : 1, sizeof(*p)), *padj = calloc(n ? n : 1, sizeof(*padj));
     int *rej = calloc(n ? n : 1, sizeof(*rej));
-    size_t tested = 0;
-    if (!p || !padj || !rej) goto cleanup;
+    /* out[i]: measured, but kept out of the BH family, so it may only be SAME (1: one launch a side, 2: p can
+     * never reach q, its reason in r->reason). More data must never judge worse than less: 3 vs 3 launches
+     * whose CI sits inside the floor are SAME, as 1 vs 1 would be. */
+    char *out = calloc(n ? n : 1, 1);
+    size_t family = 0;
+    if (!p || !padj || !rej || !out) goto cleanup;
     for (size_t i = 0; i < n; i++) {
         vkb_cmp_row *r = &rows[i];
         p[i] = NAN;
@@ -289,18 +286,17 @@ size_t vkb_cmp_decide(vkb_cmp_row *rows, size_t n, const vkb_cmp_opts *o)
             snprintf(r->reason, sizeof(r->reason), "too few samples (%zu baseline, %zu candidate; need %zu each)",
                      r->base.n, r->cand.n, o->min_samples);
         } else if (r->min_p > o->q) {
-            r->testable = 0;   /* cannot be significant: kept out of the BH family */
-            r->undecided = 1;
-            if (r->base.k >= 2 && r->cand.k >= 2 && vkb_cmp_min_p((size_t)r->base.k, (size_t)r->cand.k) > o->q)
+            out[i] = 2;   /* cannot be significant: kept out of the BH family */
+            if (r->base.k >= 2 && r->cand.k >= 2 && vkb_mann_whitney_min_p((size_t)r->base.k, (size_t)r->cand.k) > o->q)
                 snprintf(r->reason, sizeof(r->reason), "too few launches: %d vs %d can reach p >= %.3g > q = %.3g "
                          "(the launch is the unit; 5 vs 5 reach .0079)", r->base.k, r->cand.k, r->min_p, o->q);
             else
                 snprintf(r->reason, sizeof(r->reason), "too few samples: %zu vs %zu can reach p >= %.3g > q = %.3g",
                          r->base.n, r->cand.n, r->min_p, o->q);
         } else if (!o->allow_one_launch && (r->base.k < 2 || r->cand.k < 2))
-            tested++;   /* measured, but kept out of BH: it may only be SAME */
+            out[i] = 1;
         else
-            p[i] = r->p, tested++;
+            p[i] = r->p, family++;
     }
     vkb_cmp_bh(p, n, o->q, padj, rej);
     for (size_t i = 0; i < n; i++) {
@@ -322,7 +318,11 @@ size_t vkb_cmp_decide(vkb_cmp_row *rows, size_t n, const vkb_cmp_opts *o)
             set_verdict(r, "INCONCLUSIVE", "no confidence interval");
         else if (r->ci_lo >= down && r->ci_hi <= up)
             set_verdict(r, "SAME", "%s", "");
-        else if (!o->allow_one_launch && (r->base.k < 2 || r->cand.k < 2))
+        else if (out[i] == 2) {
+            char why[sizeof(r->reason)];
+            snprintf(why, sizeof(why), "%s", r->reason);
+            set_verdict(r, "INCONCLUSIVE", "%s", why);
+        } else if (out[i] == 1)
             set_verdict(r, "INCONCLUSIVE", "one launch per side: between-launch variance unknown (%d vs %d launches; "
                         "ratio %.4f, within-launch CI [%.4f, %.4f]; --allow-one-launch judges it anyway)", r->base.k,
                         r->cand.k, r->ratio, r->ci_lo, r->ci_hi);
@@ -347,7 +347,8 @@ cleanup:
     free(p);
     free(padj);
     free(rej);
-    return tested;
+    free(out);
+    return family;
 }
 
 int vkb_cmp_exit_code(const vkb_cmp_row *rows, size_t n)
@@ -588,6 +589,12 @@ static int load_side(rowset *set, const char *arg, int cand, side_id *id, char *
             double *t = NULL;
             long ns = vkb_samples_read(samples, x->case_id, &t, err, errlen);
             if (ns < 0) goto cleanup;
+            if (ns == 0) {   /* an empty launch would read as a cluster of nothing: no median, an infinite ratio */
+                free(t);
+                snprintf(err, errlen, "%s: case_id %lld (%s %s) is %s in %s but has no samples (truncated or mixed files?)",
+                         samples, (long long)x->case_id, x->kernel, x->params, x->status, files[f]);
+                goto cleanup;
+            }
             if (x->samples > 0 && ns != x->samples) {
                 free(t);
                 snprintf(err, errlen, "%s: case_id %lld (%s %s): %ld samples, but %s says %lld (truncated or mixed files?)",
@@ -790,7 +797,7 @@ static int write_outputs(const char *dir, const vkb_cmp_row *rows, size_t n, con
     vkb_cmp_write_csv(f, rows, n);
     fclose(f);
     if (!(f = open_out(dir, "compare.md", path, sizeof(path)))) return -1;
-    vkb_cmp_write_markdown(f, rows, n, o, oc->tested);
+    vkb_cmp_write_markdown(f, rows, n, o, oc->family);
     fclose(f);
     if (!(f = open_out(dir, "summary.md", path, sizeof(path)))) return -1;
     vkb_cmp_write_summary(f, rows, n, o, oc);
@@ -888,7 +895,7 @@ int vkb_compare_cmd(int argc, char **argv)
         fprintf(stderr, "vkbench compare: %s\n", err);
         return VKB_GATE_INPUT;
     }
-    size_t tested = vkb_cmp_decide(rows, (size_t)n, &o), matched = 0, missing = 0, undecided = 0;
+    size_t family = vkb_cmp_decide(rows, (size_t)n, &o), matched = 0, missing = 0, undecided = 0;
     const vkb_cmp_row *first = NULL;
     for (long i = 0; i < n; i++) {
         matched += rows[i].base_status[0] && rows[i].cand_status[0];
@@ -897,7 +904,7 @@ int vkb_compare_cmd(int argc, char **argv)
         if (rows[i].undecided && !first) first = &rows[i];
     }
     if (!out) default_out(argv[optind + 1], outbuf, sizeof(outbuf)), out = outbuf;
-    vkb_cmp_outcome oc = {.base = argv[optind], .cand = argv[optind + 1], .note = note, .tested = tested,
+    vkb_cmp_outcome oc = {.base = argv[optind], .cand = argv[optind + 1], .note = note, .family = family,
                           .allow_inconclusive = allow_inc};
     int code = vkb_cmp_exit_code(rows, (size_t)n);
     char why[700] = "";

@@ -65,9 +65,6 @@ void vkb_cmp_side_free(vkb_cmp_side *s);
 /* The median of each launch of s into m[0..s->k) (NAN for an empty launch). Returns 0, or -1 (memory). */
 int vkb_cmp_side_medians(const vkb_cmp_side *s, double *m);
 
-/* Smallest two-sided Mann-Whitney p reachable with sizes n, m: 2/C(n+m, n) (1 when either is 0). */
-double vkb_cmp_min_p(size_t n, size_t m);
-
 /* Percentile bootstrap CI (level, e.g. 0.95) of median(b)/median(a). Each side is resampled on its
  * own, two-stage when it has several clusters: launches with replacement, then samples within each.
  * Returns the point ratio, or NAN when a side is empty. */
@@ -91,11 +88,12 @@ size_t vkb_cmp_bh(const double *p, size_t k, double q, double *padj, int *reject
  * bootstrap CI and the Welch t interval of exp(mean log launch median difference). */
 void vkb_cmp_measure(vkb_cmp_row *r, const vkb_cmp_opts *o);
 /* BH over the testable rows, then every row's verdict, reason and undecided flag (rows not testable keep
- * their reason and become INCONCLUSIVE). With one launch on a side and !o->allow_one_launch a row stays out
- * of BH and cannot be FASTER/SLOWER ("one launch per side: between-launch variance unknown"). Undecided:
+ * their reason and become INCONCLUSIVE). With one launch on a side and !o->allow_one_launch, or with too few
+ * samples or launches for p to ever reach q, a row stays out of BH and can be SAME but never FASTER/SLOWER
+ * ("one launch per side: between-launch variance unknown", "too few launches: ..."). Undecided:
  * an INCONCLUSIVE row that was timed on both sides, or on one side only, or a candidate whose status is
  * TIMED only (a TIMED row never establishes correctness by itself); not a row below the timer floor, nor
- * one timed on neither side, nor a new case. Returns the number of tested rows. */
+ * one timed on neither side, nor a new case. Returns the size of the BH family (rows whose p entered it). */
 size_t vkb_cmp_decide(vkb_cmp_row *rows, size_t n, const vkb_cmp_opts *o);
 /* Exit code from decided rows: correctness 2 > performance 1 > inconclusive 4 (a row undecided, or no row
  * SAME/FASTER/SLOWER) > 0; input problems (3) are the caller's. */
@@ -113,7 +111,7 @@ void vkb_cmp_rows_free(vkb_cmp_row *rows, size_t n);
 
 /* Writers (harness/compare_out.c): a markdown table, the verdicts CSV, and the plot data (one line per row
  * with a ratio: index ratio ci_lo ci_hi verdict-code label delta, tab-separated). */
-void vkb_cmp_write_markdown(FILE *f, const vkb_cmp_row *rows, size_t n, const vkb_cmp_opts *o, size_t tested);
+void vkb_cmp_write_markdown(FILE *f, const vkb_cmp_row *rows, size_t n, const vkb_cmp_opts *o, size_t family);
 void vkb_cmp_write_csv(FILE *f, const vkb_cmp_row *rows, size_t n);
 /* Returns the number of plot lines written. */
 size_t vkb_cmp_write_plotdata(FILE *f, const vkb_cmp_row *rows, size_t n);
@@ -126,7 +124,7 @@ typedef struct vkb_cmp_outcome {
     int code;                    /* the exit status (after --allow-inconclusive) */
     int raw_code;                /* before it: 4 stays 4 here */
     int allow_inconclusive;
-    size_t tested;
+    size_t family;               /* rows whose p entered Benjamini-Hochberg */
 } vkb_cmp_outcome;
 /* The CI summary (markdown, for a job summary page): when most timed cases are INCONCLUSIVE a line saying
  * so comes first; then the outcome and exit status, the sides, the opt-ins in force, and the table. */

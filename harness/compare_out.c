@@ -24,7 +24,7 @@ static void put_medians(FILE *f, const vkb_cmp_side *s)
     free(m);
 }
 
-void vkb_cmp_write_markdown(FILE *f, const vkb_cmp_row *rows, size_t n, const vkb_cmp_opts *o, size_t tested)
+void vkb_cmp_write_markdown(FILE *f, const vkb_cmp_row *rows, size_t n, const vkb_cmp_opts *o, size_t family)
 {
     int cnt[4] = {0}, regress = 0;
         fprintf(f, "| verdict | kernel | params | mode | baseline | candidate | ratio | 95%% CI | p (BH) | floor | n (launches) | correctness | reason |\n");
@@ -36,7 +36,8 @@ void vkb_cmp_write_markdown(FILE *f, const vkb_cmp_row *rows, size_t n, const vk
         regress += !strcmp(r->correctness, "REGRESSION");
         if (!isnan(r->ratio)) snprintf(ratio, sizeof(ratio), "%.4f", r->ratio);
         if (!isnan(r->ci_lo)) snprintf(ci, sizeof(ci), "[%.4f, %.4f]", r->ci_lo, r->ci_hi);
-        if (!isnan(r->p)) snprintf(p, sizeof(p), "%.2g (%.2g)", r->p, r->p_bh);
+        if (!isnan(r->p) && !isnan(r->p_bh)) snprintf(p, sizeof(p), "%.2g (%.2g)", r->p, r->p_bh);
+        else if (!isnan(r->p)) snprintf(p, sizeof(p), "%.2g (NA: not in BH)", r->p);
         /* What variant=auto chose (both sides where they differ): the params alone do not say. */
         char par[sizeof(r->params) + 2 * sizeof(r->variant) + 32];
         snprintf(par, sizeof(par), "%s", r->params);
@@ -54,8 +55,9 @@ void vkb_cmp_write_markdown(FILE *f, const vkb_cmp_row *rows, size_t n, const vk
                "resampled as clusters); two-sided Mann-Whitney U over the samples; with >= 2 launches a side also an exact "
                "Mann-Whitney U over the launch medians (p = the larger of the two) and the CI widened to a Welch t "
                "interval over log launch medians; "
-               "Benjamini-Hochberg at q = %.3g over %zu tested cases.\n",
-            cnt[0], cnt[1], cnt[2], cnt[3], regress, o->resamples, o->q, tested);
+               "Benjamini-Hochberg at q = %.3g over the %zu cases in its family (not in it: one launch a side, or too few "
+               "launches or samples for p to reach q; those can be SAME, never FASTER or SLOWER).\n",
+            cnt[0], cnt[1], cnt[2], cnt[3], regress, o->resamples, o->q, family);
 }
 
 void vkb_cmp_write_csv(FILE *f, const vkb_cmp_row *rows, size_t n)
@@ -155,7 +157,7 @@ void vkb_cmp_write_summary(FILE *f, const vkb_cmp_row *rows, size_t n, const vkb
                    "withheld (INCONCLUSIVE). Compare directories of >= 5 launches a side (`harness/gate.sh run` leaves "
                    "its launches in OUT/candidate), or pass `--allow-one-launch`.\n", t.one_launch);
     if (out->allow_inconclusive || o->allow_one_launch || t.one_launch) fputc('\n', f);
-    vkb_cmp_write_markdown(f, rows, n, o, out->tested);
+    vkb_cmp_write_markdown(f, rows, n, o, out->family);
 }
 
 /* s as XML attribute or text content: markup escaped, control characters (not allowed in XML 1.0) as '?'. */

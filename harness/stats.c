@@ -100,38 +100,66 @@ int vkb_stop_add(vkb_stop *s, double sample, double elapsed_wall)
 
 typedef struct { double v; int from_a; } mw_item;
 
-/* Exact two-sided p of the rank sum R_a, conditional on the tie pattern: every C(n, na) choice of which
- * na of the n sorted items are a's is equally likely under the null. Doubled midranks are integers, so
- * cnt[j][s] = the number of ways j of the items seen so far have doubled-rank sum s, built item by item.
- * Without ties this is the classical exact U distribution; with them (equal launch medians: a coarse
- * timer, a quantized clock) it stays exact where the normal approximation is far off in the tail (10 vs
- * 10 completely separated: exact 1.1e-5, normal 1.6e-4). NaN when out of memory. */
-#define MW_EXACT_MAX 20
-static double mann_whitney_exact(const mw_item *it, size_t n, size_t na, double ra)
+/* Exact two-sided p of the rank sum of m of the n sorted items (the smaller side: m <= MW_EXACT_MAX),
+ * conditional on the tie pattern: every C(n, m) choice of which m items are that side's is equally likely
+ * under the null. Doubled midranks are integers, so cnt[j][s] = the number of ways j of the items seen so
+ * far have doubled-rank sum s, built item by item. Without ties this is the classical exact U
+ * distribution; with them (equal launch medians: a coarse timer, a quantized clock) it stays exact where
+ * the normal approximation is far off in the tail (10 vs 10 completely separated: exact 1.1e-5, normal
+ * 1.6e-4), as it is for unequal sides (4 vs 21: exact 1.6e-4, normal 2.1e-3). obs2 = twice the side's
+ * rank sum. NaN when out of memory. */
+#define MW_EXACT_MAX 20    /* the smaller side, */
+#define MW_EXACT_N 200     /* and both: at most 21 x 40201 counts (6.8 MB), ~1e8 additions */
+static double mann_whitney_exact(const mw_item *it, size_t n, size_t m, double obs2)
 {
     size_t smax = n * (n + 1), w = smax + 1;
-    double *cnt = calloc((na + 1) * w, sizeof(*cnt));
+    double *cnt = calloc((m + 1) * w, sizeof(*cnt));
     if (!cnt) return NAN;
     cnt[0] = 1;
     for (size_t i = 0, seen = 0; i < n;) {
         size_t k = i;
         while (k < n && it[k].v == it[i].v) k++;
-        size_t r2 = i + k + 1;   /* twice the group's midrank (i, k: 0-based start, end) */
+        size_t r2 = i + k + 1;   /* twice the group's midrank (i, k: 0-based start, end), the largest yet */
         for (size_t q = i; q < k; q++, seen++)
-            for (size_t j = seen + 1 < na ? seen + 1 : na; j >= 1; j--)   /* row j-1 is still at `seen` */
-                for (size_t s = smax; s >= r2; s--) cnt[j * w + s] += cnt[(j - 1) * w + s - r2];
+            for (size_t j = seen + 1 < m ? seen + 1 : m; j >= 1; j--)   /* row j-1 is still at `seen` */
+                for (size_t s = j * r2 < smax ? j * r2 : smax; s >= r2; s--) cnt[j * w + s] += cnt[(j - 1) * w + s - r2];
         i = k;
     }
-    double obs = 2 * ra, total = 0, le = 0, ge = 0;
+    double total = 0, le = 0, ge = 0;
     for (size_t s = 0; s <= smax; s++) {
-        double c = cnt[na * w + s];
+        double c = cnt[m * w + s];
         total += c;
-        if ((double)s <= obs + 0.25) le += c;
-        if ((double)s >= obs - 0.25) ge += c;
+        if ((double)s <= obs2 + 0.25) le += c;
+        if ((double)s >= obs2 - 0.25) ge += c;
     }
     free(cnt);
     double p = 2.0 * fmin(le, ge) / total;
     return p < 1.0 ? p : 1.0;
+}
+
+static int mw_exact_applies(size_t na, size_t nb)
+{
+    return (na < nb ? na : nb) <= MW_EXACT_MAX && na + nb <= MW_EXACT_N;
+}
+
+/* Normal approximation with continuity correction; tsum = sum of (t^3 - t) over tie groups. */
+static double mw_normal_p(size_t na, size_t nb, double u, double tsum)
+{
+    double N = (double)(na + nb), mu = (double)na * (double)nb / 2.0;
+    double var = (double)na * (double)nb / 12.0 * ((N + 1.0) - tsum / (N * (N - 1.0)));
+    if (var <= 0) return 1.0;   /* every value tied: no evidence of a shift */
+    double z = (fabs(u - mu) - 0.5) / sqrt(var);
+    double p = z > 0 ? 2.0 * gsl_cdf_ugaussian_Q(z) : 1.0;
+    return p < 1.0 ? p : 1.0;
+}
+
+double vkb_mann_whitney_min_p(size_t na, size_t nb)
+{
+    if (na == 0 || nb == 0) return 1.0;
+    if (!mw_exact_applies(na, nb))
+        return mw_normal_p(na, nb, 0, 0);   /* complete separation without ties */
+    double n = (double)(na + nb), lc = lgamma(n + 1) - lgamma((double)na + 1) - lgamma((double)nb + 1);
+    return fmin(1.0, 2.0 * exp(-lc));
 }
 
 static int mw_cmp(const void *pa, const void *pb)
@@ -164,16 +192,11 @@ double vkb_mann_whitney_p(const double *a, size_t na, const double *b, size_t nb
         i = k;
     }
     u = ra - (double)na * (double)(na + 1) / 2.0;
-    if (na <= MW_EXACT_MAX && nb <= MW_EXACT_MAX) {
-        p = mann_whitney_exact(it, n, na, ra);
+    if (mw_exact_applies(na, nb)) {   /* the smaller side's rank sum: the DP's rows are its count */
+        p = na <= nb ? mann_whitney_exact(it, n, na, 2 * ra) : mann_whitney_exact(it, n, nb, (double)(n * (n + 1)) - 2 * ra);
         if (!isnan(p)) goto cleanup;
     }
-    double N = (double)n, mu = (double)na * (double)nb / 2.0;
-    double var = (double)na * (double)nb / 12.0 * ((N + 1.0) - ties / (N * (N - 1.0)));
-    if (var <= 0) { p = 1.0; goto cleanup; }   /* every value tied: no evidence of a shift */
-    double z = (fabs(u - mu) - 0.5) / sqrt(var);   /* continuity correction */
-    p = z > 0 ? 2.0 * gsl_cdf_ugaussian_Q(z) : 1.0;
-    if (p > 1.0) p = 1.0;
+    p = mw_normal_p(na, nb, u, ties);
 cleanup:
     free(it);
     if (u_out) *u_out = u;

@@ -36,10 +36,13 @@ void vkb_stop_init(vkb_stop *s);  /* sets the defaults above and clears the stat
  * Returns 1 when measuring should stop (and sets s->why), else 0. */
 int vkb_stop_add(vkb_stop *s, double sample, double elapsed_wall);
 
-/* Two-sided Mann-Whitney U p-value: exact (conditional on ties, so equal values keep it exact) when both
- * sides have <= 20 values, the normal approximation with tie correction otherwise. Used by compare; here
- * so it is unit-tested with the other statistics. */
+/* Two-sided Mann-Whitney U p-value: exact (conditional on ties, so equal values keep it exact) when the
+ * smaller side has <= 20 values and both <= 200 in all, the normal approximation with tie correction
+ * otherwise. Used by compare; here so it is unit-tested with the other statistics. */
 double vkb_mann_whitney_p(const double *a, size_t na, const double *b, size_t nb, double *u_out);
+/* The smallest p vkb_mann_whitney_p can return for sizes na, nb (complete separation, no ties), by the
+ * same method: what decides whether a case could be significant at all. */
+double vkb_mann_whitney_min_p(size_t na, size_t nb);
 
 /* The profile cell of a multi-dispatch case: per shader, in order of total time, "NAME Cx T us (P%)" joined by
  * ", ", then "; sum S us over D dispatches". names[i] and sec[i] belong to dispatch i (n of them); dispatches of

@@ -132,7 +132,7 @@ again:
         if (vkb_telrow_reject(x->tr, vkb_now_s() - t0, st.timeout)) continue;  /* --discard-throttled */
         if (n == cap) {
             double *ns = realloc(s, 2 * cap * sizeof(*s));
-            if (!ns) break;
+            if (!ns) { st.why = "out of memory for more samples"; break; }
             s = ns;
             cap *= 2;
         }

@@ -206,6 +206,18 @@ static void test_mann_whitney(void)
     CHECK_NEAR(vkb_mann_whitney_p(ma, 6, mb, 7, &u), mw_brute(ma, 6, mb, 7), 1e-12);
     CHECK_NEAR(vkb_mann_whitney_p(mb, 7, ma, 6, &u), mw_brute(mb, 7, ma, 6), 1e-12);
     CHECK(mw_brute(ma, 6, mb, 7) < 1);   /* the case means something: not the trivial p = 1 */
+    /* Unequal sides: exact while the smaller has <= 20 (4 vs 21 separated: 2 / C(25,4), where the normal
+     * approximation said 2.1e-3 and 4 vs 20 said 1.9e-4: adding data made p worse); and min_p is the p that
+     * complete separation gets, exact or normal, so "can this case be significant" matches the test. */
+    double sep[330];
+    for (int i = 0; i < 330; i++) sep[i] = i + 1;
+    CHECK_NEAR(vkb_mann_whitney_p(sep, 4, sep + 4, 21, &u), 2.0 / 12650, 1e-15);
+    CHECK_NEAR(vkb_mann_whitney_p(sep + 21, 4, sep, 21, &u), 2.0 / 12650, 1e-15);
+    CHECK_NEAR(u, 84, 0);
+    static const size_t sz[][2] = {{4, 21}, {21, 4}, {20, 180}, {5, 5}, {21, 21}, {30, 300}, {3, 198}};
+    for (size_t i = 0; i < sizeof(sz) / sizeof(sz[0]); i++)
+        CHECK_NEAR(vkb_mann_whitney_min_p(sz[i][0], sz[i][1]), vkb_mann_whitney_p(sep, sz[i][0], sep + sz[i][0], sz[i][1], NULL),
+                   1e-12 * vkb_mann_whitney_min_p(sz[i][0], sz[i][1]));
     /* Large, no ties -> normal: 1..21 vs 22..42: U = 0, mu = 220.5, var = 441 * 43 / 12. */
     double big[42];
     for (int i = 0; i < 42; i++) big[i] = i + 1;

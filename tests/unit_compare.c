@@ -15,10 +15,10 @@ static void fill_side(vkb_cmp_side *s, size_t n, int k, double base, double spre
 
 static void test_cmp_min_p(void)
 {
-    CHECK_NEAR(vkb_cmp_min_p(5, 5), 2.0 / 252, 1e-15);   /* C(10,5) = 252 */
-    CHECK_NEAR(vkb_cmp_min_p(6, 6), 2.0 / 924, 1e-15);   /* C(12,6) = 924 */
-    CHECK_NEAR(vkb_cmp_min_p(3, 3), 0.1, 1e-15);         /* 2/20 */
-    CHECK(vkb_cmp_min_p(0, 7) == 1.0 && vkb_cmp_min_p(1, 1) == 1.0);   /* 2/2 */
+    CHECK_NEAR(vkb_mann_whitney_min_p(5, 5), 2.0 / 252, 1e-15);   /* C(10,5) = 252 */
+    CHECK_NEAR(vkb_mann_whitney_min_p(6, 6), 2.0 / 924, 1e-15);   /* C(12,6) = 924 */
+    CHECK_NEAR(vkb_mann_whitney_min_p(3, 3), 0.1, 1e-15);         /* 2/20 */
+    CHECK(vkb_mann_whitney_min_p(0, 7) == 1.0 && vkb_mann_whitney_min_p(1, 1) == 1.0);   /* 2/2 */
 }
 
 static void test_cmp_bh(void)
@@ -153,29 +153,34 @@ static void test_cmp_launch_drift(void)
     const double s3[5] = {3.0e-3, 3.4e-3, 2.9e-3, 3.9e-3, 3.1e-3};
     /* bimodal, as measured: every A launch slow, every B launch fast (t test p ~ .007, exact p = .1) */
     const double slow3[3] = {0.736e-3, 0.741e-3, 0.759e-3}, fast3[3] = {0.459e-3, 0.530e-3, 0.487e-3};
-    vkb_cmp_row r[3];
-    for (int i = 0; i < 3; i++) {
+    const double same3[3] = {0.737e-3, 0.742e-3, 0.758e-3};
+    vkb_cmp_row r[4];
+    for (int i = 0; i < 4; i++) {
         memset(&r[i], 0, sizeof(r[i]));
-        snprintf(r[i].kernel, sizeof(r[i].kernel), "%s", i == 0 ? "aa" : i == 1 ? "slowed" : "bimodal");
+        snprintf(r[i].kernel, sizeof(r[i].kernel), "%s", i == 0 ? "aa" : i == 1 ? "slowed" : i == 2 ? "bimodal" : "same3");
         snprintf(r[i].correctness, sizeof(r[i].correctness), "ok");
         r[i].delta = 0.15;
         r[i].testable = 1;
-        fill_launches(&r[i].base, i == 2 ? 3 : 5, 40, i == 2 ? slow3 : a);
-        fill_launches(&r[i].cand, i == 2 ? 3 : 5, 40, i == 0 ? aa : i == 1 ? s3 : fast3);
+        fill_launches(&r[i].base, i >= 2 ? 3 : 5, 40, i >= 2 ? slow3 : a);
+        fill_launches(&r[i].cand, i >= 2 ? 3 : 5, 40, i == 0 ? aa : i == 1 ? s3 : i == 2 ? fast3 : same3);
         vkb_cmp_measure(&r[i], &o);
     }
     CHECK(r[0].p_samples < 1e-6);                  /* the pooled test alone would call it */
     CHECK(r[0].p_launches > 0.01 && r[0].p == r[0].p_launches);
     CHECK_NEAR(r[1].p_launches, 2.0 / 252, 1e-12); /* 5 vs 5, completely separated: the exact minimum */
     CHECK_NEAR(r[2].p_launches, 0.1, 1e-12);       /* 3 vs 3, completely separated */
-    CHECK(vkb_cmp_decide(r, 3, &o) == 2);          /* 3 vs 3 launches stay out of the family */
+    CHECK(vkb_cmp_decide(r, 4, &o) == 2);          /* 3 vs 3 launches stay out of the family */
     CHECK(strcmp(r[0].verdict, "SLOWER") != 0);
     CHECK(r[0].ci_lo < 1.15);                      /* the t interval widened the bootstrap one */
     CHECK_STR(r[1].verdict, "SLOWER");
     CHECK(r[1].ci_lo > 2 && r[1].significant);
     CHECK_STR(r[2].verdict, "INCONCLUSIVE");
     CHECK_HAS(r[2].reason, "too few launches: 3 vs 3");
-    for (int i = 0; i < 3; i++) vkb_cmp_side_free(&r[i].base), vkb_cmp_side_free(&r[i].cand);
+    /* Out of the family is not out of SAME: 3 vs 3 launches within 0.2% of each other, their CI inside the
+     * 15% floor, are SAME, as 1 vs 1 would be (more launches must never judge worse than fewer). */
+    CHECK_STR(r[3].verdict, "SAME");
+    CHECK(r[3].ci_lo > 1 / 1.15 && r[3].ci_hi < 1.15 && isnan(r[3].p_bh) && !r[3].undecided);
+    for (int i = 0; i < 4; i++) vkb_cmp_side_free(&r[i].base), vkb_cmp_side_free(&r[i].cand);
 }
 
 /* One testable row from two synthetic sides. */
@@ -222,9 +227,10 @@ static void test_cmp_verdicts(void)
     CHECK(r[3].undecided && r[4].undecided && !r[0].undecided && !r[1].undecided);
     CHECK(vkb_cmp_exit_code(r + 3, 2) == VKB_GATE_INCONCLUSIVE);   /* "noisy" and "few": the gate could not decide */
     CHECK(vkb_cmp_exit_code(r + 2, 3) == VKB_GATE_INCONCLUSIVE);   /* FASTER does not make it green */
-    /* The one-launch rule: FASTER/SLOWER withheld (INCONCLUSIVE, undecided, out of BH); SAME still allowed. */
+    /* The one-launch rule: FASTER/SLOWER withheld (INCONCLUSIVE, undecided, out of BH: a family of none); SAME
+     * still allowed. */
     o.allow_one_launch = 0;
-    CHECK(vkb_cmp_decide(r, 7, &o) == 6);
+    CHECK(vkb_cmp_decide(r, 7, &o) == 0);
     CHECK_STR(r[0].verdict, "SAME");
     CHECK_STR(r[1].verdict, "INCONCLUSIVE");
     CHECK_HAS(r[1].reason, "one launch per side: between-launch variance unknown (1 vs 1 launches");
