@@ -2,7 +2,7 @@
 #   make            build build/vkbench and every kernels/*.comp -> build/spv/*.spv
 #   make bench      install what is missing, run suites/default.suite on the default device, write a report
 #   make test       install what is missing, run unit tests (also under ASan/UBSan), smoke suite with validation,
-#                   the fuzz targets for ~20 s in all
+#                   the fuzz targets for 20000 inputs each
 #   make fuzz       the libFuzzer targets (tests/fuzz/), each for FUZZ_SECONDS (default 60)
 #   V=1             echo the commands;  SANITIZE=address,undefined  sanitizer build in build/san
 

@@ -3,7 +3,9 @@
 # seeds and every regression input: a crash once found stays there), plus the repository's suites for the suite
 # parser and CORPUS_EXTRA/NAME when given (e.g. a fresh run's CSVs). New inputs go to WORK/NAME (default
 # build/fuzz/work), crashes to WORK/crash-NAME-*. Prints one line per target with its executions and time, and
-# exits 1 if any target crashed, leaked or broke a promise (its input is named).
+# exits 1 if any target crashed, leaked or broke a promise (its input is named). FUZZ_RUNS=N runs N inputs a
+# target from seed FUZZ_SEED (default 1) instead of a time: the same inputs on a loaded host as on an idle one
+# (make test's way, so its verdict never hinges on how many inputs the host's load allowed).
 #   sh tests/fuzz/run.sh build/fuzz/fuzz_suite build/fuzz/fuzz_results ...
 set -u
 cd "$(dirname "$0")/../.."
@@ -19,8 +21,10 @@ for bin in "$@"; do
     dict=""
     [ -f "tests/fuzz/$t.dict" ] && dict="-dict=tests/fuzz/$t.dict"
     log="$WORK/$t.log"
+    bound="-max_total_time=$S"
+    [ -n "${FUZZ_RUNS:-}" ] && bound="-runs=$FUZZ_RUNS -seed=${FUZZ_SEED:-1}"
     # shellcheck disable=SC2086
-    "$bin" -max_total_time="$S" -timeout=10 -rss_limit_mb=2048 -print_final_stats=1 $dict \
+    "$bin" $bound -timeout=10 -rss_limit_mb=2048 -print_final_stats=1 $dict \
         -artifact_prefix="$WORK/crash-$t-" "$WORK/$t" $seeds > "$log" 2>&1
     code=$?
     runs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log" | tail -n 1)
