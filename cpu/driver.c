@@ -175,6 +175,9 @@ void vkb_cpu_baseline(vkb_case *c, vkb_result *r, double budget)
     if (!chk.pass)
         snprintf(r->cpu_fast_why, sizeof(r->cpu_fast_why), "%s metric %.4g > %.4g (%zu bad, %zu NaN, %zu unwritten): %s",
                  chk.method, chk.metric, chk.threshold, chk.nbad, chk.nnan, chk.nunwritten, chk.detail);
+    else if (isnan(sm.ci_lo))   /* the NA interval's reason (a distribution-free 95% CI of a median needs 6 runs) */
+        snprintf(r->cpu_fast_why, sizeof(r->cpu_fast_why), "cpu_fast_ci_lo_s, cpu_fast_ci_hi_s: NA: %d timed run%s "
+                 "(a 95%% CI of the median needs >= 6)", runs, runs == 1 ? "" : "s");
 out:
     if (st && b->done) b->done(st);
     inout_restore(c, save);

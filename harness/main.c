@@ -216,7 +216,7 @@ static int cmd_run(int argc, char **argv)
         case 'd': device = optarg; break;
         case 's':   /* one value everywhere: the CSV's signed 64-bit seed column and run.txt print the same number */
             errno = 0;
-            o.seed = strtoull(optarg, &end, 0);
+            o.seed = strtoull(optarg, &end, 10);   /* base 10: "010" is ten, not octal eight */
             if (*end || end == optarg || errno || strchr(optarg, '-') || o.seed > INT64_MAX) goto bad_number;
             seed_set = 1;
             break;
@@ -230,13 +230,17 @@ static int cmd_run(int argc, char **argv)
             }
             o.mode = optarg;
             break;
-        case 'T': o.min_time = strtod(optarg, &end); if (*end || o.min_time < 0) goto bad_number; break;
-        case 'N': o.max_noise = strtod(optarg, &end); if (*end || o.max_noise <= 0) goto bad_number; break;
-        case 'X': o.timeout = strtod(optarg, &end); if (*end || o.timeout <= 0) goto bad_number; break;
+        case 'T': o.min_time = strtod(optarg, &end); if (*end || !(isfinite(o.min_time) && o.min_time >= 0)) goto bad_number; break;
+        case 'N': o.max_noise = strtod(optarg, &end); if (*end || !(isfinite(o.max_noise) && o.max_noise > 0)) goto bad_number; break;
+        case 'X': o.timeout = strtod(optarg, &end); if (*end || !(isfinite(o.timeout) && o.timeout > 0)) goto bad_number; break;
         case 'M': o.min_samples = strtol(optarg, &end, 10); if (*end || o.min_samples < 1) goto bad_number; break;
         case 'V': o.validate = 1; break;
         case 'S':
-            if (nshader < 16) shader[nshader++] = optarg;
+            if (nshader == 16) {
+                fprintf(stderr, "vkbench: more than 16 --shader options (the 17th: '%s')\n", optarg);
+                return EXIT_USAGE;
+            }
+            shader[nshader++] = optarg;
             break;
         case 'P': spv_dir = optarg; break;
         case 'W':
@@ -246,9 +250,9 @@ static int cmd_run(int argc, char **argv)
             }
             o.slowdown = optarg;
             break;
-        case 'B': o.oracle_budget = strtod(optarg, &end); if (*end || !(o.oracle_budget >= 1)) goto bad_number; break;
+        case 'B': o.oracle_budget = strtod(optarg, &end); if (*end || !(isfinite(o.oracle_budget) && o.oracle_budget >= 1)) goto bad_number; break;
         case 'Z': o.no_cpu_baseline = 1; break;
-        case 'U': o.cpu_budget = strtod(optarg, &end); if (*end || !(o.cpu_budget >= 0)) goto bad_number; break;
+        case 'U': o.cpu_budget = strtod(optarg, &end); if (*end || !(isfinite(o.cpu_budget) && o.cpu_budget >= 0)) goto bad_number; break;
         case 'J': o.jobs = (int)strtol(optarg, &end, 10); if (*end || o.jobs < 0 || o.jobs > 64) goto bad_number; break;
         case 'E': o.established = optarg; break;
         case 'F': o.force = 1; break;
@@ -257,9 +261,13 @@ static int cmd_run(int argc, char **argv)
         case 'O': o.no_telemetry = 1; break;
         case 'H': o.discard_throttled = 1; break;
         case 'Q': o.profile = 1; break;
-        case 'K': o.clock_ref = strtod(optarg, &end); if (*end || !(o.clock_ref > 0)) goto bad_number; break;
+        case 'K': o.clock_ref = strtod(optarg, &end); if (*end || !(isfinite(o.clock_ref) && o.clock_ref > 0)) goto bad_number; break;
         case 'e':
-            if (ninline < 64) inline_lines[ninline++] = optarg;
+            if (ninline == 64) {
+                fprintf(stderr, "vkbench: more than 64 -e lines (the 65th: '%s'): put them in a suite file\n", optarg);
+                return EXIT_USAGE;
+            }
+            inline_lines[ninline++] = optarg;
             break;
         case 'h': usage(stdout); return EXIT_OK;
         default: usage(stderr); return EXIT_USAGE;

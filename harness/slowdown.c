@@ -1,5 +1,6 @@
 /* slowdown.c — calibrated injected slowdown for the gate's self-test (see slowdown.h). */
 #include "slowdown.h"
+#include "registry.h"
 
 #include <math.h>
 #include <stdarg.h>
@@ -35,6 +36,14 @@ int vkb_slowdown_find(const char *spec, const char *kernel, double *f, vkb_slow_
         if (end != p + len || !(v > 0 && v <= 10)) {
             snprintf(err, errlen, "--slowdown '%.*s': expected KERNEL=FRACTION[:alu|:mem], fraction in (0, 10]", (int)len, p);
             return -1;
+        }
+        if (!kernel) {   /* the option's own check: every KERNEL must be one (a typo would inject nothing, silently) */
+            char name[64];
+            snprintf(name, sizeof(name), "%.*s", (int)(eq - p), p);
+            if (!vkb_registry_find(name)) {
+                snprintf(err, errlen, "--slowdown '%.*s': no kernel '%s' (vkbench list names them)", (int)len, p, name);
+                return -1;
+            }
         }
         if (kernel && (size_t)(eq - p) == strlen(kernel) && !strncmp(p, kernel, (size_t)(eq - p))) {
             *f = v;

@@ -12,7 +12,7 @@ typedef enum { VKB_SLOW_AUTO, VKB_SLOW_ALU, VKB_SLOW_MEM } vkb_slow_kind;
 
 /* Find kernel's entry in spec "KERNEL=F[:alu|:mem][,KERNEL=F...]" (0 < F <= 10). Returns 1 and sets *f
  * (and *kind when not NULL) when kernel is listed, 0 when not (or spec is NULL), -1 with a message in err
- * when spec is malformed (call with kernel NULL to validate the whole spec). */
+ * when spec is malformed (call with kernel NULL to validate the whole spec, every KERNEL a registered one). */
 int vkb_slowdown_find(const char *spec, const char *kernel, double *f, vkb_slow_kind *kind, char *err, size_t errlen);
 
 /* If spec lists c's kernel: calibrate pc.slow for every dispatch of c (measured medians of interleaved

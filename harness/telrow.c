@@ -181,11 +181,12 @@ static void sensor_columns(vkb_telrow *t, const vkb_tel_window *w, const char *e
     r->mem_clock_min_MHz = w->mem_min_MHz;
     r->mem_clock_mean_MHz = mean_or_na(w->mem_sum_MHz, w->mem_n);
     r->throttle_time_s = w->throttle_s;
-    r->throttle_discarded = t->discarded;
     if (w->reasons_n) vkb_tel_reasons_str(w->reasons, r->clock_reasons, sizeof(r->clock_reasons));
-    if (w->reasons_n || !isnan(w->throttle_s))
+    if (w->reasons_n || !isnan(w->throttle_s)) {
         snprintf(r->throttled, sizeof(r->throttled), "%s",
                  (w->reasons & VKB_TEL_THROTTLE_BITS) || w->throttle_s > 0 || t->kept_throttled ? "yes" : "no");
+        r->throttle_discarded = t->discarded;   /* a count only where throttling could be seen: else NA, not 0 */
+    }
     r->cpu_temp_max_C = fmax(w->cpu_temp_max_C, t->have_ref ? t->ref.cpu_temp_max_C : NAN);  /* fmax skips a NAN */
     add_why(r->telemetry_why, sizeof(r->telemetry_why), "energy", ewhy);
     if (t->kept_throttled) {

@@ -251,14 +251,14 @@ grep_smoke "run.txt: every sensor is named, found or NA with a reason" '^cpu_ene
 # it was calibrated), NA only with util_why; the power/thermal columns numeric, or NA with telemetry_why.
 csv_col "$d/results.csv" status device_type bytes flops bw_frac_copy bw_frac_read bw_frac_write flop_frac_fma \
     fma_flop_per_s flop_frac_coopmat util_why power_mean_W power_max_W gpu_temp_max_C energy_per_call_J \
-    sm_clock_mean_MHz throttled telemetry_why ref_energy_J cpu_sensor_why > "$T/tel.tsv"
+    sm_clock_mean_MHz throttled telemetry_why ref_energy_J cpu_sensor_why throttle_discarded > "$T/tel.tsv"
 awk -F'\t' '$1 == "PASS" && (($3 > 0 && ($5 == "NA" || $6 == "NA" || $7 == "NA")) ||
     ($4 > 0 && $9 != "NA" && $8 == "NA") || ($10 == "NA" && $4 > 0 && $11 == "")) { print "row " NR ": " $0; n++ }
     END { exit n > 0 }' "$T/tel.tsv" > "$T/out" && ok "every PASS row: bandwidth and FLOP utilization against the calibrated ceilings (NA only with util_why)" \
     || bad "rows without utilization" "$T/out"
 awk -F'\t' '$1 == "PASS" && ((($12 == "NA" || $14 == "NA" || $15 == "NA" || $16 == "NA") && $18 == "") ||
     ($19 == "NA" && $20 == "")) { print "row " NR ": " $0; n++ } $1 == "PASS" && $2 == "cpu" &&
-    ($12 != "NA" || $13 != "NA" || $14 != "NA" || $15 != "NA" || $16 != "NA" || $17 != "NA") { print "CPU device with GPU sensors: " $0; n++ }
+    ($12 != "NA" || $13 != "NA" || $14 != "NA" || $15 != "NA" || $16 != "NA" || $17 != "NA" || $21 != "NA") { print "CPU device with GPU sensors: " $0; n++ }
     END { exit n > 0 }' "$T/tel.tsv" > "$T/out" && ok "every PASS row: power/thermal/energy measured or NA with a reason (all NA on a CPU device)" \
     || bad "sensor columns NA without a reason" "$T/out"
 # The clock check: lavapipe offers VK_KHR_shader_clock, so the probe runs around every case's samples and each
@@ -525,6 +525,27 @@ grep_out "an empty suite: names its file" 'empty.suite: no kernel line'
 expect "A+B in a value is arithmetic: n=2^10+1 runs" run -e "add n=2^10+1" --min-time 0.01 --no-calibrate
 if [ "$(csv_col "$(lastdir)/results.csv" status n_checked)" = "$(printf 'PASS\t1025')" ]; then ok "n=2^10+1 checked 1025 elements"; else bad "n=2^10+1" "$T/out"; fi
 expect_exit 3 "--seed -1 is refused (the seed is 0..2^63-1)" "$VKB" run -e "add n=10" --seed -1
+run -e "add n=10" --seed 010 --min-time 0.01 --no-calibrate > /dev/null 2>&1
+if [ "$(csv_col "$(lastdir)/results.csv" seed)" = 10 ]; then ok "--seed 010 is ten (decimal), not octal eight"; else bad "--seed 010 read as $(csv_col "$(lastdir)/results.csv" seed)"; fi
+for o in "--min-time nan" "--timeout inf" "--max-noise nan" "--cpu-budget inf" "--oracle-budget inf" "--clock-ref inf"; do
+    # shellcheck disable=SC2086
+    "$VKB" run -e "add n=10" $o --out "$T/res" > "$T/out" 2>&1; code=$?
+    if [ "$code" = 3 ] && grep -q "option ${o%% *}: '${o#* }' is not a valid value" "$T/out"; then :; else bad "$o (exit $code)" "$T/out"; o=; break; fi
+done
+[ -n "$o" ] && ok "NaN and infinite option values are refused, naming the option and the value"
+expect_exit 3 "variant= on a kernel without variants: exit 3" "$VKB" run -e "relu n=10 variant=bogus" --out "$T/res"
+grep_out "... naming the line and the value" "-e#1:1: relu n=10 variant=bogus: variant=bogus: this kernel has no variants"
+expect_exit 3 "variant= that an axis picks (add's bcast=): refused, not silently replaced" "$VKB" run -e "add n=10 variant=bcast_row" --out "$T/res"
+grep_out "... naming it" 'variant=bcast_row: not a variant this kernel runs by that name'
+expect_exit 3 "--slowdown naming no kernel: exit 3" "$VKB" run -e "add n=10" --slowdown nosuch=0.05 --out "$T/res"
+grep_out "... naming it" "--slowdown 'nosuch=0.05': no kernel 'nosuch'"
+set --; i=0; while [ $i -lt 65 ]; do set -- "$@" -e "add n=1"; i=$((i + 1)); done
+expect_exit 3 "a 65th -e line is refused, not dropped" "$VKB" run "$@" --out "$T/res"
+grep_out "... saying so" 'more than 64 -e lines'
+set --; i=0; while [ $i -lt 17 ]; do set -- "$@" --shader binary=binary; i=$((i + 1)); done
+expect_exit 3 "a 17th --shader is refused, not dropped" "$VKB" run -e "add n=10" "$@" --out "$T/res"
+grep_out "... saying so" 'more than 16 --shader options'
+set --
 run -e "add n=10" --seed 9223372036854775807 --min-time 0.01 --no-calibrate > /dev/null 2>&1
 if [ "$(csv_col "$(lastdir)/results.csv" seed)" = 9223372036854775807 ] && grep -q '^seed: 9223372036854775807$' "$(lastdir)/run.txt"; then
     ok "the seed is one value in results.csv and run.txt"; else bad "seed in CSV vs run.txt" "$(lastdir)/run.txt"; fi
@@ -632,6 +653,10 @@ csv_col "$(lastdir)/results.csv" status ref_method check > "$T/mm.tsv"
 if awk -F'\t' '$1 !~ /^(FAIL|ERROR)$/ || $2 !~ / MISMATCH$/ || $3 != "reference-mismatch" { n++ } END { exit n > 0 || NR != 3 }' "$T/mm.tsv" &&
    grep -q 'fast reference (blas+scalar-sample) disagrees with the scalar oracle' "$T/out"; then
     ok "a fast reference that disagrees with the scalar oracle fails the row and is named"; else cat "$T/mm.tsv" >> "$T/out"; bad "reference mismatch" "$T/out"; fi
+# A suite tol= override never turns that ERROR into a PASS: its metric is then the reference's disagreement.
+VKB_FASTREF_CORRUPT=1 fast -e "matmul n=64 variant=tiled check=blas tol=1e13 # any tolerance at all" > "$T/out" 2>&1
+if [ "$(csv_col "$(lastdir)/results.csv" status check)" = "$(printf 'ERROR\treference-mismatch')" ]; then
+    ok "a tol= override does not pass a reference mismatch"; else bad "tol= over a reference mismatch" "$T/out"; fi
 # Every row of the smoke run compares every output element (check_fraction 1), whatever its size.
 smoke=$(grep -l '^suite: suites/smoke.suite$' "$T"/res/*/run.txt | head -n 1)
 [ -n "$smoke" ] && csv_col "$(dirname "$smoke")/results.csv" kernel params status ref_method check_fraction > "$T/frac.tsv"
