@@ -10,6 +10,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "fsutil.h"
 #include "calibrate.h"
@@ -436,14 +437,46 @@ static void cache_path(const vkb_devinfo *d, const char *root, char *path, size_
     snprintf(key, klen, "%s | %s | %s | %s", CAL_FORMAT, d->name, d->driver, d->uuid);
 }
 
-/* Read a cache file written for exactly this key. Returns 0 when every item was found. */
-static int cache_read(const char *path, const char *key, vkb_calib *c)
+/* One ceiling's text from the cache: a positive finite number, the whole field (every ceiling is a rate or a
+ * time), or "NA (reason)" with a reason. Returns 0, or -1 with what is wrong in bad. */
+static int cache_value(const char *val, double *v, char *why, size_t wlen, char *bad, size_t blen)
+{
+    size_t l = strlen(val);
+    if (!strncmp(val, "NA", 2)) {
+        if (strncmp(val, "NA (", 4) || l < 6 || val[l - 1] != ')') {
+            snprintf(bad, blen, "'%s' is neither a number nor NA (reason)", val);
+            return -1;
+        }
+        *v = NAN;
+        snprintf(why, wlen, "%.*s", (int)(l - 5), val + 4);
+        return 0;
+    }
+    char *end;
+    errno = 0;
+    double x = strtod(val, &end);
+    if (end == val || *end || errno == ERANGE || !(x > 0) || isinf(x)) {
+        snprintf(bad, blen, "'%s' is not a positive finite number", val);
+        return -1;
+    }
+    *v = x;
+    why[0] = 0;
+    return 0;
+}
+
+/* Read a cache file written for exactly this key. Returns 0 when every item was found and valid; -1 when the file
+ * is missing or written for another key (bad empty: measure, as for a new device); -1 with "path:line: ..." in bad
+ * when it is this device's but corrupt (edited, cut short): never used, measured again. */
+static int cache_read(const char *path, const char *key, vkb_calib *c, char *bad, size_t blen)
 {
     FILE *f = fopen(path, "r");
-    char line[1024];
+    char line[1024], what[300] = "";
     int found = 0, keyok = 0;
+    long ln = 0, badln = 0;
+    bad[0] = 0;
     if (!f) return -1;
+    snprintf(c->source, sizeof(c->source), "cache %s (no measured line)", path);
     while (fgets(line, sizeof(line), f)) {
+        ln++;
         line[strcspn(line, "\n")] = 0;
         if (!strncmp(line, "coopmat_probe", 13)) {
             probe_line(c, "%s", line);
@@ -455,21 +488,25 @@ static int cache_read(const char *path, const char *key, vkb_calib *c)
         const char *val = colon[1] == ' ' ? colon + 2 : colon + 1;
         if (!strcmp(line, "key")) keyok = !strcmp(val, key);
         if (!strcmp(line, "measured")) snprintf(c->source, sizeof(c->source), "cache %s (measured %s)", path, val);
-        for (int i = 0; i < VKB_CAL_N; i++) {
+        for (int i = 0; i < VKB_CAL_N && !badln; i++) {
             if (strcmp(line, vkb_calib_keys[i])) continue;
-            char *end;
+            char b[240];
+            if (found & 1 << i) snprintf(what, sizeof(what), "%s: a second %s line", line, line), badln = ln;
+            else if (cache_value(val, &c->val[i], c->why[i], sizeof(c->why[i]), b, sizeof(b)))
+                snprintf(what, sizeof(what), "%s: %s", line, b), badln = ln;
             found |= 1 << i;
-            if (!strncmp(val, "NA", 2)) {
-                c->val[i] = NAN;
-                snprintf(c->why[i], sizeof(c->why[i]), "%s", val[2] == ' ' && val[3] == '(' ? val + 4 : val);
-                size_t l = strlen(c->why[i]);
-                if (l && c->why[i][l - 1] == ')') c->why[i][l - 1] = 0;
-            } else if ((c->val[i] = strtod(val, &end)), end == val) found &= ~(1 << i);
         }
     }
     fclose(f);
-    if (!keyok) c->probe[0] = 0;
-    return keyok && found == (1 << VKB_CAL_N) - 1 ? 0 : -1;
+    if (!keyok) {
+        c->probe[0] = 0;
+        return -1;
+    }
+    for (int i = 0; i < VKB_CAL_N && !badln; i++)
+        if (!(found & 1 << i)) snprintf(what, sizeof(what), "no %s line", vkb_calib_keys[i]), badln = ln + 1;
+    if (!badln) return 0;
+    snprintf(bad, blen, "%s:%ld: %s", path, badln, what);
+    return -1;
 }
 
 static void cache_write(const char *root, const char *path, const char *key, vkb_calib *c)
@@ -527,13 +564,24 @@ int vkb_calib_get(vkb_vk *v, const char *root, int force, int skip, const vkb_nv
         snprintf(c->refresh.why, sizeof(c->refresh.why), "calibration skipped (--no-calibrate)");
         return 0;
     }
-    if (force || cache_read(path, key, c) != 0) {
+    char bad[900] = "";
+    if (force || cache_read(path, key, c, bad, sizeof(bad)) != 0) {
         c->probe[0] = 0;
-        snprintf(c->source, sizeof(c->source), "measured");
+        if (bad[0]) {  /* a number in it would reach every row's utilization: say so, measure again */
+            fprintf(stderr, "%svkbench: calibration cache %s: not used, measuring the ceilings again\n",
+                    isatty(2) ? "\n" : "", bad);   /* after run.c's "calibrating..." on a terminal */
+            snprintf(c->source, sizeof(c->source), "measured (the cache was corrupt, not used: %s)", bad);
+        } else snprintf(c->source, sizeof(c->source), "measured");
         for (int i = 0; i < VKB_CAL_N; i++) {
             c->why[i][0] = 0;
             if (items[i].kind == K_SWEEP) c->val[i] = probe_sweep(v, &caps, timer_floor, c, c->why[i], sizeof(c->why[i]));
             else c->val[i] = measure_item(v, &caps, i, timer_floor, c->why[i], sizeof(c->why[i]));
+            /* Cached only as a positive finite figure or NA with its reason (cache_value reads nothing else). */
+            if (!isnan(c->val[i]) && !(c->val[i] > 0 && !isinf(c->val[i]))) {
+                snprintf(c->why[i], sizeof(c->why[i]), "the measurement gave %g, not a positive finite figure", c->val[i]);
+                c->val[i] = NAN;
+            } else if (isnan(c->val[i]) && !c->why[i][0])
+                snprintf(c->why[i], sizeof(c->why[i]), "the measurement gave no figure");
         }
         cache_write(root, path, key, c);
     }

@@ -43,7 +43,9 @@ typedef struct vkb_calib {
 extern const char *const vkb_calib_keys[VKB_CAL_N];
 
 /* Fill c: from the cache file under root (default "results") unless force or it is missing or
- * written for another device/driver; else measure and rewrite it. Then refresh the copy ceiling (unless
+ * written for another device/driver; else measure and rewrite it. A cache of this device that is corrupt (a
+ * ceiling that is not a positive finite number or "NA (reason)", one missing or given twice) is never used: its
+ * file:line goes to stderr and to c->source, and the ceilings are measured again. Then refresh the copy ceiling (unless
  * skip). skip: leave every ceiling NA ("calibration skipped (--no-calibrate)"). nv (may be NULL) gives the
  * theoretical peaks' memory and SM clocks. Returns 0; -1 with err only when the device fails outright. */
 int vkb_calib_get(vkb_vk *v, const char *root, int force, int skip, const vkb_nvml *nv, double timer_floor,

@@ -8,6 +8,7 @@
 
 #include "compare.h"
 #include "result.h"
+#include "rundir.h"
 #include "stats.h"
 
 static void json_str(FILE *f, const char *s)
@@ -66,16 +67,23 @@ static void untimed(FILE *f, int *first, const char *name, int family, const vkb
 }
 
 /* A timed case: mean/median/stddev aggregates (repetitions = raw samples), from the row itself or, with samples,
- * recomputed from them after one entry per raw sample. One sample: a single iteration entry. */
-static int timed(FILE *f, int *first, const char *name, int family, const vkb_result *r, const char *samples_csv,
-                 int per_sample, char *err, size_t errlen)
+ * recomputed from them after one entry per raw sample. One sample: a single iteration entry. The samples are
+ * checked as compare checks them (vkb_samples_for_row): a case without its samples is refused, never left out. */
+static int timed(FILE *f, int *first, const char *name, int family, const vkb_result *r, const char *results_csv,
+                 const char *samples_csv, int per_sample, int torn_tail, char *err, size_t errlen)
 {
     double *t = NULL;
     vkb_summary s;
     long ns = r->samples == VKB_NA_I ? 0 : (long)r->samples;
     s.mean = r->time_mean_s, s.median = r->time_median_s, s.stddev = r->time_stddev_s;
+    if (r->batch == VKB_NA_I || r->batch < 1) {   /* iterations would print INT64_MIN */
+        snprintf(err, errlen, "%s: case_id %lld (%s %s) is %s with a median time but batch %s: not a timed row's batch "
+                 "(an integer >= 1)", results_csv, (long long)r->case_id, r->kernel, r->params, r->status,
+                 r->batch == VKB_NA_I ? "NA" : "< 1");
+        return -1;
+    }
     if (per_sample) {
-        if ((ns = vkb_samples_read(samples_csv, r->case_id, &t, err, errlen)) < 0) return -1;
+        if ((ns = vkb_samples_for_row(samples_csv, results_csv, r, torn_tail, &t, err, errlen)) < 0) return -1;
         vkb_stats_summarise(t, (size_t)ns, &s);
         for (long j = 0; j < ns; j++) entry(f, first, name, name, family, NULL, (size_t)ns, (size_t)j, r->batch, t[j]);
     } else if (ns <= 1 && !isnan(s.median))
@@ -94,10 +102,17 @@ static int timed(FILE *f, int *first, const char *name, int family, const vkb_re
 
 int vkb_export_gbench(FILE *f, const char *results_csv, int per_sample, char *err, size_t errlen)
 {
+    /* Without these an entry would be misnamed or its times silently NA: a missing one is refused by name. */
+    static const char *const need[] = {"kernel", "params", "mode", "status", "reason", "case_id", "samples", "batch",
+                                       "time_median_s", "time_mean_s", "time_stddev_s"};
     vkb_result *rows = NULL;
     char samples[1100], name[400];
+    if (vkb_result_require(results_csv, need, sizeof(need) / sizeof(need[0]), err, errlen)) return -1;
     long n = vkb_result_read(results_csv, &rows, err, errlen);
     if (n < 0) return -1;
+    /* A killed run's samples.csv may end in the cut-short line of its case in flight (rundir.h). */
+    vkb_runstate state = vkb_rundir_state(results_csv, NULL, 0);
+    int torn_tail = state == VKB_RUN_KILLED || state == VKB_RUN_RUNNING;
     snprintf(samples, sizeof(samples), "%s", results_csv);
     char *slash = strrchr(samples, '/');
     snprintf(slash ? slash + 1 : samples, sizeof(samples) - (size_t)(slash ? slash + 1 - samples : 0), "samples.csv");
@@ -126,7 +141,7 @@ int vkb_export_gbench(FILE *f, const char *results_csv, int per_sample, char *er
         int no_time = !strcmp(r->status, "FAIL") || !strcmp(r->status, "ERROR") || !strcmp(r->status, "SKIP") ||
                       !strcmp(r->status, "INTERRUPTED") || isnan(r->time_median_s);
         if (no_time) untimed(f, &first, name, family, r);
-        else rc = timed(f, &first, name, family, r, samples, per_sample, err, errlen);
+        else rc = timed(f, &first, name, family, r, results_csv, samples, per_sample, torn_tail, err, errlen);
     }
     fprintf(f, "\n  ]\n}\n");
     free(rows);
@@ -163,13 +178,21 @@ int vkb_export_cmd(int argc, char **argv)
     size_t len = strlen(run);
     if (len > 4 && !strcmp(run + len - 4, ".csv")) snprintf(path, sizeof(path), "%s", run);
     else snprintf(path, sizeof(path), "%s/results.csv", run);
-    FILE *f = out ? fopen(out, "w") : stdout;
-    if (!f) {
-        fprintf(stderr, "vkbench export: cannot write %s\n", out);
-        return VKB_GATE_INPUT;
+    /* The JSON is built in memory and written only whole: a refused input leaves no half document behind. */
+    char *doc = NULL;
+    size_t len_doc = 0;
+    FILE *m = open_memstream(&doc, &len_doc);
+    int rc = m ? vkb_export_gbench(m, path, per_sample, err, sizeof(err)) : -1;
+    if (!m) snprintf(err, sizeof(err), "out of memory");
+    if (m) fclose(m);
+    FILE *f = NULL;
+    if (!rc && !(f = out ? fopen(out, "w") : stdout)) snprintf(err, sizeof(err), "cannot write %s", out), rc = -1;
+    if (f) {
+        int bad = fwrite(doc, 1, len_doc, f) != len_doc;
+        bad |= out ? fclose(f) != 0 : fflush(f) != 0;
+        if (bad) snprintf(err, sizeof(err), "cannot write %s", out ? out : "stdout"), rc = -1;
     }
-    int rc = vkb_export_gbench(f, path, per_sample, err, sizeof(err));
-    if (out) fclose(f);
+    free(doc);
     if (rc) fprintf(stderr, "vkbench export: %s\n", err);
     return rc ? VKB_GATE_INPUT : VKB_GATE_OK;
 }

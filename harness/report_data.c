@@ -1,12 +1,15 @@
 /* report_data.c — the report's sources (runs, cells, constants), the row selections shared by the report
  * and its verification, the evaluation and rendering of a number's source, and reading runs. */
 #include <ctype.h>
+#include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "report_impl.h"
+#include "rundir.h"
 #include "telemetry.h"
 
 /* ---------------- sources: runs, cells, constants ---------------- */
@@ -74,6 +77,12 @@ static uint64_t splitmix(uint64_t *s)
     z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
     z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
     return z ^ (z >> 31);
+}
+
+static int cmp_i64(const void *a, const void *b)
+{
+    int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
+    return x < y ? -1 : x > y;
 }
 
 static int cmp_d(const void *a, const void *b)
@@ -332,6 +341,7 @@ double rep_eval(const rrun *runs, int nruns, const src *s)
         return k;
     }
     if (!strcmp(s->kind, "rows")) return (double)R->n;
+    if (!strcmp(s->kind, "done")) return R->finished < 0 ? NAN : (double)R->finished;
     if (!strcmp(s->kind, "boxes")) {
         long idx[BOX_MAX], el, kn;
         int n = rep_box_pick(R, idx, &el, &kn);
@@ -420,43 +430,83 @@ void rep_render(const rrun *runs, int nruns, const src *s, char *out, size_t len
 
 /* ---------------- reading runs ---------------- */
 
-static int read_samples(rrun *u, char *err, size_t errlen)
+/* samples.csv, checked line by line; then each timed row against its samples (compare's checks). */
+static int read_samples(rrun *u, const char *results, char *err, size_t errlen)
 {
-    char path[600], line[512];
+    char path[600];
     snprintf(path, sizeof(path), "%s/samples.csv", u->dir);
-    FILE *f = fopen(path, "r");
-    if (!f) return 0;  /* no samples: intervals are NA */
-    size_t cap = 0;
-    while (fgets(line, sizeof(line), f)) {
-        long long id, s;
-        double t;
-        if (sscanf(line, "%lld,%lld,%lf", &id, &s, &t) != 3) continue;  /* header */
-        if (u->ns == cap) {
-            cap = cap ? 2 * cap : 4096;
-            int64_t *a = realloc(u->sc, cap * sizeof(*a));
-            double *b = a ? realloc(u->st, cap * sizeof(*b)) : NULL;
-            if (a) u->sc = a;
-            if (!b) {
-                fclose(f);
-                snprintf(err, errlen, "%s: out of memory", path);
-                return -1;
-            }
-            u->st = b;
-        }
-        u->sc[u->ns] = id, u->st[u->ns++] = t;
+    if (access(path, F_OK) && errno == ENOENT) {  /* finished rows stay readable: their medians, no intervals */
+        snprintf(u->nosamp, sizeof(u->nosamp), "%s is missing", path);
+        return 0;
     }
-    fclose(f);
+    vkb_runstate st = vkb_rundir_state(u->dir, NULL, 0);
+    long n = vkb_samples_load(path, -1, st == VKB_RUN_KILLED || st == VKB_RUN_RUNNING, &u->sc, &u->st, err, errlen);
+    if (n < 0) return -1;
+    u->ns = (size_t)n;
+    /* A case's samples are one block (run.c writes them at once): rep_case_samples sees only the first. */
+    int64_t *blk = malloc((u->ns + 1) * sizeof(*blk));
+    size_t nb = 0;
+    if (!blk) {
+        snprintf(err, errlen, "%s: out of memory", path);
+        return -1;
+    }
+    for (size_t j = 0; j < u->ns; j++)
+        if (!j || u->sc[j] != u->sc[j - 1]) blk[nb++] = u->sc[j];
+    qsort(blk, nb, sizeof(*blk), cmp_i64);
+    for (size_t j = 1; j < nb; j++)
+        if (blk[j] == blk[j - 1]) {
+            snprintf(err, errlen, "%s: the samples of case_id %lld are not on consecutive lines (mixed files?)", path,
+                     (long long)blk[j]);
+            free(blk);
+            return -1;
+        }
+    free(blk);
+    for (long i = 0; i < u->n; i++) {
+        const vkb_result *r = &u->rows[i];
+        const double *t;
+        if (strcmp(r->status, "PASS") && strcmp(r->status, "TIMED")) continue;
+        size_t k = rep_case_samples(u, r->case_id, &t);
+        if (k == 0)
+            snprintf(err, errlen, "%s: case_id %lld (%s %s) is %s in %s but has no samples (truncated or mixed files?)",
+                     path, (long long)r->case_id, r->kernel, r->params, r->status, results);
+        else if (r->samples != VKB_NA_I && (int64_t)k != r->samples)
+            snprintf(err, errlen, "%s: case_id %lld (%s %s): %zu samples, but %s says %lld (truncated or mixed files?)",
+                     path, (long long)r->case_id, r->kernel, r->params, k, results, (long long)r->samples);
+        else continue;
+        return -1;
+    }
     return 0;
+}
+
+/* The rows run.txt's "totals:" line counts (run.c writes a row for every finished case), or -1 without one. */
+static long finished_rows(const char *dir)
+{
+    char path[600], line[1024];
+    long n = -1;
+    snprintf(path, sizeof(path), "%s/run.txt", dir);
+    FILE *f = fopen(path, "r");
+    while (f && fgets(line, sizeof(line), f)) {
+        long p, fl, sk, e, in = 0;
+        if (sscanf(line, "totals: pass %ld fail %ld skip %ld error %ld interrupted %ld", &p, &fl, &sk, &e, &in) >= 4)
+            n = p + fl + sk + e + in;
+    }
+    if (f) fclose(f);
+    return n;
 }
 
 int rep_read_runs(rrun *runs, const char *const *dirs, int n, char *err, size_t errlen)
 {
+    /* Without these every row would read as NA or as nothing: a missing one is refused by name. */
+    static const char *const need[] = {"kernel", "variant", "params", "mode", "status", "reason", "case_id", "samples",
+                                       "time_median_s"};
     for (int i = 0; i < n; i++) {
         char path[600];
         snprintf(runs[i].dir, sizeof(runs[i].dir), "%s", dirs[i]);
         snprintf(path, sizeof(path), "%s/results.csv", dirs[i]);
+        runs[i].finished = finished_rows(dirs[i]);
+        if (vkb_result_require(path, need, sizeof(need) / sizeof(need[0]), err, errlen)) return -1;
         runs[i].n = vkb_result_read(path, &runs[i].rows, err, errlen);
-        if (runs[i].n < 0 || read_samples(&runs[i], err, errlen)) return -1;
+        if (runs[i].n < 0 || read_samples(&runs[i], path, err, errlen)) return -1;
     }
     return 0;
 }

@@ -30,6 +30,8 @@ typedef struct run {
     int64_t *sc;   /* samples.csv: case ids and per-launch times, in file order (grouped by case) */
     double *st;
     size_t ns;
+    char nosamp[300];   /* why there are no samples at all (samples.csv missing), or "" */
+    long finished;      /* rows run.txt's totals line counts (every finished case is a row), or -1 without one */
 } rrun;
 
 /* The row sets a claim picks from, by name (report-numbers.csv names them so --verify can redo the count);
@@ -43,6 +45,7 @@ typedef struct pickset {
 
 /* A number's source. kinds: cell (a * scale), ratio (a / b * scale), boot_lo / boot_hi (bootstrap of
  * a / median(GPU samples) * scale), count (rows of the run whose column a equals b), rows (rows of the run),
+ * done (the rows run.txt's totals line counts: finished cases),
  * group (rows in the case's group_count), nomeas (rep_not_measured() of pick set a), boxes (box_pick: a = shown,
  * eligible or kernels), const (table above), str (the text of string column a: identity, parameters,
  * reasons), mask (the same through mask_reason). */
@@ -95,7 +98,10 @@ void rep_render(const rrun *runs, int nruns, const src *s, char *out, size_t len
 /* v with sig significant digits in plain decimal (23030, 0.000567; never 2.303e+04), so that a table column
  * has one notation; trailing zeros dropped as %g does. */
 void rep_fmt_sig(double v, int sig, char *out, size_t len);
-/* Read results.csv and samples.csv of n run directories. Returns 0, or -1 with err set. */
+/* Read results.csv and samples.csv of n run directories, and run.txt's totals. results.csv must have the columns
+ * the report reads (identity, status, samples, times); every samples.csv line is checked (vkb_samples_load, a killed
+ * run's cut-short last line skipped) and every PASS or TIMED row must find exactly its `samples` samples there. A
+ * missing samples.csv is not an error: R->nosamp says so and intervals are NA. Returns 0, or -1 with err set. */
 int rep_read_runs(rrun *runs, const char *const *dirs, int n, char *err, size_t errlen);
 void rep_free_runs(rrun *runs, int n);
 

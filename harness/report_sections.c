@@ -95,6 +95,15 @@ static void status_cases(rep *R, int i)
             "leave the others out.", rep_num(R, "rows", i, -1, NULL, NULL, 1, 9), rep_num(R, "count", i, -1, "status", "PASS", 1, 9),
          rep_num(R, "count", i, -1, "status", "FAIL", 1, 9), rep_num(R, "count", i, -1, "status", "SKIP", 1, 9),
          rep_num(R, "count", i, -1, "status", "ERROR", 1, 9));
+    if (u->finished >= 0 && u->finished != u->n)   /* digits only through rep_num: --verify accounts for them */
+        rep_para(R, "**%s**: run.txt's totals count %s finished cases, and every finished case is a row, but results.csv "
+                 "holds %s rows%s.", u->finished > u->n ? "Rows missing" : "Extra rows",
+                 rep_num(R, "done", i, -1, NULL, NULL, 1, 9), rep_num(R, "rows", i, -1, NULL, NULL, 1, 9),
+                 u->finished > u->n ? ": the results of the finished cases not in it are missing from this report"
+                                    : ": rows that this run did not write (another run's, or edited in)");
+    if (u->nosamp[0])
+        rep_para(R, "**No raw samples**: this run's samples.csv is missing, so every confidence interval and the timing "
+                 "distributions are NA; the medians and other statistics in results.csv stand.");
     clock_para(R, i);
     for (long j = 0; j < u->n; j++)
         if (!strcmp(u->rows[j].status, "INTERRUPTED")) {
@@ -419,7 +428,59 @@ static void baseline_status(rep *R, int i)
     if (any) rep_table_end(R);
 }
 
-/* The gate's ratio-with-interval chart from a `vkbench compare` CSV (columns by name). */
+/* The comparison file, checked before anything is written: readable, a header with ratio, ci_lo and ci_hi, and on
+ * every line the header's field count and NA or a finite number in those three. Returns 0, or -1 with err. */
+static int gate_check(const char *path, char *err, size_t errlen)
+{
+    static const char *const need[3] = {"ratio", "ci_lo", "ci_hi"};
+    char line[4096], *fl[64];
+    int ix[3] = {-1, -1, -1}, nf = -1, rc = -1;
+    long ln = 1;
+    FILE *in = fopen(path, "r");
+    if (!in) {
+        snprintf(err, errlen, "--compare %s: cannot open: %s", path, strerror(errno));
+        return -1;
+    }
+    if (!fgets(line, sizeof(line), in)) {
+        snprintf(err, errlen, "%s:1: no header (want a `vkbench compare` verdicts.csv)", path);
+        goto out;
+    }
+    line[strcspn(line, "\r\n")] = 0;
+    nf = vkb_csv_split(line, fl, 64);
+    for (int j = 0; j < nf; j++)
+        for (int q = 0; q < 3; q++)
+            if (!strcmp(fl[j], need[q])) ix[q] = j;
+    for (int q = 0; q < 3; q++)
+        if (ix[q] < 0) {
+            snprintf(err, errlen, "%s:1: no column '%s' (want a `vkbench compare` verdicts.csv: ratio, ci_lo, ci_hi)", path,
+                     need[q]);
+            goto out;
+        }
+    while (fgets(line, sizeof(line), in)) {
+        ln++;
+        line[strcspn(line, "\r\n")] = 0;
+        if (!line[0]) continue;
+        int n = vkb_csv_split(line, fl, 64);
+        if (n != nf) {
+            snprintf(err, errlen, "%s:%ld: expected %d fields, got %d", path, ln, nf, n);
+            goto out;
+        }
+        for (int q = 0; q < 3; q++) {
+            char *end;
+            double v = strtod(fl[ix[q]], &end);
+            if (strcmp(fl[ix[q]], "NA") && (!fl[ix[q]][0] || *end || !isfinite(v))) {
+                snprintf(err, errlen, "%s:%ld: column %s: '%s' is not a number (or NA)", path, ln, need[q], fl[ix[q]]);
+                goto out;
+            }
+        }
+    }
+    rc = 0;
+out:
+    fclose(in);
+    return rc;
+}
+
+/* The gate's ratio-with-interval chart from a `vkbench compare` CSV (columns by name; gate_check vouched for it). */
 static void gate(rep *R, const char *path)
 {
     rep_heading(R, 2, "Gate: candidate / baseline");
@@ -447,7 +508,8 @@ static void gate(rep *R, const char *path)
     if (in) fclose(in);
     if (f) fclose(f);
     if (!ok || !k) {
-        rep_para(R, "NA: the comparison file has no ratio, ci_lo and ci_hi columns with values.");
+        rep_para(R, "NA: %s.", ok ? "no case of the comparison file has a ratio with its interval (every one is NA)"
+                                  : "the comparison file could not be read again, or the plot data not written");
         return;
     }
     const char *gx[1] = {"0.02"};
@@ -467,6 +529,7 @@ int vkb_report_write(const vkb_report_opts *o, char *err, size_t errlen)
         return -1;
     }
     if (rep_read_runs(runs, o->runs, o->nruns, err, errlen)) goto out;
+    if (o->compare_csv && gate_check(o->compare_csv, err, errlen)) goto out;
     R.r = runs, R.nr = o->nruns;
     /* Paths stay out of report.md (their digits are nobody's number); stderr names them. */
     if (vkb_report_templates(o->plot_dir, R.tmpl, sizeof(R.tmpl)) && !o->no_plots) {
@@ -500,10 +563,29 @@ int vkb_report_write(const vkb_report_opts *o, char *err, size_t errlen)
           "td,th{border:1px solid #ccc;padding:2px 6px}th{background:#eee}td.n{text-align:right;white-space:nowrap}"
           "figure{margin:1em 0}figure svg{max-width:100%;height:auto}figcaption{font-style:italic}"
           "</style></head><body>\n", R.html);
-    char partial[1200], title[1300];
+    /* The title says what a reader must know first: runs cut short, rows missing (words only: no digits). stderr
+     * gets the same with the paths and counts. */
+    char partial[1200], title[1500], warn[2400] = "";
+    size_t tl = (size_t)snprintf(title, sizeof(title), "vkbench report"), wl = 0;
+    int nt = 0;
     if (rep_partial_runs(o->runs, o->nruns, 1, partial, sizeof(partial)))
-        snprintf(title, sizeof(title), "vkbench report: PARTIAL, %s: only its finished cases are reported", partial);
-    else snprintf(title, sizeof(title), "vkbench report");
+        tl += (size_t)snprintf(title + tl, sizeof(title) - tl, "%sPARTIAL, %s: only its finished cases are reported",
+                               nt++ ? "; " : ": ", partial);
+    for (int i = 0; i < R.nr; i++) {
+        const rrun *u = &runs[i];
+        int lost = u->finished > u->n, extra = u->finished >= 0 && u->finished < u->n;
+        if ((lost || extra) && tl < sizeof(title))
+            tl += (size_t)snprintf(title + tl, sizeof(title) - tl, "%s%s, run %c: results.csv %s", nt++ ? "; " : ": ",
+                                   lost ? "ROWS MISSING" : "EXTRA ROWS", run_letter(i),
+                                   lost ? "lacks rows of finished cases" : "holds rows this run did not write");
+        if ((lost || extra) && wl < sizeof(warn))
+            wl += (size_t)snprintf(warn + wl, sizeof(warn) - wl, "%s%s/results.csv holds %ld rows, but %s/run.txt's totals "
+                                   "count %ld finished cases (%s)", wl ? "; " : "", u->dir, u->n, u->dir, u->finished,
+                                   lost ? "finished rows are missing" : "rows this run did not write");
+        if (u->nosamp[0] && wl < sizeof(warn))
+            wl += (size_t)snprintf(warn + wl, sizeof(warn) - wl, "%s%s: intervals and timing distributions are NA",
+                                   wl ? "; " : "", u->nosamp);
+    }
     rep_heading(&R, 1, title);
     runs_table(&R);
     for (int i = 0; i < R.nr; i++) status_cases(&R, i);
@@ -516,8 +598,11 @@ int vkb_report_write(const vkb_report_opts *o, char *err, size_t errlen)
     if (o->compare_csv) gate(&R, o->compare_csv);
     fputs("</body></html>\n", R.html);
     ret = 0;
-    if (R.unrendered && !o->no_plots) {
-        snprintf(err, errlen, "%d plot%s not rendered: %s", R.unrendered, R.unrendered == 1 ? "" : "s", R.unrendered_why);
+    if (R.unrendered && !o->no_plots && wl < sizeof(warn))
+        wl += (size_t)snprintf(warn + wl, sizeof(warn) - wl, "%s%d plot%s not rendered: %s", wl ? "; " : "", R.unrendered,
+                               R.unrendered == 1 ? "" : "s", R.unrendered_why);
+    if (warn[0]) {
+        snprintf(err, errlen, "%s", warn);
         ret = 1;
     }
 out:

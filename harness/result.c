@@ -115,6 +115,7 @@ typedef struct {
     char *rec, *line;
     size_t reccap, linecap;
     long lineno, start;   /* lines read so far; first line of the current record */
+    int noeol;            /* the current record's last line had no newline: the end of the file, maybe cut short */
     char **fields;
     int fieldcap;
 } csv_reader;
@@ -126,8 +127,10 @@ static int csv_next(csv_reader *r)
     int quotes = 0;
     ssize_t k;
     r->start = r->lineno + 1;
+    r->noeol = 0;
     while ((k = getline(&r->line, &r->linecap, r->f)) >= 0) {
         r->lineno++;
+        r->noeol = k == 0 || r->line[k - 1] != '\n';
         if (len + (size_t)k + 1 > r->reccap) {
             size_t nc = (len + (size_t)k + 1) * 2;
             char *nr = realloc(r->rec, nc);
@@ -205,10 +208,11 @@ static int csv_row(csv_reader *r, int nf, const char *path, char *err, size_t er
     return 1;
 }
 
+/* An empty cell is never written (unmeasured is "NA"): it is refused, not read as 0 or NA. */
 static int parse_i64(const char *s, int64_t *v)
 {
     char *end;
-    if (!*s) { *v = 0; return 0; }
+    if (!*s) return -1;
     if (!strcmp(s, "NA")) { *v = VKB_NA_I; return 0; }
     errno = 0;
     long long x = strtoll(s, &end, 10);
@@ -220,10 +224,21 @@ static int parse_i64(const char *s, int64_t *v)
 static int parse_double(const char *s, double *v)
 {
     char *end;
-    if (!*s || !strcmp(s, "NA")) { *v = NAN; return 0; }
+    if (!*s) return -1;
+    if (!strcmp(s, "NA")) { *v = NAN; return 0; }
     double x = strtod(s, &end);
     if (*end || isnan(x)) return -1;   /* unmeasured is written NA: a literal NaN is corrupt input */
     *v = x;
+    return 0;
+}
+
+const char vkb_result_statuses[] = "PASS, TIMED, FAIL, SKIP, ERROR or INTERRUPTED";
+
+int vkb_result_status_known(const char *s)
+{
+    static const char *const known[] = {"PASS", "TIMED", "FAIL", "SKIP", "ERROR", "INTERRUPTED"};
+    for (size_t i = 0; i < sizeof(known) / sizeof(known[0]); i++)
+        if (!strcmp(s, known[i])) return 1;
     return 0;
 }
 
@@ -281,13 +296,25 @@ long vkb_result_read_stream(FILE *f, const char *path, vkb_result **out, char *e
             const vkb_col *c = &cols[map[j]];
             char *p = (char *)x + c->off;
             const char *v = r.fields[j];
-            int bad = 0;
-            if (c->type == COL_S) snprintf(p, VKB_STR_LEN, "%s", v);
-            else if (c->type == COL_I)   /* a row's identity is always known: NA only for measured counts */
-                bad = parse_i64(v, (int64_t *)(void *)p) ||
-                      (*(int64_t *)(void *)p == VKB_NA_I &&
-                       (!strcmp(c->name, "line") || !strcmp(c->name, "case_id") || !strcmp(c->name, "seed")));
+            int bad = 0, ident = !strcmp(c->name, "line") || !strcmp(c->name, "case_id") || !strcmp(c->name, "seed");
+            if (c->type == COL_S) {
+                snprintf(p, VKB_STR_LEN, "%s", v);
+                /* Every reader counts rows by status: one it does not know would be counted as nothing. */
+                if (c->off == offsetof(vkb_result, status) && !vkb_result_status_known(v)) {
+                    fail(err, errlen, path, r.start, "bad status '%s' in column status (vkbench writes %s)", v,
+                         vkb_result_statuses);
+                    goto cleanup;
+                }
+            } else if (c->type == COL_I)   /* a row's identity is always known: NA only for measured counts */
+                bad = parse_i64(v, (int64_t *)(void *)p) || (*(int64_t *)(void *)p == VKB_NA_I && ident);
             else bad = parse_double(v, (double *)(void *)p);
+            if (bad && !*v) {
+                fail(err, errlen, path, r.start, "empty cell in column %s (vkbench writes %s there)", c->name,
+                     c->type == COL_D ? "a number, or NA where it was not measured"
+                     : ident          ? "an integer"
+                                      : "an integer, or NA where it was not measured");
+                goto cleanup;
+            }
             if (bad) {
                 fail(err, errlen, path, r.start, "bad %s '%s' in column %s",
                      c->type == COL_I ? "integer" : "number", v, c->name);
@@ -310,8 +337,8 @@ cleanup:
 int vkb_result_require(const char *path, const char *const *need, size_t n, char *err, size_t errlen)
 {
     csv_reader r;
-    FILE *f = fopen(path, "r");
-    if (!f) return fail(err, errlen, path, 0, "cannot open: %s", strerror(errno));
+    FILE *f = open_read(path, err, errlen);
+    if (!f) return -1;
     int nf = csv_open(&r, f, path, err, errlen), rc = nf < 0 ? -1 : 0;
     for (size_t i = 0; rc == 0 && i < n; i++) {
         int j = 0;
@@ -364,7 +391,7 @@ long vkb_samples_read_stream(FILE *f, const char *path, int64_t case_id, double 
     while ((st = csv_row(&r, nf, path, err, errlen)) == 1) {
         int64_t id;
         double x;
-        if (parse_i64(r.fields[jc], &id)) {
+        if (parse_i64(r.fields[jc], &id) || id == VKB_NA_I) {
             fail(err, errlen, path, r.start, "bad integer '%s' in column case_id", r.fields[jc]);
             goto cleanup;
         }
@@ -388,4 +415,117 @@ cleanup:
     free(v);
     csv_close(&r);
     return rc;
+}
+
+/* The first fault of one samples.csv line (fields already split), or NULL; *id, *x get its case and time. */
+static const char *sample_fault(char **fl, const int *j, int64_t *id, double *x, char *msg, size_t len)
+{
+    int64_t s, b;
+    if (parse_i64(fl[j[0]], id) || *id == VKB_NA_I || *id < 0)
+        snprintf(msg, len, "column case_id: '%s' is not a case id (an integer >= 0)", fl[j[0]]);
+    else if (parse_i64(fl[j[1]], &s) || s == VKB_NA_I || s < 0)
+        snprintf(msg, len, "column sample: '%s' is not a sample index (an integer >= 0)", fl[j[1]]);
+    else if (parse_i64(fl[j[3]], &b) || b == VKB_NA_I || b < 1)
+        snprintf(msg, len, "column batch: '%s' is not a batch size (an integer >= 1)", fl[j[3]]);
+    else if (parse_double(fl[j[2]], x) || !(*x > 0) || isinf(*x))
+        snprintf(msg, len, "column time_s: '%s' is not a positive finite time (a time not measured has no line)",
+                 fl[j[2]]);
+    else return NULL;
+    return msg;
+}
+
+long vkb_samples_load(const char *path, int64_t case_id, int torn_tail, int64_t **ids, double **t, char *err,
+                      size_t errlen)
+{
+    FILE *f = open_read(path, err, errlen);
+    *t = NULL;
+    if (ids) *ids = NULL;
+    if (!f) return -1;
+    long n = vkb_samples_load_stream(f, path, case_id, torn_tail, ids, t, err, errlen);
+    fclose(f);
+    return n;
+}
+
+long vkb_samples_load_stream(FILE *f, const char *path, int64_t case_id, int torn_tail, int64_t **ids, double **t,
+                             char *err, size_t errlen)
+{
+    static const char *const name[4] = {"case_id", "sample", "time_s", "batch"};
+    csv_reader r;
+    double *v = NULL;
+    int64_t *vid = NULL;
+    long n = 0, cap = 0, rc = -1;
+    int j[4], st;
+    *t = NULL;
+    if (ids) *ids = NULL;
+    int nf = csv_open(&r, f, path, err, errlen);
+    if (nf < 0) goto cleanup;
+    for (int q = 0; q < 4; q++) {
+        j[q] = -1;
+        for (int k = 0; k < nf; k++)
+            if (!strcmp(r.fields[k], name[q])) j[q] = k;
+        if (j[q] < 0) {
+            fail(err, errlen, path, 1, "missing required column '%s' (samples.csv has case_id,sample,time_s,batch)", name[q]);
+            goto cleanup;
+        }
+    }
+    while ((st = csv_next(&r)) == 1) {
+        char msg[300];
+        const char *bad = NULL;
+        int64_t id = 0;
+        double x = NAN;
+        if (!*r.rec) continue;
+        int k = csv_fields(&r);
+        if (k < 0) bad = "malformed field (text after a closing quote)";
+        else if (k != nf) snprintf(msg, sizeof(msg), "expected %d fields, got %d", nf, k), bad = msg;
+        else bad = sample_fault(r.fields, j, &id, &x, msg, sizeof(msg));
+        if (bad && torn_tail && r.noeol) break;  /* the write of the case in flight, cut short: no row needs it */
+        if (bad) {
+            fail(err, errlen, path, r.start, "%s", bad);
+            goto cleanup;
+        }
+        if (case_id >= 0 && id != case_id) continue;
+        if (n == cap) {
+            cap = cap * 2 + 256;
+            double *nv = realloc(v, (size_t)cap * sizeof(*nv));
+            if (nv) v = nv;
+            int64_t *ni = nv && ids ? realloc(vid, (size_t)cap * sizeof(*ni)) : NULL;
+            if (ni) vid = ni;
+            if (!nv || (ids && !ni)) {
+                fail(err, errlen, path, r.start, "out of memory");
+                goto cleanup;
+            }
+        }
+        if (ids) vid[n] = id;
+        v[n++] = x;
+    }
+    if (st < 0 && !(torn_tail && r.noeol)) {
+        fail(err, errlen, path, r.start, "unterminated quote");
+        goto cleanup;
+    }
+    *t = v;
+    if (ids) *ids = vid;
+    v = NULL, vid = NULL;
+    rc = n;
+cleanup:
+    free(v);
+    free(vid);
+    csv_close(&r);
+    return rc;
+}
+
+long vkb_samples_for_row(const char *samples_csv, const char *results_csv, const vkb_result *r, int torn_tail, double **t,
+                         char *err, size_t errlen)
+{
+    long ns = vkb_samples_load(samples_csv, r->case_id, torn_tail, NULL, t, err, errlen);
+    if (ns < 0) return -1;
+    if (ns > 0 && (r->samples == VKB_NA_I || ns == r->samples)) return ns;
+    free(*t);
+    *t = NULL;
+    if (ns == 0)
+        snprintf(err, errlen, "%s: case_id %lld (%s %s) is %s in %s but has no samples (truncated or mixed files?)",
+                 samples_csv, (long long)r->case_id, r->kernel, r->params, r->status, results_csv);
+    else
+        snprintf(err, errlen, "%s: case_id %lld (%s %s): %ld samples, but %s says %lld (truncated or mixed files?)",
+                 samples_csv, (long long)r->case_id, r->kernel, r->params, ns, results_csv, (long long)r->samples);
+    return -1;
 }

@@ -67,12 +67,18 @@ void vkb_result_write_header(FILE *f);
 void vkb_result_write_row(FILE *f, const vkb_result *r);
 
 /* Read a results.csv. Columns are matched by name (unknown ones ignored, missing ones left
- * as from vkb_result_init). Returns the number of rows (rows in *out, caller frees), or -1 with
- * "file:line: message" in err (wrong field count, bad number, unterminated quote, no header). */
+ * as from vkb_result_init: a reader that needs a column asks vkb_result_require first). Returns the number of
+ * rows (rows in *out, caller frees), or -1 with "file:line: message" in err: wrong field count, unterminated
+ * quote, no header, a numeric cell that is empty or not a number (unmeasured is "NA"; never NA in line,
+ * case_id, seed), a status vkbench does not write (vkb_result_status_known). */
 long vkb_result_read(const char *path, vkb_result **out, char *err, size_t errlen);
 
 /* The same from an open stream (read to its end, not closed); name is used in the messages. */
 long vkb_result_read_stream(FILE *f, const char *name, vkb_result **out, char *err, size_t errlen);
+/* 1 when s is a status the writer produces: PASS, TIMED, FAIL, SKIP, ERROR or INTERRUPTED. */
+int vkb_result_status_known(const char *s);
+/* The statuses above, as text for messages ("PASS, TIMED, ... or INTERRUPTED"). */
+extern const char vkb_result_statuses[];
 /* The index of a column of the schema by name, or -1. */
 int vkb_result_column(const char *name);
 /* 0 when the header of the CSV file at path names every column need[0..n), else -1 with
@@ -87,8 +93,25 @@ void vkb_csv_field(FILE *f, const char *s);
 /* Raw samples: samples.csv has columns case_id,sample,time_s,batch. */
 void vkb_samples_write_header(FILE *f);
 void vkb_samples_write(FILE *f, int64_t case_id, const double *t, size_t n, int64_t batch);
-/* Read samples of one case_id (or all with case_id < 0). Returns count (caller frees), -1 on error. */
+/* Read samples of one case_id (or all with case_id < 0). Returns count (caller frees), -1 on error.
+ * Lenient on values: an NA time reads as NAN (the caller judges it); analysis wants vkb_samples_load. */
 long vkb_samples_read(const char *path, int64_t case_id, double **t, char *err, size_t errlen);
 long vkb_samples_read_stream(FILE *f, const char *name, int64_t case_id, double **t, char *err, size_t errlen);
+/* samples.csv read as the analysis of finished results needs it: a header naming case_id, sample, time_s and
+ * batch; on every line an integer case_id >= 0, sample >= 0 and batch >= 1, and a time_s that is a positive finite
+ * number (an unmeasured time has no line: NA, 0, inf and text are refused). case_id >= 0: that case's samples
+ * only; -1: all. torn_tail: a last line cut short without its newline (the case in flight when a run was killed)
+ * is skipped rather than refused. Returns the count with the times in *t and, when ids is not NULL, the case ids
+ * in *ids, in file order (caller frees both); or -1 with "path:LINE: ..." in err. */
+long vkb_samples_load(const char *path, int64_t case_id, int torn_tail, int64_t **ids, double **t, char *err,
+                      size_t errlen);
+long vkb_samples_load_stream(FILE *f, const char *name, int64_t case_id, int torn_tail, int64_t **ids, double **t,
+                             char *err, size_t errlen);
+/* The samples of one timed case of results_csv (row r) checked the way compare checks them: read with
+ * vkb_samples_load, at least one, and as many as r->samples says when it is a count. Returns the count (times in
+ * *t, caller frees) or -1 with err naming samples.csv (with the line where one is at fault) and the case.
+ * torn_tail as for vkb_samples_load. */
+long vkb_samples_for_row(const char *samples_csv, const char *results_csv, const vkb_result *r, int torn_tail, double **t,
+                         char *err, size_t errlen);
 
 #endif

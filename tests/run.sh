@@ -852,6 +852,118 @@ EOF
     else bad "roofline roofs ($mu on matrix units, $emu matmul on FMA)" "$T/mu/report.md"; fi
 else echo "skip - roofline matrix-unit marking (no python3)"; fi
 
+# --- bad input to the readers of finished runs (calibration cache, results.csv, samples.csv, report, export) ------
+# Every check is on hand-edited copies of one tiny run: no assertion depends on a timing. Each failed on the code
+# before these checks existed (it read these inputs silently), except the one marked "guard".
+echo "== bad input: calibration cache, results.csv, samples.csv, report, export"
+# hc_cell IN OUT ROW COLUMN VALUE: a copy of the CSV IN with one cell (data row ROW, 1-based, by column name) replaced.
+hc_cell() { python3 - "$@" <<'EOF'
+import csv, sys
+src, dst, row, col, val = sys.argv[1:6]
+rows = list(csv.reader(open(src, newline='')))
+rows[int(row)][rows[0].index(col)] = val
+csv.writer(open(dst, 'w', newline=''), lineterminator='\n').writerows(rows)
+EOF
+}
+run -e "add n=2^12" -e "sub n=2^12" --seed 5 --min-time 0.01 --no-calibrate --no-telemetry > /dev/null 2>&1; hc=$(lastdir)
+hc_copy() { rm -rf "$T/hc_$1" && mkdir -p "$T/hc_$1" && cp "$hc"/results.csv "$hc"/samples.csv "$hc"/run.txt "$T/hc_$1/"; }
+expect "bad input: the valid run reads back (report, --verify, export --samples, csv)" sh -c \
+    "'$VKB' report --no-plots '$hc' && '$VKB' report --verify '$hc' && '$VKB' export --samples '$hc' > /dev/null && '$VKB' csv '$hc/results.csv' status case_id samples"
+
+# A corrupt calibration cache is never used: the file:line is named, the ceilings are measured again.
+cal=$(ls "$T"/res/.calibration/*.txt 2> /dev/null | head -n 1)
+if [ -z "$cal" ]; then "$VKB" calibrate --out "$T/hc_calsrc" > /dev/null 2>&1; cal=$(ls "$T"/hc_calsrc/.calibration/*.txt | head -n 1); fi
+rm -rf "$T/hc_cal" && mkdir -p "$T/hc_cal/.calibration"
+sed -e 's/^read_Bps: .*/read_Bps: 0/' -e 's/^write_Bps: .*/write_Bps: -3e9/' -e 's/^fma_flop_per_s: .*/fma_flop_per_s: nan/' \
+    -e 's/^dispatch_s: .*/dispatch_s: 5xyz/' "$cal" > "$T/hc_cal/.calibration/$(basename "$cal")"
+"$VKB" run --out "$T/hc_cal" -e "add n=2^12" --min-time 0.01 --no-telemetry > "$T/out" 2>&1
+grep_out "calibration: a corrupt cache is named with file:line and measured again" \
+    "calibration cache .*/\.calibration/.*\.txt:[0-9]+: read_Bps: '0' is not a positive finite number: not used"
+hcd=$(ls -d "$T"/hc_cal/*/ | head -n 1)
+if grep -q '^calibration: measured (the cache was corrupt, not used: .*read_Bps' "$hcd/run.txt" &&
+   csv_col "$hcd/results.csv" dispatch_s bw_frac_read bw_frac_write | awk -F'\t' '$1 == 5 || $2 ~ /inf/ || $3 ~ /^-/ { b = 1 } END { exit b }' &&
+   ! grep -q 'NA ()' "$hcd/run.txt"; then ok "calibration: no row uses a corrupt cache's figure (run.txt says why it measured)"
+else bad "calibration: corrupt cache used" "$hcd/run.txt"; fi
+
+if command -v python3 > /dev/null; then
+    # An empty integer cell is an error naming file:line and column, never a 0 (it paired a row with case 0's samples).
+    hc_copy empty; hc_cell "$hc/results.csv" "$T/hc_empty/results.csv" 2 case_id ""
+    expect_exit 3 "results.csv: an empty case_id is refused" csv_col "$T/hc_empty/results.csv" case_id samples
+    grep_out "results.csv: the empty cell is named (file:line, column)" "hc_empty/results.csv:3: empty cell in column case_id"
+    hc_cell "$hc/results.csv" "$T/hc_empty/results.csv" 2 samples ""
+    expect_exit 3 "results.csv: an empty samples count is refused (NA is how an unmeasured count is written)" csv_col "$T/hc_empty/results.csv" samples
+    expect_exit 3 "compare refuses a side with an empty integer cell" "$VKB" compare "$hc" "$T/hc_empty" --out "$T/hc_cmp" --no-plot
+    grep_out "compare: the empty cell is named" "hc_empty/results.csv:3: empty cell in column samples"
+else echo "skip - empty integer cells (no python3)"; fi
+
+# A status the writer never produces is an error naming file:line and the value, in every reader.
+hc_copy maybe; sed '3s/,PASS,/,MAYBE,/' "$hc/results.csv" > "$T/hc_maybe/results.csv"
+expect_exit 3 "results.csv: status MAYBE is refused" csv_col "$T/hc_maybe/results.csv" status
+grep_out "status MAYBE: named with file:line" "hc_maybe/results.csv:3: bad status 'MAYBE' in column status"
+expect_exit 3 "report refuses status MAYBE (it counted it as nothing)" "$VKB" report --no-plots "$T/hc_maybe"
+grep_out "report: status MAYBE named" "results.csv:3: bad status 'MAYBE'"
+# A column the report or export reads, missing from the header, is refused by name (not NA on every row).
+hc_copy nocol; sed '1s/,time_median_s,/,time_medain_s,/' "$hc/results.csv" > "$T/hc_nocol/results.csv"
+expect_exit 3 "report: a results.csv without time_median_s is refused" "$VKB" report --no-plots "$T/hc_nocol"
+grep_out "report: the missing column is named" "hc_nocol/results.csv:1: missing required column 'time_median_s'"
+expect_exit 3 "export: a results.csv without time_median_s is refused" "$VKB" export "$T/hc_nocol"
+grep_out "export: the missing column is named" "missing required column 'time_median_s'"
+expect_exit 3 "csv: a column the file's header lacks is refused, not NA on every row" csv_col "$T/hc_nocol/results.csv" time_median_s
+grep_out "csv: the missing column is named" "hc_nocol/results.csv:1: missing required column 'time_median_s'"
+# results.csv emptied to its header while run.txt counts the finished cases: the report says rows are missing.
+hc_copy hdr; head -n 1 "$hc/results.csv" > "$T/hc_hdr/results.csv"
+"$VKB" report --no-plots "$T/hc_hdr" > "$T/out" 2>&1
+if grep -q 'WARNING: .*hc_hdr/results.csv holds 0 rows, but .*run.txt.s totals count 2 finished cases (finished rows are missing)' "$T/out" &&
+   grep -q "^# vkbench report: ROWS MISSING, run A: results.csv lacks rows of finished cases" "$T/hc_hdr/report.md" &&
+   grep -q "^\*\*Rows missing\*\*: run.txt's totals count 2 finished cases, .* results.csv holds 0 rows" "$T/hc_hdr/report.md" &&
+   "$VKB" report --verify "$T/hc_hdr" > /dev/null 2>&1
+then ok "report: finished rows missing from results.csv are said (stderr, title, status section; --verify clean)"
+else bad "report: missing rows silent" "$T/out"; fi
+
+# export --samples checks the samples as compare does: refused with file:line, never "nan" in the JSON, never a
+# PASS case dropped; nothing is written on a refusal.
+hc_copy sna; awk -F, -v OFS=, 'NR == 3 { $3 = "NA" } 1' "$hc/samples.csv" > "$T/hc_sna/samples.csv"
+"$VKB" export --samples "$T/hc_sna" > "$T/hc_sna.json" 2> "$T/out"; code=$?
+if [ "$code" = 3 ] && grep -q "hc_sna/samples.csv:3: column time_s: 'NA' is not a positive finite time" "$T/out" && [ ! -s "$T/hc_sna.json" ]
+then ok "export --samples: an NA sample is refused with file:line, no JSON written"; else bad "export --samples with an NA sample (exit $code)" "$T/out"; fi
+hc_copy snone; awk -F, 'NR == 1 || $1 != 1' "$hc/samples.csv" > "$T/hc_snone/samples.csv"
+expect_exit 3 "export --samples: a PASS case without samples is refused, not dropped" "$VKB" export --samples "$T/hc_snone"
+grep_out "export --samples: the case without samples is named" "hc_snone/samples.csv: case_id 1 \(sub n=2\^12\) is PASS in .* but has no samples"
+
+# report checks samples.csv line by line; a missing samples.csv is reported as NA with the reason, finished rows shown.
+expect_exit 3 "report: an NA sample is refused" "$VKB" report --no-plots "$T/hc_sna"
+grep_out "report: the NA sample is named with file:line" "hc_sna/samples.csv:3: column time_s: 'NA'"
+hc_copy snan; cp "$hc/report.md" "$hc/report-numbers.csv" "$T/hc_snan/"
+awk -F, -v OFS=, 'NR == 4 { $3 = "nan" } 1' "$hc/samples.csv" > "$T/hc_snan/samples.csv"
+expect_exit 3 "report --verify: a nan sample is refused (it said 0 problems)" "$VKB" report --verify "$T/hc_snan"
+grep_out "report --verify: the nan sample is named with file:line" "hc_snan/samples.csv:4: column time_s: 'nan'"
+hc_copy sfld; awk -F, -v OFS=, 'NR == 5 { NF = 3 } 1' "$hc/samples.csv" > "$T/hc_sfld/samples.csv"
+expect_exit 3 "report: a samples.csv line missing its batch field is refused" "$VKB" report --no-plots "$T/hc_sfld"
+grep_out "report: the short line is named" "hc_sfld/samples.csv:5: expected 4 fields, got 3"
+hc_copy scut; head -c -4 "$hc/samples.csv" > "$T/hc_scut/samples.csv"
+expect_exit 3 "report: a complete run's samples.csv cut short in its last line is refused" "$VKB" report --no-plots "$T/hc_scut"
+grep_out "report: the cut-short line is named" "hc_scut/samples.csv:[0-9]+: "
+hc_copy smiss; awk -F, 'NR == 1 || $1 != 0' "$hc/samples.csv" > "$T/hc_smiss/samples.csv"
+expect_exit 3 "report: a PASS case with no samples is refused" "$VKB" report --no-plots "$T/hc_smiss"
+grep_out "report: the case without samples is named" "case_id 0 \(add n=2\^12\) is PASS in .* but has no samples"
+hc_copy snofile; rm "$T/hc_snofile/samples.csv"
+"$VKB" report --no-plots "$T/hc_snofile" > "$T/out" 2>&1; code=$?
+if [ "$code" = 0 ] && grep -q 'WARNING: .*hc_snofile/samples.csv is missing: intervals and timing distributions are NA' "$T/out" &&
+   grep -q '^\*\*No raw samples\*\*: this run.s samples.csv is missing' "$T/hc_snofile/report.md" &&
+   grep -q '^| add | n=2^12 |' "$T/hc_snofile/report.md"
+then ok "report: no samples.csv: the rows reported, intervals NA with the reason, a WARNING naming the file"
+else bad "report without samples.csv (exit $code)" "$T/out"; fi
+# guard (passes before the fix too): a killed run's last samples line, cut short, belongs to the case in flight.
+hc_copy killed; sed '/^finished:/,$d' "$hc/run.txt" > "$T/hc_killed/run.txt"; printf '9,0,1.5e' >> "$T/hc_killed/samples.csv"
+expect "report: a killed run's cut-short last samples line (no row needs it) is skipped" "$VKB" report --no-plots "$T/hc_killed"
+
+# report --compare with a file that is not there, or not a comparison: exit 3 naming it.
+expect_exit 3 "report --compare: a missing file is an input error" "$VKB" report --no-plots --compare "$T/hc_nosuch.csv" "$hc"
+grep_out "report --compare: the missing file is named" "hc_nosuch.csv: cannot open"
+printf 'kernel,params,ratio\nadd,n=4096,abc\n' > "$T/hc_badcmp.csv"
+expect_exit 3 "report --compare: a file without ci_lo/ci_hi is an input error" "$VKB" report --no-plots --compare "$T/hc_badcmp.csv" "$hc"
+grep_out "report --compare: file:line and the missing column" "hc_badcmp.csv:1: no column 'ci_lo'"
+
 echo
 echo "$pass passed, $fail failed"
 [ "$fail" = 0 ]

@@ -418,6 +418,7 @@ static void test_csv_roundtrip(void)
           r[0].cpu_fast_threads == VKB_NA_I && r[0].samples == VKB_NA_I);
     r[0].n_bad = 0;   /* a measured 0 stays 0 */
     snprintf(r[0].kernel, sizeof(r[0].kernel), "gemv");
+    snprintf(r[0].status, sizeof(r[0].status), "PASS");   /* an empty status is refused on reading */
     snprintf(r[0].params, sizeof(r[0].params), "n=1024,m=64");             /* comma */
     snprintf(r[0].reason, sizeof(r[0].reason), "said \"no\", then\nleft");  /* quotes, newline */
     snprintf(r[0].note, sizeof(r[0].note), "\"");
@@ -471,14 +472,14 @@ static void test_csv_roundtrip(void)
     CHECK_HAS(text, ",0.1,");
     /* Columns by name, in any order, unknown ones ignored, missing ones as from init; a final
      * line without newline is fine when complete. */
-    CHECK(write_file(path, "extra,kernel,case_id,metric\nx,\"a,b\",3,NA\n\ny,c,,2.5") == 0);
+    CHECK(write_file(path, "extra,kernel,case_id,metric\nx,\"a,b\",3,NA\n\ny,c,4,2.5") == 0);
     n = vkb_result_read(path, &back, err, sizeof(err));
     CHECK(n == 2);
     if (n == 2) {
         CHECK_STR(back[0].kernel, "a,b");
         CHECK(back[0].case_id == 3 && isnan(back[0].metric) && isnan(back[0].bytes));
         CHECK_STR(back[1].kernel, "c");
-        CHECK(back[1].case_id == 0 && back[1].metric == 2.5);
+        CHECK(back[1].case_id == 4 && back[1].metric == 2.5);
     }
     free(back);
     remove(path);
@@ -496,6 +497,13 @@ static void test_csv_corrupt(void)
         {"kernel,case_id,metric\n\"ge\"mv,1,2\n", ":2: malformed field"},
         {"", ":1: no header"},
         {"foo,bar\n1,2\n", ":1: no known column"},
+        /* an empty numeric cell is never written (unmeasured is NA): refused, never read as 0 */
+        {"kernel,case_id,metric\ngemv,,0.5\n", ":2: empty cell in column case_id"},
+        {"kernel,samples,metric\ngemv,,0.5\n", ":2: empty cell in column samples"},
+        {"kernel,case_id,metric\ngemv,1,\n", ":2: empty cell in column metric"},
+        /* a status no writer produces would be counted as nothing */
+        {"kernel,case_id,status\ngemv,1,PASS\ngemv,2,MAYBE\n", ":3: bad status 'MAYBE' in column status"},
+        {"kernel,case_id,status\ngemv,1,\n", ":2: bad status '' in column status"},
     };
     char path[512], err[256];
     snprintf(path, sizeof(path), "%s/vkb_unit_%d_bad.csv", g_tmpdir, (int)getpid());
@@ -555,6 +563,46 @@ static void test_samples(void)
     CHECK(write_file(path, "case_id,sample,time_s,batch\n1,0,0.5,1\n1,1,oops,1\n") == 0);
     CHECK(vkb_samples_read(path, -1, &t, err, sizeof(err)) == -1);
     CHECK_HAS(err, ":3: bad number 'oops'");
+    /* vkb_samples_load: what analysis reads. Every line checked; a cut-short last line skipped only when asked. */
+    static const struct { const char *text, *want; } bad[] = {
+        {"case_id,sample,time_s,batch\n1,0,0.5,1\n1,1,NA,1\n", ":3: column time_s: 'NA' is not a positive finite time"},
+        {"case_id,sample,time_s,batch\n1,0,nan,1\n", ":2: column time_s: 'nan'"},
+        {"case_id,sample,time_s,batch\n1,0,0,1\n", ":2: column time_s: '0'"},
+        {"case_id,sample,time_s,batch\n1,0,inf,1\n", ":2: column time_s: 'inf'"},
+        {"case_id,sample,time_s,batch\n,0,0.5,1\n", ":2: column case_id: ''"},
+        {"case_id,sample,time_s,batch\nNA,0,0.5,1\n", ":2: column case_id: 'NA'"},
+        {"case_id,sample,time_s,batch\n1,0,0.5,0\n", ":2: column batch: '0'"},
+        {"case_id,sample,time_s,batch\n1,0,0.5,1\n1,1,0.5\n", ":3: expected 4 fields, got 3"},
+        {"case_id,sample,time_s,batch\n1,0,0.5,1\n1,1,0.5", ":3: expected 4 fields, got 3"},  /* cut short */
+        {"case_id,time_s\n1,0.5\n", ":1: missing required column 'sample'"},
+    };
+    for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+        t = (double *)&t;
+        CHECK(write_file(path, bad[i].text) == 0);
+        CHECK(vkb_samples_load(path, -1, 0, NULL, &t, err, sizeof(err)) == -1 && t == NULL);
+        CHECK_HAS(err, bad[i].want);
+    }
+    int64_t *ids = NULL;
+    CHECK(write_file(path, "case_id,sample,time_s,batch\n1,0,0.5,1\n2,0,0.25,4\n2,1,0.75,4\n3,0,0.") == 0);
+    CHECK(vkb_samples_load(path, -1, 1, &ids, &t, err, sizeof(err)) == 3);   /* the torn "3,0,0." skipped */
+    CHECK(t && ids && ids[0] == 1 && ids[2] == 2 && t[1] == 0.25 && t[2] == 0.75);
+    free(t), free(ids);
+    CHECK(vkb_samples_load(path, 2, 1, NULL, &t, err, sizeof(err)) == 2 && t && t[0] == 0.25);
+    free(t);
+    /* vkb_samples_for_row: compare's checks on one timed row */
+    vkb_result row;
+    vkb_result_init(&row);
+    snprintf(row.status, sizeof(row.status), "PASS");
+    row.case_id = 2, row.samples = 2;
+    CHECK(write_file(path, "case_id,sample,time_s,batch\n1,0,0.5,1\n2,0,0.25,4\n2,1,0.75,4\n") == 0);
+    CHECK(vkb_samples_for_row(path, "r.csv", &row, 0, &t, err, sizeof(err)) == 2);
+    free(t);
+    row.samples = 3;
+    CHECK(vkb_samples_for_row(path, "r.csv", &row, 0, &t, err, sizeof(err)) == -1 && t == NULL);
+    CHECK_HAS(err, "case_id 2 ( ): 2 samples, but r.csv says 3");
+    row.case_id = 7;
+    CHECK(vkb_samples_for_row(path, "r.csv", &row, 0, &t, err, sizeof(err)) == -1);
+    CHECK_HAS(err, "case_id 7 ( ) is PASS in r.csv but has no samples");
     remove(path);
 }
 
