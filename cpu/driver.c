@@ -84,12 +84,7 @@ static void poison_outputs(vkb_case *c)
 {
     for (int i = 0; i < c->nbuf; i++) {
         vkb_buf *b = &c->buf[i];
-        if (b->role != VKB_OUT) continue;
-        if (b->type == VKB_F32 || b->type == VKB_U32 || b->type == VKB_I32)
-            for (size_t k = 0; k < b->count; k++) ((uint32_t *)b->host)[k] = b->type == VKB_F32 ? VKB_POISON_F32 : 0xA5A5A5A5u;
-        else if (b->type == VKB_F16)
-            for (size_t k = 0; k < b->count; k++) ((uint16_t *)b->host)[k] = VKB_POISON_F16;
-        else memset(b->host, VKB_POISON_BYTE, b->count * vkb_dtype_size(b->type));
+        if (b->role == VKB_OUT) vkb_poison_fill(b->type, b->host, b->count);
     }
 }
 

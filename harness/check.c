@@ -47,17 +47,43 @@ double vkb_elem(vkb_dtype t, const void *p, size_t i)
     return NAN;
 }
 
-int vkb_is_poison(vkb_dtype t, const void *p, size_t i)
+/* The poison of type t as raw bits (kernels/abi.h says why each is never a result). */
+static uint32_t poison_bits(vkb_dtype t)
 {
     switch (t) {
-    case VKB_F32: return ((const uint32_t *)p)[i] == VKB_POISON_F32;
-    case VKB_F16: return ((const uint16_t *)p)[i] == VKB_POISON_F16;
-    case VKB_I8:
-    case VKB_U8: return ((const uint8_t *)p)[i] == VKB_POISON_BYTE;
-    case VKB_I32:
-    case VKB_U32: return ((const uint32_t *)p)[i] == 0xA5A5A5A5u;
+    case VKB_F32: return VKB_POISON_F32;
+    case VKB_F16: return VKB_POISON_F16;
+    case VKB_I8: return VKB_POISON_I8;
+    case VKB_U8: return VKB_POISON_U8;
+    case VKB_I32: return VKB_POISON_I32;
+    case VKB_U32: return VKB_POISON_U32;
     }
     return 0;
+}
+
+void vkb_poison_fill(vkb_dtype t, void *p, size_t n)
+{
+    uint32_t b = poison_bits(t);
+    switch (vkb_dtype_size(t)) {
+    case 4: for (size_t i = 0; i < n; i++) ((uint32_t *)p)[i] = b; break;
+    case 2: for (size_t i = 0; i < n; i++) ((uint16_t *)p)[i] = (uint16_t)b; break;
+    default: memset(p, (int)b, n); break;
+    }
+}
+
+int vkb_is_poison(vkb_dtype t, const void *p, size_t i)
+{
+    switch (vkb_dtype_size(t)) {
+    case 4: return ((const uint32_t *)p)[i] == poison_bits(t);
+    case 2: return ((const uint16_t *)p)[i] == poison_bits(t);
+    default: return ((const uint8_t *)p)[i] == poison_bits(t);
+    }
+}
+
+void vkb_check_unwritten(vkb_check *r, size_t i, double got, double want)
+{
+    if (r->nunwritten < 10 && r->nbad < 10) vkb_check_bad(r, i, got, want), r->nbad--;
+    r->nunwritten++;
 }
 
 double vkb_ulp(vkb_dtype t, double x)
@@ -91,12 +117,12 @@ double vkb_ulp_dist(vkb_dtype t, const void *p, const void *q, size_t i)
  * IEEE specials are matched here, exactly: a NaN where the reference is NaN (any payload: IEEE 754 fixes
  * none), an infinity equal to the reference's. A finite value where the reference is NaN is a mismatch
  * (counted in nbad); a NaN or infinity anywhere else is counted in nnan. An infinite reference with a
- * finite result goes on to the metric (an fp16 conversion may round 65520 down to 65504). */
+ * finite result is left to the caller: vkb_cmp_ulp measures its ULP distance (a reference stored in fp16 may
+ * have rounded 65520 up to Inf where the device rounded down to 65504), vkb_cmp_bound fails it. */
 static int judge_special(vkb_check *r, vkb_dtype t, const void *got, size_t i, double g, double w)
 {
     if (vkb_is_poison(t, got, i)) {
-        if (r->nunwritten < 10 && r->nbad < 10) vkb_check_bad(r, i, g, w), r->nbad--;
-        r->nunwritten++;
+        vkb_check_unwritten(r, i, g, w);
         return 1;
     }
     if ((isnan(w) && isnan(g)) || (isinf(w) && g == w)) return 1;
@@ -161,16 +187,80 @@ void vkb_cmp_bound(vkb_check *r, vkb_dtype t, const void *got, const double *wan
             !vkb_is_poison(t, got, i))
             continue;
         if (judge_special(r, t, got, i, g, w)) continue;
+        /* An infinite double reference is an IEEE infinity from an infinite input (the references compute in
+         * double from fp32/fp16 inputs and none overflows it), which the kernel must carry exactly: no
+         * allowance reaches it (Inf/Inf would be NaN and compare false), nor does the largest finite. */
+        if (isinf(w)) {
+            vkb_check_bad(r, i, g, w);
+            r->metric = INFINITY;
+            continue;
+        }
         double e = fabs(g - w);
-        double ratio = allowed > 0 ? e / allowed : (e > 0 ? INFINITY : 0);
-        if (ratio > r->metric) r->metric = ratio;
+        /* An exact match passes; otherwise a NaN allowance (e.g. 0 * Inf from a broken bound) fails. */
+        double ratio = e == 0 ? 0 : allowed > 0 ? e / allowed : INFINITY;
+        if (!(ratio <= r->metric)) r->metric = ratio;
         if (e > r->max_abs) r->max_abs = e;
         if (w != 0 && e / fabs(w) > r->max_rel) r->max_rel = e / fabs(w);
         se += e * e;
         sw += w * w;
-        if (ratio > 1) vkb_check_bad(r, i, g, w);
+        if (!(ratio <= 1)) vkb_check_bad(r, i, g, w);
     }
     r->nmse = sw > 0 ? se / sw : se;
+    vkb_check_end(r);
+}
+
+static uint32_t float_bits(vkb_dtype t, const void *p, size_t i)
+{
+    return t == VKB_F16 ? ((const uint16_t *)p)[i] : ((const uint32_t *)p)[i];
+}
+
+/* A bitwise mismatch: the values alone cannot show -0 against +0 or two NaNs apart, so the bits go along. */
+static void bad_bits(vkb_check *r, vkb_dtype t, size_t i, double g, double w, uint32_t gb, uint32_t wb)
+{
+    if (r->nbad < 10) {
+        size_t len = strlen(r->detail);
+        int hex = t == VKB_F16 ? 4 : 8;
+        snprintf(r->detail + len, sizeof(r->detail) - len, "%si=%zu got=%.9g want=%.9g (bits 0x%0*x vs 0x%0*x)",
+                 len ? "; " : "", i, g, w, hex, gb, hex, wb);
+    }
+    r->nbad++;
+}
+
+void vkb_cmp_bits(vkb_check *r, vkb_dtype t, const void *got, const void *want, const void *const *alt, int nalt,
+                  size_t n, vkb_nan_rule nan)
+{
+    double se = 0, sw = 0;
+    for (size_t i = 0; i < n; i++) {
+        uint32_t gb = float_bits(t, got, i), wb = float_bits(t, want, i);
+        double g = vkb_elem(t, got, i), w = vkb_elem(t, want, i);
+        r->nchecked++;
+        if (vkb_is_poison(t, got, i)) {
+            vkb_check_unwritten(r, i, g, w);
+            continue;
+        }
+        int same = gb == wb || (nan == VKB_NAN_ANY && isnan(g) && isnan(w));
+        for (int k = 0; k < nalt && !same; k++) {
+            double a = vkb_elem(t, alt[k], i);
+            same = gb == float_bits(t, alt[k], i) || (nan == VKB_NAN_ANY && isnan(g) && isnan(a));
+        }
+        if (isfinite(g) && isfinite(w)) {
+            double e = fabs(g - w);
+            if (e > r->max_abs) r->max_abs = e;
+            if (w != 0 && e / fabs(w) > r->max_rel) r->max_rel = e / fabs(w);
+            se += e * e;
+            sw += w * w;
+        }
+        if (same) continue;
+        if (!isfinite(g) && isfinite(w)) {  /* NaN or Inf where the reference is finite, as judge_special */
+            if (r->nnan < 10 && r->nbad < 10) bad_bits(r, t, i, g, w, gb, wb), r->nbad--;
+            r->nnan++;
+        } else {
+            bad_bits(r, t, i, g, w, gb, wb);
+        }
+    }
+    r->nmse = sw > 0 ? se / sw : se;
+    r->metric = (double)(r->nbad + r->nnan + r->nunwritten);
+    r->threshold = 0;
     vkb_check_end(r);
 }
 
@@ -181,12 +271,12 @@ void vkb_cmp_exact(vkb_check *r, vkb_dtype t, const void *got, const void *want,
     for (size_t i = 0; i < n; i++) {
         double g = vkb_elem(t, got, i), w = vkb_elem(t, want, i);
         r->nchecked++;
-        if (memcmp((const char *)got + i * sz, (const char *)want + i * sz, sz) == 0) continue;
+        /* Poison first: an unwritten element whose expected value happens to equal the poison is unwritten. */
         if (vkb_is_poison(t, got, i)) {
-            if (r->nbad < 10) vkb_check_bad(r, i, g, w), r->nbad--;
-            r->nunwritten++;
+            vkb_check_unwritten(r, i, g, w);
             continue;
         }
+        if (memcmp((const char *)got + i * sz, (const char *)want + i * sz, sz) == 0) continue;
         double e = fabs(g - w);
         if (e > r->max_abs) r->max_abs = e;
         vkb_check_bad(r, i, g, w);

@@ -15,29 +15,49 @@ void vkb_check_begin(vkb_check *r, const char *method, double threshold);
 /* Finish: pass = no unwritten, no NaN, nbad == 0, metric <= threshold (metric NAN fails). */
 void vkb_check_end(vkb_check *r);
 
-/* Bitwise/ULP comparison of fp32 (or fp16 when t == VKB_F16) outputs with an expected array of
- * the same type. metric = largest ULP distance; passes when <= max_ulp. */
+/* ULP comparison of fp32 (or fp16 when t == VKB_F16) outputs with an expected array of the same type.
+ * metric = largest ULP distance; passes when <= max_ulp. Numeric, not bitwise even at max_ulp = 0: +0 and -0
+ * are 0 ULP apart and any NaN matches a NaN reference (use vkb_cmp_bits where the contract is bitwise). */
 void vkb_cmp_ulp(vkb_check *r, vkb_dtype t, const void *got, const void *want, size_t n, double max_ulp);
 /* As vkb_cmp_ulp, and element i also passes within max_ulp of alt[k][i] for any of the nalt arrays (type t):
  * results the kernel's contract allows besides the reference, e.g. with denormals flushed to zero. */
 void vkb_cmp_ulp_alt(vkb_check *r, vkb_dtype t, const void *got, const void *want, const void *const *alt, int nalt,
                      size_t n, double max_ulp);
 
+/* Bit-for-bit comparison of fp32 (or fp16 when t == VKB_F16) outputs with an expected array of type t, for
+ * kernels whose contract is bitwise: element i passes only when its bits equal want[i]'s or those of one of the
+ * nalt arrays alt[k] (type t; e.g. the result with denormals flushed), so -0 never matches +0. nan says how a
+ * NaN is judged: VKB_NAN_BITS, bit for bit like any value (data movement: copy, transpose, relu's select);
+ * VKB_NAN_ANY, any NaN matches a NaN reference (arithmetic: IEEE 754 fixes neither payload nor sign of a NaN
+ * result). metric = number of elements that differ (threshold 0); mismatches are recorded with their bits. */
+typedef enum { VKB_NAN_ANY, VKB_NAN_BITS } vkb_nan_rule;
+void vkb_cmp_bits(vkb_check *r, vkb_dtype t, const void *got, const void *want, const void *const *alt, int nalt,
+                  size_t n, vkb_nan_rule nan);
+
 /* Bound comparison against a double reference: element i passes when
  * |got_i - want_i| <= abs + rel*|want_i| + ulps*ulp_t(want_i) + (bound ? bound[i] : 0).
+ * An infinite want_i (an IEEE infinity: no reference overflows double) passes only the same infinity, whatever
+ * the allowance; an allowance that is NaN fails every element that is not exactly equal.
  * metric = max_i |err_i| / allowed_i (threshold 1). Also fills max_abs, max_rel, nmse. */
 typedef struct vkb_tol { double abs, rel, ulps; const double *bound; } vkb_tol;
 void vkb_cmp_bound(vkb_check *r, vkb_dtype t, const void *got, const double *want, size_t n, vkb_tol tol);
 
-/* Exact integer comparison (t is an integer type). metric = number of mismatches, threshold 0. */
+/* Exact integer comparison (t is an integer type): poison first (an element still holding it is unwritten,
+ * whatever its expected value), then equality. metric = mismatches + unwritten, threshold 0. */
 void vkb_cmp_exact(vkb_check *r, vkb_dtype t, const void *got, const void *want, size_t n);
 
 /* Note one mismatch in r (counts it and records the first 10 in detail). */
 void vkb_check_bad(vkb_check *r, size_t i, double got, double want);
+/* Note one unwritten element in r (counts it in nunwritten; recorded in detail like a mismatch). */
+void vkb_check_unwritten(vkb_check *r, size_t i, double got, double want);
+
+/* Poison: fill n elements of type t at p with the type's poison (kernels/abi.h), which no kernel produces.
+ * The drivers call it on every output before a validated run; vkb_is_poison tests element i for it. */
+void vkb_poison_fill(vkb_dtype t, void *p, size_t n);
+int vkb_is_poison(vkb_dtype t, const void *p, size_t i);
 
 /* Element helpers. */
 double vkb_elem(vkb_dtype t, const void *p, size_t i);
-int vkb_is_poison(vkb_dtype t, const void *p, size_t i);
 double vkb_ulp(vkb_dtype t, double x);   /* spacing of type t at |x| (subnormal floor included) */
 /* ULP distance between two finite values of type t (given as raw bits via p/q at i). */
 double vkb_ulp_dist(vkb_dtype t, const void *p, const void *q, size_t i);

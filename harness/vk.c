@@ -1151,11 +1151,7 @@ static void copy_all(vkb_gpu *g, int to_device, int outputs_only)
 /* An output's or a scratch buffer's payload before a validated run: a value no kernel computes. */
 static void poison(const vkb_buf *cb, uint8_t *p)
 {
-    if (cb->type == VKB_F32)
-        for (size_t k = 0; k < cb->count; k++) ((uint32_t *)(void *)p)[k] = VKB_POISON_F32;
-    else if (cb->type == VKB_F16)
-        for (size_t k = 0; k < cb->count; k++) ((uint16_t *)(void *)p)[k] = VKB_POISON_F16;
-    else memset(p, VKB_POISON_BYTE, cb->count * vkb_dtype_size(cb->type));
+    vkb_poison_fill(cb->type, p, cb->count);
 }
 
 static void stage_in(vkb_gpu *g)

@@ -14,10 +14,20 @@
 
 #define VKB_PUSH_WORDS 16
 #define VKB_GUARD_BYTES 4096u
-/* Poison written into outputs before every GPU run: a quiet NaN whose payload says "unwritten". */
+/* Poison written into outputs before every GPU run (vkb_poison_fill, harness/check.h): per type, a value no
+ * kernel produces, so a check can tell "unwritten" from any result.
+ *   f32, f16  a quiet NaN whose payload says "unwritten" (no input holds it)
+ *   i8        -128: BitNet's int8 codes lie in [-127, 127] (kernels.md section 1); ternary int8 codes in [-1, 1]
+ *   u32       0xFFFFFFFF: sixteen 2-bit fields of code 3, invalid in the packed ternary layout (codes 0..2);
+ *             counters and info words stay far below it
+ *   i32       0xA5A5A5A5 = -1515870811: beyond |acc| <= 127 K of an int8 x ternary dot product for K < 1.19e7
+ *   u8        0xA5 (no u8 outputs) */
 #define VKB_POISON_F32 0x7FC0DEADu
 #define VKB_POISON_F16 0x7E5Bu
-#define VKB_POISON_BYTE 0xA5u
+#define VKB_POISON_I8 0x80u
+#define VKB_POISON_U8 0xA5u
+#define VKB_POISON_I32 0xA5A5A5A5u
+#define VKB_POISON_U32 0xFFFFFFFFu
 
 #ifndef GL_core_profile
 #include <stdint.h>

@@ -187,7 +187,10 @@ static void wquant_check(vkb_case *c, vkb_check *r)
     float gp = ((const float *)c->buf[2].host)[0];
     float gref = p->variant == WQ_GIVEN ? gp : (float)p->gamma_ref;
     vkb_check_begin(r, "exact", 0);
-    if (p->variant != WQ_GIVEN) {
+    if (p->variant != WQ_GIVEN && vkb_is_poison(VKB_F32, c->buf[2].host, 0)) {
+        snprintf(r->detail, sizeof(r->detail), "gamma unwritten");
+        r->nunwritten++;
+    } else if (p->variant != WQ_GIVEN) {
         double err = fabs(gp - p->gamma_ref), allowed = p->gamma_bound * p->gamma_ref;
         r->max_rel = err / p->gamma_ref;
         if (!(err <= allowed)) scale_bad(r, "gamma", 0, gp, p->gamma_ref, allowed);
@@ -196,17 +199,24 @@ static void wquant_check(vkb_case *c, vkb_check *r)
         for (size_t j = 0; j < kp; j++) {
             float x = j < k ? w[i * k + j] : 0.0f;
             unsigned want = ternary_code(x, gp), got;
+            size_t e = i * kp + j;
             r->ntie += want != ternary_code(x, gref);
             r->nchecked++;
+            /* Poison (int8 -128, a packed word of code 3) before the code: an unwritten code is unwritten. */
+            if (p->variant == WQ_INT8 ? vkb_is_poison(VKB_I8, c->buf[1].host, e)
+                                      : vkb_is_poison(VKB_U32, c->buf[1].host, e / BITNET_WORD)) {
+                vkb_check_unwritten(r, e, p->variant == WQ_INT8 ? -128 : 2, (double)want - 1);
+                continue;
+            }
             if (p->variant == WQ_INT8) {
-                int8_t g8 = ((const int8_t *)c->buf[1].host)[i * kp + j];
+                int8_t g8 = ((const int8_t *)c->buf[1].host)[e];
                 got = (unsigned)(g8 + 1);
             } else {
                 got = packed_code(c->buf[1].host, kp, i, j);
             }
-            if (got != want) vkb_check_bad(r, i * kp + j, (double)got - 1, (double)want - 1);
+            if (got != want) vkb_check_bad(r, e, (double)got - 1, (double)want - 1);
         }
-    r->metric = (double)r->nbad;
+    r->metric = (double)(r->nbad + r->nunwritten);
     r->fraction = 1;  /* every code compared above, the scale beside them; n_checked counts the codes */
     vkb_check_end(r);
 }
@@ -283,9 +293,19 @@ static void dequant_check(vkb_case *c, vkb_check *r)
             if (t == VKB_F16) ((uint16_t *)want)[i * k + j] = vkb_f32_to_f16(v);
             else ((float *)want)[i * k + j] = v;
         }
-    const void *alt[1] = {zero};
+    int tiny = fabs(gp) < vkb_min_normal(t);
     vkb_check_begin(r, t == VKB_F16 ? "ulp" : "exact", 0);
-    vkb_cmp_ulp_alt(r, t, c->buf[2].host, want, alt, fabs(gp) < vkb_min_normal(t), n, t == VKB_F16 ? 1.0 : 0.0);
+    if (t == VKB_F16) {
+        const void *alt[1] = {zero};
+        vkb_cmp_ulp_alt(r, t, c->buf[2].host, want, alt, tiny, n, 1.0);
+    } else {
+        /* Bit for bit (w = 0 gives +0, never -0); a flushed subnormal -gamma' may keep its sign or not. */
+        float *signed0 = tiny ? malloc(n * sizeof(float)) : NULL;
+        for (size_t i = 0; signed0 && i < n; i++) signed0[i] = copysignf(0.0f, ((const float *)want)[i]);
+        const void *alt[2] = {zero, signed0};
+        vkb_cmp_bits(r, t, c->buf[2].host, want, alt, signed0 ? 2 : tiny, n, VKB_NAN_BITS);
+        free(signed0);
+    }
     free(want);
     free(zero);
 }
@@ -401,7 +421,7 @@ void bitnet_aquant_r_ref(const float *x, size_t m, size_t k, float eps, double *
 static int8_t quant8(float y, float s)
 {
     float v = nearbyintf(y * s);  /* fp32 product as the shader's `precise`, then half to even */
-    return (int8_t)(v > 127 ? 127 : v < -128 ? -128 : v);
+    return (int8_t)(v > 127 ? 127 : v < -128 || isnan(v) ? -128 : v);  /* NaN: an unwritten s (poison) */
 }
 
 /* Per row: r within r_bound of the double reference (NORM); y recomputed from the GPU's r exactly as the
@@ -418,19 +438,24 @@ int bitnet_aquant_check_rows(const bitnet_aq_rows *a, vkb_check *r, int8_t *want
             y[j] = a->g ? (a->x[i * k + j] * a->r[i]) * a->g[j] : a->x[i * k + j];
             amax = fmaxf(amax, fabsf(y[j]));
         }
-        if (a->g) {
+        if (a->g && vkb_is_poison(VKB_F32, a->r, i)) {
+            r->nunwritten++;  /* y above is then NaN, and so is every code's reference: s and q are judged below */
+        } else if (a->g) {
             double err = fabs(a->r[i] - a->r_ref[i]), allowed = a->r_bound * a->r_ref[i];
             if (err / a->r_ref[i] > r->max_rel) r->max_rel = err / a->r_ref[i];
             if (!(err <= allowed)) scale_bad(r, "r", i, a->r[i], a->r_ref[i], allowed);
         }
         double s_exact = 127.0 / fmax(amax, (double)(float)BITNET_EPS), allowed = 2.5 * vkb_ulp(VKB_F32, s_exact);
-        if (!(fabs(a->s[i] - s_exact) <= allowed)) scale_bad(r, "s", i, a->s[i], s_exact, allowed);
+        if (vkb_is_poison(VKB_F32, a->s, i)) r->nunwritten++;
+        else if (!(fabs(a->s[i] - s_exact) <= allowed)) scale_bad(r, "s", i, a->s[i], s_exact, allowed);
         for (size_t j = 0; j < kp; j++) {
             int8_t w = j < k ? quant8(y[j], a->s[i]) : 0;
             r->ntie += j < k && w != quant8(y[j], (float)s_exact);
             r->nchecked++;
-            if (a->q[i * kp + j] != w) vkb_check_bad(r, i * kp + j, a->q[i * kp + j], w);
             if (want) want[i * kp + j] = w;
+            /* Poison (-128, never a code) first: an unwritten code whose expected value is anything is unwritten. */
+            if (vkb_is_poison(VKB_I8, a->q, i * kp + j)) vkb_check_unwritten(r, i * kp + j, a->q[i * kp + j], w);
+            else if (a->q[i * kp + j] != w) vkb_check_bad(r, i * kp + j, a->q[i * kp + j], w);
         }
     }
     free(y);
@@ -445,7 +470,7 @@ static void aquant_check(vkb_case *c, vkb_check *r)
     if (p->norm && !p->r_ref) return check_fail_oom(r, "exact");
     vkb_check_begin(r, "exact", 0);
     if (bitnet_aquant_check_rows(&a, r, NULL)) return check_fail_oom(r, "exact");
-    r->metric = (double)r->nbad;
+    r->metric = (double)(r->nbad + r->nunwritten);
     r->fraction = 1;  /* every code compared above, the per-token scales beside them; n_checked counts the codes */
     vkb_check_end(r);
 }

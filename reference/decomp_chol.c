@@ -268,7 +268,7 @@ static void chol_check(vkb_case *c, vkb_check *r)
         snprintf(c->note, sizeof(c->note), "input could not be built (out of memory)");
         return vkb_check_end(r);
     }
-    if (info > n) { /* 0xA5A5A5A5: never written */
+    if (info > n) { /* the poison 0xFFFFFFFF: never written */
         r->nunwritten = 1;
         snprintf(c->note, sizeof(c->note), "info never written (%#x)", info);
         return vkb_check_end(r);

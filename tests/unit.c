@@ -1056,6 +1056,128 @@ static void test_check_bound(void)
     CHECK(vkb_guard_first_change(g, 8, 0x5a) == 3 && vkb_guard_first_change(g, 3, 0x5a) == -1);
 }
 
+/* ---- check.c: infinite references, poison, bitwise mode ---------------------------------------------- */
+
+static void test_check_bound_inf(void)
+{
+    /* An infinite reference passes only the same infinity, whatever the allowance: div f16 with rel > 0 makes
+     * allowed = rel * Inf = Inf, and Inf / Inf = NaN must not read as "within the bound". */
+    double want[1] = {INFINITY};
+    uint16_t h[1] = {0x0000};                                    /* +0 where IEEE gives +Inf */
+    vkb_tol tol = {.ulps = 1.0, .rel = 2.5 * 0x1p-23};
+    vkb_check r;
+    vkb_check_begin(&r, "bound", 1);
+    vkb_cmp_bound(&r, VKB_F16, h, want, 1, tol);
+    CHECK(!r.pass && r.nbad == 1 && isinf(r.metric));
+    CHECK_HAS(r.detail, "i=0 got=0 want=inf");
+    h[0] = 0x7bff;                                               /* 65504, the largest finite: not an infinity */
+    vkb_check_begin(&r, "bound", 1);
+    vkb_cmp_bound(&r, VKB_F16, h, want, 1, tol);
+    CHECK(!r.pass && r.nbad == 1);
+    h[0] = 0x7c00;                                               /* +Inf: the one accepted value */
+    vkb_check_begin(&r, "bound", 1);
+    vkb_cmp_bound(&r, VKB_F16, h, want, 1, tol);
+    CHECK(r.pass && r.nbad == 0 && r.metric == 0);
+    /* fp32, an infinite per-element bound (gelu's 2^-20 |x| at x = -Inf): -1 for -Inf still fails. */
+    double wn[2] = {-INFINITY, 2.0}, bound[2] = {INFINITY, NAN};
+    float g[2] = {-1.0f, 2.0f};
+    vkb_tol tb = {.rel = 0x1p-23, .bound = bound};
+    vkb_check_begin(&r, "bound", 1);
+    vkb_cmp_bound(&r, VKB_F32, g, wn, 2, tb);
+    CHECK(!r.pass && r.nbad == 1 && r.nnan == 0);               /* element 1 equals its reference exactly */
+    g[1] = 2.5f;                                                 /* a NaN allowance never accepts an error */
+    vkb_check_begin(&r, "bound", 1);
+    vkb_cmp_bound(&r, VKB_F32, g, wn, 2, tb);
+    CHECK(!r.pass && r.nbad == 2 && !(r.metric <= 1));
+}
+
+static void test_check_poison(void)
+{
+    /* The drivers' poison is a value no kernel writes: int8 -128 (codes lie in [-127, 127]), u32 a word of
+     * sixteen code-3 fields (packed ternary codes are 0..2); and it is tested before the comparison. */
+    int8_t q[3], want[3] = {-91, 5, 0};                          /* -91 was the old poison 0xA5 */
+    vkb_poison_fill(VKB_I8, q, 3);
+    CHECK(q[0] == -128 && q[2] == -128);
+    q[1] = 5;                                                    /* element 1 written, 0 and 2 not */
+    vkb_check r;
+    vkb_check_begin(&r, "exact", 0);
+    vkb_cmp_exact(&r, VKB_I8, q, want, 3);
+    CHECK(!r.pass && r.nunwritten == 2 && r.nbad == 0 && r.metric == 2 && r.nchecked == 3);
+    CHECK_HAS(r.detail, "i=0 got=-128 want=-91");
+    int8_t wrote[1] = {-91};                                     /* a written -91 is a result, not poison */
+    CHECK(!vkb_is_poison(VKB_I8, wrote, 0));
+    vkb_check_begin(&r, "exact", 0);
+    vkb_cmp_exact(&r, VKB_I8, wrote, want, 1);
+    CHECK(r.pass && r.nunwritten == 0);
+    uint32_t w[1];
+    vkb_poison_fill(VKB_U32, w, 1);
+    int invalid = 0;
+    for (int f = 0; f < 16; f++) invalid += ((w[0] >> (2 * f)) & 3u) == 3u;
+    CHECK(invalid == 16);                                        /* every field decodes to the invalid code 3 */
+    uint32_t old[1] = {0xA5A5A5A5u};                             /* codes 1,1,2,2: a plausible packed word */
+    CHECK(!vkb_is_poison(VKB_U32, old, 0) && vkb_is_poison(VKB_U32, w, 0));
+    uint32_t same[1] = {w[0]};                                   /* unwritten even where the reference equals it */
+    vkb_check_begin(&r, "exact", 0);
+    vkb_cmp_exact(&r, VKB_U32, w, same, 1);
+    CHECK(!r.pass && r.nunwritten == 1);
+    int32_t acc[1];                                              /* int32 keeps 0xA5A5A5A5 (beyond 127 K) */
+    vkb_poison_fill(VKB_I32, acc, 1);
+    CHECK((uint32_t)acc[0] == 0xA5A5A5A5u);
+    float f[1];
+    uint16_t hf[1];
+    vkb_poison_fill(VKB_F32, f, 1);
+    vkb_poison_fill(VKB_F16, hf, 1);
+    CHECK(isnan(f[0]) && vkb_is_poison(VKB_F32, f, 0) && hf[0] == 0x7E5B);
+}
+
+static uint32_t f32_bits(float x)
+{
+    uint32_t b;
+    memcpy(&b, &x, sizeof(b));
+    return b;
+}
+
+static void test_check_bits(void)
+{
+    /* A transpose moves bits: -0 and NaN payloads/signs must come through. Canonicalised values are 0 ULP
+     * away (the ULP mode cannot see them) but differ bit for bit. */
+    uint32_t want[5] = {0x80000000u, 0xFFC00000u, 0x7FC00001u, 0x3f800000u, 0x00000001u};  /* -0, -NaN, NaN(1), 1, min sub */
+    uint32_t got[5] = {0x00000000u, 0x7FC00000u, 0x7FC00000u, 0x3f800000u, 0x00000001u};   /* +0, +NaN, NaN(0) */
+    vkb_check r;
+    vkb_check_begin(&r, "exact", 0);
+    vkb_cmp_bits(&r, VKB_F32, got, want, NULL, 0, 5, VKB_NAN_BITS);
+    CHECK(!r.pass && r.nbad == 3 && r.nnan == 0 && r.metric == 3 && r.nchecked == 5);
+    CHECK_HAS(r.detail, "i=0 got=0 want=-0 (bits 0x00000000 vs 0x80000000)");
+    vkb_check_begin(&r, "exact", 0);                             /* arithmetic: any NaN, but -0 is still -0 */
+    vkb_cmp_bits(&r, VKB_F32, got, want, NULL, 0, 5, VKB_NAN_ANY);
+    CHECK(!r.pass && r.nbad == 1 && r.metric == 1);
+    vkb_check_begin(&r, "exact", 0);
+    vkb_cmp_bits(&r, VKB_F32, want, want, NULL, 0, 5, VKB_NAN_BITS);  /* bits moved unchanged */
+    CHECK(r.pass && r.metric == 0 && r.nbad == 0);
+    /* An allowed alternative matches bit for bit too: the flushed subnormal, +0 (not -0). */
+    uint32_t flushed[5] = {0x80000000u, 0xFFC00000u, 0x7FC00001u, 0x3f800000u, 0x00000000u};
+    const void *alt[1] = {flushed};
+    uint32_t g2[5] = {0x80000000u, 0xFFC00000u, 0x7FC00001u, 0x3f800000u, 0x00000000u};
+    vkb_check_begin(&r, "exact", 0);
+    vkb_cmp_bits(&r, VKB_F32, g2, want, alt, 1, 5, VKB_NAN_BITS);
+    CHECK(r.pass);
+    g2[4] = 0x80000000u;                                         /* -0 for a flushed +min subnormal */
+    vkb_check_begin(&r, "exact", 0);
+    vkb_cmp_bits(&r, VKB_F32, g2, want, alt, 1, 5, VKB_NAN_BITS);
+    CHECK(!r.pass && r.nbad == 1);
+    /* Order: unwritten, then NaN/Inf where the reference is finite (nnan), then bits. */
+    uint32_t g3[3] = {VKB_POISON_F32, f32_bits(INFINITY), f32_bits(2.0f)}, w3[3] = {f32_bits(1.0f), f32_bits(1.0f), f32_bits(1.0f)};
+    vkb_check_begin(&r, "exact", 0);
+    vkb_cmp_bits(&r, VKB_F32, g3, w3, NULL, 0, 3, VKB_NAN_ANY);
+    CHECK(!r.pass && r.nunwritten == 1 && r.nnan == 1 && r.nbad == 1 && r.metric == 3);
+    uint16_t h[2] = {0x8000, 0x7e00}, hw[2] = {0x0000, 0xfe00};  /* fp16: -0 for +0, +NaN for -NaN */
+    vkb_check_begin(&r, "exact", 0);
+    vkb_cmp_bits(&r, VKB_F16, h, hw, NULL, 0, 2, VKB_NAN_BITS);
+    CHECK(!r.pass && r.nbad == 2);
+    CHECK_HAS(r.detail, "(bits 0x8000 vs 0x0000)");
+}
+
+
 /* report.c's bootstrap of a speedup: exact on constant samples, brackets the point estimate, reproducible
  * from its seed, narrower with more samples, refuses fewer than two samples. */
 static void test_report_bootstrap(void)
@@ -1581,6 +1703,9 @@ static const struct { const char *name; void (*fn)(void); } tests[] = {
     {"fill_edge", test_fill_edge},
     {"par_fill", test_par_fill},
     {"check_bound", test_check_bound},
+    {"check_bound_inf", test_check_bound_inf},
+    {"check_poison", test_check_poison},
+    {"check_bits", test_check_bits},
     {"report_bootstrap", test_report_bootstrap},
     {"parse_int_sums", test_parse_int_sums},
     {"suite_bytes", test_suite_bytes},
