@@ -10,13 +10,15 @@
  *  - fp16 storage: arithmetic in fp32, then one conversion to fp16 whose rounding mode Vulkan does not
  *    fix: <= 1 ULP fp16 from the exact result rounded to fp16 (+ 2.5 ulp32 relative for div).
  *  - relu: exact; NaN propagates (relu(x) = x < 0 ? 0 : x, as torch.relu).
- *  - gelu/silu/sigmoid fp32: exp carries 3 + 2|x| ULP, the division 2.5 ULP; for |x| <= 10 that stays
- *    below 64 ULP of the result; gelu adds 2^-20 |x| absolute where 1 + tanh cancels (kernels.md §3.4).
- *    fp16: 2 ULP fp16 (a transcendental chain, then rounding to fp16) plus the same absolute term.
- *    Beyond |x| = 10 and at saturation: see unary_ref.
+ *  - gelu/silu/sigmoid: 64 ULP of the result (fp16: 2 ULP fp16, a transcendental chain then rounding to
+ *    fp16), plus for gelu 2^-20 |x| absolute where |x| <= 20 (kernels.md §3.4: where 1 + tanh cancels),
+ *    plus whatever the derived relative error of the fp32 chain (sigmoid_chain_rel) has beyond that, and
+ *    the saturation and flush allowances of unary_ref. Every term is finite and relative to |y| or |x|
+ *    with |x| <= 20, so no finite x allows an arbitrary result.
  *  - IEEE specials (fill=special): what IEEE 754 gives for the formula, exactly (NaN where it gives NaN,
  *    the same infinity); an overflowing result may also be the largest finite (Vulkan's ULP rule, check.c).
  */
+#include <float.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -35,7 +37,7 @@ typedef struct priv {
     double *bound;  /* per-element absolute allowance, where needed */
     void *alt[3];   /* fills with subnormals: the results with denormals flushed (see FLUSH) */
     int nalt;
-    int fill;       /* index into the kernel's fill names */
+    int fill;       /* F_* (fill_id of the fill's name) */
     float alpha;
 } priv;
 
@@ -56,6 +58,20 @@ static const char *const bin_fills[] = {"normal", "large", "special", "subnormal
 static const char *const div_fills[] = {"normal", "special", NULL};
 static const char *const un_fills[] = {"uniform", "large", "special", "subnormal", NULL};
 static const char *const copy_fills[] = {"normal", "special", NULL};
+
+/* A kernel's list is a subset, in its own order: the F_* of a fill comes from its name, never its index
+ * (div's and copy's "special" is index 1, which is F_LARGE). The default (index 0) is F_DEFAULT. */
+static const struct { const char *name; vkb_fill_kind kind; } fill_edges[] = {
+    [F_LARGE] = {"large", VKB_FILL_LARGE}, [F_SPECIAL] = {"special", VKB_FILL_SPECIAL},
+    [F_SUBNORMAL] = {"subnormal", VKB_FILL_SUBNORMAL}};
+_Static_assert(sizeof(fill_edges) / sizeof(*fill_edges) == F_SUBNORMAL + 1, "one row per F_* after F_DEFAULT");
+
+static int fill_id(const char *name)
+{
+    for (int i = F_LARGE; i <= F_SUBNORMAL; i++)
+        if (!strcmp(name, fill_edges[i].name)) return i;
+    return F_DEFAULT;
+}
 
 static double flush(vkb_dtype t, double v) { return fabs(v) < vkb_min_normal(t) ? copysign(0.0, v) : v; }
 
@@ -84,7 +100,7 @@ static int plan_common(vkb_case *c, int64_t *n, vkb_dtype *t, const char *const 
                         c->caps.ieee32 ? "16" : "32");
     priv *p = calloc(1, sizeof(priv));
     if (!p) return vkb_error(c, "out of memory") < 0;
-    p->fill = fill;
+    p->fill = fill_id(fills[fill]);
     c->priv = p;
     return 0;
 }
@@ -95,7 +111,7 @@ static void fill_edge(vkb_case *c, gsl_rng *r, int b, int fill)
     vkb_buf *buf = &c->buf[b];
     float *x = malloc(buf->count * sizeof(float));
     if (!x) return;
-    vkb_fill_edge(r, x, buf->count, buf->type, fill == F_LARGE ? VKB_FILL_LARGE : fill == F_SPECIAL ? VKB_FILL_SPECIAL : VKB_FILL_SUBNORMAL);
+    vkb_fill_edge(r, x, buf->count, buf->type, fill_edges[fill].kind);
     vkb_store_f32(buf, x, buf->count);
     free(x);
 }
@@ -151,7 +167,7 @@ static void copy_check(vkb_case *c, vkb_check *r)
         vkb_check_end(r);
         return;
     }
-    vkb_cmp_ulp(r, VKB_F32, c->buf[1].host, p->want_t, c->buf[0].count, 0);
+    vkb_cmp_bits(r, VKB_F32, c->buf[1].host, p->want_t, NULL, 0, c->buf[0].count, VKB_NAN_BITS);
 }
 static void priv_release(vkb_case *c);
 
@@ -279,7 +295,8 @@ static void binary_check(vkb_case *c, vkb_check *r)
         vkb_cmp_bound(r, t, got, p->want, n, tol);
     } else {
         vkb_check_begin(r, t == VKB_F16 ? "ulp" : "exact", 0);
-        vkb_cmp_ulp_alt(r, t, got, p->want_t, (const void *const *)p->alt, p->nalt, n, t == VKB_F16 ? 1.0 : 0.0);
+        if (t == VKB_F16) vkb_cmp_ulp_alt(r, t, got, p->want_t, (const void *const *)p->alt, p->nalt, n, 1.0);
+        else vkb_cmp_bits(r, t, got, p->want_t, (const void *const *)p->alt, p->nalt, n, VKB_NAN_ANY);
     }
 }
 
@@ -336,6 +353,30 @@ static void unary_fill(vkb_case *c, gsl_rng *r)
     free(x);
 }
 
+/* The error of unary.glsl's fp32 chain for gelu, silu and sigmoid, y = num / (1 + E), E = exp(arg), num = x
+ * (sigmoid: 1), u = 2^-24. The shader's argument â has relative error at most darg: 0 for silu and sigmoid
+ * (arg = -x, exact); gamma_7 for gelu (arg = -2 c1 (x + c2 x^3): c1 and c2 rounded to fp32, three products,
+ * a sum of two terms of one sign, the product by c1; -2 is exact, and an fma contraction only drops roundings).
+ *  - exp(â) = E e^(â - arg) with |â - arg| <= darg |arg|, and exp adds 3 + 2|â| ULP <= (3 + 2|arg|(1 + darg)) 2u
+ *    relative (E normal): |Ê - E| <= eps E, eps = (g - 1) + (3 + 2|arg|(1 + darg)) 2u g, g = e^(darg |arg|).
+ *  - 1 + Ê = (1 + E)(1 + theta), |theta| <= eta = s eps, s = E / (1 + E): E's error counts as much as E weighs in
+ *    the divisor (s -> 0 where gelu and silu tend to x, sigmoid to 1).
+ *  - the add rounds once (u), the division 2.5 ULP <= 5u for a divisor in [1, 2^126]:
+ *    |ŷ / y - 1| <= (1 + 5u) / ((1 - eta)(1 - u)) - 1.
+ * Where arg <= -87 (E < 2^-125) Ê is a subnormal, 0, or below 2^-125: eta <= 2^-124 (taken in every case).
+ * Beyond SAT the divisor may pass 2^126 (saturation, unary_ref): the chain is bounded at arg = SAT. */
+#define SAT 87.33  /* 126 ln 2 = 87.3365 less a margin above the argument's and exp's errors there (< 1e-4) */
+static double sigmoid_chain_rel(double arg, double darg)
+{
+    const double u = 0x1p-24;
+    double eta = 0x1p-124;
+    if (arg > -87) {
+        double a = fmin(arg, SAT), g = exp(darg * fabs(a)), e = exp(a);
+        eta += e / (1 + e) * ((g - 1) + (3 + 2 * fabs(a) * (1 + darg)) * 2 * u * g);
+    }
+    return (1 + 5 * u) / ((1 - eta) * (1 - u)) - 1;
+}
+
 static double unary_ref(vkb_case *c)
 {
     priv *p = c->priv;
@@ -348,30 +389,40 @@ static double unary_ref(vkb_case *c)
     if (!p->want || !p->want_t || !p->bound) return 1.0;
     p->nalt = op == U_RELU && (p->fill == F_SPECIAL || p->fill == F_SUBNORMAL);
     if (p->nalt && !(p->alt[0] = malloc(n * vkb_dtype_size(t)))) p->nalt = 0;
+    /* the part of unary_check's tol.ulps that the chain may use, as a relative error (ULP >= u |y|): 64 ULP
+     * fp32; fp16: one of its 2 ULP (the other is the conversion to fp16) */
+    const double covered = t == VKB_F16 ? 0x1p-11 : 64 * 0x1p-24, gamma7 = 7 * 0x1p-24 / (1 - 7 * 0x1p-24);
     for (size_t i = 0; i < n; i++) {
-        double x = in_elem(c, 0, i), y, arg;  /* arg: the argument of exp in unary.glsl */
+        double x = in_elem(c, 0, i), y, arg, num = x, darg = 0;  /* arg: the argument of exp in unary.glsl */
         switch (op) {
         case U_RELU: y = x < 0 ? 0 : x; arg = 0; break;  /* NaN stays NaN (as torch.relu) */
         case U_GELU:
             arg = -2 * 0.79788456080286535588 * (x + 0.044715 * x * x * x);
             y = 0.5 * x * (1.0 + tanh(0.79788456080286535588 * (x + 0.044715 * x * x * x)));
-            p->bound[i] = 0x1p-20 * fabs(x);
+            darg = gamma7;
+            /* kernels.md §3.4, for |x| <= 20 only. It also covers this reference: below x = -6.5, 1 + tanh
+             * cancels in double (absolute error <= |x| 2^-52, no relative accuracy); below -20 both it and
+             * the true value (|y| < 20 e^-603) are 0 to far below fp32's smallest subnormal. */
+            if (fabs(x) <= 20) p->bound[i] = 0x1p-20 * fabs(x);
             break;
         case U_SILU: y = x / (1.0 + exp(-x)); arg = -x; break;
-        default: y = 1.0 / (1.0 + exp(-x)); arg = -x; break;
+        default: y = 1.0 / (1.0 + exp(-x)); arg = -x; num = 1; break;
         }
-        /* Beyond |x| = 10 (fp32): exp's 3 + 2|arg| ULP, the add's 0.5 and the division's 2.5 give a relative
-         * error of (3 + 2|arg| + 3) 2u <= (12 + 4|arg|) ULP of the result; where it exceeds the 64 ULP of the
-         * header, the excess is allowed (it matters for silu and sigmoid; gelu's small results have the
-         * absolute term). Saturation: where 1 + e^arg > 2^126 (arg > 87.34) Vulkan sets no precision for the
-         * division, and the result must lie between 0 and the true value, which is below |x| 2^-126; a result
-         * below the smallest normal may be flushed to 0 (FLUSH). Both allow |want|. */
-        if (t == VKB_F32 && isfinite(arg) && 12 + 4 * fabs(arg) > 64)
-            p->bound[i] += (12 + 4 * fabs(arg) - 64) * vkb_ulp(t, y);
-        if (isfinite(y) && (arg > 87.34 || fabs(y) < vkb_min_normal(t))) p->bound[i] += fabs(y);
         p->want[i] = y;
         store_t(t, p->want_t, i, y);
         if (p->nalt) store_t(t, p->alt[0], i, flush(t, y));
+        if (op == U_RELU || !isfinite(x) || !isfinite(y)) continue;  /* IEEE specials: exact (check.c) */
+        double rel = sigmoid_chain_rel(arg, darg);
+        p->bound[i] += fmax(0, rel - covered) * fabs(y);
+        /* Saturation: where arg > SAT the divisor may pass 2^126, beyond which Vulkan sets no precision for a
+         * division, and exp of an overflowing result may be +Inf or the largest finite (check.c's ULP rule). We
+         * accept a result between 0 and num / d (the quotient by the smallest divisor the device can form,
+         * correctly rounded or flushed to 0): d = min(1 + E, FLT_MAX), or +Inf where the fp32 argument itself
+         * is +Inf (|arg| > 2^129, gelu's x^3 overflows: exp(+Inf) = +Inf, y = +-0). The allowance is below
+         * |num| 2^-126 (1 + rel): a result of the size of x (gelu returning x for x < -1e23, say) fails.
+         * Flush: a result below the smallest normal of the type may be flushed to 0 (FLUSH). */
+        if (arg > SAT && fabs(arg) <= 0x1p129) p->bound[i] += fabs(num) / fmin(1 + exp(arg), FLT_MAX) * (1 + rel);
+        if (fabs(y) < vkb_min_normal(t)) p->bound[i] += fabs(y);
     }
     return 1.0;
 }
@@ -390,7 +441,7 @@ static void unary_check(vkb_case *c, vkb_check *r)
     }
     if (unary_op(c) == U_RELU) {
         vkb_check_begin(r, "exact", 0);
-        vkb_cmp_ulp_alt(r, t, c->buf[1].host, p->want_t, (const void *const *)p->alt, p->nalt, n, 0);
+        vkb_cmp_bits(r, t, c->buf[1].host, p->want_t, (const void *const *)p->alt, p->nalt, n, VKB_NAN_BITS);
         return;
     }
     vkb_check_begin(r, "bound", 1);

@@ -690,6 +690,44 @@ fill_pair "QR with the cancelling sign of beta" qr_panel=qr_panel_badsign "qr m=
     'FAIL +qr .*lapack metric [0-9.e+]+ > threshold 30' tinytail
 fill_pair "TSQR panel whose reconstruction LU takes the cancelling sign" qr_tsqr128=qr_tsqr128_badsign \
     "qr m=100 n=40 panel=tsqr leaf=64" 'FAIL +qr .*lapack metric [0-9.e+]+ > threshold 30' tinytail
+# div's and copy's fill=special gives IEEE specials: the fill used to be read by its index in the kernel's list,
+# where "special" is index 1, which meant F_LARGE (div got large finite dividends, copy plain normal values), so
+# a kernel that mishandles NaN or Inf passed the very fill made to catch it.
+fill_pair "copy that turns NaN into +0" copy=copy_nanzero "copy n=4097" 'FAIL +copy .*exact metric [0-9]+ > threshold 0' special
+grep_out "copy fill=special: a NaN reached it" 'got=0 want=-?nan'
+fill_pair "div whose infinite dividend gives 0" binary=div_infzero "div n=4097" 'FAIL +div .*bound metric inf > threshold 1' special
+grep_out "div fill=special: an infinite dividend reached it" 'got=0 want=-?inf'
+fill_pair "fp16 div whose infinite dividend gives NaN" binary_f16=div_f16_infnan "div n=4097 dtype=f16" \
+    'FAIL +div +n=4097 dtype=f16 fill=special' special
+grep_out "fp16 div fill=special: an infinite dividend reached it" 'got=-?nan want=-?inf'
+# A transpose moves bits: one that turns -0 into +0 and a negative NaN into +NaN (equal as numbers) FAILs.
+fill_pair "transpose that canonicalises -0 and NaN signs" transpose=transpose_canon "transpose rows=64 cols=96" \
+    'FAIL +transpose .*exact metric [0-9]+ > threshold 0' special
+grep_out "transpose fill=special: the bits are named" '\(bits 0x[0-9a-f]+ vs 0x[0-9a-f]+\)'
+# shellcheck disable=SC2086
+expect "correct div and copy PASS fill=special (f32, f16, broadcasts)" run --seed 1 $quick \
+    -e "div n=3,4097 dtype=f32,f16 bcast=none,row,scalar fill=special" -e "copy n=3,4097 fill=special"
+# gelu's bound is finite for every x: 2^-20 |x| for |x| <= 20 only, the chain's error relative to |y|, exp's
+# argument clamped where it saturates. It used to grow with exp's cubic argument and pass FLT_MAX below x ~ -1e13,
+# so a gelu returning x below -1e23 (where gelu is -0) PASSed fill=large.
+fill_pair "gelu returning x below -1e23" unary=gelu_negident "gelu n=4097" 'FAIL +gelu .*bound metric [0-9.e+]+ > threshold 1' large
+grep_out "gelu fill=large: the identity is named against -0" 'got=-[0-9.e+]+ want=-0'
+# shellcheck disable=SC2086
+expect "correct gelu, silu, sigmoid PASS every fill (f32, f16)" run --seed 1 $quick \
+    -e "gelu n=4097 dtype=f32,f16 fill=uniform,large,special,subnormal" \
+    -e "silu n=4097 dtype=f32,f16 fill=uniform,large,special,subnormal" \
+    -e "sigmoid n=4097 dtype=f32,f16 fill=uniform,large,special,subnormal"
+# rmsnorm counts 1.0 / float(cols) at Vulkan's 2.5 ULP (<= 5u), as bitnet_aquant_r_bound does; it used to count
+# one rounding (u), a bound tighter than the algorithm's worst case. rmsnorm_at_bound (fp64: shaderFloat64, which
+# lavapipe and every GPU we run have) returns the exact result times 1 + 14.5u: inside the derived 16u at
+# cols = 1024, beyond the former 14u. It must PASS, near the bound (metric > 0.9: the bound is not loose either).
+# shellcheck disable=SC2086
+expect "rmsnorm 14.5u from exact at cols=1024 (derived bound 16u): PASS" run --seed 1 $quick \
+    -e "rmsnorm rows=7 cols=1024 fill=normal,large" --shader rows=rmsnorm_at_bound
+csv_col "$(lastdir)/results.csv" status metric > "$T/rms.tsv"
+if awk -F'\t' '$1 != "PASS" || $2 <= 0.9 || $2 >= 1 { n++ } END { exit n > 0 || NR != 2 }' "$T/rms.tsv"; then
+    ok "rmsnorm at the bound: metric in (0.9, 1) ($(cut -f2 "$T/rms.tsv" | tr '\n' ' '))"
+else bad "rmsnorm at the bound: metrics" "$T/rms.tsv"; fi
 expect_exit 3 "a fill the kernel does not offer: exit 3" "$VKB" run -e "softmax rows=2 cols=3 fill=ties"
 grep_out "a fill the kernel does not offer: names the ones it does" 'fill=ties: softmax offers uniform, large, equal'
 
