@@ -27,9 +27,9 @@ void vkb_cmp_ulp_alt(vkb_check *r, vkb_dtype t, const void *got, const void *wan
 /* Bit-for-bit comparison of fp32 (or fp16 when t == VKB_F16) outputs with an expected array of type t, for
  * kernels whose contract is bitwise: element i passes only when its bits equal want[i]'s or those of one of the
  * nalt arrays alt[k] (type t; e.g. the result with denormals flushed), so -0 never matches +0. nan says how a
- * NaN is judged: VKB_NAN_BITS, bit for bit like any value (data movement: copy, transpose, relu's select);
- * VKB_NAN_ANY, any NaN matches a NaN reference (arithmetic: IEEE 754 fixes neither payload nor sign of a NaN
- * result). metric = number of elements that differ (threshold 0); mismatches are recorded with their bits. */
+ * NaN is judged: VKB_NAN_BITS, bit for bit like any value (data movement: copy, transpose);
+ * VKB_NAN_ANY, any NaN matches a NaN reference (arithmetic, max() included: IEEE 754 fixes neither payload nor
+ * sign of a NaN result, and NVIDIA's fp16 max returns its canonical 0x7fff for any NaN, measured on an H200). metric = number of elements that differ (threshold 0); mismatches are recorded with their bits. */
 typedef enum { VKB_NAN_ANY, VKB_NAN_BITS } vkb_nan_rule;
 void vkb_cmp_bits(vkb_check *r, vkb_dtype t, const void *got, const void *want, const void *const *alt, int nalt,
                   size_t n, vkb_nan_rule nan);

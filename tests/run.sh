@@ -704,6 +704,11 @@ grep_out "fp16 div fill=special: an infinite dividend reached it" 'got=-?nan wan
 fill_pair "transpose that canonicalises -0 and NaN signs" transpose=transpose_canon "transpose rows=64 cols=96" \
     'FAIL +transpose .*exact metric [0-9]+ > threshold 0' special
 grep_out "transpose fill=special: the bits are named" '\(bits 0x[0-9a-f]+ vs 0x[0-9a-f]+\)'
+# relu's NaN is max()'s own: an fp16 relu returning the canonical NaN 0x7fff, as the H200 does, PASSes.
+# shellcheck disable=SC2086
+run --seed 11 $quick -e "relu n=4097 dtype=f16 fill=special" --shader unary_f16=relu_f16_canonnan > "$T/out" 2>&1
+if [ "$(csv_col "$(lastdir)/results.csv" status)" = PASS ]; then ok "fp16 relu returning NaN as 0x7fff (an H200's answer): PASS"
+else bad "relu with the canonical NaN" "$T/out"; fi
 # shellcheck disable=SC2086
 expect "correct div and copy PASS fill=special (f32, f16, broadcasts)" run --seed 1 $quick \
     -e "div n=3,4097 dtype=f32,f16 bcast=none,row,scalar fill=special" -e "copy n=3,4097 fill=special"
