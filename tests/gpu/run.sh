@@ -2,7 +2,7 @@
 # The GPU batch behind the closing notes' figures (run on an NVIDIA H100/H200 with NVIDIA's Vulkan
 # driver, from the repo root, with build/gpu/vkbench built here and OUT set to a results folder).
 # Each block fits one 10-minute device command; run them back to back.
-#   sh tests/gpu/run.sh calibrate|clock|bitnet|decomp|default|validate|bench|gatelaunch|gatespread|sweep NAME|bitnet15|concurrency|overhead|matmul|gate|peers|issue12|accept15|accept16|ablate SET
+#   sh tests/gpu/run.sh calibrate|clock|bitnet|decomp|default|validate PART|bench|gatelaunch|gatespread|sweep NAME|bitnet15|concurrency|overhead|matmul|gate|peers|issue12|accept15|accept16|ablate SET
 set -u
 V=${VKB:-build/gpu/vkbench}; OUT=${OUT:-/tmp/vkbench-gpu}; R=$OUT/res
 mkdir -p "$R"
@@ -18,22 +18,25 @@ decomp) "$V" run --no-telemetry --dir "$R/decomp" --seed 3 -e "set min_time=0.2 
     -e "svd n=256,1024" ;;
 default) "$V" run suites/default.suite --dir "$R/default" --seed 7 --min-time 0.2 --timeout 3 ;;
 validate)   # session 18: the checks made stricter (bitwise copy/transpose/relu/add, per-type poison, specials that
-            # now reach div and copy, gelu's finite bound) against a real driver: the IEEE specials and subnormals
-            # through every elementwise kernel in f32 and f16, then the smoke and default suites; non-PASS rows listed
-    E="--no-telemetry --min-time 0.02 --timeout 1 --seed 11"
-    "$V" run --dir "$R/spec" $E -e "add n=4097,2^20 dtype=f32,f16 fill=normal,large,special,subnormal" \
+            # now reach div and copy, gelu's finite bound) against a real driver: PART spec (the IEEE specials and
+            # subnormals through every elementwise kernel in f32 and f16, ~1 min), smoke (~7 min on an H200) or
+            # default (the default suite); one part per 10-minute command; non-PASS rows listed
+    shift; part=${1:-spec}; E="--no-telemetry --min-time 0.02 --timeout 1 --seed 11"
+    case $part in
+    spec) "$V" run --dir "$R/spec" $E -e "add n=4097,2^20 dtype=f32,f16 fill=normal,large,special,subnormal" \
         -e "sub n=4097,2^20 dtype=f32,f16 fill=special,subnormal" -e "mul n=4097,2^20 dtype=f32,f16 fill=special,subnormal" \
         -e "div n=4097,2^20 dtype=f32,f16 fill=normal,special" -e "relu n=4097,2^20 dtype=f32,f16 fill=uniform,large,special,subnormal" \
         -e "gelu n=4097,2^20 dtype=f32,f16 fill=uniform,large,special,subnormal" \
         -e "silu n=4097,2^20 dtype=f32,f16 fill=uniform,large,special,subnormal" \
         -e "sigmoid n=4097,2^20 dtype=f32,f16 fill=uniform,large,special,subnormal" -e "copy n=4097,2^20 fill=normal,special" \
-        -e "transpose rows=64,1000 cols=96,1024 dtype=f32,f16 fill=special" -e "rmsnorm rows=7,64 cols=1024,4096" > "$R/spec.log" 2>&1
-    "$V" run suites/smoke.suite --dir "$R/smoke" --seed 1 --min-time 0.01 --timeout 0.5 --no-telemetry --no-cpu-baseline > "$R/smoke.log" 2>&1
-    s=$(date +%s); "$V" run suites/default.suite --dir "$R/def" --seed 7 --min-time 0.05 --no-telemetry > "$R/def.log" 2>&1
-    echo "default suite: $(( $(date +%s) - s )) s wall"
-    for d in spec smoke def; do echo "== $d: $("$V" csv "$R/$d/results.csv" status | sort | uniq -c | tr -s ' \n' ' ')"
-        "$V" csv "$R/$d/results.csv" kernel params status reason | grep -v "$(printf '\t')\(PASS\|SKIP\)$(printf '\t')" | cut -c1-300 | head -n 20
-    done ;;
+        -e "transpose rows=64,1000 cols=96,1024 dtype=f32,f16 fill=special" -e "rmsnorm rows=7,64 cols=1024,4096" > "$R/spec.log" 2>&1 ;;
+    smoke) "$V" run suites/smoke.suite --dir "$R/smoke" --seed 1 --min-time 0.01 --timeout 0.5 --no-telemetry --no-cpu-baseline > "$R/smoke.log" 2>&1 ;;
+    default) s=$(date +%s); "$V" run suites/default.suite --dir "$R/default" --seed 7 --min-time 0.05 --no-telemetry > "$R/default.log" 2>&1
+        echo "default suite: $(( $(date +%s) - s )) s wall" ;;
+    *) echo "validate: PART spec, smoke or default" >&2; exit 2 ;;
+    esac
+    echo "== $part: $("$V" csv "$R/$part/results.csv" status | sort | uniq -c | tr -s ' \n' ' ')"
+    "$V" csv "$R/$part/results.csv" kernel params status reason | grep -v "$(printf '\t')\(PASS\|SKIP\)$(printf '\t')" | cut -c1-300 | head -n 20 ;;
 bench)   # issue 11: the whole default suite as `make bench` runs it (telemetry on), wall time; the report is
          # rendered on the dev host (no gnuplot here): vkbench report --no-plots here, plots there
     s=$(date +%s%N); "$V" run suites/default.suite --dir "$R/bench" --seed 7 > "$R/bench.log" 2>&1; echo "rc=$?" >> "$R/bench.log"
