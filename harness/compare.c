@@ -552,7 +552,7 @@ static int load_side(rowset *set, const char *arg, int cand, side_id *id, char *
     for (int f = 0; f < nfiles; f++) {
         if (vkb_result_require(files[f], need, sizeof(need) / sizeof(need[0]), err, errlen)) goto cleanup;
         long nr = vkb_result_read(files[f], &res, err, errlen);
-        if (nr < 0) goto cleanup;
+        if (nr < 0 || vkb_result_need_status(files[f], res, nr, err, errlen)) goto cleanup;
         snprintf(samples, sizeof(samples), "%s", files[f]);
         char *slash = strrchr(samples, '/');
         snprintf(slash ? slash + 1 : samples, sizeof(samples) - (size_t)(slash ? slash + 1 - samples : 0), "samples.csv");

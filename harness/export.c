@@ -110,6 +110,10 @@ int vkb_export_gbench(FILE *f, const char *results_csv, int per_sample, char *er
     if (vkb_result_require(results_csv, need, sizeof(need) / sizeof(need[0]), err, errlen)) return -1;
     long n = vkb_result_read(results_csv, &rows, err, errlen);
     if (n < 0) return -1;
+    if (vkb_result_need_status(results_csv, rows, n, err, errlen)) {
+        free(rows);
+        return -1;
+    }
     /* A killed run's samples.csv may end in the cut-short line of its case in flight (rundir.h). */
     vkb_runstate state = vkb_rundir_state(results_csv, NULL, 0);
     int torn_tail = state == VKB_RUN_KILLED || state == VKB_RUN_RUNNING;

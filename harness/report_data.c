@@ -506,7 +506,8 @@ int rep_read_runs(rrun *runs, const char *const *dirs, int n, char *err, size_t 
         runs[i].finished = finished_rows(dirs[i]);
         if (vkb_result_require(path, need, sizeof(need) / sizeof(need[0]), err, errlen)) return -1;
         runs[i].n = vkb_result_read(path, &runs[i].rows, err, errlen);
-        if (runs[i].n < 0 || read_samples(&runs[i], path, err, errlen)) return -1;
+        if (runs[i].n < 0 || vkb_result_need_status(path, runs[i].rows, runs[i].n, err, errlen) ||
+            read_samples(&runs[i], path, err, errlen)) return -1;
     }
     return 0;
 }

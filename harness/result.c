@@ -242,6 +242,17 @@ int vkb_result_status_known(const char *s)
     return 0;
 }
 
+int vkb_result_need_status(const char *path, const vkb_result *rows, long n, char *err, size_t errlen)
+{
+    for (long i = 0; i < n; i++)
+        if (!rows[i].status[0]) {
+            snprintf(err, errlen, "%s: data row %ld (case_id %lld, %s %s): no status (vkbench writes %s)", path, i + 1,
+                     (long long)rows[i].case_id, rows[i].kernel, rows[i].params, vkb_result_statuses);
+            return -1;
+        }
+    return 0;
+}
+
 int vkb_result_column(const char *name)
 {
     for (int i = 0; i < NCOLS; i++)
@@ -300,7 +311,7 @@ long vkb_result_read_stream(FILE *f, const char *path, vkb_result **out, char *e
             if (c->type == COL_S) {
                 snprintf(p, VKB_STR_LEN, "%s", v);
                 /* Every reader counts rows by status: one it does not know would be counted as nothing. */
-                if (c->off == offsetof(vkb_result, status) && !vkb_result_status_known(v)) {
+                if (c->off == offsetof(vkb_result, status) && *v && !vkb_result_status_known(v)) {
                     fail(err, errlen, path, r.start, "bad status '%s' in column status (vkbench writes %s)", v,
                          vkb_result_statuses);
                     goto cleanup;

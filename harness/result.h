@@ -70,13 +70,17 @@ void vkb_result_write_row(FILE *f, const vkb_result *r);
  * as from vkb_result_init: a reader that needs a column asks vkb_result_require first). Returns the number of
  * rows (rows in *out, caller frees), or -1 with "file:line: message" in err: wrong field count, unterminated
  * quote, no header, a numeric cell that is empty or not a number (unmeasured is "NA"; never NA in line,
- * case_id, seed), a status vkbench does not write (vkb_result_status_known). */
+ * case_id, seed), a status vkbench does not write (vkb_result_status_known). An empty status reads as an absent
+ * status column does (""), so what is read writes back and reads again; readers that count by status ask
+ * vkb_result_need_status. */
 long vkb_result_read(const char *path, vkb_result **out, char *err, size_t errlen);
 
 /* The same from an open stream (read to its end, not closed); name is used in the messages. */
 long vkb_result_read_stream(FILE *f, const char *name, vkb_result **out, char *err, size_t errlen);
 /* 1 when s is a status the writer produces: PASS, TIMED, FAIL, SKIP, ERROR or INTERRUPTED. */
 int vkb_result_status_known(const char *s);
+/* 0 when every row has a status, else -1 with "path: data row K (case_id, kernel, params): no status" in err. */
+int vkb_result_need_status(const char *path, const vkb_result *rows, long n, char *err, size_t errlen);
 /* The statuses above, as text for messages ("PASS, TIMED, ... or INTERRUPTED"). */
 extern const char vkb_result_statuses[];
 /* The index of a column of the schema by name, or -1. */
