@@ -2,7 +2,10 @@
  * NaN too, and reporting it as "unwritten" tells the kernel author where to look. */
 #include <float.h>
 #include <math.h>
+#include <pthread.h>
+#include <stdatomic.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "check.h"
@@ -139,54 +142,189 @@ static int judge_special(vkb_check *r, vkb_dtype t, const void *got, size_t i, d
     return 0;
 }
 
+/* The comparators split [0, n) into fixed spans of SPAN elements, compare them on up to check_threads threads and
+ * merge the spans' results in index order. The spans do not depend on the thread count, so neither does any
+ * field of the result: a 2^26-element output checked on one thread or on ten gives the same verdict, counts,
+ * metric, sums and detail (an H200 host spent 50 s of the default suite's 175 waiting for single-threaded
+ * checks). Outputs of at most SPAN elements are one span: compared exactly as a plain loop. */
+enum { SPAN = 1 << 20 };
+static int check_threads = 1;
+
+void vkb_check_set_threads(int n) { check_threads = n < 1 ? 1 : n > 64 ? 64 : n; }
+
+typedef struct part {
+    vkb_check c;    /* the span's counters, metric, maxima and first mismatches */
+    double se, sw;  /* sums of squared errors and of squared references, for nmse */
+} part;
+typedef void (*span_fn)(const void *arg, part *p, size_t lo, size_t hi);
+typedef struct spans {
+    span_fn fn;
+    const void *arg;
+    part *p;
+    size_t n, count;
+    atomic_size_t next;
+} spans;
+
+static void *span_worker(void *a)
+{
+    spans *s = a;
+    for (size_t k; (k = atomic_fetch_add(&s->next, 1)) < s->count;)
+        s->fn(s->arg, &s->p[k], k * SPAN, (k + 1) * SPAN < s->n ? (k + 1) * SPAN : s->n);
+    return NULL;
+}
+
+/* Fold a span's detail entries ("; "-separated) into r's, up to the 10 the serial comparators keep. */
+static void merge_detail(vkb_check *r, const char *d)
+{
+    size_t have = 0;
+    for (const char *q = r->detail; *q; q++) have += q[0] == ';' && q[1] == ' ';
+    have += r->detail[0] != 0;
+    while (*d && have < 10) {
+        const char *e = strstr(d, "; ");
+        size_t len = e ? (size_t)(e - d) : strlen(d), used = strlen(r->detail);
+        snprintf(r->detail + used, sizeof(r->detail) - used, "%s%.*s", used ? "; " : "", (int)len, d);
+        have++;
+        d = e ? e + 2 : d + len;
+    }
+}
+
+/* Runs fn over [0, n) in spans and merges them into r; returns the summed se and sw through the pointers. */
+static void run_spans(vkb_check *r, span_fn fn, const void *arg, size_t n, double *se, double *sw)
+{
+    part one, *p = &one;
+    spans s = {.fn = fn, .arg = arg, .n = n, .count = n ? (n + SPAN - 1) / SPAN : 0};
+    if (s.count <= 1 || !(p = calloc(s.count, sizeof(*p)))) {  /* one span (or no memory for more) */
+        p = &one;
+        memset(&one, 0, sizeof(one));
+        fn(arg, &one, 0, n);
+        s.count = 1;
+    } else {
+        s.p = p;
+        atomic_init(&s.next, 0);
+        pthread_t th[64];
+        int nt = 0, want = (int)(s.count < (size_t)check_threads ? s.count : (size_t)check_threads);
+        for (; nt < want - 1 && pthread_create(&th[nt], NULL, span_worker, &s) == 0; nt++) {}
+        span_worker(&s);
+        for (int i = 0; i < nt; i++) pthread_join(th[i], NULL);
+    }
+    *se = *sw = 0;
+    for (size_t k = 0; k < s.count; k++) {
+        const vkb_check *c = &p[k].c;
+        merge_detail(r, c->detail);
+        r->nbad += c->nbad;
+        r->nnan += c->nnan;
+        r->nunwritten += c->nunwritten;
+        r->nchecked += c->nchecked;
+        r->ntie += c->ntie;
+        if (!(c->metric <= r->metric)) r->metric = c->metric;
+        if (c->max_abs > r->max_abs) r->max_abs = c->max_abs;
+        if (c->max_rel > r->max_rel) r->max_rel = c->max_rel;
+        *se += p[k].se;
+        *sw += p[k].sw;
+    }
+    if (p != &one) free(p);
+}
+
+typedef struct pub_arg {
+    vkb_span_fn fn;
+    void (*plain)(const void *arg, size_t lo, size_t hi);
+    const void *arg;
+} pub_arg;
+
+static void pub_span(const void *a, part *p, size_t lo, size_t hi)
+{
+    const pub_arg *q = a;
+    if (q->fn) q->fn(q->arg, &p->c, lo, hi);
+    else q->plain(q->arg, lo, hi);
+}
+
+void vkb_check_spans(vkb_check *r, size_t n, vkb_span_fn fn, const void *arg)
+{
+    pub_arg a = {fn, NULL, arg};
+    double se, sw;
+    run_spans(r, pub_span, &a, n, &se, &sw);
+}
+
+void vkb_par_spans(size_t n, void (*fn)(const void *arg, size_t lo, size_t hi), const void *arg)
+{
+    pub_arg a = {NULL, fn, arg};
+    vkb_check unused;
+    double se, sw;
+    memset(&unused, 0, sizeof(unused));
+    run_spans(&unused, pub_span, &a, n, &se, &sw);
+}
+
+/* One comparator call's operands, for its span function. */
+typedef struct cmp_arg {
+    vkb_dtype t;
+    const void *got, *want;  /* want: type t (ulp, bits, exact) */
+    const double *dwant;     /* bound: the double reference */
+    const void *const *alt;
+    int nalt;
+    double max_ulp;
+    vkb_nan_rule nan;
+    vkb_tol tol;
+} cmp_arg;
+
 void vkb_cmp_ulp(vkb_check *r, vkb_dtype t, const void *got, const void *want, size_t n, double max_ulp)
 {
     vkb_cmp_ulp_alt(r, t, got, want, NULL, 0, n, max_ulp);
 }
 
-void vkb_cmp_ulp_alt(vkb_check *r, vkb_dtype t, const void *got, const void *want, const void *const *alt, int nalt,
-                     size_t n, double max_ulp)
+static void ulp_span(const void *arg, part *p, size_t lo, size_t hi)
 {
-    double se = 0, sw = 0;
-    for (size_t i = 0; i < n; i++) {
-        const void *wp = want;  /* the reference, or an allowed alternative that matches this element closer */
-        double g = vkb_elem(t, got, i), w = vkb_elem(t, want, i);
+    const cmp_arg *a = arg;
+    vkb_check *r = &p->c;
+    vkb_dtype t = a->t;
+    for (size_t i = lo; i < hi; i++) {
+        const void *wp = a->want;  /* the reference, or an allowed alternative that matches this element closer */
+        double g = vkb_elem(t, a->got, i), w = vkb_elem(t, a->want, i);
         r->nchecked++;
-        for (int k = 0; k < nalt; k++) {
-            double a = vkb_elem(t, alt[k], i);
-            if ((isnan(a) && isnan(g)) || (isinf(a) && g == a) ||
-                (isfinite(g) && vkb_ulp_dist(t, got, alt[k], i) < vkb_ulp_dist(t, got, wp, i)))
-                wp = alt[k], w = a;
+        for (int k = 0; k < a->nalt; k++) {
+            double x = vkb_elem(t, a->alt[k], i);
+            if ((isnan(x) && isnan(g)) || (isinf(x) && g == x) ||
+                (isfinite(g) && vkb_ulp_dist(t, a->got, a->alt[k], i) < vkb_ulp_dist(t, a->got, wp, i)))
+                wp = a->alt[k], w = x;
         }
-        if (judge_special(r, t, got, i, g, w)) continue;
-        double d = vkb_ulp_dist(t, got, wp, i), e = fabs(g - w);
+        if (judge_special(r, t, a->got, i, g, w)) continue;
+        double d = vkb_ulp_dist(t, a->got, wp, i), e = fabs(g - w);
         if (d > r->metric) r->metric = d;
         if (e > r->max_abs) r->max_abs = e;
         if (w != 0 && e / fabs(w) > r->max_rel) r->max_rel = e / fabs(w);
-        se += e * e;
-        sw += w * w;
-        if (d > max_ulp) vkb_check_bad(r, i, g, w);
+        p->se += e * e;
+        p->sw += w * w;
+        if (d > a->max_ulp) vkb_check_bad(r, i, g, w);
     }
+}
+
+void vkb_cmp_ulp_alt(vkb_check *r, vkb_dtype t, const void *got, const void *want, const void *const *alt, int nalt,
+                     size_t n, double max_ulp)
+{
+    cmp_arg a = {.t = t, .got = got, .want = want, .alt = alt, .nalt = nalt, .max_ulp = max_ulp};
+    double se, sw;
+    run_spans(r, ulp_span, &a, n, &se, &sw);
     r->nmse = sw > 0 ? se / sw : se;
     r->threshold = max_ulp;
     vkb_check_end(r);
 }
 
-void vkb_cmp_bound(vkb_check *r, vkb_dtype t, const void *got, const double *want, size_t n, vkb_tol tol)
+static void bound_span(const void *arg, part *p, size_t lo, size_t hi)
 {
-    double se = 0, sw = 0;
+    const cmp_arg *a = arg;
+    vkb_check *r = &p->c;
+    vkb_dtype t = a->t;
+    vkb_tol tol = a->tol;
     double max_t = t == VKB_F16 ? 65504.0 : FLT_MAX;
-    r->threshold = 1;
-    for (size_t i = 0; i < n; i++) {
-        double g = vkb_elem(t, got, i), w = want[i];
+    for (size_t i = lo; i < hi; i++) {
+        double g = vkb_elem(t, a->got, i), w = a->dwant[i];
         double allowed = tol.abs + tol.rel * fabs(w) + tol.ulps * vkb_ulp(t, w) + (tol.bound ? tol.bound[i] : 0);
         r->nchecked++;
         /* Vulkan's ULP rule: where the allowed range reaches past the largest finite value, the infinity or
          * the largest finite of the same sign may be returned instead. */
         if (isfinite(w) && fabs(w) + allowed > max_t && (isinf(g) || fabs(g) == max_t) && (g < 0) == (w < 0) &&
-            !vkb_is_poison(t, got, i))
+            !vkb_is_poison(t, a->got, i))
             continue;
-        if (judge_special(r, t, got, i, g, w)) continue;
+        if (judge_special(r, t, a->got, i, g, w)) continue;
         /* An infinite double reference is an IEEE infinity from an infinite input (the references compute in
          * double from fp32/fp16 inputs and none overflows it), which the kernel must carry exactly: no
          * allowance reaches it (Inf/Inf would be NaN and compare false), nor does the largest finite. */
@@ -201,10 +339,18 @@ void vkb_cmp_bound(vkb_check *r, vkb_dtype t, const void *got, const double *wan
         if (!(ratio <= r->metric)) r->metric = ratio;
         if (e > r->max_abs) r->max_abs = e;
         if (w != 0 && e / fabs(w) > r->max_rel) r->max_rel = e / fabs(w);
-        se += e * e;
-        sw += w * w;
+        p->se += e * e;
+        p->sw += w * w;
         if (!(ratio <= 1)) vkb_check_bad(r, i, g, w);
     }
+}
+
+void vkb_cmp_bound(vkb_check *r, vkb_dtype t, const void *got, const double *want, size_t n, vkb_tol tol)
+{
+    cmp_arg a = {.t = t, .got = got, .dwant = want, .tol = tol};
+    double se, sw;
+    r->threshold = 1;
+    run_spans(r, bound_span, &a, n, &se, &sw);
     r->nmse = sw > 0 ? se / sw : se;
     vkb_check_end(r);
 }
@@ -226,29 +372,30 @@ static void bad_bits(vkb_check *r, vkb_dtype t, size_t i, double g, double w, ui
     r->nbad++;
 }
 
-void vkb_cmp_bits(vkb_check *r, vkb_dtype t, const void *got, const void *want, const void *const *alt, int nalt,
-                  size_t n, vkb_nan_rule nan)
+static void bits_span(const void *arg, part *p, size_t lo, size_t hi)
 {
-    double se = 0, sw = 0;
-    for (size_t i = 0; i < n; i++) {
-        uint32_t gb = float_bits(t, got, i), wb = float_bits(t, want, i);
-        double g = vkb_elem(t, got, i), w = vkb_elem(t, want, i);
+    const cmp_arg *a = arg;
+    vkb_check *r = &p->c;
+    vkb_dtype t = a->t;
+    for (size_t i = lo; i < hi; i++) {
+        uint32_t gb = float_bits(t, a->got, i), wb = float_bits(t, a->want, i);
+        double g = vkb_elem(t, a->got, i), w = vkb_elem(t, a->want, i);
         r->nchecked++;
-        if (vkb_is_poison(t, got, i)) {
+        if (vkb_is_poison(t, a->got, i)) {
             vkb_check_unwritten(r, i, g, w);
             continue;
         }
-        int same = gb == wb || (nan == VKB_NAN_ANY && isnan(g) && isnan(w));
-        for (int k = 0; k < nalt && !same; k++) {
-            double a = vkb_elem(t, alt[k], i);
-            same = gb == float_bits(t, alt[k], i) || (nan == VKB_NAN_ANY && isnan(g) && isnan(a));
+        int same = gb == wb || (a->nan == VKB_NAN_ANY && isnan(g) && isnan(w));
+        for (int k = 0; k < a->nalt && !same; k++) {
+            double x = vkb_elem(t, a->alt[k], i);
+            same = gb == float_bits(t, a->alt[k], i) || (a->nan == VKB_NAN_ANY && isnan(g) && isnan(x));
         }
         if (isfinite(g) && isfinite(w)) {
             double e = fabs(g - w);
             if (e > r->max_abs) r->max_abs = e;
             if (w != 0 && e / fabs(w) > r->max_rel) r->max_rel = e / fabs(w);
-            se += e * e;
-            sw += w * w;
+            p->se += e * e;
+            p->sw += w * w;
         }
         if (same) continue;
         if (!isfinite(g) && isfinite(w)) {  /* NaN or Inf where the reference is finite, as judge_special */
@@ -258,29 +405,46 @@ void vkb_cmp_bits(vkb_check *r, vkb_dtype t, const void *got, const void *want, 
             bad_bits(r, t, i, g, w, gb, wb);
         }
     }
+}
+
+void vkb_cmp_bits(vkb_check *r, vkb_dtype t, const void *got, const void *want, const void *const *alt, int nalt,
+                  size_t n, vkb_nan_rule nan)
+{
+    cmp_arg a = {.t = t, .got = got, .want = want, .alt = alt, .nalt = nalt, .nan = nan};
+    double se, sw;
+    run_spans(r, bits_span, &a, n, &se, &sw);
     r->nmse = sw > 0 ? se / sw : se;
     r->metric = (double)(r->nbad + r->nnan + r->nunwritten);
     r->threshold = 0;
     vkb_check_end(r);
 }
 
-void vkb_cmp_exact(vkb_check *r, vkb_dtype t, const void *got, const void *want, size_t n)
+static void exact_span(const void *arg, part *p, size_t lo, size_t hi)
 {
-    size_t sz = vkb_dtype_size(t);
-    r->threshold = 0;
-    for (size_t i = 0; i < n; i++) {
-        double g = vkb_elem(t, got, i), w = vkb_elem(t, want, i);
+    const cmp_arg *a = arg;
+    vkb_check *r = &p->c;
+    size_t sz = vkb_dtype_size(a->t);
+    for (size_t i = lo; i < hi; i++) {
+        double g = vkb_elem(a->t, a->got, i), w = vkb_elem(a->t, a->want, i);
         r->nchecked++;
         /* Poison first: an unwritten element whose expected value happens to equal the poison is unwritten. */
-        if (vkb_is_poison(t, got, i)) {
+        if (vkb_is_poison(a->t, a->got, i)) {
             vkb_check_unwritten(r, i, g, w);
             continue;
         }
-        if (memcmp((const char *)got + i * sz, (const char *)want + i * sz, sz) == 0) continue;
+        if (memcmp((const char *)a->got + i * sz, (const char *)a->want + i * sz, sz) == 0) continue;
         double e = fabs(g - w);
         if (e > r->max_abs) r->max_abs = e;
         vkb_check_bad(r, i, g, w);
     }
+}
+
+void vkb_cmp_exact(vkb_check *r, vkb_dtype t, const void *got, const void *want, size_t n)
+{
+    cmp_arg a = {.t = t, .got = got, .want = want};
+    double se, sw;
+    r->threshold = 0;
+    run_spans(r, exact_span, &a, n, &se, &sw);
     r->metric = (double)(r->nbad + r->nunwritten);
     vkb_check_end(r);
 }

@@ -46,6 +46,18 @@ void vkb_cmp_bound(vkb_check *r, vkb_dtype t, const void *got, const double *wan
  * whatever its expected value), then equality. metric = mismatches + unwritten, threshold 0. */
 void vkb_cmp_exact(vkb_check *r, vkb_dtype t, const void *got, const void *want, size_t n);
 
+/* Threads the comparators above may use for one call (default 1; at most 64). The spans they compare are fixed
+ * (2^20 elements), so every field of the result is the same for any thread count. */
+void vkb_check_set_threads(int n);
+/* A kernel's own element loop on the same spans and threads: fn(arg, part, lo, hi) judges [lo, hi) into part (a
+ * zeroed vkb_check of its own, used as the comparators use r), and the parts are merged into r in index order:
+ * counts added, metric, max_abs and max_rel the largest, the first 10 detail entries kept. */
+typedef void (*vkb_span_fn)(const void *arg, vkb_check *part, size_t lo, size_t hi);
+void vkb_check_spans(vkb_check *r, size_t n, vkb_span_fn fn, const void *arg);
+/* Any loop over [0, n) whose iterations are independent (e.g. expected values built in the check), on the same
+ * spans and threads. */
+void vkb_par_spans(size_t n, void (*fn)(const void *arg, size_t lo, size_t hi), const void *arg);
+
 /* Note one mismatch in r (counts it and records the first 10 in detail). */
 void vkb_check_bad(vkb_check *r, size_t i, double got, double want);
 /* Note one unwritten element in r (counts it in nunwritten; recorded in detail like a mismatch). */

@@ -1016,6 +1016,9 @@ int vkb_run(vkb_vk *v, const vkb_suite *s, const vkb_run_opts *o, vkb_run_totals
     /* Prefetch only where the timed device is not the CPU that would prepare the cases (lavapipe: none). */
     long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
     x.workers = o->jobs >= 0 ? o->jobs : x.caps.is_cpu ? 0 : (int)fmin(4, fmax(1, (double)ncpu / 4));
+    /* The checks' comparators: on lavapipe they run alone (before timing), so on every core; beside GPU timing,
+     * on the cores the prefetch workers and the submitting thread leave (an H200 host: 16 - 4 - 2 = 10). */
+    vkb_check_set_threads(x.caps.is_cpu ? (int)ncpu : (int)(ncpu - x.workers - 2));
     if (o->out_dir) snprintf(dir, sizeof(dir), "%s", o->out_dir);
     else snprintf(dir, sizeof(dir), "%s/%s-%s-%s", o->out_root ? o->out_root : "results", stamp, vkb_version_commit(),
                   devslug);

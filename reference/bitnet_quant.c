@@ -179,13 +179,41 @@ static double wquant_ref(vkb_case *c)
     return 1.0;
 }
 
+typedef struct wq_span {
+    const wq_priv *p;
+    const float *w;
+    const void *q;     /* the kernel's codes: int8 or packed */
+    size_t k, kp;
+    float gp, gref;
+} wq_span;
+
+/* Codes e in [lo, hi) of the padded rows (e = i * kp + j), for vkb_check_spans. */
+static void wquant_codes(const void *arg, vkb_check *r, size_t lo, size_t hi)
+{
+    const wq_span *a = arg;
+    int int8 = a->p->variant == WQ_INT8;
+    for (size_t e = lo; e < hi; e++) {
+        size_t i = e / a->kp, j = e % a->kp;
+        float x = j < a->k ? a->w[i * a->k + j] : 0.0f;
+        unsigned want = ternary_code(x, a->gp), got;
+        r->ntie += want != ternary_code(x, a->gref);
+        r->nchecked++;
+        /* Poison (int8 -128, a packed word of code 3) before the code: an unwritten code is unwritten. */
+        if (int8 ? vkb_is_poison(VKB_I8, a->q, e) : vkb_is_poison(VKB_U32, a->q, e / BITNET_WORD)) {
+            vkb_check_unwritten(r, e, int8 ? -128 : 2, (double)want - 1);
+            continue;
+        }
+        got = int8 ? (unsigned)(((const int8_t *)a->q)[e] + 1) : packed_code(a->q, a->kp, i, j);
+        if (got != want) vkb_check_bad(r, e, (double)got - 1, (double)want - 1);
+    }
+}
+
 static void wquant_check(vkb_case *c, vkb_check *r)
 {
     wq_priv *p = c->priv;
-    const float *w = c->buf[0].host;
     size_t k = c->disp[0].push.k, rows = c->buf[0].count / k, kp = BITNET_PAD(k);
     float gp = ((const float *)c->buf[2].host)[0];
-    float gref = p->variant == WQ_GIVEN ? gp : (float)p->gamma_ref;
+    wq_span a = {p, c->buf[0].host, c->buf[1].host, k, kp, gp, p->variant == WQ_GIVEN ? gp : (float)p->gamma_ref};
     vkb_check_begin(r, "exact", 0);
     if (p->variant != WQ_GIVEN && vkb_is_poison(VKB_F32, c->buf[2].host, 0)) {
         snprintf(r->detail, sizeof(r->detail), "gamma unwritten");
@@ -195,27 +223,7 @@ static void wquant_check(vkb_case *c, vkb_check *r)
         r->max_rel = err / p->gamma_ref;
         if (!(err <= allowed)) scale_bad(r, "gamma", 0, gp, p->gamma_ref, allowed);
     }
-    for (size_t i = 0; i < rows; i++)
-        for (size_t j = 0; j < kp; j++) {
-            float x = j < k ? w[i * k + j] : 0.0f;
-            unsigned want = ternary_code(x, gp), got;
-            size_t e = i * kp + j;
-            r->ntie += want != ternary_code(x, gref);
-            r->nchecked++;
-            /* Poison (int8 -128, a packed word of code 3) before the code: an unwritten code is unwritten. */
-            if (p->variant == WQ_INT8 ? vkb_is_poison(VKB_I8, c->buf[1].host, e)
-                                      : vkb_is_poison(VKB_U32, c->buf[1].host, e / BITNET_WORD)) {
-                vkb_check_unwritten(r, e, p->variant == WQ_INT8 ? -128 : 2, (double)want - 1);
-                continue;
-            }
-            if (p->variant == WQ_INT8) {
-                int8_t g8 = ((const int8_t *)c->buf[1].host)[e];
-                got = (unsigned)(g8 + 1);
-            } else {
-                got = packed_code(c->buf[1].host, kp, i, j);
-            }
-            if (got != want) vkb_check_bad(r, e, (double)got - 1, (double)want - 1);
-        }
+    vkb_check_spans(r, rows * kp, wquant_codes, &a);
     r->metric = (double)(r->nbad + r->nunwritten);
     r->fraction = 1;  /* every code compared above, the scale beside them; n_checked counts the codes */
     vkb_check_end(r);
@@ -274,6 +282,25 @@ static void dequant_fill(vkb_case *c, gsl_rng *r)
 
 static double dequant_ref(vkb_case *c) { (void)c; return 1.0; }
 
+typedef struct dq_want {
+    const uint32_t *q;
+    void *want;
+    size_t k, kp;
+    float gp;
+    vkb_dtype t;
+} dq_want;
+
+/* Expected values e in [lo, hi) (e = i * k + j), for vkb_par_spans. */
+static void dequant_want(const void *arg, size_t lo, size_t hi)
+{
+    const dq_want *a = arg;
+    for (size_t e = lo; e < hi; e++) {
+        float v = ((float)packed_code(a->q, a->kp, e / a->k, e % a->k) - 1.0f) * a->gp;
+        if (a->t == VKB_F16) ((uint16_t *)a->want)[e] = vkb_f32_to_f16(v);
+        else ((float *)a->want)[e] = v;
+    }
+}
+
 /* Expected value (code - 1) * gamma' is exact in fp32 (0 or +-gamma'): bitwise equality. In fp16 the one
  * conversion of +-gamma' has an unspecified rounding mode in Vulkan: <= 1 ulp fp16. */
 static void dequant_check(vkb_case *c, vkb_check *r)
@@ -287,12 +314,8 @@ static void dequant_check(vkb_case *c, vkb_check *r)
         free(zero);
         return check_fail_oom(r, "exact");
     }
-    for (size_t i = 0; i < rows; i++)
-        for (size_t j = 0; j < k; j++) {
-            float v = ((float)packed_code(c->buf[0].host, kp, i, j) - 1.0f) * gp;
-            if (t == VKB_F16) ((uint16_t *)want)[i * k + j] = vkb_f32_to_f16(v);
-            else ((float *)want)[i * k + j] = v;
-        }
+    dq_want a = {c->buf[0].host, want, k, kp, gp, t};
+    vkb_par_spans(n, dequant_want, &a);
     int tiny = fabs(gp) < vkb_min_normal(t);
     vkb_check_begin(r, t == VKB_F16 ? "ulp" : "exact", 0);
     if (t == VKB_F16) {

@@ -1196,6 +1196,49 @@ static void test_check_bits(void)
     CHECK_HAS(r.detail, "(bits 0x8000 vs 0x0000)");
 }
 
+/* The comparators split large outputs into fixed 2^20-element spans checked on several threads: every field of the
+ * result must be what one thread gives, and the counts and first mismatches must be those worked out here. Three
+ * spans and a tail (n = 3 * 2^20 + 7); mismatches planted in the second span, across a span border and in the
+ * tail, a poison and a NaN in the third. */
+static void test_check_spans(void)
+{
+    enum { S = 1 << 20 };
+    size_t n = 3 * (size_t)S + 7;
+    float *want = malloc(n * sizeof(float)), *got = malloc(n * sizeof(float));
+    double *wd = malloc(n * sizeof(double));
+    if (!want || !got || !wd) { CHECK(0); free(want); free(got); free(wd); return; }
+    for (size_t i = 0; i < n; i++) want[i] = got[i] = (float)(1 + i % 1000) / 8, wd[i] = want[i];
+    size_t bad[] = {S + 5, 2 * (size_t)S - 1, 2 * (size_t)S, 3 * (size_t)S + 6};  /* doubled */
+    for (size_t k = 0; k < 4; k++) got[bad[k]] = 2 * want[bad[k]];
+    uint32_t poison = VKB_POISON_F32;
+    memcpy(&got[2 * (size_t)S + 10], &poison, 4);
+    got[2 * (size_t)S + 11] = NAN;
+    vkb_check one[3], many[3];
+    for (int pass = 0; pass < 2; pass++) {
+        vkb_check *r = pass ? many : one;
+        vkb_check_set_threads(pass ? 4 : 1);
+        vkb_check_begin(&r[0], "exact", 0);
+        vkb_cmp_bits(&r[0], VKB_F32, got, want, NULL, 0, n, VKB_NAN_ANY);
+        vkb_check_begin(&r[1], "ulp", 1);
+        vkb_cmp_ulp(&r[1], VKB_F32, got, want, n, 1);
+        vkb_check_begin(&r[2], "bound", 1);
+        vkb_cmp_bound(&r[2], VKB_F32, got, wd, n, (vkb_tol){.rel = 0.25});
+    }
+    vkb_check_set_threads(1);
+    for (int k = 0; k < 3; k++) {
+        CHECK(!memcmp(&one[k], &many[k], sizeof(one[k])));  /* every field, detail included */
+        CHECK(!one[k].pass && one[k].nbad == 4 && one[k].nunwritten == 1 && one[k].nnan == 1 && one[k].nchecked == n);
+        CHECK_HAS(one[k].detail, "i=1048581 got=");  /* S + 5, first in index order */
+        if (k) CHECK_HAS(one[k].detail, "i=3145734 got=");  /* the tail's 3S + 6 (bits' longer entries fill the 256 bytes first) */
+    }
+    CHECK(one[0].metric == 6);        /* bits: 4 bad + 1 NaN + 1 unwritten */
+    CHECK(one[2].metric == 4);        /* bound: |2w - w| / (0.25 w) */
+    CHECK_NEAR(one[2].max_rel, 1, 0);
+    free(want);
+    free(got);
+    free(wd);
+}
+
 
 /* report.c's bootstrap of a speedup: exact on constant samples, brackets the point estimate, reproducible
  * from its seed, narrower with more samples, refuses fewer than two samples. */
@@ -1726,6 +1769,7 @@ static const struct { const char *name; void (*fn)(void); } tests[] = {
     {"check_bound_inf", test_check_bound_inf},
     {"check_poison", test_check_poison},
     {"check_bits", test_check_bits},
+    {"check_spans", test_check_spans},
     {"report_bootstrap", test_report_bootstrap},
     {"parse_int_sums", test_parse_int_sums},
     {"suite_bytes", test_suite_bytes},

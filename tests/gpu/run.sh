@@ -2,7 +2,7 @@
 # The GPU batch behind the closing notes' figures (run on an NVIDIA H100/H200 with NVIDIA's Vulkan
 # driver, from the repo root, with build/gpu/vkbench built here and OUT set to a results folder).
 # Each block fits one 10-minute device command; run them back to back.
-#   sh tests/gpu/run.sh calibrate|clock|bitnet|decomp|default|validate PART|bench|gatelaunch|gatespread|sweep NAME|bitnet15|concurrency|overhead|matmul|gate|peers|issue12|accept15|accept16|ablate SET
+#   sh tests/gpu/run.sh calibrate|clock|bitnet|decomp|default|validate PART|suitewall VKB...|bench|gatelaunch|gatespread|sweep NAME|bitnet15|concurrency|overhead|matmul|gate|peers|issue12|accept15|accept16|ablate SET
 set -u
 V=${VKB:-build/gpu/vkbench}; OUT=${OUT:-/tmp/vkbench-gpu}; R=$OUT/res
 mkdir -p "$R"
@@ -37,6 +37,20 @@ validate)   # session 18: the checks made stricter (bitwise copy/transpose/relu/
     esac
     echo "== $part: $("$V" csv "$R/$part/results.csv" status | sort | uniq -c | tr -s ' \n' ' ')"
     "$V" csv "$R/$part/results.csv" kernel params status reason | grep -v "$(printf '\t')\(PASS\|SKIP\)$(printf '\t')" | cut -c1-300 | head -n 20 ;;
+suitewall)   # the harness's own cost: the default suite's wall time and where the main thread spent it (VKB_TRACE phases
+             # over 1 s, run.txt's sums), for each vkbench binary given, back to back on one machine; then the rows whose
+             # verdict, n_checked or max_abs_err differ between the first two. Session 19: build/gpu_old/vkbench (HEAD
+             # before the parallel comparators, built from a worktree) against build/gpu/vkbench
+    shift; [ $# -gt 0 ] || set -- "$V"; i=0
+    for b in "$@"; do i=$((i + 1)); s=$(date +%s%N)
+        VKB_TRACE=1 "$b" run suites/default.suite --dir "$R/sw$i" --seed 7 --min-time 0.05 --no-telemetry > "$R/sw$i.log" 2> "$R/sw$i.trace"
+        e=$(date +%s%N); echo "== $b wall_ms $(( (e - s) / 1000000 )) $(tail -n 1 "$R/sw$i.log")"
+        awk '$1 == "trace" { s[$3] += $5 } END { for (k in s) if (s[k] > 1) printf "  %-14s %7.2f\n", k, s[k] }' "$R/sw$i.trace" | sort -k2 -g -r
+        grep -E '^sum_(check|timing|cpu_fast)_s|^overhead_(median|p90)' "$R/sw$i/run.txt"; done
+    [ $i -ge 2 ] && "$V" csv "$R/sw1/results.csv" kernel params status check_s n_checked max_abs_err > "$R/a.tsv" &&
+        "$V" csv "$R/sw2/results.csv" status check_s n_checked max_abs_err > "$R/b.tsv" && paste "$R/a.tsv" "$R/b.tsv" |
+        awk -F'\t' '$3 != $7 || $5 != $9 || $6 != $10 { d++; print "DIFF", $0 } { o += $4; n += $8 }
+            END { printf "rows differing in status/n_checked/max_abs: %d; sum check_s %.2f / %.2f\n", d, o, n }' | tail -n 12 ;;
 bench)   # issue 11: the whole default suite as `make bench` runs it (telemetry on), wall time; the report is
          # rendered on the dev host (no gnuplot here): vkbench report --no-plots here, plots there
     s=$(date +%s%N); "$V" run suites/default.suite --dir "$R/bench" --seed 7 > "$R/bench.log" 2>&1; echo "rc=$?" >> "$R/bench.log"
