@@ -536,6 +536,23 @@ static void job_baseline(ctx *x, job *j)
     }
 }
 
+/* VKB_DUMP=DIR: every buffer's host copy after the validated call (inputs as uploaded, outputs as the GPU left
+ * them) in DIR/CASEID_NAME.bin, for telling a kernel's run-to-run differences from its inputs'. */
+static void dump_buffers(const job *j)
+{
+    const char *dir = getenv("VKB_DUMP");
+    if (!dir || !*dir) return;
+    for (int i = 0; i < j->c.nbuf; i++) {
+        const vkb_buf *b = &j->c.buf[i];
+        char path[600];
+        snprintf(path, sizeof(path), "%s/%lld_%s.bin", dir, (long long)j->r.case_id, b->name);
+        FILE *f = fopen(path, "wb");
+        size_t bytes = b->count * vkb_dtype_size(b->type);
+        if (!f || fwrite(b->host, 1, bytes, f) != bytes || fclose(f))
+            fprintf(stderr, "vkbench: VKB_DUMP: cannot write %s: %s\n", path, strerror(errno));
+    }
+}
+
 /* The validation run: poisoned outputs and guards. Returns 0 when its outputs are ready for the check;
  * otherwise the row's status is set (ERROR, or FAIL for a guard written over). */
 static int case_validate(ctx *x, job *j, vkb_gpu *g)
@@ -552,6 +569,7 @@ static int case_validate(ctx *x, job *j, vkb_gpu *g)
     vkb_trace("validate_run", j->c.k->name, t0);
     x->tm.gpu_last = vkb_now_s();
     r->check_s = vkb_now_s() - t0;
+    dump_buffers(j);
     if (guard[0]) return set_status(r, "FAIL", guard), -1;
     if (j->established) snprintf(r->check, sizeof(r->check), "established");
     return 0;

@@ -141,7 +141,7 @@ static void panel_row(void *dst, const void *row, size_t i, size_t row_bytes, si
  * 16), or 0 when out of memory. */
 static size_t panel_plan(vkb_case *c, lin_priv *p, size_t row_bytes, size_t esize, size_t chunk, int baseline)
 {
-    if (!(p->wlog = malloc(p->n * row_bytes))) return 0;
+    if (!(p->wlog = calloc(p->n, row_bytes))) return 0;  /* zeroed: the code fill ORs its 2-bit fields in */
     p->wchunk = chunk;
     if (baseline) c->in0_logical.host = p->wlog, c->in0_logical.count = p->n * row_bytes / esize;
     return (p->n + 15) / 16 * 16;
