@@ -272,7 +272,8 @@ static void row_identity(const ctx *x, const vkb_line *l, vkb_result *r)
     snprintf(r->suite, sizeof(r->suite), "%s", l->file);
     r->line = l->lineno;
     r->seed = (int64_t)x->o->seed;
-    r->copy_Bps = x->copy_Bps;
+    r->copy_Bps = x->copy_Bps;  /* on every row, timed or not (a timed row's vkb_calib_row sets it again) */
+    if (isnan(r->copy_Bps)) snprintf(r->util_why, sizeof(r->util_why), "copy_Bps: %s", x->cal.why[VKB_CAL_COPY]);
     r->timer_floor_s = x->timer_floor;
     r->gate_delta = l->opt.gate_delta > 0 ? l->opt.gate_delta : NAN;  /* compare's floor for this line */
     snprintf(r->recheck, sizeof(r->recheck), "NA: not timed");          /* until case_recheck runs */

@@ -298,6 +298,10 @@ if grep -q '^calibration: cache ' "$(lastdir)/run.txt" && csv_col "$(lastdir)/re
 run -e "add n=2^16" --min-time 0.02 --no-calibrate > "$T/out" 2>&1
 if csv_col "$(lastdir)/results.csv" bw_frac_read util_why | grep -q "^NA$(printf '\t')copy_Bps: calibration skipped (--no-calibrate); read_Bps: calibration skipped"; then
     ok "--no-calibrate: utilization NA with the reason, never 0"; else bad "--no-calibrate row" "$(lastdir)/results.csv"; fi
+# ... and on a row that never reached timing (a FAIL): its copy_Bps is NA with the same reason.
+run -e "add n=4097" --min-time 0.02 --no-calibrate --shader binary=add_corrupt > "$T/out" 2>&1
+if [ "$(csv_col "$(lastdir)/results.csv" status copy_Bps util_why)" = "$(printf 'FAIL\tNA\tcopy_Bps: calibration skipped (--no-calibrate)')" ]; then
+    ok "--no-calibrate: a FAIL row's copy_Bps is NA with the reason"; else bad "--no-calibrate FAIL row" "$(lastdir)/results.csv"; fi
 
 echo "== seeds, modes, interruption"
 run -e "sum n=100000" --seed 42 --min-time 0.01 > /dev/null 2>&1; e1=$(csv_col "$(lastdir)/results.csv" max_abs_err)
