@@ -472,24 +472,6 @@ static vkb_cmp_row *find_or_add(rowset *s, const vkb_result *x, int add)
     return r;
 }
 
-/* The line of samples.csv that holds sample idx of case_id (its idx-th row for that case), or 0. The
- * writer puts one sample a line, so a plain line scan finds it. */
-static long sample_line(const char *path, int64_t case_id, long idx)
-{
-    FILE *f = fopen(path, "r");
-    char buf[256];
-    long line = 0, seen = 0;
-    while (f && fgets(buf, sizeof(buf), f)) {
-        line++;
-        char *end;
-        long long id = strtoll(buf, &end, 10);
-        if (line > 1 && end != buf && *end == ',' && id == case_id && seen++ == idx) break;
-    }
-    if (f && feof(f)) line = 0;
-    if (f) fclose(f);
-    return line;
-}
-
 /* The runs that TIMED rows name as establishing them (ref_method "established: DIR (...)"), read once each. */
 typedef struct estab {
     char dir[600];
@@ -556,6 +538,9 @@ static int load_side(rowset *set, const char *arg, int cand, side_id *id, char *
         snprintf(samples, sizeof(samples), "%s", files[f]);
         char *slash = strrchr(samples, '/');
         snprintf(slash ? slash + 1 : samples, sizeof(samples) - (size_t)(slash ? slash + 1 - samples : 0), "samples.csv");
+        /* A killed run's samples.csv may end in the cut-short line of its case in flight (rundir.h). */
+        vkb_runstate state = vkb_rundir_state(files[f], NULL, 0);
+        int torn_tail = state == VKB_RUN_KILLED || state == VKB_RUN_RUNNING;
         for (long i = 0; i < nr; i++) {
             const vkb_result *x = &res[i];
             if (!strcmp(x->status, "INTERRUPTED")) continue;  /* no result: the case is missing from this launch */
@@ -587,28 +572,8 @@ static int load_side(rowset *set, const char *arg, int cand, side_id *id, char *
                 r->injected = isnan(r->injected) ? x->injected_factor : r->injected + x->injected_factor, r->ninj++;
             if (!timed(x->status)) continue;
             double *t = NULL;
-            long ns = vkb_samples_read(samples, x->case_id, &t, err, errlen);
+            long ns = vkb_samples_for_row(samples, files[f], x, torn_tail, &t, err, errlen);
             if (ns < 0) goto cleanup;
-            if (ns == 0) {   /* an empty launch would read as a cluster of nothing: no median, an infinite ratio */
-                free(t);
-                snprintf(err, errlen, "%s: case_id %lld (%s %s) is %s in %s but has no samples (truncated or mixed files?)",
-                         samples, (long long)x->case_id, x->kernel, x->params, x->status, files[f]);
-                goto cleanup;
-            }
-            if (x->samples > 0 && ns != x->samples) {
-                free(t);
-                snprintf(err, errlen, "%s: case_id %lld (%s %s): %ld samples, but %s says %lld (truncated or mixed files?)",
-                         samples, (long long)x->case_id, x->kernel, x->params, ns, files[f], (long long)x->samples);
-                goto cleanup;
-            }
-            for (long j = 0; j < ns; j++)
-                if (!(t[j] > 0) || isinf(t[j])) {   /* NA, 0, negative or infinite: never a measured time */
-                    snprintf(err, errlen, "%s:%ld: column time_s: case_id %lld sample %ld is %s, not a positive finite "
-                             "time", samples, sample_line(samples, x->case_id, j), (long long)x->case_id, j,
-                             isnan(t[j]) ? "NA" : "not positive or infinite");
-                    free(t);
-                    goto cleanup;
-                }
             int bad = vkb_cmp_side_add(cand ? &r->cand : &r->base, t, (size_t)ns);
             free(t);
             if (bad) { snprintf(err, errlen, "%s: out of memory", samples); goto cleanup; }

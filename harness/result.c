@@ -376,58 +376,6 @@ void vkb_samples_write(FILE *f, int64_t case_id, const double *t, size_t n, int6
     fflush(f);
 }
 
-long vkb_samples_read(const char *path, int64_t case_id, double **t, char *err, size_t errlen)
-{
-    FILE *f = open_read(path, err, errlen);
-    *t = NULL;
-    if (!f) return -1;
-    long n = vkb_samples_read_stream(f, path, case_id, t, err, errlen);
-    fclose(f);
-    return n;
-}
-
-long vkb_samples_read_stream(FILE *f, const char *path, int64_t case_id, double **t, char *err, size_t errlen)
-{
-    csv_reader r;
-    double *v = NULL;
-    long n = 0, cap = 0, rc = -1;
-    int nf = csv_open(&r, f, path, err, errlen), st, jc = -1, jt = -1;
-    *t = NULL;
-    if (nf < 0) goto cleanup;
-    for (int j = 0; j < nf; j++) {
-        if (!strcmp(r.fields[j], "case_id")) jc = j;
-        if (!strcmp(r.fields[j], "time_s")) jt = j;
-    }
-    if (jc < 0 || jt < 0) { fail(err, errlen, path, 1, "header lacks case_id or time_s"); goto cleanup; }
-    while ((st = csv_row(&r, nf, path, err, errlen)) == 1) {
-        int64_t id;
-        double x;
-        if (parse_i64(r.fields[jc], &id) || id == VKB_NA_I) {
-            fail(err, errlen, path, r.start, "bad integer '%s' in column case_id", r.fields[jc]);
-            goto cleanup;
-        }
-        if (parse_double(r.fields[jt], &x)) {
-            fail(err, errlen, path, r.start, "bad number '%s' in column time_s", r.fields[jt]);
-            goto cleanup;
-        }
-        if (case_id >= 0 && id != case_id) continue;
-        if (n == cap) {
-            double *nv = realloc(v, (size_t)(cap = cap * 2 + 256) * sizeof(*nv));
-            if (!nv) { fail(err, errlen, path, r.start, "out of memory"); goto cleanup; }
-            v = nv;
-        }
-        v[n++] = x;
-    }
-    if (st < 0) goto cleanup;
-    *t = v;
-    v = NULL;
-    rc = n;
-cleanup:
-    free(v);
-    csv_close(&r);
-    return rc;
-}
-
 /* The first fault of one samples.csv line (fields already split), or NULL; *id, *x get its case and time. */
 static const char *sample_fault(char **fl, const int *j, int64_t *id, double *x, char *msg, size_t len)
 {

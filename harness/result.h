@@ -97,10 +97,6 @@ void vkb_csv_field(FILE *f, const char *s);
 /* Raw samples: samples.csv has columns case_id,sample,time_s,batch. */
 void vkb_samples_write_header(FILE *f);
 void vkb_samples_write(FILE *f, int64_t case_id, const double *t, size_t n, int64_t batch);
-/* Read samples of one case_id (or all with case_id < 0). Returns count (caller frees), -1 on error.
- * Lenient on values: an NA time reads as NAN (the caller judges it); analysis wants vkb_samples_load. */
-long vkb_samples_read(const char *path, int64_t case_id, double **t, char *err, size_t errlen);
-long vkb_samples_read_stream(FILE *f, const char *name, int64_t case_id, double **t, char *err, size_t errlen);
 /* samples.csv read as the analysis of finished results needs it: a header naming case_id, sample, time_s and
  * batch; on every line an integer case_id >= 0, sample >= 0 and batch >= 1, and a time_s that is a positive finite
  * number (an unmeasured time has no line: NA, 0, inf and text are refused). case_id >= 0: that case's samples

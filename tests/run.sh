@@ -450,7 +450,7 @@ expect_exit 3 "compare: a results.csv without a required column: exit 3" "$VKB" 
 grep_out "... naming file:line and the column" "nocol/results.csv:1: missing required column 'device'"
 awk -F, -v OFS=, 'NR == 2 { $3 = "NA" } { print }' "$g1/samples.csv" > "$fc/nan/samples.csv"
 expect_exit 3 "compare: an NA sample: exit 3" "$VKB" compare "$g1" "$fc/nan" --out "$fc/c6" --no-plot
-grep_out "... naming file:line and the column" 'nan/samples.csv:2: column time_s: case_id 0 sample 0 is NA'
+grep_out "... naming file:line, the column and the value" "nan/samples.csv:2: column time_s: 'NA' is not a positive finite time"
 # A PASS row whose samples are all missing and whose samples column says 0: refused, not an empty launch.
 mkdir -p "$fc/nos"; sed 's/,PASS,0,40,/,PASS,0,0,/' "$fc/s1/results.csv" > "$fc/nos/results.csv"; grep -v '^0,' "$fc/s1/samples.csv" > "$fc/nos/samples.csv"
 expect_exit 3 "compare: a timed row without samples: exit 3" "$VKB" compare "$fc/s1" "$fc/nos" --out "$fc/c6b" --no-plot

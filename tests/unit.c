@@ -561,7 +561,7 @@ static void test_samples(void)
 {
     char path[512], err[256] = "";
     snprintf(path, sizeof(path), "%s/vkb_unit_%d_samples.csv", g_tmpdir, (int)getpid());
-    double t1[3] = {1e-3, 0.1 + 0.2, 2.5e-6}, t2[2] = {7, NAN}, *t = NULL;
+    double t1[3] = {1e-3, 0.1 + 0.2, 2.5e-6}, t2[2] = {7, 5e-324}, *t = NULL;  /* 5e-324: the smallest subnormal */
     FILE *f = fopen(path, "w");
     CHECK(f != NULL);
     if (!f) return;
@@ -569,19 +569,19 @@ static void test_samples(void)
     vkb_samples_write(f, 1, t1, 3, 16);
     vkb_samples_write(f, 2, t2, 2, 1);
     fclose(f);
-    CHECK(vkb_samples_read(path, 2, &t, err, sizeof(err)) == 2);
-    CHECK(t && t[0] == 7 && isnan(t[1]));
+    CHECK(vkb_samples_load(path, 2, 0, NULL, &t, err, sizeof(err)) == 2);
+    CHECK(t && t[0] == 7 && t[1] == 5e-324);
     free(t);
     t = NULL;
-    CHECK(vkb_samples_read(path, -1, &t, err, sizeof(err)) == 5);
+    CHECK(vkb_samples_load(path, -1, 0, NULL, &t, err, sizeof(err)) == 5);
     CHECK(t && t[0] == 1e-3 && t[1] == 0.1 + 0.2 && t[2] == 2.5e-6);  /* bit-exact */
     free(t);
     t = NULL;
-    CHECK(vkb_samples_read(path, 9, &t, err, sizeof(err)) == 0);
+    CHECK(vkb_samples_load(path, 9, 0, NULL, &t, err, sizeof(err)) == 0);
     free(t);
     CHECK(write_file(path, "case_id,sample,time_s,batch\n1,0,0.5,1\n1,1,oops,1\n") == 0);
-    CHECK(vkb_samples_read(path, -1, &t, err, sizeof(err)) == -1);
-    CHECK_HAS(err, ":3: bad number 'oops'");
+    CHECK(vkb_samples_load(path, -1, 0, NULL, &t, err, sizeof(err)) == -1);
+    CHECK_HAS(err, ":3: column time_s: 'oops' is not a positive finite time");
     /* vkb_samples_load: what analysis reads. Every line checked; a cut-short last line skipped only when asked. */
     static const struct { const char *text, *want; } bad[] = {
         {"case_id,sample,time_s,batch\n1,0,0.5,1\n1,1,NA,1\n", ":3: column time_s: 'NA' is not a positive finite time"},

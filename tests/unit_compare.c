@@ -455,10 +455,10 @@ static void cmp_fail_closed(const char *base, const char *out)
     CHECK(vkb_cmp_load(base, nocol, &o, 0, &rows, &mismatch, note, sizeof(note), err, sizeof(err)) == -1);
     CHECK_HAS(err, "results.csv:1: missing required column 'device'");
     CHECK(compare_exit(base, nocol, out) == VKB_GATE_INPUT);
-    /* An NA sample (never a measured time): file:line and column; a literal NaN: the reader's file:line. */
+    /* An NA sample (never a measured time) and a literal NaN: refused with file:line, the column and the value. */
     write_run2(nan, "gpu0", 1.0, "PASS", "PASS", 0, 1);
     CHECK(vkb_cmp_load(base, nan, &o, 0, &rows, &mismatch, note, sizeof(note), err, sizeof(err)) == -1);
-    CHECK_HAS(err, "samples.csv:9: column time_s: case_id 0 sample 7 is NA");
+    CHECK_HAS(err, "samples.csv:9: column time_s: 'NA' is not a positive finite time");
     CHECK(compare_exit(base, nan, out) == VKB_GATE_INPUT);
     snprintf(path, sizeof(path), "%s/samples.csv", nan);
     slurp(nan, "samples.csv", text, sizeof(text));
@@ -466,7 +466,7 @@ static void cmp_fail_closed(const char *base, const char *out)
     f = na ? fopen(path, "w") : NULL;
     if (f) { fwrite(text, 1, (size_t)(na - text), f); fprintf(f, ",nan,%s", na + 4); fclose(f); }
     CHECK(vkb_cmp_load(base, nan, &o, 0, &rows, &mismatch, note, sizeof(note), err, sizeof(err)) == -1);
-    CHECK_HAS(err, "samples.csv:9: bad number 'nan' in column time_s");
+    CHECK_HAS(err, "samples.csv:9: column time_s: 'nan' is not a positive finite time");
     remove_launches(b5, 5);
     remove_launches(s5, 5);
     remove_launches(a5, 5);
