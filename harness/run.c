@@ -545,12 +545,17 @@ static void dump_buffers(const job *j)
     if (!dir || !*dir) return;
     for (int i = 0; i < j->c.nbuf; i++) {
         const vkb_buf *b = &j->c.buf[i];
-        char path[600];
-        snprintf(path, sizeof(path), "%s/%lld_%s.bin", dir, (long long)j->r.case_id, b->name);
+        char path[4200];
+        if (snprintf(path, sizeof(path), "%s/%lld_%s.bin", dir, (long long)j->r.case_id, b->name) >= (int)sizeof(path)) {
+            fprintf(stderr, "vkbench: VKB_DUMP: directory name too long: %s\n", dir);
+            return;
+        }
+        errno = 0;
         FILE *f = fopen(path, "wb");
         size_t bytes = b->count * vkb_dtype_size(b->type);
-        if (!f || fwrite(b->host, 1, bytes, f) != bytes || fclose(f))
-            fprintf(stderr, "vkbench: VKB_DUMP: cannot write %s: %s\n", path, strerror(errno));
+        int ok = f && fwrite(b->host, 1, bytes, f) == bytes;
+        if (f && fclose(f)) ok = 0;
+        if (!ok) fprintf(stderr, "vkbench: VKB_DUMP: cannot write %s: %s\n", path, errno ? strerror(errno) : "short write");
     }
 }
 

@@ -36,8 +36,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         if (!(all[i] > 0) || isinf(all[i])) abort();
     long k = load_mem(in, size, 0, 0, NULL, &one, err, sizeof(err));
     if ((n < 0) != (k < 0) || k > n) abort();
-    for (long i = 0, j = 0; i < n; i++)   /* case 0's samples: those of all with id 0, in file order */
+    long j = 0;
+    for (long i = 0; i < n; i++)   /* case 0's samples: those of all with id 0, in file order, and no others */
         if (ids[i] == 0 && (j >= k || memcmp(&all[i], &one[j++], sizeof(double)))) abort();
+    if (n >= 0 && j != k) abort();
     long m = load_mem(in, size, -1, 1, NULL, &torn, err, sizeof(err));
     if (n >= 0 && (m != n || (n && memcmp(all, torn, (size_t)n * sizeof(double))))) abort();
     free(all);
