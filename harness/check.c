@@ -189,8 +189,9 @@ static void merge_detail(vkb_check *r, const char *d)
     }
 }
 
-/* Runs fn over [0, n) in spans and merges them into r; returns the summed se and sw through the pointers. */
-static void run_spans(vkb_check *r, span_fn fn, const void *arg, size_t n, double *se, double *sw)
+/* Runs fn over [0, n) in spans and merges them into r; returns the spans' nmse (sum of squared errors over the sum
+ * of squared references, or the former where the references are all 0). */
+static double run_spans(vkb_check *r, span_fn fn, const void *arg, size_t n)
 {
     part one, *p = &one;
     spans s = {.fn = fn, .arg = arg, .n = n, .count = n ? (n + SPAN - 1) / SPAN : 0};
@@ -208,7 +209,7 @@ static void run_spans(vkb_check *r, span_fn fn, const void *arg, size_t n, doubl
         span_worker(&s);
         for (int i = 0; i < nt; i++) pthread_join(th[i], NULL);
     }
-    *se = *sw = 0;
+    double se = 0, sw = 0;
     for (size_t k = 0; k < s.count; k++) {
         const vkb_check *c = &p[k].c;
         merge_detail(r, c->detail);
@@ -220,10 +221,11 @@ static void run_spans(vkb_check *r, span_fn fn, const void *arg, size_t n, doubl
         if (!(c->metric <= r->metric)) r->metric = c->metric;
         if (c->max_abs > r->max_abs) r->max_abs = c->max_abs;
         if (c->max_rel > r->max_rel) r->max_rel = c->max_rel;
-        *se += p[k].se;
-        *sw += p[k].sw;
+        se += p[k].se;
+        sw += p[k].sw;
     }
     if (p != &one) free(p);
+    return sw > 0 ? se / sw : se;
 }
 
 typedef struct pub_arg {
@@ -242,17 +244,15 @@ static void pub_span(const void *a, part *p, size_t lo, size_t hi)
 void vkb_check_spans(vkb_check *r, size_t n, vkb_span_fn fn, const void *arg)
 {
     pub_arg a = {fn, NULL, arg};
-    double se, sw;
-    run_spans(r, pub_span, &a, n, &se, &sw);
+    run_spans(r, pub_span, &a, n);
 }
 
 void vkb_par_spans(size_t n, void (*fn)(const void *arg, size_t lo, size_t hi), const void *arg)
 {
     pub_arg a = {NULL, fn, arg};
     vkb_check unused;
-    double se, sw;
     memset(&unused, 0, sizeof(unused));
-    run_spans(&unused, pub_span, &a, n, &se, &sw);
+    run_spans(&unused, pub_span, &a, n);
 }
 
 /* One comparator call's operands, for its span function. */
@@ -302,9 +302,7 @@ void vkb_cmp_ulp_alt(vkb_check *r, vkb_dtype t, const void *got, const void *wan
                      size_t n, double max_ulp)
 {
     cmp_arg a = {.t = t, .got = got, .want = want, .alt = alt, .nalt = nalt, .max_ulp = max_ulp};
-    double se, sw;
-    run_spans(r, ulp_span, &a, n, &se, &sw);
-    r->nmse = sw > 0 ? se / sw : se;
+    r->nmse = run_spans(r, ulp_span, &a, n);
     r->threshold = max_ulp;
     vkb_check_end(r);
 }
@@ -349,10 +347,8 @@ static void bound_span(const void *arg, part *p, size_t lo, size_t hi)
 void vkb_cmp_bound(vkb_check *r, vkb_dtype t, const void *got, const double *want, size_t n, vkb_tol tol)
 {
     cmp_arg a = {.t = t, .got = got, .dwant = want, .tol = tol};
-    double se, sw;
     r->threshold = 1;
-    run_spans(r, bound_span, &a, n, &se, &sw);
-    r->nmse = sw > 0 ? se / sw : se;
+    r->nmse = run_spans(r, bound_span, &a, n);
     vkb_check_end(r);
 }
 
@@ -412,9 +408,7 @@ void vkb_cmp_bits(vkb_check *r, vkb_dtype t, const void *got, const void *want, 
                   size_t n, vkb_nan_rule nan)
 {
     cmp_arg a = {.t = t, .got = got, .want = want, .alt = alt, .nalt = nalt, .nan = nan};
-    double se, sw;
-    run_spans(r, bits_span, &a, n, &se, &sw);
-    r->nmse = sw > 0 ? se / sw : se;
+    r->nmse = run_spans(r, bits_span, &a, n);
     r->metric = (double)(r->nbad + r->nnan + r->nunwritten);
     r->threshold = 0;
     vkb_check_end(r);
@@ -443,9 +437,8 @@ static void exact_span(const void *arg, part *p, size_t lo, size_t hi)
 void vkb_cmp_exact(vkb_check *r, vkb_dtype t, const void *got, const void *want, size_t n)
 {
     cmp_arg a = {.t = t, .got = got, .want = want};
-    double se, sw;
     r->threshold = 0;
-    run_spans(r, exact_span, &a, n, &se, &sw);
+    run_spans(r, exact_span, &a, n);
     r->metric = (double)(r->nbad + r->nunwritten);
     vkb_check_end(r);
 }
