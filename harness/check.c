@@ -2,8 +2,6 @@
  * NaN too, and reporting it as "unwritten" tells the kernel author where to look. */
 #include <float.h>
 #include <math.h>
-#include <pthread.h>
-#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -162,16 +160,13 @@ typedef struct spans {
     span_fn fn;
     const void *arg;
     part *p;
-    size_t n, count;
-    atomic_size_t next;
+    size_t n;
 } spans;
 
-static void *span_worker(void *a)
+static void span_one(void *a, size_t k)
 {
-    spans *s = a;
-    for (size_t k; (k = atomic_fetch_add(&s->next, 1)) < s->count;)
-        s->fn(s->arg, &s->p[k], k * SPAN, (k + 1) * SPAN < s->n ? (k + 1) * SPAN : s->n);
-    return NULL;
+    const spans *s = a;
+    s->fn(s->arg, &s->p[k], k * SPAN, (k + 1) * SPAN < s->n ? (k + 1) * SPAN : s->n);
 }
 
 /* Fold a span's detail entries ("; "-separated) into r's, up to the 10 the serial comparators keep. */
@@ -194,23 +189,18 @@ static void merge_detail(vkb_check *r, const char *d)
 static double run_spans(vkb_check *r, span_fn fn, const void *arg, size_t n)
 {
     part one, *p = &one;
-    spans s = {.fn = fn, .arg = arg, .n = n, .count = n ? (n + SPAN - 1) / SPAN : 0};
-    if (s.count <= 1 || !(p = calloc(s.count, sizeof(*p)))) {  /* one span (or no memory for more) */
+    size_t count = n ? (n + SPAN - 1) / SPAN : 0;
+    if (count <= 1 || !(p = calloc(count, sizeof(*p)))) {  /* one span (or no memory for more) */
         p = &one;
         memset(&one, 0, sizeof(one));
         fn(arg, &one, 0, n);
-        s.count = 1;
+        count = 1;
     } else {
-        s.p = p;
-        atomic_init(&s.next, 0);
-        pthread_t th[64];
-        int nt = 0, want = (int)(s.count < (size_t)check_threads ? s.count : (size_t)check_threads);
-        for (; nt < want - 1 && pthread_create(&th[nt], NULL, span_worker, &s) == 0; nt++) {}
-        span_worker(&s);
-        for (int i = 0; i < nt; i++) pthread_join(th[i], NULL);
+        spans s = {fn, arg, p, n};
+        vkb_par_for(count, check_threads, span_one, &s);
     }
     double se = 0, sw = 0;
-    for (size_t k = 0; k < s.count; k++) {
+    for (size_t k = 0; k < count; k++) {
         const vkb_check *c = &p[k].c;
         merge_detail(r, c->detail);
         r->nbad += c->nbad;
@@ -230,29 +220,37 @@ static double run_spans(vkb_check *r, span_fn fn, const void *arg, size_t n)
 
 typedef struct pub_arg {
     vkb_span_fn fn;
-    void (*plain)(const void *arg, size_t lo, size_t hi);
     const void *arg;
 } pub_arg;
 
 static void pub_span(const void *a, part *p, size_t lo, size_t hi)
 {
     const pub_arg *q = a;
-    if (q->fn) q->fn(q->arg, &p->c, lo, hi);
-    else q->plain(q->arg, lo, hi);
+    q->fn(q->arg, &p->c, lo, hi);
 }
 
 void vkb_check_spans(vkb_check *r, size_t n, vkb_span_fn fn, const void *arg)
 {
-    pub_arg a = {fn, NULL, arg};
+    pub_arg a = {fn, arg};
     run_spans(r, pub_span, &a, n);
+}
+
+typedef struct plain_spans {
+    void (*fn)(const void *arg, size_t lo, size_t hi);
+    const void *arg;
+    size_t n;
+} plain_spans;
+
+static void plain_one(void *a, size_t k)
+{
+    const plain_spans *s = a;
+    s->fn(s->arg, k * SPAN, (k + 1) * SPAN < s->n ? (k + 1) * SPAN : s->n);
 }
 
 void vkb_par_spans(size_t n, void (*fn)(const void *arg, size_t lo, size_t hi), const void *arg)
 {
-    pub_arg a = {NULL, fn, arg};
-    vkb_check unused;
-    memset(&unused, 0, sizeof(unused));
-    run_spans(&unused, pub_span, &a, n);
+    plain_spans s = {fn, arg, n};
+    vkb_par_for((n + SPAN - 1) / SPAN, check_threads, plain_one, &s);
 }
 
 /* One comparator call's operands, for its span function. */

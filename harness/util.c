@@ -161,11 +161,10 @@ void vkb_par_fill_set_guard(void (*enter)(void *), void (*leave)(void *), void *
 }
 
 typedef struct par_job {
-    size_t n, grain, nchunk;
+    size_t n, grain;
     uint64_t seed;
     void (*fn)(gsl_rng *, size_t, size_t, void *);
     void *arg;
-    size_t next;   /* the next chunk to claim (atomic) */
 } par_job;
 
 uint64_t vkb_mix64(uint64_t x)
@@ -206,17 +205,40 @@ static const gsl_rng_type xo_type = {"xoshiro256**", 0xffffffffUL, 0, sizeof(xo_
                                      xo_get_double};
 const gsl_rng_type *vkb_rng_xoshiro = &xo_type;
 
-static void *par_worker(void *a)
+typedef struct par_for_job {
+    size_t count;
+    void (*fn)(void *, size_t);
+    void *arg;
+    size_t next;   /* the next k to claim (atomic) */
+} par_for_job;
+
+static void *par_for_worker(void *a)
 {
-    par_job *j = a;
+    par_for_job *j = a;
+    for (size_t k; (k = __atomic_fetch_add(&j->next, 1, __ATOMIC_RELAXED)) < j->count;) j->fn(j->arg, k);
+    return NULL;
+}
+
+void vkb_par_for(size_t count, int nthreads, void (*fn)(void *arg, size_t k), void *arg)
+{
+    par_for_job j = {count, fn, arg, 0};
+    pthread_t th[64];
+    int nt = 0, want = nthreads < 1 ? 1 : nthreads > 64 ? 64 : nthreads;
+    if ((size_t)want > count) want = (int)(count ? count : 1);
+    for (; nt < want - 1 && pthread_create(&th[nt], NULL, par_for_worker, &j) == 0; nt++) {}
+    par_for_worker(&j);   /* this thread works too, until no k is left */
+    for (int t = 0; t < nt; t++) pthread_join(th[t], NULL);
+}
+
+/* Chunk i of a parallel fill, from a generator of its own seeded by the fill's draw and i. */
+static void fill_chunk(void *a, size_t i)
+{
+    const par_job *j = a;
     xo_state st;
     gsl_rng cr = {vkb_rng_xoshiro, &st};
-    for (size_t i; (i = __atomic_fetch_add(&j->next, 1, __ATOMIC_RELAXED)) < j->nchunk;) {
-        gsl_rng_set(&cr, (unsigned long)vkb_mix64(j->seed ^ vkb_mix64(i)));
-        size_t lo = i * j->grain, hi = lo + j->grain < j->n ? lo + j->grain : j->n;
-        j->fn(&cr, lo, hi, j->arg);
-    }
-    return (void *)1;
+    gsl_rng_set(&cr, (unsigned long)vkb_mix64(j->seed ^ vkb_mix64(i)));
+    size_t lo = i * j->grain, hi = lo + j->grain < j->n ? lo + j->grain : j->n;
+    j->fn(&cr, lo, hi, j->arg);
 }
 
 void vkb_par_fill(gsl_rng *r, size_t n, size_t grain, void (*fn)(gsl_rng *cr, size_t lo, size_t hi, void *arg),
@@ -227,14 +249,10 @@ void vkb_par_fill(gsl_rng *r, size_t n, size_t grain, void (*fn)(gsl_rng *cr, si
         fn(r, 0, n, arg);
         return;
     }
-    par_job j = {n, grain, (n + grain - 1) / grain, (uint64_t)gsl_rng_get(r) << 32 ^ gsl_rng_get(r), fn, arg, 0};
+    par_job j = {n, grain, (uint64_t)gsl_rng_get(r) << 32 ^ gsl_rng_get(r), fn, arg};
     long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
-    int nt = ncpu < 1 ? 1 : ncpu > 64 ? 64 : (int)ncpu, started = 0;
-    pthread_t th[64];
     if (par_enter) par_enter(par_arg);
-    for (int t = 1; t < nt; t++) started += !pthread_create(&th[started], NULL, par_worker, &j);
-    par_worker(&j);   /* this thread works too, until no chunk is left */
-    for (int t = 0; t < started; t++) pthread_join(th[t], NULL);
+    vkb_par_for((n + grain - 1) / grain, ncpu < 1 ? 1 : ncpu > 64 ? 64 : (int)ncpu, fill_chunk, &j);
     if (par_leave) par_leave(par_arg);
 }
 

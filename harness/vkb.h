@@ -211,6 +211,10 @@ extern const gsl_rng_type *vkb_rng_xoshiro;
 uint64_t vkb_mix64(uint64_t x);
 void vkb_par_fill(gsl_rng *r, size_t n, size_t grain, void (*fn)(gsl_rng *cr, size_t lo, size_t hi, void *arg),
                   void *arg);
+/* fn(arg, k) for every k in [0, count), each once, on up to nthreads threads (this one among them; at most 64),
+ * which claim k in turn; returns when all are done. What each k computes must not depend on which thread runs it:
+ * the parallel fills and the checks' spans (check.c) are built on it. */
+void vkb_par_for(size_t count, int nthreads, void (*fn)(void *arg, size_t k), void *arg);
 /* The parallel fills take this guard around their threads (run.c: the prefetch workers' shared CPU lock, so
  * that no fill competes with a CPU baseline being timed). */
 void vkb_par_fill_set_guard(void (*enter)(void *), void (*leave)(void *), void *guard_arg);
