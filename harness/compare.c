@@ -538,9 +538,7 @@ static int load_side(rowset *set, const char *arg, int cand, side_id *id, char *
         snprintf(samples, sizeof(samples), "%s", files[f]);
         char *slash = strrchr(samples, '/');
         snprintf(slash ? slash + 1 : samples, sizeof(samples) - (size_t)(slash ? slash + 1 - samples : 0), "samples.csv");
-        /* A killed run's samples.csv may end in the cut-short line of its case in flight (rundir.h). */
-        vkb_runstate state = vkb_rundir_state(files[f], NULL, 0);
-        int torn_tail = state == VKB_RUN_KILLED || state == VKB_RUN_RUNNING;
+        int torn_tail = vkb_rundir_torn_tail(files[f]);
         for (long i = 0; i < nr; i++) {
             const vkb_result *x = &res[i];
             if (!strcmp(x->status, "INTERRUPTED")) continue;  /* no result: the case is missing from this launch */

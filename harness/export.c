@@ -114,9 +114,7 @@ int vkb_export_gbench(FILE *f, const char *results_csv, int per_sample, char *er
         free(rows);
         return -1;
     }
-    /* A killed run's samples.csv may end in the cut-short line of its case in flight (rundir.h). */
-    vkb_runstate state = vkb_rundir_state(results_csv, NULL, 0);
-    int torn_tail = state == VKB_RUN_KILLED || state == VKB_RUN_RUNNING;
+    int torn_tail = vkb_rundir_torn_tail(results_csv);
     snprintf(samples, sizeof(samples), "%s", results_csv);
     char *slash = strrchr(samples, '/');
     snprintf(slash ? slash + 1 : samples, sizeof(samples) - (size_t)(slash ? slash + 1 - samples : 0), "samples.csv");

@@ -439,8 +439,7 @@ static int read_samples(rrun *u, const char *results, char *err, size_t errlen)
         snprintf(u->nosamp, sizeof(u->nosamp), "%s is missing", path);
         return 0;
     }
-    vkb_runstate st = vkb_rundir_state(u->dir, NULL, 0);
-    long n = vkb_samples_load(path, -1, st == VKB_RUN_KILLED || st == VKB_RUN_RUNNING, &u->sc, &u->st, err, errlen);
+    long n = vkb_samples_load(path, -1, vkb_rundir_torn_tail(u->dir), &u->sc, &u->st, err, errlen);
     if (n < 0) return -1;
     u->ns = (size_t)n;
     /* A case's samples are one block (run.c writes them at once): rep_case_samples sees only the first. */
@@ -465,15 +464,7 @@ static int read_samples(rrun *u, const char *results, char *err, size_t errlen)
         const vkb_result *r = &u->rows[i];
         const double *t;
         if (strcmp(r->status, "PASS") && strcmp(r->status, "TIMED")) continue;
-        size_t k = rep_case_samples(u, r->case_id, &t);
-        if (k == 0)
-            snprintf(err, errlen, "%s: case_id %lld (%s %s) is %s in %s but has no samples (truncated or mixed files?)",
-                     path, (long long)r->case_id, r->kernel, r->params, r->status, results);
-        else if (r->samples != VKB_NA_I && (int64_t)k != r->samples)
-            snprintf(err, errlen, "%s: case_id %lld (%s %s): %zu samples, but %s says %lld (truncated or mixed files?)",
-                     path, (long long)r->case_id, r->kernel, r->params, k, results, (long long)r->samples);
-        else continue;
-        return -1;
+        if (vkb_samples_match_row(path, results, r, (long)rep_case_samples(u, r->case_id, &t), err, errlen)) return -1;
     }
     return 0;
 }

@@ -472,19 +472,26 @@ cleanup:
     return rc;
 }
 
-long vkb_samples_for_row(const char *samples_csv, const char *results_csv, const vkb_result *r, int torn_tail, double **t,
-                         char *err, size_t errlen)
+int vkb_samples_match_row(const char *samples_csv, const char *results_csv, const vkb_result *r, long ns, char *err,
+                          size_t errlen)
 {
-    long ns = vkb_samples_load(samples_csv, r->case_id, torn_tail, NULL, t, err, errlen);
-    if (ns < 0) return -1;
-    if (ns > 0 && (r->samples == VKB_NA_I || ns == r->samples)) return ns;
-    free(*t);
-    *t = NULL;
+    if (ns > 0 && (r->samples == VKB_NA_I || ns == r->samples)) return 0;
     if (ns == 0)
         snprintf(err, errlen, "%s: case_id %lld (%s %s) is %s in %s but has no samples (truncated or mixed files?)",
                  samples_csv, (long long)r->case_id, r->kernel, r->params, r->status, results_csv);
     else
         snprintf(err, errlen, "%s: case_id %lld (%s %s): %ld samples, but %s says %lld (truncated or mixed files?)",
                  samples_csv, (long long)r->case_id, r->kernel, r->params, ns, results_csv, (long long)r->samples);
+    return -1;
+}
+
+long vkb_samples_for_row(const char *samples_csv, const char *results_csv, const vkb_result *r, int torn_tail, double **t,
+                         char *err, size_t errlen)
+{
+    long ns = vkb_samples_load(samples_csv, r->case_id, torn_tail, NULL, t, err, errlen);
+    if (ns < 0) return -1;
+    if (!vkb_samples_match_row(samples_csv, results_csv, r, ns, err, errlen)) return ns;
+    free(*t);
+    *t = NULL;
     return -1;
 }

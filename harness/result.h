@@ -113,5 +113,9 @@ long vkb_samples_load_stream(FILE *f, const char *name, int64_t case_id, int tor
  * torn_tail as for vkb_samples_load. */
 long vkb_samples_for_row(const char *samples_csv, const char *results_csv, const vkb_result *r, int torn_tail, double **t,
                          char *err, size_t errlen);
+/* The count check of vkb_samples_for_row alone, for a reader that loaded samples.csv once: 0 when ns (the samples
+ * found for row r) is at least one and what r->samples says, else -1 with the same message in err. */
+int vkb_samples_match_row(const char *samples_csv, const char *results_csv, const vkb_result *r, long ns, char *err,
+                          size_t errlen);
 
 #endif

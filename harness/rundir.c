@@ -315,3 +315,9 @@ const char *vkb_runstate_name(vkb_runstate s)
     default: return "of unknown completeness (no run.txt)";
     }
 }
+
+int vkb_rundir_torn_tail(const char *dir)
+{
+    vkb_runstate st = vkb_rundir_state(dir, NULL, 0);
+    return st == VKB_RUN_KILLED || st == VKB_RUN_RUNNING;
+}

@@ -57,6 +57,10 @@ typedef enum vkb_runstate {
  * text or the reason, e.g. "interrupted after 3 of 10 cases", "killed: run.txt has no status line". */
 vkb_runstate vkb_rundir_state(const char *dir, char *why, size_t len);
 
+/* 1 when dir's samples.csv may end in the cut-short line of the case in flight (the run was killed, or is still
+ * running), so readers skip a torn last line there (vkb_samples_load's torn_tail); else 0. */
+int vkb_rundir_torn_tail(const char *dir);
+
 /* A word for the state with no digits in it ("interrupted", "killed", ...), for prose that must hold none. */
 const char *vkb_runstate_name(vkb_runstate s);
 
