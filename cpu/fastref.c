@@ -1,6 +1,7 @@
 /* fastref.c — the fast full references of fastref.h: OpenBLAS dgemm in double, and exact integer loops,
  * on all cores. Not timed as baselines; their cost lands in the row's reference time. */
 #include <omp.h>
+#include <pthread.h>
 #include <stdlib.h>
 #include <gsl/gsl_cblas.h>
 
@@ -36,23 +37,76 @@ static void absolute(double *d, size_t count)
     for (size_t i = 0; i < count; i++) d[i] = d[i] < 0 ? -d[i] : d[i];
 }
 
-static int fast_gemm(vkb_fast_mat a, vkb_fast_mat b, size_t m, size_t n, size_t k, double *c, double *s, double *secs)
+static void (*guard_enter)(void *), (*guard_leave)(void *);
+static void *guard_arg;
+
+/* The guard is held per slice of the work, not around a whole reference: a driver's CPU baseline waiting for the
+ * CPU to itself then waits for one slice (~2^33 flops or 2^31 multiply-adds, tens of ms on all cores), not for a
+ * whole reference. On an H200 host the dgemm pair of matmul 8192 took 10 s under one guard, and the next baseline
+ * waited 4.5 s of it (bitnet_linear 2560x2560 m=1: cpu_fast_s 4.46 s for 12 ms of runs). */
+static void guard_on(void)
+{
+    if (guard_enter) guard_enter(guard_arg);
+}
+
+static void guard_off(void)
+{
+    if (guard_leave) guard_leave(guard_arg);
+}
+
+/* Rows of a slice whose work (rows × per_row) is about `work`, and at least min_rows; VKB_FASTREF_SLICE=W (a test
+ * hook, fastref.h) makes it about W, at least one row. */
+static size_t slice_rows(double per_row, double work, size_t min_rows)
+{
+    const char *e = getenv("VKB_FASTREF_SLICE");
+    if (e && *e) work = strtod(e, NULL), min_rows = 1;
+    double r = work / per_row;
+    return r < (double)min_rows ? min_rows : (size_t)r;
+}
+
+/* OpenBLAS's thread count is one global: each slice sets all cores and puts back 1 (cpu/driver.c's setting, so
+ * that the scalar references stay single-threaded) under this lock, so that two workers' references, now
+ * interleaved slice by slice, cannot leave each other's next slice on one thread. */
+static pthread_mutex_t blas_lock = PTHREAD_MUTEX_INITIALIZER;
+
+/* c (m×n) = op(A)·op(B), by slices of rows of about 2^33 flops (min 256 rows: each call packs B again). */
+static void gemm_rows(enum CBLAS_TRANSPOSE ta, enum CBLAS_TRANSPOSE tb, size_t m, size_t n, size_t k,
+                      const double *ad, int lda, const double *bd, int ldb, double *c)
+{
+    size_t step = slice_rows(2.0 * (double)n * (double)k + 1, 0x1p33, 256);
+    for (size_t i0 = 0; i0 < m; i0 += step) {
+        size_t rows = m - i0 < step ? m - i0 : step;
+        /* op(A)'s row i is the stored row i, or the stored column i when A is stored transposed. */
+        const double *a0 = ta == CblasTrans ? ad + i0 : ad + i0 * (size_t)lda;
+        guard_on();
+        pthread_mutex_lock(&blas_lock);
+        openblas_set_num_threads(vkb_cpu_threads());
+        cblas_dgemm(CblasRowMajor, ta, tb, (int)rows, (int)n, (int)k, 1.0, a0, lda, bd, ldb, 0.0, c + i0 * n, (int)n);
+        openblas_set_num_threads(1);
+        pthread_mutex_unlock(&blas_lock);
+        guard_off();
+    }
+}
+
+int vkb_fast_gemm(vkb_fast_mat a, vkb_fast_mat b, size_t m, size_t n, size_t k, double *c, double *s, double *secs)
 {
     double t0 = omp_get_wtime();
     /* As stored: A is m×k (or k×m when transposed), B k×n (or n×k). */
+    guard_on();
     double *ad = widen(a, a.trans ? k : m, a.trans ? m : k), *bd = widen(b, b.trans ? n : k, b.trans ? k : n);
+    guard_off();
     int rc = -1;
     if (!ad || !bd) goto out;
     int lda = (int)(a.trans ? m : k), ldb = (int)(b.trans ? k : n);
     enum CBLAS_TRANSPOSE ta = a.trans ? CblasTrans : CblasNoTrans, tb = b.trans ? CblasTrans : CblasNoTrans;
-    openblas_set_num_threads(vkb_cpu_threads());
-    cblas_dgemm(CblasRowMajor, ta, tb, (int)m, (int)n, (int)k, 1.0, ad, lda, bd, ldb, 0.0, c, (int)n);
+    gemm_rows(ta, tb, m, n, k, ad, lda, bd, ldb, c);
     if (s) {
+        guard_on();
         absolute(ad, m * k);
         absolute(bd, k * n);
-        cblas_dgemm(CblasRowMajor, ta, tb, (int)m, (int)n, (int)k, 1.0, ad, lda, bd, ldb, 0.0, s, (int)n);
+        guard_off();
+        gemm_rows(ta, tb, m, n, k, ad, lda, bd, ldb, s);
     }
-    openblas_set_num_threads(1);  /* as cpu/driver.c leaves it: the scalar references stay single-threaded */
     if (corrupt() && m > 0 && n > 0) c[0] += 1.0;
     rc = 0;
 out:
@@ -64,58 +118,44 @@ out:
 
 #define SHIFT(j) (8 * ((j) % 4) + 2 * (((j) % 16) / 4))  /* bit position of weight j inside its word */
 
-static int fast_ternary_acc(const uint32_t *w, const int8_t *x, size_t n, size_t k, size_t kp, size_t m, int64_t *acc,
-                         double *secs)
+int vkb_fast_ternary_acc(const uint32_t *w, const int8_t *x, size_t n, size_t k, size_t kp, size_t m, int64_t *acc,
+                          double *secs)
 {
     double t0 = omp_get_wtime();
     int rc = 0;
+    size_t step = slice_rows((double)k * (double)(m + 1), 0x1p31, 64);  /* ~2^31 multiply-adds a slice */
+    for (size_t r0 = 0; r0 < n && !rc; r0 += step) {
+        size_t r1 = n - r0 < step ? n : r0 + step;
+        guard_on();
 #pragma omp parallel num_threads(vkb_cpu_threads()) reduction(| : rc)
-    {
-        int8_t *row = malloc(k + 1);  /* one weight row unpacked to −1/0/+1, then dotted with every token */
-        if (!row) rc = -1;
+        {
+            int8_t *row = malloc(k + 1);  /* one weight row unpacked to −1/0/+1, then dotted with every token */
+            if (!row) rc = -1;
 #pragma omp for schedule(dynamic, 16)
-        for (size_t r = 0; r < n; r++) {
-            if (!row) continue;
-            for (size_t j = 0; j < k; j++) row[j] = (int8_t)((int)((w[(r * kp + j) / BITNET_WORD] >> SHIFT(j)) & 3u) - 1);
-            for (size_t t = 0; t < m; t++) {
-                /* |partial sums| <= 127 k <= 1.27e7 < 2^31 (plan caps k at 10^5): int32 is exact here. */
-                int32_t a = 0;
-                const int8_t *xt = x + t * kp;
+            for (size_t r = r0; r < r1; r++) {
+                if (!row) continue;
+                for (size_t j = 0; j < k; j++) row[j] = (int8_t)((int)((w[(r * kp + j) / BITNET_WORD] >> SHIFT(j)) & 3u) - 1);
+                for (size_t t = 0; t < m; t++) {
+                    /* |partial sums| <= 127 k <= 1.27e7 < 2^31 (plan caps k at 10^5): int32 is exact here. */
+                    int32_t a = 0;
+                    const int8_t *xt = x + t * kp;
 #pragma omp simd reduction(+ : a)
-                for (size_t j = 0; j < k; j++) a += row[j] * xt[j];
-                acc[t * n + r] = a;
+                    for (size_t j = 0; j < k; j++) a += row[j] * xt[j];
+                    acc[t * n + r] = a;
+                }
             }
+            free(row);
         }
-        free(row);
+        guard_off();
     }
     if (!rc && corrupt() && m > 0 && n > 0) acc[0] += 1;
     *secs += omp_get_wtime() - t0;
     return rc ? -1 : 0;
 }
 
-static void (*guard_enter)(void *), (*guard_leave)(void *);
-static void *guard_arg;
-
 void vkb_fastref_set_guard(void (*enter)(void *), void (*leave)(void *), void *arg)
 {
     guard_enter = enter;
     guard_leave = leave;
     guard_arg = arg;
-}
-
-int vkb_fast_gemm(vkb_fast_mat a, vkb_fast_mat b, size_t m, size_t n, size_t k, double *c, double *s, double *secs)
-{
-    if (guard_enter) guard_enter(guard_arg);
-    int rc = fast_gemm(a, b, m, n, k, c, s, secs);
-    if (guard_leave) guard_leave(guard_arg);
-    return rc;
-}
-
-int vkb_fast_ternary_acc(const uint32_t *w, const int8_t *x, size_t n, size_t k, size_t kp, size_t m, int64_t *acc,
-                         double *secs)
-{
-    if (guard_enter) guard_enter(guard_arg);
-    int rc = fast_ternary_acc(w, x, n, k, kp, m, acc, secs);
-    if (guard_leave) guard_leave(guard_arg);
-    return rc;
 }

@@ -10,7 +10,9 @@
  *
  * Test hook: with the environment variable VKB_FASTREF_CORRUPT=1 each function adds 1 to its first output
  * (the oracle samples the first row and column of every case), so tests/run.sh can watch the mismatch
- * become an ERROR. Nothing else reads it.
+ * become an ERROR. VKB_FASTREF_SLICE=W cuts the work into slices of about W flops (multiply-adds for the
+ * ternary one), at least one row each, so that the slicing (below) shows at sizes a test can afford. Nothing
+ * else reads them.
  */
 #ifndef VKB_FASTREF_H
 #define VKB_FASTREF_H
@@ -39,8 +41,9 @@ int vkb_fast_gemm(vkb_fast_mat a, vkb_fast_mat b, size_t m, size_t n, size_t k, 
 int vkb_fast_ternary_acc(const uint32_t *w, const int8_t *x, size_t n, size_t k, size_t kp, size_t m, int64_t *acc,
                          double *secs);
 
-/* Called around each function above when set (the driver: its CPU lock held shared, so that no optimized CPU
- * baseline is timed while these use every core). NULL: nothing. */
+/* Called around each slice of the work above when set, a few tens of ms on all cores (the driver: its CPU lock
+ * held shared, so that no optimized CPU baseline is timed while these use every core, and one waits for a slice
+ * at most). NULL: nothing. */
 void vkb_fastref_set_guard(void (*enter)(void *), void (*leave)(void *), void *arg);
 
 #endif

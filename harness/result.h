@@ -42,7 +42,7 @@
     X(D, theoretical_fma_flop_per_s) X(D, theoretical_coopmat_flop_per_s) X(S, ceiling_why) \
     X(D, injected_factor) X(S, concurrent_runs) \
     X(D, wall_s)        X(D, setup_s)      X(D, ref_s)         X(D, ref_wait_s)    X(D, check_s) \
-    X(D, timing_s)      X(D, energy_s)     X(D, cpu_fast_s)    X(D, overhead_s) \
+    X(D, timing_s)      X(D, energy_s)     X(D, cpu_fast_s)    X(D, cpu_wait_s)    X(D, overhead_s) \
     X(S, pipeline_stats) X(S, profile) \
     X(S, note)
 

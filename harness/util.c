@@ -238,7 +238,9 @@ static void fill_chunk(void *a, size_t i)
     gsl_rng cr = {vkb_rng_xoshiro, &st};
     gsl_rng_set(&cr, (unsigned long)vkb_mix64(j->seed ^ vkb_mix64(i)));
     size_t lo = i * j->grain, hi = lo + j->grain < j->n ? lo + j->grain : j->n;
+    if (par_enter) par_enter(par_arg);
     j->fn(&cr, lo, hi, j->arg);
+    if (par_leave) par_leave(par_arg);
 }
 
 void vkb_par_fill(gsl_rng *r, size_t n, size_t grain, void (*fn)(gsl_rng *cr, size_t lo, size_t hi, void *arg),
@@ -251,9 +253,7 @@ void vkb_par_fill(gsl_rng *r, size_t n, size_t grain, void (*fn)(gsl_rng *cr, si
     }
     par_job j = {n, grain, (uint64_t)gsl_rng_get(r) << 32 ^ gsl_rng_get(r), fn, arg};
     long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
-    if (par_enter) par_enter(par_arg);
     vkb_par_for((n + grain - 1) / grain, ncpu < 1 ? 1 : ncpu > 64 ? 64 : (int)ncpu, fill_chunk, &j);
-    if (par_leave) par_leave(par_arg);
 }
 
 typedef struct fill_arg {

@@ -215,8 +215,9 @@ void vkb_par_fill(gsl_rng *r, size_t n, size_t grain, void (*fn)(gsl_rng *cr, si
  * which claim k in turn; returns when all are done. What each k computes must not depend on which thread runs it:
  * the parallel fills and the checks' spans (check.c) are built on it. */
 void vkb_par_for(size_t count, int nthreads, void (*fn)(void *arg, size_t k), void *arg);
-/* The parallel fills take this guard around their threads (run.c: the prefetch workers' shared CPU lock, so
- * that no fill competes with a CPU baseline being timed). */
+/* The parallel fills take this guard around each chunk (run.c: the prefetch workers' shared CPU lock, so that no
+ * fill competes with a CPU baseline being timed, and a baseline waits for chunks, not whole fills: per fill, 7 s
+ * of waits in an H200 default suite). */
 void vkb_par_fill_set_guard(void (*enter)(void *), void (*leave)(void *), void *guard_arg);
 /* The "fill" axis: the input distributions a kernel offers, each aimed at one of its failure modes.
  * names is NULL-terminated; names[0] is the kernel's historical distribution, used when the axis is

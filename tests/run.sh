@@ -82,9 +82,10 @@ for k in $("$VKB" list | awk '$2 == "axes:" {print $1}' | grep -vx 'noop\|peak_f
 done
 if [ -z "$fam_missing" ]; then ok "default.suite names every kernel (calibration yardsticks aside)"
 else echo "$fam_missing" > "$T/out"; bad "default.suite lacks kernels:$fam_missing" "$T/out"; fi
-csv_col "$d/results.csv" status wall_s setup_s ref_s check_s timing_s energy_s overhead_s ref_wait_s > "$T/cost.tsv"
+csv_col "$d/results.csv" status wall_s setup_s ref_s check_s timing_s energy_s overhead_s ref_wait_s cpu_fast_s cpu_wait_s > "$T/cost.tsv"
 awk -F'\t' 'function num(x) { return x ~ /^-?[0-9.]+(e[-+]?[0-9]+)?$/ }
     !num($2) || !num($9) { print "row " NR ": " $0; n++ }
+    num($10) != num($11) { print "baseline and its CPU wait, row " NR ": " $0; n++ }
     $1 == "PASS" && (!num($3) || !num($4) || !num($5) || !num($6) || !num($7) || !num($8)) { print "PASS row " NR ": " $0; n++ }
     END { exit n > 0 }' "$T/cost.tsv" > "$T/out" && grep -q '^overhead_median_s: [0-9]' "$d/run.txt" && grep -q '^sum_timing_s: [0-9]' "$d/run.txt" &&
     ok "every row's wall time split into phases (setup, reference, check, timing, energy, overhead); run.txt sums them" ||
@@ -624,6 +625,19 @@ csv_col "$(lastdir)/results.csv" kernel status ref_method check_fraction > "$T/f
 if awk -F'\t' '$2 != "PASS" || $4 != 1 || $3 != ($1 == "bitnet_linear" ? "exact-int+scalar-sample" : "blas+scalar-sample") { n++ }
     END { exit n > 0 || NR != 12 }' "$T/fast.tsv"; then ok "fast references: every row says how it was checked (ref_method), every element compared"
 else bad "fast reference rows" "$T/fast.tsv"; fi
+# The fast references work in slices of rows, the driver's CPU lock taken per slice, so that a CPU baseline waits
+# for one slice and not a whole reference (cpu/fastref.c). Slices of a few rows (VKB_FASTREF_SLICE, a test hook:
+# 256, 21, 86 and 64 slices here) must give every element the unsliced references give: the same verdicts and
+# errors, to the printed digit.
+A="-e 'matmul n=256 variant=tiled dtype=f32' -e 'bitnet_linear n=2048 k=1024 m=1 variant=int' \
+   -e 'bitnet_linear n=256 k=1024 m=64 variant=dot' -e 'dense_f16 n=256 k=1024 m=64'"
+eval fast --no-cpu-baseline --timeout 0.3 "$A" > "$T/out" 2>&1
+csv_col "$(lastdir)/results.csv" kernel status ref_method max_abs_err nmse > "$T/sl0.tsv"
+eval VKB_FASTREF_SLICE=200000 fast --no-cpu-baseline --timeout 0.3 "$A" >> "$T/out" 2>&1
+csv_col "$(lastdir)/results.csv" kernel status ref_method max_abs_err nmse > "$T/sl1.tsv"
+if [ "$(awk -F'\t' '$2 == "PASS" && $3 ~ /scalar-sample$/' "$T/sl1.tsv" | wc -l)" = 4 ] && cmp -s "$T/sl0.tsv" "$T/sl1.tsv"; then
+    ok "fast references cut into slices of a few rows: 4 rows PASS with the unsliced references' errors, digit for digit"
+else paste "$T/sl0.tsv" "$T/sl1.tsv" >> "$T/out"; bad "sliced fast references" "$T/out"; fi
 # broken_fast NAME REASON RUN-ARGS...: every row FAILs above the budget with REASON, every element compared.
 broken_fast() { name=$1; re=$2; shift 2
     fast "$@" > "$T/out" 2>&1; rc=$?
