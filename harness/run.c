@@ -17,6 +17,7 @@
 #include "calibrate.h"
 #include "check.h"
 #include "fsutil.h"
+#include "precompile.h"
 #include "prefetch.h"
 #include "cpu.h"
 #include "fastref.h"
@@ -63,6 +64,8 @@ typedef struct ctx {
     vkb_telrow tr;        /* sensors and pinning (telrow.h) */
     struct job *jobs;     /* every selected case, in run order (total_cases of them) */
     vkb_prefetch *pf;     /* prepares the next cases while the GPU times this one */
+    vkb_precompile *pc;   /* the run's distinct pipelines, compiled ahead on one idle thread (precompile.h) */
+    char pc_line[200];    /* run.txt's precompile line */
     int workers;          /* prefetch threads (0: every case prepared inline, --jobs 0) */
     vkb_result *est;      /* --established: the rows of that run */
     long nest;
@@ -181,7 +184,8 @@ static void case_init(vkb_case *c, const vkb_kernel *k, const vkb_caps *caps, co
 /* Every case the run would take, planned before anything runs or is written: a parameter no plan accepts
  * (n=0, n=2^40, dtype=f64, a missing size) is bad input, reported with file:line and exit 3 at once rather
  * than as an ERROR row after an hour of other cases. A filter that selects nothing is bad input too. */
-static int preflight(const vkb_suite *s, const vkb_run_opts *o, const vkb_caps *caps, char *err, size_t errlen)
+static int preflight(const vkb_suite *s, const vkb_run_opts *o, const vkb_caps *caps, vkb_precompile **pc, char *err,
+                     size_t errlen)
 {
     size_t selected = 0, bad = 0, shown = 0, used = 0;
     const size_t reserve = 64;   /* for the "... and N more" line */
@@ -208,6 +212,7 @@ static int preflight(const vkb_suite *s, const vkb_run_opts *o, const vkb_caps *
                                                         : strncmp(c.variant, want, wl) || (c.variant[wl] && c.variant[wl] != ':')))
                 snprintf(c.error, sizeof(c.error), "variant=%s: %s", want, none ? "this kernel has no variants"
                          : "not a variant this kernel runs by that name (vkbench list names them; an axis may pick it)");
+            if (!c.error[0] && rc >= 0 && !c.skip[0]) vkb_precompile_add(pc, &c);  /* out of memory: fewer ahead */
             if (c.error[0] || rc < 0) {
                 bad++;
                 int w = snprintf(msg, sizeof(msg), "%s%s:%d: %s %s: %s", used ? "\n" : "", l->file, l->lineno, k->name,
@@ -1004,6 +1009,7 @@ static void print_costs(ctx *x, FILE *f)
 {
     fprintf(f, "prefetch_workers: %d%s\n", x->workers,
             x->workers ? " (inputs and references of the next cases prepared while the GPU times this one)" : "");
+    fprintf(f, "precompile: %s\n", x->pc_line);
     fprintf(f, "wall_s: %.3f (the run, calibration excluded: %.3f)\n", vkb_now_s() - x->started, x->sum.wall_s);
     fprintf(f, "sum_setup_s: %.3f\nsum_ref_s: %.3f\nsum_ref_wait_s: %.3f\nsum_check_s: %.3f\nsum_timing_s: %.3f\n"
                "sum_energy_s: %.3f\nsum_cpu_fast_s: %.3f\nsum_cpu_wait_s: %.3f\nsum_overhead_s: %.3f\n",
@@ -1038,11 +1044,17 @@ int vkb_run(vkb_vk *v, const vkb_suite *s, const vkb_run_opts *o, vkb_run_totals
     char stamp[32];
     strftime(stamp, sizeof(stamp), "%Y%m%dT%H%M%SZ", &tm);
     vkb_slug(x.info->name, devslug, sizeof(devslug));
-    if (preflight(s, o, &x.caps, err, errlen)) return -1;
+    if (preflight(s, o, &x.caps, &x.pc, err, errlen)) {
+        vkb_precompile_free(x.pc);
+        return -1;
+    }
     if (o->established) {
         char p[700];
         snprintf(p, sizeof(p), "%s/results.csv", o->established);
-        if ((x.nest = vkb_result_read(p, &x.est, err, errlen)) < 0) return -1;
+        if ((x.nest = vkb_result_read(p, &x.est, err, errlen)) < 0) {
+            vkb_precompile_free(x.pc);
+            return -1;
+        }
     }
     /* Prefetch only where the timed device is not the CPU that would prepare the cases (lavapipe: none). */
     long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
@@ -1054,7 +1066,10 @@ int vkb_run(vkb_vk *v, const vkb_suite *s, const vkb_run_opts *o, vkb_run_totals
     else snprintf(dir, sizeof(dir), "%s/%s-%s-%s", o->out_root ? o->out_root : "results", stamp, vkb_version_commit(),
                   devslug);
     /* Exclusive and locked for the run: a second run never writes into this one (rundir.h). */
-    if (vkb_rundir_open(&x.rd, dir, o->out_dir != NULL, o->force, err, errlen)) return -1;
+    if (vkb_rundir_open(&x.rd, dir, o->out_dir != NULL, o->force, err, errlen)) {
+        vkb_precompile_free(x.pc);
+        return -1;
+    }
     snprintf(tot->dir, sizeof(tot->dir), "%s", x.rd.path);
     snprintf(path, sizeof(path), "%s %s", x.info->name, x.info->uuid);
     vkb_rundir_register(&x.rd, path);
@@ -1122,7 +1137,19 @@ int vkb_run(vkb_vk *v, const vkb_suite *s, const vkb_run_opts *o, vkb_run_totals
         vkb_fastref_set_guard(pf_shared_begin, pf_shared_end, x.pf);
         vkb_par_fill_set_guard(pf_shared_begin, pf_shared_end, x.pf);
     }
+    /* Beside the workers only (a CPU device has none: there every compile would compete with the timing), and
+     * not under --validate (the layer's messages are counted against the case in flight). */
+    const char *pce = getenv("VKB_PRECOMPILE");
+    const char *pc_off = !x.workers ? "no prefetch workers" : o->validate ? "--validate"
+                         : pce && !strcmp(pce, "0") ? "VKB_PRECOMPILE=0" : NULL;
+    if (!pc_off && vkb_precompile_start(x.pc, v)) pc_off = "the thread did not start";
     for (size_t i = 0; i < x.total_cases && !vkb_run_interrupted; i++) run_case(&x, i);
+    size_t pc_done, pc_total;
+    double pc_secs;
+    vkb_precompile_stop(x.pc, &pc_done, &pc_total, &pc_secs);
+    if (pc_off) snprintf(x.pc_line, sizeof(x.pc_line), "off (%s)", pc_off);
+    else snprintf(x.pc_line, sizeof(x.pc_line), "%zu of %zu distinct pipelines compiled ahead of their cases in %.3f s "
+                  "(one idle-priority thread)", pc_done, pc_total, pc_secs);
     t0 = vkb_now_s();
     vkb_prefetch_stop(x.pf);
     vkb_trace("prefetch_stop", NULL, t0);
@@ -1156,6 +1183,7 @@ out:
     vkb_fastref_set_guard(NULL, NULL, NULL);
     vkb_par_fill_set_guard(NULL, NULL, NULL);
     vkb_prefetch_free(x.pf);
+    vkb_precompile_free(x.pc);
     for (size_t i = 0; x.jobs && i < x.total_cases; i++) {  /* prepared, never run */
         vkb_gpu_release(x.jobs[i].g);
         vkb_case_free(&x.jobs[i].c);

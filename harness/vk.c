@@ -31,6 +31,7 @@ struct vkb_vk {
     VkFence fence;
     VkQueryPool qpool;
     VkQueryPool pqpool;      /* vkb_gpu_profile: one timestamp per dispatch boundary (made on demand) */
+    VkPipelineCache pcache;  /* the run's pipelines (vkb_vk_precompile fills it ahead of the cases) */
     uint32_t pqcount;
     VkPhysicalDeviceProperties props;
     VkPhysicalDeviceMemoryProperties mem;
@@ -697,6 +698,8 @@ vkb_vk *vkb_vk_open(const char *select, int validate, char *err, size_t errlen)
                                    .flags = VK_COMMAND_POOL_CREATE_RESET_COMMAND_BUFFER_BIT,
                                    .queueFamilyIndex = v->qfam};
     VKB_CHECK(v, vkCreateCommandPool(v->dev, &pci, NULL, &v->pool));
+    VkPipelineCacheCreateInfo pcci = {.sType = VK_STRUCTURE_TYPE_PIPELINE_CACHE_CREATE_INFO};
+    VKB_CHECK(v, vkCreatePipelineCache(v->dev, &pcci, NULL, &v->pcache));
     VkCommandBufferAllocateInfo cai = {.sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_ALLOCATE_INFO,
                                        .commandPool = v->pool, .level = VK_COMMAND_BUFFER_LEVEL_PRIMARY,
                                        .commandBufferCount = 1};
@@ -796,6 +799,7 @@ void vkb_vk_close(vkb_vk *v)
         if (v->flush_out_mem) vkFreeMemory(v->dev, v->flush_out_mem, NULL);
         if (v->qpool) vkDestroyQueryPool(v->dev, v->qpool, NULL);
         if (v->pqpool) vkDestroyQueryPool(v->dev, v->pqpool, NULL);
+        if (v->pcache) vkDestroyPipelineCache(v->dev, v->pcache, NULL);
         if (v->fence) vkDestroyFence(v->dev, v->fence, NULL);
         if (v->pool) vkDestroyCommandPool(v->dev, v->pool, NULL);
         vkDestroyDevice(v->dev, NULL);
@@ -873,29 +877,33 @@ error:
     return -1;
 }
 
-static int load_module(vkb_vk *v, const char *shader, VkShaderModule *mod)
+/* The module for shader (after --shader overrides, marked used when mark); errors into err. */
+static int load_module(vkb_vk *v, const char *shader, int mark, VkShaderModule *mod, char *err, size_t errlen)
 {
     const char *name = shader;
     for (int i = 0; i < v->noverride; i++)
-        if (strcmp(v->override_from[i], shader) == 0) name = v->override_to[i], v->override_used[i] = 1;
+        if (strcmp(v->override_from[i], shader) == 0) {
+            name = v->override_to[i];
+            if (mark) v->override_used[i] = 1;
+        }
     char path[700];
     snprintf(path, sizeof(path), "%s/%s.spv", v->spv_dir, name);
     FILE *f = fopen(path, "rb");
     uint32_t *code = NULL;
     long len = 0;
     if (!f) {
-        set_err(v->err, sizeof(v->err), "missing SPIR-V %s: %s (run `make`)", path, strerror(errno));
+        set_err(err, errlen, "missing SPIR-V %s: %s (run `make`)", path, strerror(errno));
         return -1;
     }
     if (fseek(f, 0, SEEK_END) == 0) len = ftell(f);
     rewind(f);
     if (len <= 20 || len % 4) {
-        set_err(v->err, sizeof(v->err), "SPIR-V %s: bad size %ld", path, len);
+        set_err(err, errlen, "SPIR-V %s: bad size %ld", path, len);
         goto error;
     }
     code = malloc((size_t)len);
     if (!code || fread(code, 1, (size_t)len, f) != (size_t)len || code[0] != 0x07230203u) {
-        set_err(v->err, sizeof(v->err), "SPIR-V %s: unreadable or not SPIR-V", path);
+        set_err(err, errlen, "SPIR-V %s: unreadable or not SPIR-V", path);
         goto error;
     }
     /* Workgroup-scope matrices are written as NV types (glslang 12) and become KHR ones here (spvkhr.h). */
@@ -904,13 +912,17 @@ static int load_module(vkb_vk *v, const char *shader, VkShaderModule *mod)
     char why[200];
     int rw = vkb_spv_khr(code, (size_t)len / 4, &khr, &nkhr, why, sizeof(why));
     if (rw < 0) {
-        set_err(v->err, sizeof(v->err), "SPIR-V %s: %s", path, why);
+        set_err(err, errlen, "SPIR-V %s: %s", path, why);
         goto error;
     }
     if (rw > 0) free(code), code = khr, len = (long)(nkhr * 4);
     VkShaderModuleCreateInfo ci = {.sType = VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO, .codeSize = (size_t)len,
                                    .pCode = code};
-    VKB_CHECK(v, vkCreateShaderModule(v->dev, &ci, NULL, mod));
+    VkResult rc = vkCreateShaderModule(v->dev, &ci, NULL, mod);
+    if (rc != VK_SUCCESS) {
+        set_err(err, errlen, "vkCreateShaderModule(%s): %s", path, vk_result_name(rc));
+        goto error;
+    }
     free(code);
     fclose(f);
     return 0;
@@ -924,10 +936,62 @@ static VkDeviceSize round_up(VkDeviceSize x, VkDeviceSize a) { return (x + a - 1
 
 static void pipe_stats(vkb_gpu *g, int p);
 
+/* The layout of every case's pipelines: nbuf storage buffers at bindings 0.., one push-constant range. */
+static VkResult make_layout(vkb_vk *v, int nbuf, VkDescriptorSetLayout *dsl, VkPipelineLayout *layout)
+{
+    VkDescriptorSetLayoutBinding bind[VKB_MAX_BUFS];
+    for (int i = 0; i < nbuf; i++)
+        bind[i] = (VkDescriptorSetLayoutBinding){.binding = (uint32_t)i,
+                                                 .descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER,
+                                                 .descriptorCount = 1, .stageFlags = VK_SHADER_STAGE_COMPUTE_BIT};
+    VkDescriptorSetLayoutCreateInfo dli = {.sType = VK_STRUCTURE_TYPE_DESCRIPTOR_SET_LAYOUT_CREATE_INFO,
+                                           .bindingCount = (uint32_t)nbuf, .pBindings = bind};
+    VkResult rc = vkCreateDescriptorSetLayout(v->dev, &dli, NULL, dsl);
+    if (rc != VK_SUCCESS) return rc;
+    VkPushConstantRange pr = {.stageFlags = VK_SHADER_STAGE_COMPUTE_BIT, .offset = 0, .size = sizeof(vkb_push)};
+    VkPipelineLayoutCreateInfo pli = {.sType = VK_STRUCTURE_TYPE_PIPELINE_LAYOUT_CREATE_INFO, .setLayoutCount = 1,
+                                      .pSetLayouts = dsl, .pushConstantRangeCount = 1, .pPushConstantRanges = &pr};
+    return vkCreatePipelineLayout(v->dev, &pli, NULL, layout);
+}
+
+/* The compute pipeline of pp (its shader and spec constants) on layout, through the run's pipeline cache. */
+static int make_pipe(vkb_vk *v, const vkb_pipe *pp, int mark, VkPipelineLayout layout, VkPipeline *out, char *err,
+                     size_t errlen)
+{
+    VkShaderModule mod = VK_NULL_HANDLE;
+    if (load_module(v, pp->shader, mark, &mod, err, errlen)) return -1;
+    VkSpecializationMapEntry me[VKB_MAX_SPEC];
+    for (int s = 0; s < pp->nspec; s++)
+        me[s] = (VkSpecializationMapEntry){.constantID = (uint32_t)s, .offset = (uint32_t)(4 * s), .size = 4};
+    VkSpecializationInfo si = {.mapEntryCount = (uint32_t)pp->nspec, .pMapEntries = me,
+                               .dataSize = (size_t)(4 * pp->nspec), .pData = pp->spec};
+    VkComputePipelineCreateInfo ci = {
+        .sType = VK_STRUCTURE_TYPE_COMPUTE_PIPELINE_CREATE_INFO, .layout = layout,
+        .flags = v->exec_stats ? VK_PIPELINE_CREATE_CAPTURE_STATISTICS_BIT_KHR : 0,
+        .stage = {.sType = VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO, .stage = VK_SHADER_STAGE_COMPUTE_BIT,
+                  .module = mod, .pName = "main", .pSpecializationInfo = pp->nspec ? &si : NULL}};
+    VkResult rc = vkCreateComputePipelines(v->dev, v->pcache, 1, &ci, NULL, out);
+    vkDestroyShaderModule(v->dev, mod, NULL);
+    if (rc != VK_SUCCESS) set_err(err, errlen, "vkCreateComputePipelines(%s): %s (%d)", pp->shader, vk_result_name(rc), (int)rc);
+    return rc == VK_SUCCESS ? 0 : -1;
+}
+
+int vkb_vk_precompile(vkb_vk *v, const vkb_pipe *p, int nbuf)
+{
+    VkDescriptorSetLayout dsl = VK_NULL_HANDLE;
+    VkPipelineLayout layout = VK_NULL_HANDLE;
+    VkPipeline pipe = VK_NULL_HANDLE;
+    char err[300];
+    int rc = make_layout(v, nbuf, &dsl, &layout) == VK_SUCCESS ? make_pipe(v, p, 0, layout, &pipe, err, sizeof(err)) : -1;
+    if (pipe) vkDestroyPipeline(v->dev, pipe, NULL);
+    if (layout) vkDestroyPipelineLayout(v->dev, layout, NULL);
+    if (dsl) vkDestroyDescriptorSetLayout(v->dev, dsl, NULL);
+    return rc;
+}
+
 vkb_gpu *vkb_gpu_prepare(vkb_vk *v, vkb_case *c)
 {
     vkb_gpu *g = calloc(1, sizeof(*g));
-    VkShaderModule mod = VK_NULL_HANDLE;
     if (!g) {
         set_err(v->err, sizeof(v->err), "out of memory");
         return NULL;
@@ -942,19 +1006,7 @@ vkb_gpu *vkb_gpu_prepare(vkb_vk *v, vkb_case *c)
         if (make_buffer(v, b->total, 0, &b->buf, &b->mem, NULL)) goto error;
         if (make_buffer(v, b->total, 1, &b->stage, &b->stage_mem, (void **)&b->map)) goto error;
     }
-    VkDescriptorSetLayoutBinding bind[VKB_MAX_BUFS];
-    for (int i = 0; i < c->nbuf; i++)
-        bind[i] = (VkDescriptorSetLayoutBinding){.binding = (uint32_t)i,
-                                                 .descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER,
-                                                 .descriptorCount = 1, .stageFlags = VK_SHADER_STAGE_COMPUTE_BIT};
-    VkDescriptorSetLayoutCreateInfo dli = {.sType = VK_STRUCTURE_TYPE_DESCRIPTOR_SET_LAYOUT_CREATE_INFO,
-                                           .bindingCount = (uint32_t)c->nbuf, .pBindings = bind};
-    VKB_CHECK(v, vkCreateDescriptorSetLayout(v->dev, &dli, NULL, &g->dsl));
-    VkPushConstantRange pr = {.stageFlags = VK_SHADER_STAGE_COMPUTE_BIT, .offset = 0, .size = sizeof(vkb_push)};
-    VkPipelineLayoutCreateInfo pli = {.sType = VK_STRUCTURE_TYPE_PIPELINE_LAYOUT_CREATE_INFO, .setLayoutCount = 1,
-                                      .pSetLayouts = &g->dsl, .pushConstantRangeCount = 1,
-                                      .pPushConstantRanges = &pr};
-    VKB_CHECK(v, vkCreatePipelineLayout(v->dev, &pli, NULL, &g->layout));
+    VKB_CHECK(v, make_layout(v, c->nbuf, &g->dsl, &g->layout));
     if (c->nbuf) {
         VkDescriptorPoolSize ps = {.type = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, .descriptorCount = (uint32_t)c->nbuf};
         VkDescriptorPoolCreateInfo dpi = {.sType = VK_STRUCTURE_TYPE_DESCRIPTOR_POOL_CREATE_INFO, .maxSets = 1,
@@ -979,27 +1031,13 @@ vkb_gpu *vkb_gpu_prepare(vkb_vk *v, vkb_case *c)
         vkUpdateDescriptorSets(v->dev, (uint32_t)c->nbuf, w, 0, NULL);
     }
     for (int p = 0; p < c->npipe; p++) {
-        if (load_module(v, c->pipe[p].shader, &mod)) goto error;
-        VkSpecializationMapEntry me[VKB_MAX_SPEC];
-        for (int s = 0; s < c->pipe[p].nspec; s++)
-            me[s] = (VkSpecializationMapEntry){.constantID = (uint32_t)s, .offset = (uint32_t)(4 * s), .size = 4};
-        VkSpecializationInfo si = {.mapEntryCount = (uint32_t)c->pipe[p].nspec, .pMapEntries = me,
-                                   .dataSize = (size_t)(4 * c->pipe[p].nspec), .pData = c->pipe[p].spec};
-        VkComputePipelineCreateInfo ci = {
-            .sType = VK_STRUCTURE_TYPE_COMPUTE_PIPELINE_CREATE_INFO, .layout = g->layout,
-            .flags = v->exec_stats ? VK_PIPELINE_CREATE_CAPTURE_STATISTICS_BIT_KHR : 0,
-            .stage = {.sType = VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO, .stage = VK_SHADER_STAGE_COMPUTE_BIT,
-                      .module = mod, .pName = "main", .pSpecializationInfo = c->pipe[p].nspec ? &si : NULL}};
-        VKB_CHECK(v, vkCreateComputePipelines(v->dev, VK_NULL_HANDLE, 1, &ci, NULL, &g->pipe[p]));
-        vkDestroyShaderModule(v->dev, mod, NULL);
-        mod = VK_NULL_HANDLE;
+        if (make_pipe(v, &c->pipe[p], 1, g->layout, &g->pipe[p], v->err, sizeof(v->err))) goto error;
         pipe_stats(g, p);
     }
     if (!v->exec_stats) snprintf(g->stats, sizeof(g->stats), "%s", v->stats_why);
     else if (!g->stats[0]) snprintf(g->stats, sizeof(g->stats), "NA: the driver returned no statistics");
     return g;
 error:
-    if (mod) vkDestroyShaderModule(v->dev, mod, NULL);
     vkb_gpu_release(g);
     return NULL;
 }
@@ -1235,7 +1273,7 @@ static int make_flush(vkb_vk *v)
         w[i] = (VkWriteDescriptorSet){.sType = VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET, .dstSet = v->flush_set, .dstBinding = i,
                                       .descriptorCount = 1, .descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, .pBufferInfo = &dbi[i]};
     vkUpdateDescriptorSets(v->dev, 2, w, 0, NULL);
-    if (load_module(v, "readbw", &mod)) return -1;
+    if (load_module(v, "readbw", 1, &mod, v->err, sizeof(v->err))) return -1;
     VkSpecializationMapEntry me = {.constantID = 0, .offset = 0, .size = 4};
     VkSpecializationInfo si = {.mapEntryCount = 1, .pMapEntries = &me, .dataSize = 4, .pData = &wg};
     VkComputePipelineCreateInfo ci = {

@@ -44,6 +44,11 @@ int vkb_vk_add_override(vkb_vk *v, const char *spec);
 /* The first --shader A=B whose module A no pipeline asked for (the substitution never happened), or NULL. */
 const char *vkb_vk_unused_override(const vkb_vk *v);
 
+/* Compile pipeline p as a case with nbuf buffers would create it, into the run's pipeline cache, and destroy it:
+ * the case's own vkb_gpu_prepare then finds it there. Thread-safe, touches no queue; -1 when it failed (the case
+ * will say why). A driver took 33-40 s over one matmul tiling on an H200 with an empty shader cache, which the
+ * main thread waited 21 s for when compiled with its case. */
+int vkb_vk_precompile(vkb_vk *v, const vkb_pipe *p, int nbuf);
 /* Prepare a planned case: device buffers with guards, staging, pipelines, descriptors.
  * Returns NULL and sets the context error on failure. */
 vkb_gpu *vkb_gpu_prepare(vkb_vk *v, vkb_case *c);

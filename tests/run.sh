@@ -120,6 +120,12 @@ csv_col "$j0/results.csv" kernel status metric max_abs_err n_checked > "$T/j0"; 
 if [ "$(grep -c PASS "$T/j0")" = 4 ] && cmp -s "$T/j0" "$T/j2"; then
     ok "--jobs 2 (inputs, device buffers and pipelines prepared on workers): the same verdicts and checked errors as --jobs 0"
 else bad "--jobs 2 differs from --jobs 0" "$T/j2"; fi
+# Beside the workers, one thread compiles the run's distinct pipelines ahead of their cases (precompile.h): its
+# line in run.txt counts them (here add, the GEMV, QR's several, softmax: at least 6), none without workers.
+if grep -q '^precompile: off (no prefetch workers)$' "$j0/run.txt" &&
+   grep '^precompile: ' "$j2/run.txt" | awk '$3 == "of" && $2 <= $4 && $4 >= 6 && /distinct pipelines compiled ahead/ { n++ } END { exit n != 1 }'; then
+    ok "precompile: $(sed -n 's/^precompile: //p' "$j2/run.txt" | cut -c1-60)..., off without workers"
+else grep '^precompile' "$j0/run.txt" "$j2/run.txt" > "$T/out"; bad "precompile line in run.txt" "$T/out"; fi
 nona=$(csv_col "$d/results.csv" status cpu_fast_status cpu_fast_why | grep -c "$(printf '^PASS\tNA\t$')")
 if [ "$nona" = 0 ]; then ok "every NA baseline on a PASS row says why"; else bad "$nona NA baselines without a reason"; fi
 expect "report: writes report.md, report.html, report-numbers.csv" "$VKB" report "$d"

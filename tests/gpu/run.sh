@@ -41,12 +41,15 @@ suitewall)   # the harness's own cost: the default suite's wall time and where t
              # over 1 s, run.txt's sums), for each vkbench binary given, back to back on one machine; then the rows whose
              # verdict, n_checked or max_abs_err differ between the first two. Session 19: build/gpu_old/vkbench (HEAD
              # before the parallel comparators, built from a worktree) against build/gpu/vkbench
+    # Session 20: an argument NAME=VALUE:BINARY runs BINARY with NAME=VALUE in its environment (VKB_PRECOMPILE=0:...),
+    # and COLD=1 gives every run an empty NVIDIA shader disk cache of its own (the first run on a fresh machine).
     shift; [ $# -gt 0 ] || set -- "$V"; i=0
-    for b in "$@"; do i=$((i + 1)); s=$(date +%s%N)
-        VKB_TRACE=1 "$b" run suites/default.suite --dir "$R/sw$i" --seed 7 --min-time 0.05 --no-telemetry > "$R/sw$i.log" 2> "$R/sw$i.trace"
-        e=$(date +%s%N); echo "== $b wall_ms $(( (e - s) / 1000000 )) $(tail -n 1 "$R/sw$i.log")"
+    for a in "$@"; do i=$((i + 1)); s=$(date +%s%N); b=${a#*:}; e=; [ "$b" = "$a" ] || e=${a%%:*}
+        mkdir -p "$R/sc$i"; [ "${COLD:-0}" = 1 ] && e="$e __GL_SHADER_DISK_CACHE_PATH=$R/sc$i"
+        env $e VKB_TRACE=1 "$b" run suites/default.suite --dir "$R/sw$i" --seed 7 --min-time 0.05 --no-telemetry > "$R/sw$i.log" 2> "$R/sw$i.trace"
+        t=$(date +%s%N); echo "== $a wall_ms $(( (t - s) / 1000000 )) $(tail -n 1 "$R/sw$i.log")"; grep '^precompile' "$R/sw$i/run.txt"
         awk '$1 == "trace" { s[$3] += $5 } END { for (k in s) if (s[k] > 1) printf "  %-14s %7.2f\n", k, s[k] }' "$R/sw$i.trace" | sort -k2 -g -r
-        grep -E '^sum_(check|timing|cpu_fast)_s|^overhead_(median|p90)' "$R/sw$i/run.txt"; done
+        grep -E '^sum_(check|timing|cpu_fast|cpu_wait|ref_wait)_s|^overhead_(median|p90)' "$R/sw$i/run.txt"; done
     [ $i -ge 2 ] && "$V" csv "$R/sw1/results.csv" kernel params status check_s n_checked max_abs_err > "$R/a.tsv" &&
         "$V" csv "$R/sw2/results.csv" status check_s n_checked max_abs_err > "$R/b.tsv" && paste "$R/a.tsv" "$R/b.tsv" |
         awk -F'\t' '$3 != $7 || $5 != $9 || $6 != $10 { d++; print "DIFF", $0 } { o += $4; n += $8 }
