@@ -41,9 +41,9 @@ static void (*guard_enter)(void *), (*guard_leave)(void *);
 static void *guard_arg;
 
 /* The guard is held per slice of the work, not around a whole reference: a driver's CPU baseline waiting for the
- * CPU to itself then waits for one slice (~2^33 flops or 2^31 multiply-adds, tens of ms on all cores), not for a
- * whole reference. On an H200 host the dgemm pair of matmul 8192 took 10 s under one guard, and the next baseline
- * waited 4.5 s of it (bitnet_linear 2560x2560 m=1: cpu_fast_s 4.46 s for 12 ms of runs). */
+ * CPU to itself then waits for one slice (~2^35 flops or 2^31 multiply-adds), not for a whole reference. On an
+ * H200 host the dgemm pair of matmul 8192 took 5-10 s under one guard, and a baseline waited 4.5 s of it
+ * (bitnet_linear 2560x2560 m=1: cpu_fast_s 4.46 s for 12 ms of runs); with slices, 0.47 s at most. */
 static void guard_on(void)
 {
     if (guard_enter) guard_enter(guard_arg);
@@ -65,27 +65,37 @@ static size_t slice_rows(double per_row, double work, size_t min_rows)
 }
 
 /* OpenBLAS's thread count is one global: each slice sets all cores and puts back 1 (cpu/driver.c's setting, so
- * that the scalar references stay single-threaded) under this lock, so that two workers' references, now
- * interleaved slice by slice, cannot leave each other's next slice on one thread. */
+ * that the scalar references stay single-threaded) under this lock. The guard is taken inside it, so that one
+ * slice at a time holds it: a baseline waits for one slice, not for one of every worker's. */
 static pthread_mutex_t blas_lock = PTHREAD_MUTEX_INITIALIZER;
 
-/* c (m×n) = op(A)·op(B), by slices of rows of about 2^33 flops (min 256 rows: each call packs B again). */
-static void gemm_rows(enum CBLAS_TRANSPOSE ta, enum CBLAS_TRANSPOSE tb, size_t m, size_t n, size_t k,
-                      const double *ad, int lda, const double *bd, int ldb, double *c)
+/* c (m×n) = op(A)·op(B) by slices of the K dimension, c += A[:, k0:k1]·B[k0:k1, :], each about 2^35 flops and a
+ * multiple of 256 deep. Not by rows: every call packs all of the other operand again, and 256-row slices made
+ * matmul 8192's reference 4-5x slower on an H200 host (5 s -> 20-33 s). Measured there over the default suite
+ * (warm driver cache): the baselines' waits summed 2.3-2.6 s with these slices, 6.0 s with slices of 2^37 flops,
+ * and ~9 s without slices (the difference in cpu_fast_s). The references take longer (matmul 8192: 12-16 s, also
+ * at 2^37): one slice at a time holds the lock, so the workers' references queue behind each other's slices; they
+ * run ahead of the main thread, which waited 0.2-0.4 s for references over the whole suite. */
+static void gemm_slices(enum CBLAS_TRANSPOSE ta, enum CBLAS_TRANSPOSE tb, size_t m, size_t n, size_t k,
+                        const double *ad, int lda, const double *bd, int ldb, double *c)
 {
-    size_t step = slice_rows(2.0 * (double)n * (double)k + 1, 0x1p33, 256);
-    for (size_t i0 = 0; i0 < m; i0 += step) {
-        size_t rows = m - i0 < step ? m - i0 : step;
-        /* op(A)'s row i is the stored row i, or the stored column i when A is stored transposed. */
-        const double *a0 = ta == CblasTrans ? ad + i0 : ad + i0 * (size_t)lda;
-        guard_on();
+    size_t step = slice_rows(2.0 * (double)m * (double)n + 1, 0x1p35, 256);
+    if (!getenv("VKB_FASTREF_SLICE")) step = (step + 255) / 256 * 256;
+    size_t k0 = 0;
+    do {  /* k = 0 still makes one call: c = 0 */
+        size_t kk = k - k0 < step ? k - k0 : step;
+        /* Column k0 of op(A) is stored column k0 (row k0 when A is stored transposed); row k0 of op(B) likewise. */
+        const double *a0 = ta == CblasTrans ? ad + k0 * (size_t)lda : ad + k0;
+        const double *b0 = tb == CblasTrans ? bd + k0 : bd + k0 * (size_t)ldb;
         pthread_mutex_lock(&blas_lock);
+        guard_on();
         openblas_set_num_threads(vkb_cpu_threads());
-        cblas_dgemm(CblasRowMajor, ta, tb, (int)rows, (int)n, (int)k, 1.0, a0, lda, bd, ldb, 0.0, c + i0 * n, (int)n);
+        cblas_dgemm(CblasRowMajor, ta, tb, (int)m, (int)n, (int)kk, 1.0, a0, lda, b0, ldb, k0 ? 1.0 : 0.0, c, (int)n);
         openblas_set_num_threads(1);
-        pthread_mutex_unlock(&blas_lock);
         guard_off();
-    }
+        pthread_mutex_unlock(&blas_lock);
+        k0 += step;
+    } while (k0 < k);
 }
 
 int vkb_fast_gemm(vkb_fast_mat a, vkb_fast_mat b, size_t m, size_t n, size_t k, double *c, double *s, double *secs)
@@ -99,13 +109,13 @@ int vkb_fast_gemm(vkb_fast_mat a, vkb_fast_mat b, size_t m, size_t n, size_t k, 
     if (!ad || !bd) goto out;
     int lda = (int)(a.trans ? m : k), ldb = (int)(b.trans ? k : n);
     enum CBLAS_TRANSPOSE ta = a.trans ? CblasTrans : CblasNoTrans, tb = b.trans ? CblasTrans : CblasNoTrans;
-    gemm_rows(ta, tb, m, n, k, ad, lda, bd, ldb, c);
+    gemm_slices(ta, tb, m, n, k, ad, lda, bd, ldb, c);
     if (s) {
         guard_on();
         absolute(ad, m * k);
         absolute(bd, k * n);
         guard_off();
-        gemm_rows(ta, tb, m, n, k, ad, lda, bd, ldb, s);
+        gemm_slices(ta, tb, m, n, k, ad, lda, bd, ldb, s);
     }
     if (corrupt() && m > 0 && n > 0) c[0] += 1.0;
     rc = 0;
