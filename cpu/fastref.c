@@ -54,12 +54,19 @@ static void guard_off(void)
     if (guard_leave) guard_leave(guard_arg);
 }
 
-/* Rows of a slice whose work (rows × per_row) is about `work`, and at least min_rows; VKB_FASTREF_SLICE=W (a test
- * hook, fastref.h) makes it about W, at least one row. */
-static size_t slice_rows(double per_row, double work, size_t min_rows)
+/* VKB_FASTREF_SLICE (a test hook, fastref.h), or NULL when unset or empty. */
+static const char *slice_hook(void)
 {
     const char *e = getenv("VKB_FASTREF_SLICE");
-    if (e && *e) work = strtod(e, NULL), min_rows = 1;
+    return e && *e ? e : NULL;
+}
+
+/* Rows (or K steps) of a slice whose work (rows × per_row) is about `work`, and at least min_rows; the test hook
+ * makes it about its value, at least one. */
+static size_t slice_rows(double per_row, double work, size_t min_rows)
+{
+    const char *e = slice_hook();
+    if (e) work = strtod(e, NULL), min_rows = 1;
     double r = work / per_row;
     return r < (double)min_rows ? min_rows : (size_t)r;
 }
@@ -80,7 +87,7 @@ static void gemm_slices(enum CBLAS_TRANSPOSE ta, enum CBLAS_TRANSPOSE tb, size_t
                         const double *ad, int lda, const double *bd, int ldb, double *c)
 {
     size_t step = slice_rows(2.0 * (double)m * (double)n + 1, 0x1p35, 256);
-    if (!getenv("VKB_FASTREF_SLICE")) step = (step + 255) / 256 * 256;
+    if (!slice_hook()) step = (step + 255) / 256 * 256;
     size_t k0 = 0;
     do {  /* k = 0 still makes one call: c = 0 */
         size_t kk = k - k0 < step ? k - k0 : step;

@@ -11,7 +11,8 @@
  * Test hook: with the environment variable VKB_FASTREF_CORRUPT=1 each function adds 1 to its first output
  * (the oracle samples the first row and column of every case), so tests/run.sh can watch the mismatch
  * become an ERROR. VKB_FASTREF_SLICE=W cuts the work into slices of about W flops (multiply-adds for the
- * ternary one), at least one row each, so that the slicing (below) shows at sizes a test can afford. Nothing
+ * ternary one), at least one K step (dgemm) or row (ternary) each, so that the slicing (below) shows at sizes a
+ * test can afford. Nothing
  * else reads them.
  */
 #ifndef VKB_FASTREF_H

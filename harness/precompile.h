@@ -12,13 +12,15 @@
 
 typedef struct vkb_precompile vkb_precompile;
 
-/* Add planned case c's pipelines not yet in *pc (made on first use). Returns -1 when out of memory. */
-int vkb_precompile_add(vkb_precompile **pc, const vkb_case *c);
-/* Start the thread compiling the list. 0, or -1 when it could not start (then nothing runs). */
-int vkb_precompile_start(vkb_precompile *pc, vkb_vk *v);
-/* Stop after the compile in flight and join. *done: pipelines compiled (failures included), *total: in the list,
- * *secs: the thread's time on them. NULL is a no-op (zeros). */
-void vkb_precompile_stop(vkb_precompile *pc, size_t *done, size_t *total, double *secs);
+/* Add planned case c's pipelines not yet in *pc (made on first use); index: the case's place in the run. Returns -1
+ * when out of memory. */
+int vkb_precompile_add(vkb_precompile **pc, const vkb_case *c, size_t index);
+/* Start the thread compiling the list, skipping pipelines whose first case index is below *reached (the case the
+ * run is on, read atomically: that case's own preparation compiled them). 0, or -1 when it could not start. */
+int vkb_precompile_start(vkb_precompile *pc, vkb_vk *v, const size_t *reached);
+/* Stop after the compile in flight (a driver compile cannot be cut short: on an H200's empty cache one took 70 s)
+ * and join; line: what it did, for run.txt. NULL: "no pipelines". */
+void vkb_precompile_stop(vkb_precompile *pc, char *line, size_t len);
 void vkb_precompile_free(vkb_precompile *pc);
 
 #endif

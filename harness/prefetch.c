@@ -22,6 +22,8 @@ struct vkb_prefetch {
     pthread_mutex_t m;
     pthread_cond_t cv;
     pthread_rwlock_t cpu;
+    pthread_t owner;     /* the exclusive holder, while excl (both atomic) */
+    int excl;
 };
 
 /* Reserve item i's bytes, in index order. Called with m held; returns 0, or -1 when stopped. */
@@ -91,6 +93,7 @@ vkb_prefetch *vkb_prefetch_start(size_t n, int workers, size_t ahead, double bud
     p->bytes = calloc(n ? n : 1, sizeof(*p->bytes));
     p->tid = calloc(workers > 0 ? (size_t)workers : 1, sizeof(*p->tid));
     if (!p->state || !p->bytes || !p->tid) goto fail;
+    if (fns.ready) fns.ready(fns.ctx, p);
     for (int w = 0; w < workers; w++) {
         if (pthread_create(&p->tid[w], NULL, worker, p)) break;  /* fewer workers still work; none: inline */
         p->nworkers++;
@@ -146,10 +149,36 @@ void vkb_prefetch_stop(vkb_prefetch *p)
     p->nworkers = 0;
 }
 
-void vkb_prefetch_shared_begin(vkb_prefetch *p) { pthread_rwlock_rdlock(&p->cpu); }
-void vkb_prefetch_shared_end(vkb_prefetch *p) { pthread_rwlock_unlock(&p->cpu); }
-void vkb_prefetch_exclusive_begin(vkb_prefetch *p) { pthread_rwlock_wrlock(&p->cpu); }
-void vkb_prefetch_exclusive_end(vkb_prefetch *p) { pthread_rwlock_unlock(&p->cpu); }
+/* The exclusive holder asking for a shared section already has the CPU: taking the lock again would fail
+ * (EDEADLK) and the matching unlock would release its exclusive hold. */
+static int mine(vkb_prefetch *p)
+{
+    return __atomic_load_n(&p->excl, __ATOMIC_ACQUIRE) &&
+           pthread_equal(__atomic_load_n(&p->owner, __ATOMIC_RELAXED), pthread_self());
+}
+
+void vkb_prefetch_shared_begin(vkb_prefetch *p)
+{
+    if (!mine(p)) pthread_rwlock_rdlock(&p->cpu);
+}
+
+void vkb_prefetch_shared_end(vkb_prefetch *p)
+{
+    if (!mine(p)) pthread_rwlock_unlock(&p->cpu);
+}
+
+void vkb_prefetch_exclusive_begin(vkb_prefetch *p)
+{
+    pthread_rwlock_wrlock(&p->cpu);
+    __atomic_store_n(&p->owner, pthread_self(), __ATOMIC_RELAXED);
+    __atomic_store_n(&p->excl, 1, __ATOMIC_RELEASE);
+}
+
+void vkb_prefetch_exclusive_end(vkb_prefetch *p)
+{
+    __atomic_store_n(&p->excl, 0, __ATOMIC_RELEASE);
+    pthread_rwlock_unlock(&p->cpu);
+}
 
 void vkb_prefetch_free(vkb_prefetch *p)
 {

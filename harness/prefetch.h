@@ -18,6 +18,10 @@ typedef struct vkb_prefetch_fns {
     double (*size)(void *ctx, size_t i);   /* host bytes item i will hold until consumed */
     void (*work)(void *ctx, size_t i);     /* prepare item i (called once, on a worker or in wait) */
     void *ctx;
+    /* NULL, or called once before any worker starts, with the lock ready: where work() reaches the lock through
+     * hooks (run.c's guards), they must be in place before the first item, or a section in flight when they were
+     * set would leave the lock without having taken it. */
+    void (*ready)(void *ctx, vkb_prefetch *p);
 } vkb_prefetch_fns;
 
 /* Start workers (0: none) that keep at most `ahead` items prepared beyond the one being consumed and at
@@ -29,7 +33,8 @@ double vkb_prefetch_wait(vkb_prefetch *p, size_t i);
 /* Item i was consumed and its memory freed: release its reservation. */
 void vkb_prefetch_done(vkb_prefetch *p, size_t i);
 /* Shared use of the CPU lock (inside work()), and exclusive use by the caller: exclusive_begin waits for the
- * shared sections in progress to end and holds new ones back. */
+ * shared sections in progress to end and holds new ones back. A shared section asked for by the exclusive holder
+ * itself (a baseline's check that calls a fast reference) runs without the lock: it has the CPU already. */
 void vkb_prefetch_shared_begin(vkb_prefetch *p);
 void vkb_prefetch_shared_end(vkb_prefetch *p);
 void vkb_prefetch_exclusive_begin(vkb_prefetch *p);

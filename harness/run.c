@@ -65,7 +65,8 @@ typedef struct ctx {
     struct job *jobs;     /* every selected case, in run order (total_cases of them) */
     vkb_prefetch *pf;     /* prepares the next cases while the GPU times this one */
     vkb_precompile *pc;   /* the run's distinct pipelines, compiled ahead on one idle thread (precompile.h) */
-    char pc_line[200];    /* run.txt's precompile line */
+    char pc_line[300];    /* run.txt's precompile line */
+    size_t reached;       /* the case the main thread is on (atomic: the precompile thread reads it) */
     int workers;          /* prefetch threads (0: every case prepared inline, --jobs 0) */
     vkb_result *est;      /* --established: the rows of that run */
     long nest;
@@ -212,7 +213,7 @@ static int preflight(const vkb_suite *s, const vkb_run_opts *o, const vkb_caps *
                                                         : strncmp(c.variant, want, wl) || (c.variant[wl] && c.variant[wl] != ':')))
                 snprintf(c.error, sizeof(c.error), "variant=%s: %s", want, none ? "this kernel has no variants"
                          : "not a variant this kernel runs by that name (vkbench list names them; an axis may pick it)");
-            if (!c.error[0] && rc >= 0 && !c.skip[0]) vkb_precompile_add(pc, &c);  /* out of memory: fewer ahead */
+            if (!c.error[0] && rc >= 0 && !c.skip[0]) vkb_precompile_add(pc, &c, selected - 1);  /* no memory: fewer */
             if (c.error[0] || rc < 0) {
                 bad++;
                 int w = snprintf(msg, sizeof(msg), "%s%s:%d: %s %s: %s", used ? "\n" : "", l->file, l->lineno, k->name,
@@ -396,7 +397,8 @@ static int dev_reserve(ctx *x, int64_t bytes)
     return 1;
 }
 
-/* Prefetch step 2 (under the shared CPU lock): host buffers, inputs, the timed reference. */
+/* Prefetch step 2: host buffers, inputs, the timed reference (the multithreaded parts of fills and references
+ * take the shared CPU lock per chunk or slice). */
 static void job_work(void *arg, size_t i)
 {
     ctx *x = arg;
@@ -962,6 +964,16 @@ static void write_runinfo(const ctx *x, const vkb_suite *s, FILE *f)
 static void pf_shared_begin(void *p) { vkb_prefetch_shared_begin(p); }
 static void pf_shared_end(void *p) { vkb_prefetch_shared_end(p); }
 
+/* The scalar oracles run on idle-priority workers, which a CPU baseline preempts; the multithreaded fast
+ * references (OpenBLAS, OpenMP teams that need not inherit that priority) hold the CPU lock shared, so no
+ * baseline is timed beside them. So do the parallel input fills (vkb_par_fill). Set before the workers start. */
+static void pf_ready(void *arg, vkb_prefetch *p)
+{
+    if (!((ctx *)arg)->workers) return;
+    vkb_fastref_set_guard(pf_shared_begin, pf_shared_end, p);
+    vkb_par_fill_set_guard(pf_shared_begin, pf_shared_end, p);
+}
+
 /* Every selected case as a job, in run order; the PARAMS column as wide as the widest (up to 48). */
 static int plan_jobs(ctx *x, const vkb_suite *s, char *err, size_t errlen)
 {
@@ -1124,32 +1136,26 @@ int vkb_run(vkb_vk *v, const vkb_suite *s, const vkb_run_opts *o, vkb_run_totals
     print_header(&x);
     x.started = vkb_now_s();
     x.tm.gpu_last = NAN;
-    vkb_prefetch_fns fns = {job_size, job_work, &x};
+    vkb_prefetch_fns fns = {job_size, job_work, &x, pf_ready};
     size_t ahead = x.workers ? 64 : 0;  /* long references start early; the memory budget bounds it */
     if (!(x.pf = vkb_prefetch_start(x.total_cases, x.workers, ahead, host_budget(), fns))) {
         snprintf(err, errlen, "out of host memory for the run");
         goto out;
     }
-    /* The scalar oracles run on idle-priority workers, which a CPU baseline preempts; the multithreaded fast
-     * references (OpenBLAS, OpenMP teams that need not inherit that priority) hold the CPU lock shared, so no
-     * baseline is timed beside them. So do the parallel input fills (vkb_par_fill). */
-    if (x.workers) {
-        vkb_fastref_set_guard(pf_shared_begin, pf_shared_end, x.pf);
-        vkb_par_fill_set_guard(pf_shared_begin, pf_shared_end, x.pf);
-    }
-    /* Beside the workers only (a CPU device has none: there every compile would compete with the timing), and
-     * not under --validate (the layer's messages are counted against the case in flight). */
+    /* Beside a GPU's workers only (a CPU device's compiles would compete with its timing, --jobs or not: tests force
+     * it there with VKB_PRECOMPILE=1), and not under --validate (the layer's messages are counted against the case
+     * in flight). */
     const char *pce = getenv("VKB_PRECOMPILE");
+    int force = pce && !strcmp(pce, "1");
     const char *pc_off = !x.workers ? "no prefetch workers" : o->validate ? "--validate"
-                         : pce && !strcmp(pce, "0") ? "VKB_PRECOMPILE=0" : NULL;
-    if (!pc_off && vkb_precompile_start(x.pc, v)) pc_off = "the thread did not start";
-    for (size_t i = 0; i < x.total_cases && !vkb_run_interrupted; i++) run_case(&x, i);
-    size_t pc_done, pc_total;
-    double pc_secs;
-    vkb_precompile_stop(x.pc, &pc_done, &pc_total, &pc_secs);
+                         : pce && !strcmp(pce, "0") ? "VKB_PRECOMPILE=0" : x.caps.is_cpu && !force ? "a CPU device" : NULL;
+    if (!pc_off && vkb_precompile_start(x.pc, v, &x.reached)) pc_off = "the thread did not start";
+    for (size_t i = 0; i < x.total_cases && !vkb_run_interrupted; i++) {
+        __atomic_store_n(&x.reached, i, __ATOMIC_RELAXED);
+        run_case(&x, i);
+    }
     if (pc_off) snprintf(x.pc_line, sizeof(x.pc_line), "off (%s)", pc_off);
-    else snprintf(x.pc_line, sizeof(x.pc_line), "%zu of %zu distinct pipelines compiled ahead of their cases in %.3f s "
-                  "(one idle-priority thread)", pc_done, pc_total, pc_secs);
+    else vkb_precompile_stop(x.pc, x.pc_line, sizeof(x.pc_line));
     t0 = vkb_now_s();
     vkb_prefetch_stop(x.pf);
     vkb_trace("prefetch_stop", NULL, t0);
@@ -1180,9 +1186,9 @@ int vkb_run(vkb_vk *v, const vkb_suite *s, const vkb_run_opts *o, vkb_run_totals
     ret = 0;
 out:
     if (ret && info) fprintf(info, "status: error: %s\n", err);  /* not killed: say why it stopped */
+    vkb_prefetch_free(x.pf);  /* the workers stopped first: no section is in flight when the guards go */
     vkb_fastref_set_guard(NULL, NULL, NULL);
     vkb_par_fill_set_guard(NULL, NULL, NULL);
-    vkb_prefetch_free(x.pf);
     vkb_precompile_free(x.pc);
     for (size_t i = 0; x.jobs && i < x.total_cases; i++) {  /* prepared, never run */
         vkb_gpu_release(x.jobs[i].g);

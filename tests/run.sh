@@ -120,12 +120,22 @@ csv_col "$j0/results.csv" kernel status metric max_abs_err n_checked > "$T/j0"; 
 if [ "$(grep -c PASS "$T/j0")" = 4 ] && cmp -s "$T/j0" "$T/j2"; then
     ok "--jobs 2 (inputs, device buffers and pipelines prepared on workers): the same verdicts and checked errors as --jobs 0"
 else bad "--jobs 2 differs from --jobs 0" "$T/j2"; fi
-# Beside the workers, one thread compiles the run's distinct pipelines ahead of their cases (precompile.h): its
-# line in run.txt counts them (here add, the GEMV, QR's several, softmax: at least 6), none without workers.
-if grep -q '^precompile: off (no prefetch workers)$' "$j0/run.txt" &&
-   grep '^precompile: ' "$j2/run.txt" | awk '$3 == "of" && $2 <= $4 && $4 >= 6 && /distinct pipelines compiled ahead/ { n++ } END { exit n != 1 }'; then
-    ok "precompile: $(sed -n 's/^precompile: //p' "$j2/run.txt" | cut -c1-60)..., off without workers"
-else grep '^precompile' "$j0/run.txt" "$j2/run.txt" > "$T/out"; bad "precompile line in run.txt" "$T/out"; fi
+# Beside a GPU's workers, one thread compiles the run's distinct pipelines ahead of their cases (precompile.h); on
+# a CPU device it is off unless forced (VKB_PRECOMPILE=1). Forced here, with two workers, the CPU baselines on and
+# the fast references in slices (each taking the CPU lock the baselines take whole): the run must end (no deadlock),
+# with the verdicts and errors of the first --jobs 0 run, every baseline PASS with its CPU wait measured, and the
+# precompile line counting the pipelines (add, the GEMV, QR's several, softmax: at least 6).
+VKB_PRECOMPILE=1 VKB_FASTREF_SLICE=200000 timeout 300 "$VKB" run --out "$T/res" -e "add n=2^20" \
+    -e "bitnet_linear shape=2560x2560 m=1 variant=dot mode=rotate" -e "qr n=128" -e "softmax rows=64 cols=1000 fill=large" \
+    --seed 9 --min-time 0.02 --timeout 0.2 --no-calibrate --no-telemetry --oracle-budget 1048576 --jobs 2 > "$T/out" 2>&1
+jp=$(lastdir)
+csv_col "$jp/results.csv" kernel status metric max_abs_err n_checked > "$T/jp"
+csv_col "$jp/results.csv" cpu_fast_status cpu_wait_s ref_method > "$T/jpb"
+if grep -q '^precompile: off (no prefetch workers)$' "$j0/run.txt" && grep -q '^precompile: off (a CPU device)$' "$j2/run.txt" &&
+   grep '^precompile: ' "$jp/run.txt" | awk '$3 == "of" && $2 <= $4 && $4 >= 6 && /distinct pipelines compiled ahead/ && / 0 failed/ { n++ } END { exit n != 1 }' &&
+   cmp -s "$T/j0" "$T/jp" && awk -F'\t' '$1 == "PASS" && $2 ~ /^[0-9.e-]+$/ { n++ } $3 ~ /scalar-sample$/ { f++ } END { exit n != 4 || f < 1 }' "$T/jpb"; then
+    ok "precompile forced beside 2 workers, baselines and sliced fast references: same verdicts, run.txt says $(sed -n 's/^precompile: //p' "$jp/run.txt" | cut -c1-40)..."
+else { grep '^precompile' "$j0/run.txt" "$j2/run.txt" "$jp/run.txt"; cat "$T/jp" "$T/jpb"; } >> "$T/out"; bad "precompile / workers with baselines and sliced references" "$T/out"; fi
 nona=$(csv_col "$d/results.csv" status cpu_fast_status cpu_fast_why | grep -c "$(printf '^PASS\tNA\t$')")
 if [ "$nona" = 0 ]; then ok "every NA baseline on a PASS row says why"; else bad "$nona NA baselines without a reason"; fi
 expect "report: writes report.md, report.html, report-numbers.csv" "$VKB" report "$d"
@@ -633,7 +643,7 @@ if awk -F'\t' '$2 != "PASS" || $4 != 1 || $3 != ($1 == "bitnet_linear" ? "exact-
 else bad "fast reference rows" "$T/fast.tsv"; fi
 # The fast references work in slices (dgemm: of K; the exact ternary loop: of rows), the driver's CPU lock taken
 # per slice, so that a CPU baseline waits for one slice and not a whole reference (cpu/fastref.c). Slices of one
-# K step or a few rows (VKB_FASTREF_SLICE, a test hook: 256, 21, 86 and 171 slices here) must give the verdicts
+# K step or a few rows (VKB_FASTREF_SLICE, a test hook: 256, 22, 86 and 171 slices here) must give the verdicts
 # of the unsliced references, and the same errors (to 1e-9 relative: a sum over K in another order).
 A="-e 'matmul n=256 variant=tiled dtype=f32' -e 'bitnet_linear n=2048 k=1024 m=1 variant=int' \
    -e 'bitnet_linear n=256 k=1024 m=64 variant=dot' -e 'dense_f16 n=256 k=1024 m=64'"
