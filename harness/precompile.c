@@ -74,17 +74,22 @@ int vkb_precompile_start(vkb_precompile *pc, vkb_vk *v, const size_t *reached)
     return pc->running ? 0 : -1;
 }
 
+/* Stop after the compile in flight; the thread is gone on return. */
+static void join(vkb_precompile *pc)
+{
+    if (!pc->running) return;
+    __atomic_store_n(&pc->stop, 1, __ATOMIC_RELAXED);
+    pthread_join(pc->th, NULL);
+    pc->running = 0;
+}
+
 void vkb_precompile_stop(vkb_precompile *pc, char *line, size_t len)
 {
     if (!pc) {
         snprintf(line, len, "no pipelines");
         return;
     }
-    if (pc->running) {
-        __atomic_store_n(&pc->stop, 1, __ATOMIC_RELAXED);
-        pthread_join(pc->th, NULL);
-        pc->running = 0;
-    }
+    join(pc);
     snprintf(line, len, "%zu of %zu distinct pipelines compiled ahead of their cases in %.3f s (one idle-priority "
              "thread; %zu skipped: their case came first; %zu failed: their case says why)", pc->done - pc->skipped -
              pc->failed, pc->n, pc->secs, pc->skipped, pc->failed);
@@ -93,8 +98,7 @@ void vkb_precompile_stop(vkb_precompile *pc, char *line, size_t len)
 void vkb_precompile_free(vkb_precompile *pc)
 {
     if (!pc) return;
-    char line[8];
-    vkb_precompile_stop(pc, line, sizeof(line));
+    join(pc);
     free(pc->e);
     free(pc);
 }
