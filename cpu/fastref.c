@@ -37,22 +37,10 @@ static void absolute(double *d, size_t count)
     for (size_t i = 0; i < count; i++) d[i] = d[i] < 0 ? -d[i] : d[i];
 }
 
-static void (*guard_enter)(void *), (*guard_leave)(void *);
-static void *guard_arg;
-
-/* The guard is held per slice of the work, not around a whole reference: a driver's CPU baseline waiting for the
- * CPU to itself then waits for one slice (~2^35 flops or 2^31 multiply-adds), not for a whole reference. On an
- * H200 host the dgemm pair of matmul 8192 took 5-10 s under one guard, and a baseline waited 4.5 s of it
- * (bitnet_linear 2560x2560 m=1: cpu_fast_s 4.46 s for 12 ms of runs); with slices, 0.47 s at most. */
-static void guard_on(void)
-{
-    if (guard_enter) guard_enter(guard_arg);
-}
-
-static void guard_off(void)
-{
-    if (guard_leave) guard_leave(guard_arg);
-}
+/* The CPU guard (vkb.h) is held per slice of the work, not around a whole reference: a driver's CPU baseline
+ * waiting for the CPU to itself then waits for one slice (~2^35 flops or 2^31 multiply-adds), not for a whole
+ * reference. On an H200 host the dgemm pair of matmul 8192 took 5-10 s under one guard, and a baseline waited
+ * 4.5 s of it (bitnet_linear 2560x2560 m=1: cpu_fast_s 4.46 s for 12 ms of runs); with slices, 0.47 s at most. */
 
 /* VKB_FASTREF_SLICE (a test hook, fastref.h), or NULL when unset or empty. */
 static const char *slice_hook(void)
@@ -95,11 +83,11 @@ static void gemm_slices(enum CBLAS_TRANSPOSE ta, enum CBLAS_TRANSPOSE tb, size_t
         const double *a0 = ta == CblasTrans ? ad + k0 * (size_t)lda : ad + k0;
         const double *b0 = tb == CblasTrans ? bd + k0 : bd + k0 * (size_t)ldb;
         pthread_mutex_lock(&blas_lock);
-        guard_on();
+        vkb_cpu_shared_begin();
         openblas_set_num_threads(vkb_cpu_threads());
         cblas_dgemm(CblasRowMajor, ta, tb, (int)m, (int)n, (int)kk, 1.0, a0, lda, b0, ldb, k0 ? 1.0 : 0.0, c, (int)n);
         openblas_set_num_threads(1);
-        guard_off();
+        vkb_cpu_shared_end();
         pthread_mutex_unlock(&blas_lock);
         k0 += step;
     } while (k0 < k);
@@ -109,19 +97,19 @@ int vkb_fast_gemm(vkb_fast_mat a, vkb_fast_mat b, size_t m, size_t n, size_t k, 
 {
     double t0 = omp_get_wtime();
     /* As stored: A is m×k (or k×m when transposed), B k×n (or n×k). */
-    guard_on();
+    vkb_cpu_shared_begin();
     double *ad = widen(a, a.trans ? k : m, a.trans ? m : k), *bd = widen(b, b.trans ? n : k, b.trans ? k : n);
-    guard_off();
+    vkb_cpu_shared_end();
     int rc = -1;
     if (!ad || !bd) goto out;
     int lda = (int)(a.trans ? m : k), ldb = (int)(b.trans ? k : n);
     enum CBLAS_TRANSPOSE ta = a.trans ? CblasTrans : CblasNoTrans, tb = b.trans ? CblasTrans : CblasNoTrans;
     gemm_slices(ta, tb, m, n, k, ad, lda, bd, ldb, c);
     if (s) {
-        guard_on();
+        vkb_cpu_shared_begin();
         absolute(ad, m * k);
         absolute(bd, k * n);
-        guard_off();
+        vkb_cpu_shared_end();
         gemm_slices(ta, tb, m, n, k, ad, lda, bd, ldb, s);
     }
     if (corrupt() && m > 0 && n > 0) c[0] += 1.0;
@@ -143,7 +131,7 @@ int vkb_fast_ternary_acc(const uint32_t *w, const int8_t *x, size_t n, size_t k,
     size_t step = slice_rows((double)k * (double)(m + 1), 0x1p31, 64);  /* ~2^31 multiply-adds a slice */
     for (size_t r0 = 0; r0 < n && !rc; r0 += step) {
         size_t r1 = n - r0 < step ? n : r0 + step;
-        guard_on();
+        vkb_cpu_shared_begin();
 #pragma omp parallel num_threads(vkb_cpu_threads()) reduction(| : rc)
         {
             int8_t *row = malloc(k + 1);  /* one weight row unpacked to −1/0/+1, then dotted with every token */
@@ -163,16 +151,9 @@ int vkb_fast_ternary_acc(const uint32_t *w, const int8_t *x, size_t n, size_t k,
             }
             free(row);
         }
-        guard_off();
+        vkb_cpu_shared_end();
     }
     if (!rc && corrupt() && m > 0 && n > 0) acc[0] += 1;
     *secs += omp_get_wtime() - t0;
     return rc ? -1 : 0;
-}
-
-void vkb_fastref_set_guard(void (*enter)(void *), void (*leave)(void *), void *arg)
-{
-    guard_enter = enter;
-    guard_leave = leave;
-    guard_arg = arg;
 }

@@ -42,9 +42,6 @@ int vkb_fast_gemm(vkb_fast_mat a, vkb_fast_mat b, size_t m, size_t n, size_t k, 
 int vkb_fast_ternary_acc(const uint32_t *w, const int8_t *x, size_t n, size_t k, size_t kp, size_t m, int64_t *acc,
                          double *secs);
 
-/* Called around each slice of the work above when set, a few tens of ms on all cores (the driver: its CPU lock
- * held shared, so that no optimized CPU baseline is timed while these use every core, and one waits for a slice
- * at most). NULL: nothing. */
-void vkb_fastref_set_guard(void (*enter)(void *), void (*leave)(void *), void *arg);
+/* Both run each slice of their work inside the CPU guard (vkb_cpu_shared_begin, vkb.h). */
 
 #endif

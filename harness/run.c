@@ -20,7 +20,6 @@
 #include "precompile.h"
 #include "prefetch.h"
 #include "cpu.h"
-#include "fastref.h"
 #include "registry.h"
 #include "result.h"
 #include "run.h"
@@ -970,8 +969,7 @@ static void pf_shared_end(void *p) { vkb_prefetch_shared_end(p); }
 static void pf_ready(void *arg, vkb_prefetch *p)
 {
     if (!((ctx *)arg)->workers) return;
-    vkb_fastref_set_guard(pf_shared_begin, pf_shared_end, p);
-    vkb_par_fill_set_guard(pf_shared_begin, pf_shared_end, p);
+    vkb_cpu_guard_set(pf_shared_begin, pf_shared_end, p);
 }
 
 /* Every selected case as a job, in run order; the PARAMS column as wide as the widest (up to 48). */
@@ -1187,8 +1185,7 @@ int vkb_run(vkb_vk *v, const vkb_suite *s, const vkb_run_opts *o, vkb_run_totals
 out:
     if (ret && info) fprintf(info, "status: error: %s\n", err);  /* not killed: say why it stopped */
     vkb_prefetch_free(x.pf);  /* the workers stopped first: no section is in flight when the guards go */
-    vkb_fastref_set_guard(NULL, NULL, NULL);
-    vkb_par_fill_set_guard(NULL, NULL, NULL);
+    vkb_cpu_guard_set(NULL, NULL, NULL);
     vkb_precompile_free(x.pc);
     for (size_t i = 0; x.jobs && i < x.total_cases; i++) {  /* prepared, never run */
         vkb_gpu_release(x.jobs[i].g);

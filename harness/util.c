@@ -152,12 +152,22 @@ void vkb_case_free(vkb_case *c)
     free(c->disp);
 }
 
-static void (*par_enter)(void *), (*par_leave)(void *);
-static void *par_arg;
+static void (*cpu_enter)(void *), (*cpu_leave)(void *);
+static void *cpu_arg;
 
-void vkb_par_fill_set_guard(void (*enter)(void *), void (*leave)(void *), void *guard_arg)
+void vkb_cpu_guard_set(void (*enter)(void *), void (*leave)(void *), void *arg)
 {
-    par_enter = enter, par_leave = leave, par_arg = guard_arg;
+    cpu_enter = enter, cpu_leave = leave, cpu_arg = arg;
+}
+
+void vkb_cpu_shared_begin(void)
+{
+    if (cpu_enter) cpu_enter(cpu_arg);
+}
+
+void vkb_cpu_shared_end(void)
+{
+    if (cpu_leave) cpu_leave(cpu_arg);
 }
 
 typedef struct par_job {
@@ -238,9 +248,9 @@ static void fill_chunk(void *a, size_t i)
     gsl_rng cr = {vkb_rng_xoshiro, &st};
     gsl_rng_set(&cr, (unsigned long)vkb_mix64(j->seed ^ vkb_mix64(i)));
     size_t lo = i * j->grain, hi = lo + j->grain < j->n ? lo + j->grain : j->n;
-    if (par_enter) par_enter(par_arg);
+    vkb_cpu_shared_begin();
     j->fn(&cr, lo, hi, j->arg);
-    if (par_leave) par_leave(par_arg);
+    vkb_cpu_shared_end();
 }
 
 void vkb_par_fill(gsl_rng *r, size_t n, size_t grain, void (*fn)(gsl_rng *cr, size_t lo, size_t hi, void *arg),

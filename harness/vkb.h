@@ -215,10 +215,14 @@ void vkb_par_fill(gsl_rng *r, size_t n, size_t grain, void (*fn)(gsl_rng *cr, si
  * which claim k in turn; returns when all are done. What each k computes must not depend on which thread runs it:
  * the parallel fills and the checks' spans (check.c) are built on it. */
 void vkb_par_for(size_t count, int nthreads, void (*fn)(void *arg, size_t k), void *arg);
-/* The parallel fills take this guard around each chunk (run.c: the prefetch workers' shared CPU lock, so that no
- * fill competes with a CPU baseline being timed, and a baseline waits for chunks, not whole fills: per fill, 7 s
- * of waits in an H200 default suite). */
-void vkb_par_fill_set_guard(void (*enter)(void *), void (*leave)(void *), void *guard_arg);
+/* The CPU guard: work that uses every core (a parallel fill's chunk, a slice of a fast reference, cpu/fastref.h)
+ * runs between vkb_cpu_shared_begin and _end, which call enter(arg) and leave(arg) when set (run.c: the prefetch
+ * workers' shared CPU lock, so that none of it competes with a CPU baseline being timed, and a baseline waits for
+ * one chunk or slice, not a whole fill or reference). Set it before any such work starts, clear it (NULLs) after
+ * all of it ends. */
+void vkb_cpu_guard_set(void (*enter)(void *), void (*leave)(void *), void *arg);
+void vkb_cpu_shared_begin(void);
+void vkb_cpu_shared_end(void);
 /* The "fill" axis: the input distributions a kernel offers, each aimed at one of its failure modes.
  * names is NULL-terminated; names[0] is the kernel's historical distribution, used when the axis is
  * absent, so rows without fill= keep their inputs. Returns the index of the case's value, or -1 after
