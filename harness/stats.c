@@ -98,6 +98,44 @@ int vkb_stop_add(vkb_stop *s, double sample, double elapsed_wall)
     return 0;
 }
 
+static double median_of(double *y, size_t n)
+{
+    gsl_sort(y, 1, n);
+    return gsl_stats_median_from_sorted_data(y, 1, n);
+}
+
+size_t vkb_stop_shift(vkb_stop *s, const double *x, size_t n)
+{
+    const size_t w = VKB_SHIFT_WINDOW;
+    if (s->shifts >= VKB_SHIFT_MAX || n < 2 * w || n < s->next_check) return 0;
+    s->next_check = n + (n / 16 > 4 ? n / 16 : 4);
+    double *y = malloc(n * sizeof(*y));
+    if (!y) return 0;   /* no shift test without memory: the stop rule goes on as before */
+    memcpy(y, x, n * sizeof(*y));
+    double before = median_of(y, n - w), recent = median_of(y + n - w, w), mid = 0.5 * (before + recent);
+    free(y);
+    if (!(before > recent * (1 + 4 * s->max_noise))) return 0;
+    for (size_t i = n - w; i < n; i++)
+        if (!(x[i] < mid)) return 0;
+    s->shifts++;
+    s->dropped += n - w;
+    s->shift_rel = recent / before - 1;
+    return n - w;
+}
+
+int vkb_stop_drop(vkb_stop *s, double *x, size_t *n, size_t k, double scale, double elapsed_wall)
+{
+    int stop = 0;
+    memmove(x, x + k, (*n - k) * sizeof(*x));
+    *n -= k;
+    s->n = s->ring_n = 0;
+    s->sum = s->mean = s->m2 = s->accumulated = 0;
+    s->why = NULL;
+    s->next_check = 0;
+    for (size_t i = 0; i < *n; i++) stop = vkb_stop_add(s, x[i] * scale, elapsed_wall);
+    return stop;
+}
+
 typedef struct { double v; int from_a; } mw_item;
 
 /* Exact two-sided p of the rank sum of m of the n sorted items (the smaller side: m <= MW_EXACT_MAX),

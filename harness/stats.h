@@ -29,12 +29,35 @@ typedef struct vkb_stop {
     double noise_ring[512];
     size_t ring_n;
     const char *why;       /* why it stopped: "noise", "noise-stable", "timeout", "max-samples" */
+    /* level shifts (vkb_stop_shift): how many, the samples dropped before them, the last one's size */
+    size_t shifts, dropped, next_check;
+    double shift_rel;
 } vkb_stop;
 
 void vkb_stop_init(vkb_stop *s);  /* sets the defaults above and clears the state */
 /* Add one sample (seconds); elapsed_wall = wall seconds since measuring began.
  * Returns 1 when measuring should stop (and sets s->why), else 0. */
 int vkb_stop_add(vkb_stop *s, double sample, double elapsed_wall);
+
+/* Level shifts. The samples of one case can sit on two or more plateaus: on an H200 the SM clock rose in steps
+ * after the warm-up, or dipped and came back, so a clock-bound kernel ran 4-34% slower for tens to hundreds of
+ * samples, then not (session 21); the relative stddev of the mixture never met 0.5%, and 7-11 of the default
+ * suite's rows sampled until the timeout, their median a blend of plateaus. vkb_stop_shift looks at x[0..n) (the
+ * samples since the last restart, any scale) and returns how many leading samples ran SLOWER than the latest
+ * ones: n - VKB_SHIFT_WINDOW when every one of the last VKB_SHIFT_WINDOW samples lies below the midpoint between
+ * their median and the earlier samples' median, and the earlier median exceeds theirs by more than 4 max_noise
+ * (2% by default: a step the noise target cannot hide). Else 0. Only a speed-up counts: a slower level may be a
+ * dip the GPU comes back from, and keeping it would report the dip (on the H200 a 4.6% slower plateau mid-case
+ * was followed by the old pace again). It looks once n >= 2 VKB_SHIFT_WINDOW, then every max(4, n / 16) samples
+ * (O(n log n) in all), at most VKB_SHIFT_MAX times a case, and counts what it found in shifts / dropped /
+ * shift_rel (the last step, relative). */
+#define VKB_SHIFT_WINDOW 16
+#define VKB_SHIFT_MAX 3
+size_t vkb_stop_shift(vkb_stop *s, const double *x, size_t n);
+/* Drop x's first k samples (*n shrinks; k may be all of them), clear the sampling state (not the settings, nor
+ * the shift counts) and feed the kept samples again (each times scale: what vkb_stop_add takes, the batch's
+ * time). Returns vkb_stop_add's answer for the last one (0 when none is kept). */
+int vkb_stop_drop(vkb_stop *s, double *x, size_t *n, size_t k, double scale, double elapsed_wall);
 
 /* Two-sided Mann-Whitney U p-value: exact (conditional on ties, so equal values keep it exact) when the
  * smaller side has <= 20 values and both <= 200 in all, the normal approximation with tie correction

@@ -151,6 +151,77 @@ static void test_stop_rule(void)
     CHECK_STR(s.why, "max-samples");
 }
 
+/* Level shifts (stats.h): the GPU speeding up mid-case drops the slower samples before it; a slow-down, a step
+ * under 4 max_noise, noise and single spikes do not; at most VKB_SHIFT_MAX a case. Deterministic sequences. */
+static size_t feed_shifts(vkb_stop *s, const double *x, size_t n, size_t *first_at)
+{
+    static double y[4000];
+    size_t m = 0;
+    *first_at = 0;
+    vkb_stop_init(s);
+    s->min_time = 1e9;   /* never stop by the rule: only the shifts are under test */
+    for (size_t i = 0; i < n; i++) {
+        y[m++] = x[i];
+        vkb_stop_add(s, x[i], 1e-3 * (double)i);
+        size_t k = vkb_stop_shift(s, y, m);
+        if (k && !*first_at) *first_at = i + 1;
+        if (k) vkb_stop_drop(s, y, &m, k, 1, 1e-3 * (double)i);
+    }
+    return m;
+}
+
+static void test_stop_shift(void)
+{
+    static double x[4000];
+    vkb_stop s;
+    size_t at, m;
+    /* 40 samples at 1.3 (jitter +-0.1%), then 1.0: found at the first check whose last 16 are all new
+     * (checks at n = 32, 36, 40, ...: n = 56), 40 dropped, the step recorded. */
+    for (int i = 0; i < 200; i++) x[i] = (i < 40 ? 1.3 : 1.0) * (1 + 1e-3 * ((i * 7) % 3 - 1));
+    m = feed_shifts(&s, x, 200, &at);
+    CHECK(s.shifts == 1 && s.dropped == 40 && at == 56 && m == 160);
+    CHECK_NEAR(s.shift_rel, 1.0 / 1.3 - 1, 2e-3);
+    /* The reverse (a slow-down), a 1.5% step (under 4 x 0.5%), uniform noise in [1, 2] and a spike every 10th
+     * sample: none. */
+    for (int i = 0; i < 200; i++) x[i] = i < 40 ? 1.0 : 1.3;
+    feed_shifts(&s, x, 200, &at);
+    CHECK(s.shifts == 0 && s.dropped == 0);
+    for (int i = 0; i < 200; i++) x[i] = i < 40 ? 1.015 : 1.0;
+    feed_shifts(&s, x, 200, &at);
+    CHECK(s.shifts == 0);
+    unsigned long long lcg = 99;
+    for (int i = 0; i < 4000; i++) {
+        lcg = lcg * 6364136223846793005ULL + 1442695040888963407ULL;
+        x[i] = 1.0 + (double)(lcg >> 11) / 9007199254740992.0;
+    }
+    feed_shifts(&s, x, 4000, &at);
+    CHECK(s.shifts == 0);
+    for (int i = 0; i < 400; i++) x[i] = i % 10 == 9 ? 2.0 : 1.0;
+    feed_shifts(&s, x, 400, &at);
+    CHECK(s.shifts == 0);
+    /* A staircase of six levels (five speed-ups): three are taken, the samples after the third stay. */
+    for (int i = 0; i < 300; i++) x[i] = 2.0 - 0.2 * (i / 50);
+    m = feed_shifts(&s, x, 300, &at);
+    CHECK(s.shifts == VKB_SHIFT_MAX && m > 16 && m < 300);
+    /* Through the stop rule: 60 samples at 1.3 then 1.0, min_time 0, min_samples 64 (else it stops on the first
+     * level, which is steady too): a noise stop on the new level only, after 64 of its samples. */
+    double y[400];
+    size_t n = 0;
+    int stop = 0;
+    vkb_stop_init(&s);
+    s.min_time = 0;
+    s.min_samples = 64;
+    for (int i = 0; i < 400 && !stop; i++) {
+        y[n++] = i < 60 ? 1.3 : 1.0;
+        stop = vkb_stop_add(&s, y[n - 1], 1e-3 * i);
+        size_t k = stop ? 0 : vkb_stop_shift(&s, y, n);
+        if (k) stop = vkb_stop_drop(&s, y, &n, k, 1, 1e-3 * i);
+    }
+    CHECK(stop && s.shifts == 1 && s.dropped == 60 && n == 64);
+    CHECK_STR(s.why ? s.why : "", "noise");
+    for (size_t i = 0; i < n; i++) CHECK(y[i] == 1.0);
+}
+
 /* The exact two-sided rank-sum p by brute force: every choice of na of the pooled values as "a", midranks
  * recomputed for each; p = 2 min(P(R <= r), P(R >= r)), capped at 1. Independent of stats.c's recursion. */
 static double mw_brute(const double *a, size_t na, const double *b, size_t nb)
@@ -1735,6 +1806,7 @@ static const struct { const char *name; void (*fn)(void); } tests[] = {
     {"summary_outliers", test_summary_outliers},
     {"summary_ci_sizes", test_summary_ci_sizes},
     {"stop_rule", test_stop_rule},
+    {"stop_shift", test_stop_shift},
     {"result_empty_status", test_result_empty_status},
     {"mann_whitney", test_mann_whitney},
     {"parse_int", test_parse_int},
