@@ -119,6 +119,17 @@ int vkb_clock_judge(double mhz, double ref_mhz, int is_cpu, const char *na_why, 
     return 0;
 }
 
+int vkb_clock_warm_step(double mhz, double ref, double *base, int *flat)
+{
+    if (mhz >= VKB_CLOCK_WARM_FRAC * ref) return 1;
+    if (isnan(*base) || mhz >= 1.05 * *base) {
+        *base = mhz;
+        *flat = 0;
+        return 0;
+    }
+    return ++*flat >= VKB_CLOCK_FLAT_STEPS && mhz >= VKB_CLOCK_LOW_FRAC * ref;
+}
+
 void vkb_tel_window_init(vkb_tel_window *w)
 {
     memset(w, 0, sizeof(*w));

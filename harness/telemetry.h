@@ -74,6 +74,19 @@ double vkb_nvml_max_sm_Hz(const vkb_nvml *n, char *why, size_t len);
 /* A row is timed at a low clock below this fraction of the run's highest probe reading. Idle clocks on an H200
  * read 345-600 of 1980 MHz (0.17-0.30); power-capped rows of make bench never went below 1425 MHz (0.72). */
 #define VKB_CLOCK_LOW_FRAC 0.6
+/* The warm-up before a case's samples (timing.c) goes on in 50 ms steps while the probe reads under
+ * VKB_CLOCK_WARM_FRAC of the reference, until it has not risen by 5% over VKB_CLOCK_FLAT_STEPS steps above the
+ * low line (a settled, e.g. power-capped, clock). Samples read under VKB_CLOCK_RETIME_FRAC are timed again, once;
+ * a speed-up within the samples found at a clock under VKB_CLOCK_RAMP_FRAC lets them stop only once the probe
+ * reaches it. On an H200, light kernels after the main thread's CPU work sat on 1254-1612 MHz plateaus (of ~2000)
+ * for 20-250 ms after a one-step rule had ended the warm-up, and their medians differed by 5-24% between runs. */
+#define VKB_CLOCK_WARM_FRAC 0.9
+#define VKB_CLOCK_FLAT_STEPS 3
+#define VKB_CLOCK_RETIME_FRAC 0.9
+#define VKB_CLOCK_RAMP_FRAC 0.97
+/* One warm-up step's verdict on the reading mhz against ref: 1 to stop warming. *base (NAN at the start) and *flat
+ * carry the plateau: the reading it started at and the steps since without a 5% rise. */
+int vkb_clock_warm_step(double mhz, double ref, double *base, int *flat);
 
 /* Clock rate from two spins of ticks1 < ticks2 ticks that took t1 < t2 GPU seconds: the per-dispatch cost
  * cancels. MHz, or NAN when the pair cannot give one (not increasing, not finite). */

@@ -37,27 +37,19 @@ static int warm_up(vkb_timing *x, vkb_gpu *g, uint32_t batch, int cold, double a
 static double clock_ref(const vkb_timing *x) { return !isnan(x->o->clock_ref) ? x->o->clock_ref : x->clk.ref_MHz; }
 
 /* The shader clock after the warm-up, warming on in 50 ms steps of the case's own batches (at most
- * CLOCK_WARM_MAX_S) while it reads below 0.9x the reference, until it reads above the low line and has not risen
- * by 5% over CLOCK_FLAT_STEPS steps: on an H200 left idle for seconds by inline CPU references, 4 of 9 cases still
- * read 346-571 MHz after the 0.3 s warm-up, and a clock that held 1254-1485 MHz (of 1993) for one step rose
- * again 20-200 ms into the samples (session 21: 7 of the default suite's rows ran into the timeout on two
- * plateaus). A power-capped kernel settles below 0.9x and stops the loop once flat. Returns the last reading (NAN
- * with why: no probe). */
-#define CLOCK_FLAT_STEPS 3
-#define RAMP_FRAC 0.97   /* a clock read at a speed-up under this fraction of the reference may rise again */
-#define RETIME_FRAC 0.9  /* samples whose clock read under this fraction of the reference are timed again, once */
+ * CLOCK_WARM_MAX_S) by vkb_clock_warm_step's rule (telemetry.h): on an H200 left idle for seconds by inline CPU
+ * references, 4 of 9 cases still read 346-571 MHz after the 0.3 s warm-up, and a clock that held 1254-1485 MHz
+ * (of 1993) for one step rose again 20-250 ms into the samples (session 21: 7 of the default suite's rows ran into
+ * the timeout on two plateaus). Returns the last reading (NAN with why: no probe). */
 static double clock_warm(vkb_timing *x, vkb_gpu *g, uint32_t batch, int cold, char *why, size_t len)
 {
-    double mhz = vkb_clock_read(&x->clk, x->v, why, len), extra = 0, base = mhz;
+    double mhz = vkb_clock_read(&x->clk, x->v, why, len), extra = 0, base = NAN, busy;
     int flat = 0;
-    while (!x->caps->is_cpu && !isnan(mhz) && extra < CLOCK_WARM_MAX_S) {
-        double ref = clock_ref(x), busy;
-        if (mhz >= 0.9 * ref) break;
+    while (!x->caps->is_cpu && !isnan(mhz) && extra < CLOCK_WARM_MAX_S &&
+           !vkb_clock_warm_step(mhz, clock_ref(x), &base, &flat)) {
         if (keep_busy(g, batch, cold, 0.05, &busy)) return NAN;
         extra += busy;
         mhz = vkb_clock_read(&x->clk, x->v, why, len);
-        if (mhz >= 1.05 * base) base = mhz, flat = 0;
-        else if (++flat >= CLOCK_FLAT_STEPS && mhz >= VKB_CLOCK_LOW_FRAC * ref) break;
     }
     return mhz;
 }
@@ -129,7 +121,7 @@ again:
     vkb_telrow_case_begin(x->tr);
     double t0 = vkb_now_s(), calls = 0, shift_MHz = NAN /* the clock read at the last speed-up */;
     int waited = 0;   /* the stopping rule had fired before the energy window was long enough */
-    int ramping = 0, vetoed = 0;  /* the last speed-up read under RAMP_FRAC; stops refused for it */
+    int ramping = 0, vetoed = 0;  /* the last speed-up read under VKB_CLOCK_RAMP_FRAC; stops refused */
     size_t veto_until = 0;
     char cw[200] = "";
     for (;;) {
@@ -152,16 +144,17 @@ again:
         size_t k = stop ? 0 : vkb_stop_shift(&st, s, n);
         if (k) {   /* the GPU sped up (stats.h): the samples before that ran at an earlier, slower level */
             shift_MHz = pre = vkb_clock_read(&x->clk, x->v, cw, sizeof(cw));
-            ramping = !x->caps->is_cpu && shift_MHz < RAMP_FRAC * clock_ref(x);
+            ramping = !x->caps->is_cpu && shift_MHz < VKB_CLOCK_RAMP_FRAC * clock_ref(x);
             veto_until = 0;
             stop = vkb_stop_drop(&st, s, &n, k, batch, el);
         }
-        /* After a speed-up at a clock still under RAMP_FRAC x the reference, the clock may rise again: the noise
-         * rules may stop only once it reads at least that (checked every 16 samples); the caps still stop. */
+        /* After a speed-up at a clock still under VKB_CLOCK_RAMP_FRAC x the reference, the clock may rise again:
+         * the noise rules may stop only once it reads at least that (checked every 16 samples); the caps still
+         * stop. */
         if (stop && ramping && (!strcmp(st.why, "noise") || !strcmp(st.why, "noise-stable"))) {
             if (n >= veto_until) {
                 double mhz = vkb_clock_read(&x->clk, x->v, cw, sizeof(cw));
-                if (mhz >= RAMP_FRAC * clock_ref(x)) ramping = 0, pre = mhz;
+                if (mhz >= VKB_CLOCK_RAMP_FRAC * clock_ref(x)) ramping = 0, pre = mhz;
                 else vetoed++, veto_until = n + 16;
             }
             if (ramping) stop = 0;
@@ -173,11 +166,11 @@ again:
     }
     /* A low clock (an idle one the warm-up did not lift) discards the samples and times the case again after a
      * longer warm-up; a second low pass is kept, flagged in clock_check, and the gate will not judge it. So does a
-     * clock under RETIME_FRAC x the reference, once, though it is not flagged (a power cap may hold it there): on an
-     * H200, light kernels after the main thread's CPU work read 1254-1612 of ~2000 MHz on a plateau the warm-up
-     * had stopped at, and their medians differed by 5-24% from another run's at full clock (session 21). */
+     * clock under VKB_CLOCK_RETIME_FRAC x the reference, once, though it is not flagged (a power cap may hold it
+     * there): on an H200, light kernels after the main thread's CPU work read 1254-1612 of ~2000 MHz on a plateau
+     * the warm-up had stopped at, and their medians differed by 5-24% from another run's (session 21). */
     int low = clock_verdict(x, pre, r);
-    int slow = !x->caps->is_cpu && r->clock_MHz < RETIME_FRAC * clock_ref(x);
+    int slow = !x->caps->is_cpu && r->clock_MHz < VKB_CLOCK_RETIME_FRAC * clock_ref(x);
     if ((low || slow) && !retimed && !vkb_run_interrupted) {
         vkb_summary f;
         vkb_stats_summarise(s, n, &f);
@@ -201,12 +194,18 @@ again:
     r->batch = batch;
     snprintf(r->stop_reason, sizeof(r->stop_reason), "%s",
              vkb_run_interrupted ? "interrupted" : waited ? "energy window (>= 1 s)" : st.why);
-    if (st.shifts) {
+    /* An interrupted row's stop_reason stays the bare word: run.c marks it INTERRUPTED by it. */
+    if (vetoed && !vkb_run_interrupted) {
+        size_t u = strlen(r->stop_reason);
+        snprintf(r->stop_reason + u, sizeof(r->stop_reason) - u, "; stopping waited for the clock to reach %.2fx the "
+                 "reference", VKB_CLOCK_RAMP_FRAC);
+    }
+    if (st.shifts && !vkb_run_interrupted) {
         size_t u = strlen(r->stop_reason);
         snprintf(r->stop_reason + u, sizeof(r->stop_reason) - u,
-                 "; after %zu speed-up%s (the last %+.1f%%, at %.0f MHz): the %zu samples before %s dropped%s",
+                 "; after %zu speed-up%s (the last %+.1f%%, at %.0f MHz): the %zu samples before %s dropped",
                  st.shifts, st.shifts > 1 ? "s" : "", 100 * st.shift_rel, shift_MHz, st.dropped,
-                 st.shifts > 1 ? "them" : "it", vetoed ? "; stopping waited for the clock to reach 0.97x" : "");
+                 st.shifts > 1 ? "them" : "it");
     }
     summary_columns(s, n, r);
     *samples_out = s;

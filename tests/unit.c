@@ -777,6 +777,37 @@ static void test_clock_judge(void)
     CHECK_STR(s, "NA (the device offers no VK_KHR_shader_clock)");
 }
 
+/* The warm-up's clock rule over sequences of readings, one a 50 ms step (reference 2000 MHz): the number of
+ * readings it takes before it stops, or -1 when it never does. */
+static int warm_steps(const double *mhz, int n)
+{
+    double base = NAN;
+    int flat = 0;
+    for (int i = 0; i < n; i++)
+        if (vkb_clock_warm_step(mhz[i], 2000, &base, &flat)) return i + 1;
+    return -1;
+}
+
+static void test_clock_warm(void)
+{
+    /* At 0.9x the reference on the first reading: no warming. */
+    const double warm[] = {1850};
+    CHECK(warm_steps(warm, 1) == 1);
+    /* An H200 ramp: idle, a 1276 MHz plateau for 3 steps, then full clock. The old one-step rule stopped on the
+     * plateau's first flat step (reading 3); this one needs 3 flat steps, and the clock reaches 1990 first. */
+    const double ramp[] = {400, 1200, 1276, 1276, 1280, 1990};
+    CHECK(warm_steps(ramp, 6) == 6);
+    /* A settled clock above the low line (a power cap at 0.75x): it stops after 3 steps without a 5% rise. */
+    const double capped[] = {1500, 1510, 1505, 1500, 1500, 1500};
+    CHECK(warm_steps(capped, 6) == 4);
+    /* A rise of >= 5% starts the count again. */
+    const double rising[] = {1300, 1310, 1320, 1400, 1410, 1420, 1430, 1430};
+    CHECK(warm_steps(rising, 8) == 7);
+    /* Flat under the low line (0.6x = 1200: an idle clock): never settles, the time cap ends it (timing.c). */
+    const double idle[] = {400, 410, 405, 400, 400, 400, 400, 400};
+    CHECK(warm_steps(idle, 8) == -1);
+}
+
 static void test_tel_energy(void)
 {
     uint64_t d = 0;
@@ -1828,6 +1859,7 @@ static const struct { const char *name; void (*fn)(void); } tests[] = {
     {"tel_pci", test_tel_pci},
     {"tel_energy", test_tel_energy},
     {"clock_judge", test_clock_judge},
+    {"clock_warm", test_clock_warm},
     {"profile_format", test_profile_format},
     {"tel_window", test_tel_window},
     {"tel_na", test_tel_na},
