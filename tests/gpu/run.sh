@@ -53,7 +53,9 @@ suitewall)   # the harness's own cost: the default suite's wall time and where t
     [ $i -ge 2 ] && "$V" csv "$R/sw1/results.csv" kernel params status check_s n_checked max_abs_err > "$R/a.tsv" &&
         "$V" csv "$R/sw2/results.csv" status check_s n_checked max_abs_err > "$R/b.tsv" && paste "$R/a.tsv" "$R/b.tsv" |
         awk -F'\t' '$3 != $7 || $5 != $9 || $6 != $10 { d++; print "DIFF", $0 } { o += $4; n += $8 }
-            END { printf "rows differing in status/n_checked/max_abs: %d; sum check_s %.2f / %.2f\n", d, o, n }' | tail -n 12 ;;
+            END { printf "rows differing in status/n_checked/max_abs: %d; sum check_s %.2f / %.2f\n", d, o, n }' | tail -n 12
+    # Session 21: how far the first two runs' medians lie apart, and their timeouts, speed-ups, re-timed rows
+    [ $i -ge 2 ] && LD_LIBRARY_PATH= python3 tests/gpu/spread.py "$R/sw1" "$R/sw2" ;;
 bench)   # issue 11: the whole default suite as `make bench` runs it (telemetry on), wall time; the report is
          # rendered on the dev host (no gnuplot here): vkbench report --no-plots here, plots there
     s=$(date +%s%N); "$V" run suites/default.suite --dir "$R/bench" --seed 7 > "$R/bench.log" 2>&1; echo "rc=$?" >> "$R/bench.log"
