@@ -401,6 +401,34 @@ if command -v python3 > /dev/null; then
         else bad "gpu/tables.py fp16 target on ${dev%%:*}" "$T/out"; fi
     done
 else echo "skip - gpu/tables.py check (no python3)"; fi
+# tests/gpu/spread.py (session 21's run-to-run figures): synthetic runs, known answers. Medians 1.00/1.01/1.30 against
+# 1.00/1.00/1.00: |log| 0, 0.995%, 26.24%; a FAIL row is left out; counts of timeouts, speed-ups, re-timed, slow.
+if command -v python3 > /dev/null; then
+    mkdir -p "$T/spA" "$T/spB"
+    printf 'kernel,params,status,time_median_s,stop_reason,clock_check,clock_MHz
+%s
+%s
+%s
+%s
+' \
+        'add,n=1,PASS,1.00,noise,ok: 1990 of 2000 MHz,1990' 'add,n=2,PASS,1.01,timeout,ok: 1700 of 2000 MHz,1700' \
+        'add,n=3,PASS,1.30,noise,"ok: 1990 of 2000 MHz; re-timed after a first pass at 1500 MHz (median 2 s)",1990' \
+        'add,n=4,FAIL,9.0,noise,ok: 1990 of 2000 MHz,1990' > "$T/spA/results.csv"
+    printf 'kernel,params,status,time_median_s,stop_reason,clock_check,clock_MHz
+%s
+%s
+%s
+%s
+' \
+        'add,n=1,PASS,1.00,noise,ok: 1990 of 2000 MHz,1990' 'add,n=2,PASS,1.00,"noise; after 1 speed-up (x)",ok: 1990 of 2000 MHz,1990' \
+        'add,n=3,PASS,1.00,noise,ok: 1990 of 2000 MHz,1990' 'add,n=4,PASS,1.0,noise,ok: 1990 of 2000 MHz,1990' > "$T/spB/results.csv"
+    python3 tests/gpu/spread.py "$T/spA" "$T/spB" > "$T/out" 2>&1
+    if grep -q '^rows 3, |log ratio| %: median 1.00 p90 26.24 p95 26.24 max 26.24; over 2%: 1, over 5%: 1$' "$T/out" &&
+       grep -q '^A: timeouts 1, speed-ups 0, re-timed 1, clock < 0.9x 1$' "$T/out" &&
+       grep -q '^B: timeouts 0, speed-ups 1, re-timed 0, clock < 0.9x 0$' "$T/out"; then
+        ok "gpu/spread.py: run-to-run |log| median ratios and the counts from synthetic runs"
+    else bad "gpu/spread.py on synthetic runs" "$T/out"; fi
+else echo "skip - gpu/spread.py check (no python3)"; fi
 # The small self-test, end to end on lavapipe: 1 A/A and 1 injected comparison of 10 launches a side (30 cheap
 # launches), SLOW=add=2.0 (3x). Only what no timing noise can change is asserted on these real launches:
 # - "no false SLOWER in the A/A comparison" has a derived bound: BH at q = 5e-5 rejects a case only if its
