@@ -115,12 +115,15 @@ size_t vkb_stop_shift(vkb_stop *s, const double *x, size_t n)
     double before = median_of(y, n - w), recent = median_of(y + n - w, w), mid = 0.5 * (before + recent);
     free(y);
     if (!(before > recent * (1 + 4 * s->max_noise))) return 0;
-    for (size_t i = n - w; i < n; i++)
-        if (!(x[i] < mid)) return 0;
+    size_t b = n;   /* the new level: the trailing run below the midpoint, at least w long */
+    while (b > 0 && x[b - 1] < mid) b--;
+    if (n - b < w || b < w) return 0;
+    for (size_t i = b - w; i < b; i++)   /* two plateaus: the w samples before it all above the midpoint */
+        if (!(x[i] > mid)) return 0;
     s->shifts++;
-    s->dropped += n - w;
+    s->dropped += b;
     s->shift_rel = recent / before - 1;
-    return n - w;
+    return b;
 }
 
 int vkb_stop_drop(vkb_stop *s, double *x, size_t *n, size_t k, double scale, double elapsed_wall)

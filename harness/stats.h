@@ -44,9 +44,12 @@ int vkb_stop_add(vkb_stop *s, double sample, double elapsed_wall);
  * samples, then not (session 21); the relative stddev of the mixture never met 0.5%, and 7-11 of the default
  * suite's rows sampled until the timeout, their median a blend of plateaus. vkb_stop_shift looks at x[0..n) (the
  * samples since the last restart, any scale) and returns how many leading samples ran SLOWER than the latest
- * ones: n - VKB_SHIFT_WINDOW when every one of the last VKB_SHIFT_WINDOW samples lies below the midpoint between
- * their median and the earlier samples' median, and the earlier median exceeds theirs by more than 4 max_noise
- * (2% by default: a step the noise target cannot hide). Else 0. Only a speed-up counts: a slower level may be a
+ * ones: with mid the midpoint between the median of the last VKB_SHIFT_WINDOW samples and that of the earlier
+ * ones, where the earlier median exceeds the recent one by more than 4 max_noise (2% by default: a step the noise
+ * target cannot hide), and the trailing run of samples below mid is at least VKB_SHIFT_WINDOW long and follows
+ * VKB_SHIFT_WINDOW samples above mid (two plateaus: a steady but autocorrelated series, AR(1) at phi 0.9, crossed a
+ * one-window test in 20% of 2000-sample cases), the number of samples before that run. Else 0. A clock that switches between two states for longer than the windows still passes: the
+ * fast state is then kept (a review's simulation of +-5% switching: -1.2 to -1.6%), at most VKB_SHIFT_MAX times. Only a speed-up counts: a slower level may be a
  * dip the GPU comes back from, and keeping it would report the dip (on the H200 a 4.6% slower plateau mid-case
  * was followed by the old pace again). It looks once n >= 2 VKB_SHIFT_WINDOW, then every max(4, n / 16) samples
  * (O(n log n) in all), at most VKB_SHIFT_MAX times a case, and counts what it found in shifts / dropped /

@@ -76,14 +76,13 @@ double vkb_nvml_max_sm_Hz(const vkb_nvml *n, char *why, size_t len);
 #define VKB_CLOCK_LOW_FRAC 0.6
 /* The warm-up before a case's samples (timing.c) goes on in 50 ms steps while the probe reads under
  * VKB_CLOCK_WARM_FRAC of the reference, until it has not risen by 5% over VKB_CLOCK_FLAT_STEPS steps above the
- * low line (a settled, e.g. power-capped, clock). Samples read under VKB_CLOCK_RETIME_FRAC are timed again, once;
- * a speed-up within the samples found at a clock under VKB_CLOCK_RAMP_FRAC lets them stop only once the probe
- * reaches it. On an H200, light kernels after the main thread's CPU work sat on 1254-1612 MHz plateaus (of ~2000)
- * for 20-250 ms after a one-step rule had ended the warm-up, and their medians differed by 5-24% between runs. */
+ * low line (a settled, e.g. power-capped, clock). Samples read under VKB_CLOCK_RETIME_FRAC while the clock was
+ * still rising (5% higher after them than before) are timed again, once. On an H200, light kernels after the main
+ * thread's CPU work sat on 1254-1612 MHz plateaus (of ~2000) for 20-250 ms after a one-step rule had ended the
+ * warm-up, and their medians differed by 5-24% between runs. */
 #define VKB_CLOCK_WARM_FRAC 0.9
 #define VKB_CLOCK_FLAT_STEPS 3
 #define VKB_CLOCK_RETIME_FRAC 0.9
-#define VKB_CLOCK_RAMP_FRAC 0.97
 /* One warm-up step's verdict on the reading mhz against ref: 1 to stop warming. *base (NAN at the start) and *flat
  * carry the plateau: the reading it started at and the steps since without a 5% rise. */
 int vkb_clock_warm_step(double mhz, double ref, double *base, int *flat);

@@ -56,10 +56,11 @@ static double clock_warm(vkb_timing *x, vkb_gpu *g, uint32_t batch, int cold, ch
 
 /* The clock the samples ran at, the lower of the probe readings before (pre) and after them: clock_MHz and
  * clock_check. Returns 1 when low. */
-static int clock_verdict(vkb_timing *x, double pre, vkb_result *r)
+static int clock_verdict(vkb_timing *x, double pre, vkb_result *r, double *post_out)
 {
     char cw[200] = "";
     double post = vkb_clock_read(&x->clk, x->v, cw, sizeof(cw)), mhz = isnan(pre) ? post : isnan(post) ? pre : fmin(pre, post);
+    *post_out = post;
     r->clock_MHz = mhz;
     return vkb_clock_judge(mhz, clock_ref(x), x->caps->is_cpu && isnan(x->o->clock_ref), cw, r->clock_check,
                            sizeof(r->clock_check));
@@ -121,9 +122,6 @@ again:
     vkb_telrow_case_begin(x->tr);
     double t0 = vkb_now_s(), calls = 0, shift_MHz = NAN /* the clock read at the last speed-up */;
     int waited = 0;   /* the stopping rule had fired before the energy window was long enough */
-    int ramping = 0, vetoed = 0;  /* the last speed-up read under VKB_CLOCK_RAMP_FRAC; stops refused */
-    size_t veto_until = 0;
-    char cw[200] = "";
     for (;;) {
         double t;
         if (vkb_gpu_run(g, batch, cold, &t)) {
@@ -143,21 +141,11 @@ again:
         int stop = vkb_stop_add(&st, s[n - 1] * batch, el);
         size_t k = stop ? 0 : vkb_stop_shift(&st, s, n);
         if (k) {   /* the GPU sped up (stats.h): the samples before that ran at an earlier, slower level */
-            shift_MHz = pre = vkb_clock_read(&x->clk, x->v, cw, sizeof(cw));
-            ramping = !x->caps->is_cpu && shift_MHz < VKB_CLOCK_RAMP_FRAC * clock_ref(x);
-            veto_until = 0;
-            stop = vkb_stop_drop(&st, s, &n, k, batch, el);
-        }
-        /* After a speed-up at a clock still under VKB_CLOCK_RAMP_FRAC x the reference, the clock may rise again:
-         * the noise rules may stop only once it reads at least that (checked every 16 samples); the caps still
-         * stop. */
-        if (stop && ramping && (!strcmp(st.why, "noise") || !strcmp(st.why, "noise-stable"))) {
-            if (n >= veto_until) {
-                double mhz = vkb_clock_read(&x->clk, x->v, cw, sizeof(cw));
-                if (mhz >= VKB_CLOCK_RAMP_FRAC * clock_ref(x)) ramping = 0, pre = mhz;
-                else vetoed++, veto_until = n + 16;
+            if (!x->caps->is_cpu) {   /* the clock of the kept samples' level (a CPU device has none) */
+                char cw[200] = "";
+                shift_MHz = pre = vkb_clock_read(&x->clk, x->v, cw, sizeof(cw));
             }
-            if (ramping) stop = 0;
+            stop = vkb_stop_drop(&st, s, &n, k, batch, el);
         }
         /* The energy window is the samples' wall time: the counter integrates it, gaps between batches
          * included, and energy per call divides by every call in it. */
@@ -166,11 +154,13 @@ again:
     }
     /* A low clock (an idle one the warm-up did not lift) discards the samples and times the case again after a
      * longer warm-up; a second low pass is kept, flagged in clock_check, and the gate will not judge it. So does a
-     * clock under VKB_CLOCK_RETIME_FRAC x the reference, once, though it is not flagged (a power cap may hold it
-     * there): on an H200, light kernels after the main thread's CPU work read 1254-1612 of ~2000 MHz on a plateau
-     * the warm-up had stopped at, and their medians differed by 5-24% from another run's (session 21). */
-    int low = clock_verdict(x, pre, r);
-    int slow = !x->caps->is_cpu && r->clock_MHz < VKB_CLOCK_RETIME_FRAC * clock_ref(x);
+     * clock under VKB_CLOCK_RETIME_FRAC x the reference that was still rising (the reading after the samples 5%
+     * above the one before them), once, unflagged: on an H200, light kernels after the main thread's CPU work read
+     * 1254-1612 of ~2000 MHz on a plateau the warm-up had stopped at, and their medians differed by 5-24% from
+     * another run's (session 21). A clock settled there (a power cap) is not timed again. */
+    double post;
+    int low = clock_verdict(x, pre, r, &post);
+    int slow = !x->caps->is_cpu && r->clock_MHz < VKB_CLOCK_RETIME_FRAC * clock_ref(x) && post >= 1.05 * pre;
     if ((low || slow) && !retimed && !vkb_run_interrupted) {
         vkb_summary f;
         vkb_stats_summarise(s, n, &f);
@@ -194,18 +184,13 @@ again:
     r->batch = batch;
     snprintf(r->stop_reason, sizeof(r->stop_reason), "%s",
              vkb_run_interrupted ? "interrupted" : waited ? "energy window (>= 1 s)" : st.why);
-    /* An interrupted row's stop_reason stays the bare word: run.c marks it INTERRUPTED by it. */
-    if (vetoed && !vkb_run_interrupted) {
+    if (st.shifts && !vkb_run_interrupted) {   /* an interrupted row keeps the bare word run.c marks it by */
         size_t u = strlen(r->stop_reason);
-        snprintf(r->stop_reason + u, sizeof(r->stop_reason) - u, "; stopping waited for the clock to reach %.2fx the "
-                 "reference", VKB_CLOCK_RAMP_FRAC);
-    }
-    if (st.shifts && !vkb_run_interrupted) {
-        size_t u = strlen(r->stop_reason);
+        char mhz[40] = "clock NA";
+        if (!isnan(shift_MHz)) snprintf(mhz, sizeof(mhz), "at %.0f MHz", shift_MHz);
         snprintf(r->stop_reason + u, sizeof(r->stop_reason) - u,
-                 "; after %zu speed-up%s (the last %+.1f%%, at %.0f MHz): the %zu samples before %s dropped",
-                 st.shifts, st.shifts > 1 ? "s" : "", 100 * st.shift_rel, shift_MHz, st.dropped,
-                 st.shifts > 1 ? "them" : "it");
+                 "; after %zu speed-up%s (the last %+.1f%%, %s): the %zu samples before %s dropped", st.shifts,
+                 st.shifts > 1 ? "s" : "", 100 * st.shift_rel, mhz, st.dropped, st.shifts > 1 ? "them" : "it");
     }
     summary_columns(s, n, r);
     *samples_out = s;

@@ -199,10 +199,46 @@ static void test_stop_shift(void)
     for (int i = 0; i < 400; i++) x[i] = i % 10 == 9 ? 2.0 : 1.0;
     feed_shifts(&s, x, 400, &at);
     CHECK(s.shifts == 0);
-    /* A staircase of six levels (five speed-ups): three are taken, the samples after the third stay. */
+    /* A 3% step is found (the threshold, 4 x 0.5% = 2%, from below), with the same drop. */
+    for (int i = 0; i < 200; i++) x[i] = i < 40 ? 1.03 : 1.0;
+    m = feed_shifts(&s, x, 200, &at);
+    CHECK(s.shifts == 1 && s.dropped == 40 && m == 160);
+    /* Switching between 1.0 and 1.1 every 8 samples (a steady, autocorrelated series): the two-plateau test needs
+     * 16 on each side, so no shift; every 20 samples it is a shift each time (3, the cap). */
+    for (int i = 0; i < 1000; i++) x[i] = (i / 8) % 2 ? 1.0 : 1.1;
+    feed_shifts(&s, x, 1000, &at);
+    CHECK(s.shifts == 0);
+    for (int i = 0; i < 1000; i++) x[i] = (i / 20) % 2 ? 1.0 : 1.1;
+    feed_shifts(&s, x, 1000, &at);
+    CHECK(s.shifts == VKB_SHIFT_MAX);
+    /* A long fast run after samples of which every third is as fast and the others 20% slower (no plateau before
+     * the run): no shift. */
+    for (int i = 0; i < 200; i++) x[i] = i < 100 && i % 3 ? 1.2 : 1.0;
+    feed_shifts(&s, x, 200, &at);
+    CHECK(s.shifts == 0);
+    /* A staircase of six levels of 50 (five speed-ups): three are taken, each at its step (50, 100, 150 samples
+     * before the kept run), then the samples after the third stay: 150 dropped, 150 kept. */
     for (int i = 0; i < 300; i++) x[i] = 2.0 - 0.2 * (i / 50);
     m = feed_shifts(&s, x, 300, &at);
-    CHECK(s.shifts == VKB_SHIFT_MAX && m > 16 && m < 300);
+    CHECK(s.shifts == VKB_SHIFT_MAX && s.dropped == 150 && m == 150);
+    /* The drop restarts the rule's state from the kept samples: their count, sum and accumulated time, no noise
+     * history but theirs, and the next shift check soon (a second step right after the first is found). */
+    double y2[200];
+    size_t n2 = 0;
+    vkb_stop_init(&s);
+    s.min_time = 1e9;
+    for (int i = 0; i < 200; i++) {
+        y2[n2++] = i < 60 ? 1.5 : i < 100 ? 1.2 : 1.0;
+        vkb_stop_add(&s, y2[n2 - 1], 0);
+        size_t k = vkb_stop_shift(&s, y2, n2);
+        if (k) {
+            vkb_stop_drop(&s, y2, &n2, k, 2, 0);
+            double acc = 0;
+            for (size_t j = 0; j < n2; j++) acc += 2 * y2[j];
+            CHECK(s.n == n2 && fabs(s.accumulated - acc) < 1e-12 && s.ring_n == (n2 >= 5 ? n2 - 4 : 0));
+        }
+    }
+    CHECK(s.shifts == 2 && s.dropped == 100 && n2 == 100);
     /* Through the stop rule: 60 samples at 1.3 then 1.0, min_time 0, min_samples 64 (else it stops on the first
      * level, which is steady too): a noise stop on the new level only, after 64 of its samples. */
     double y[400];
@@ -794,7 +830,7 @@ static void test_clock_warm(void)
     const double warm[] = {1850};
     CHECK(warm_steps(warm, 1) == 1);
     /* An H200 ramp: idle, a 1276 MHz plateau for 3 steps, then full clock. The old one-step rule stopped on the
-     * plateau's first flat step (reading 3); this one needs 3 flat steps, and the clock reaches 1990 first. */
+     * plateau's first flat step (reading 4); this one needs 3 flat steps, and the clock reaches 1990 first. */
     const double ramp[] = {400, 1200, 1276, 1276, 1280, 1990};
     CHECK(warm_steps(ramp, 6) == 6);
     /* A settled clock above the low line (a power cap at 0.75x): it stops after 3 steps without a 5% rise. */
