@@ -115,11 +115,22 @@ size_t vkb_stop_shift(vkb_stop *s, const double *x, size_t n)
     double before = median_of(y, n - w), recent = median_of(y + n - w, w), mid = 0.5 * (before + recent);
     free(y);
     if (!(before > recent * (1 + 4 * s->max_noise))) return 0;
-    size_t b = n;   /* the new level: the trailing run below the midpoint, at least w long */
-    while (b > 0 && x[b - 1] < mid) b--;
-    if (n - b < w || b < w) return 0;
-    for (size_t i = b - w; i < b; i++)   /* two plateaus: the w samples before it all above the midpoint */
-        if (!(x[i] > mid)) return 0;
+    /* The step b (w <= b <= n - w, a crossing of mid) that fewest samples contradict: of x[b - w .. b) those not
+     * above mid, of x[b .. n) those not below it; from b = n - w down, so a tie keeps the later step. A few
+     * contradictions are allowed (spikes: one sample on the wrong side must not hide a step for the rest of the
+     * case). */
+    size_t after = 0, prior = 0, best = (size_t)-1, b = 0, b_after = 0, b_prior = 0;
+    for (size_t i = n - w; i < n; i++) after += !(x[i] < mid);
+    for (size_t i = n - 2 * w; i < n - w; i++) prior += !(x[i] > mid);
+    for (size_t c = n - w;; c--) {   /* a step is a crossing: x[c - 1] above mid, x[c] below */
+        if (prior + after < best && x[c - 1] > mid && x[c] < mid)
+            best = prior + after, b = c, b_after = after, b_prior = prior;
+        if (c == w) break;
+        after += !(x[c - 1] < mid);   /* x[c - 1] leaves the prior window for the new level */
+        prior += !(x[c - 1 - w] > mid);
+        prior -= !(x[c - 1] > mid);
+    }
+    if (!b || b_prior > VKB_SHIFT_SPIKES || b_after > VKB_SHIFT_SPIKES + (n - b) / 16) return 0;
     s->shifts++;
     s->dropped += b;
     s->shift_rel = recent / before - 1;

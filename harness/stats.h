@@ -44,18 +44,22 @@ int vkb_stop_add(vkb_stop *s, double sample, double elapsed_wall);
  * samples, then not (session 21); the relative stddev of the mixture never met 0.5%, and 7-11 of the default
  * suite's rows sampled until the timeout, their median a blend of plateaus. vkb_stop_shift looks at x[0..n) (the
  * samples since the last restart, any scale) and returns how many leading samples ran SLOWER than the latest
- * ones: with mid the midpoint between the median of the last VKB_SHIFT_WINDOW samples and that of the earlier
- * ones, where the earlier median exceeds the recent one by more than 4 max_noise (2% by default: a step the noise
- * target cannot hide), and the trailing run of samples below mid is at least VKB_SHIFT_WINDOW long and follows
- * VKB_SHIFT_WINDOW samples above mid (two plateaus: a steady but autocorrelated series, AR(1) at phi 0.9, crossed a
- * one-window test in 20% of 2000-sample cases), the number of samples before that run. Else 0. A clock that switches between two states for longer than the windows still passes: the
- * fast state is then kept (a review's simulation of +-5% switching: -1.2 to -1.6%), at most VKB_SHIFT_MAX times. Only a speed-up counts: a slower level may be a
- * dip the GPU comes back from, and keeping it would report the dip (on the H200 a 4.6% slower plateau mid-case
- * was followed by the old pace again). It looks once n >= 2 VKB_SHIFT_WINDOW, then every max(4, n / 16) samples
- * (O(n log n) in all), at most VKB_SHIFT_MAX times a case, and counts what it found in shifts / dropped /
- * shift_rel (the last step, relative). */
+ * ones, else 0. With mid the midpoint between the median of the last VKB_SHIFT_WINDOW samples and that of the
+ * earlier ones, where the earlier median exceeds the recent one by more than 4 max_noise (2% by default: a step
+ * the noise target cannot hide): the step b, a crossing of mid, that fewest samples contradict, when the
+ * VKB_SHIFT_WINDOW samples before it lie above mid and the (at least VKB_SHIFT_WINDOW) after it below, but for
+ * at most VKB_SHIFT_SPIKES before and VKB_SHIFT_SPIKES + (n - b) / 16 after. Two plateaus: a steady but
+ * autocorrelated series (AR(1) at phi 0.9) crossed a one-window test in 20% of 2000-sample cases; the spikes
+ * allowed: one sample on the wrong side must not hide a step for the rest of the case. A clock that switches
+ * between two states for longer than the windows still passes, and the fast state is then kept (a review's
+ * simulation of +-5% switching: -1.2 to -1.6%). Only a speed-up counts: a slower level may be a dip the GPU comes
+ * back from, and keeping it would report the dip (on the H200 a 4.6% slower plateau mid-case was followed by the
+ * old pace again). It looks once n >= 2 VKB_SHIFT_WINDOW, then every max(4, n / 16) samples (O(n log n) in all),
+ * at most VKB_SHIFT_MAX times a case, and counts what it found in shifts / dropped / shift_rel (the last step,
+ * relative). */
 #define VKB_SHIFT_WINDOW 16
 #define VKB_SHIFT_MAX 3
+#define VKB_SHIFT_SPIKES 2
 size_t vkb_stop_shift(vkb_stop *s, const double *x, size_t n);
 /* Drop x's first k samples (*n shrinks; k may be all of them), clear the sampling state (not the settings, nor
  * the shift counts) and feed the kept samples again (each times scale: what vkb_stop_add takes, the batch's

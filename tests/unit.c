@@ -216,6 +216,31 @@ static void test_stop_shift(void)
     for (int i = 0; i < 200; i++) x[i] = i < 100 && i % 3 ? 1.2 : 1.0;
     feed_shifts(&s, x, 200, &at);
     CHECK(s.shifts == 0);
+    /* The boundaries, one call on a fresh state (40 samples at 1.3, then 1.0): the new level needs 16 samples; a
+     * spike (a sample on the wrong side of the midpoint 1.15) in either level does not hide the step; the 16 before
+     * it may hold VKB_SHIFT_SPIKES fast ones, not one more. */
+    for (int i = 0; i < 60; i++) x[i] = i < 40 ? 1.3 : 1.0;
+    vkb_stop_init(&s);
+    CHECK(vkb_stop_shift(&s, x, 55) == 0);
+    vkb_stop_init(&s);
+    CHECK(vkb_stop_shift(&s, x, 56) == 40);
+    x[45] = 1.2;
+    vkb_stop_init(&s);
+    CHECK(vkb_stop_shift(&s, x, 60) == 40);
+    x[45] = 1.0, x[30] = 1.0;
+    vkb_stop_init(&s);
+    CHECK(vkb_stop_shift(&s, x, 60) == 40);
+    x[26] = 1.0;
+    vkb_stop_init(&s);
+    CHECK(vkb_stop_shift(&s, x, 60) == 40);
+    x[34] = 1.0;
+    vkb_stop_init(&s);
+    CHECK(vkb_stop_shift(&s, x, 60) == 0);
+    /* Through the loop, the review's case: 40 at 1.05, then 1.0 with one 1.03 at sample 45 (above the midpoint
+     * 1.025, in the new level's first 16): found, 40 dropped. */
+    for (int i = 0; i < 400; i++) x[i] = i < 40 ? 1.05 : i == 45 ? 1.03 : 1.0;
+    feed_shifts(&s, x, 400, &at);
+    CHECK(s.shifts == 1 && s.dropped == 40);
     /* A staircase of six levels of 50 (five speed-ups): three are taken, each at its step (50, 100, 150 samples
      * before the kept run), then the samples after the third stay: 150 dropped, 150 kept. */
     for (int i = 0; i < 300; i++) x[i] = 2.0 - 0.2 * (i / 50);
