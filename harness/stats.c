@@ -137,9 +137,12 @@ size_t vkb_stop_shift(vkb_stop *s, const double *x, size_t n)
     return b;
 }
 
-int vkb_stop_drop(vkb_stop *s, double *x, size_t *n, size_t k, double scale, double elapsed_wall)
+int vkb_stop_next(vkb_stop *s, double *x, size_t *n, double scale, double elapsed_wall)
 {
-    int stop = 0;
+    int stop = vkb_stop_add(s, x[*n - 1] * scale, elapsed_wall);
+    size_t k = stop ? 0 : vkb_stop_shift(s, x, *n);
+    if (!k) return stop;
+    /* Drop the first k, clear the sampling state (not the settings, nor the shift counts), feed the kept again. */
     memmove(x, x + k, (*n - k) * sizeof(*x));
     *n -= k;
     s->n = s->ring_n = 0;

@@ -61,10 +61,11 @@ int vkb_stop_add(vkb_stop *s, double sample, double elapsed_wall);
 #define VKB_SHIFT_MAX 3
 #define VKB_SHIFT_SPIKES 2
 size_t vkb_stop_shift(vkb_stop *s, const double *x, size_t n);
-/* Drop x's first k samples (*n shrinks; k may be all of them), clear the sampling state (not the settings, nor
- * the shift counts) and feed the kept samples again (each times scale: what vkb_stop_add takes, the batch's
- * time). Returns vkb_stop_add's answer for the last one (0 when none is kept). */
-int vkb_stop_drop(vkb_stop *s, double *x, size_t *n, size_t k, double scale, double elapsed_wall);
+/* The sampling loop's step: x[*n - 1] is the newest sample (per call; times scale it is what vkb_stop_add takes,
+ * the batch's time). Feeds it to the stop rule and, unless that stops, looks for a speed-up: on one, x's earlier
+ * samples are dropped (*n shrinks, s->shifts grows) and the rule starts again from the kept ones. Returns 1 when
+ * measuring should stop. */
+int vkb_stop_next(vkb_stop *s, double *x, size_t *n, double scale, double elapsed_wall);
 
 /* Two-sided Mann-Whitney U p-value: exact (conditional on ties, so equal values keep it exact) when the
  * smaller side has <= 20 values and both <= 200 in all, the normal approximation with tie correction

@@ -138,14 +138,11 @@ again:
         }
         s[n++] = t / batch;
         double el = vkb_now_s() - t0;
-        int stop = vkb_stop_add(&st, s[n - 1] * batch, el);
-        size_t k = stop ? 0 : vkb_stop_shift(&st, s, n);
-        if (k) {   /* the GPU sped up (stats.h): the samples before that ran at an earlier, slower level */
-            if (!x->caps->is_cpu) {   /* the clock of the kept samples' level (a CPU device has none) */
-                char cw[200] = "";
-                shift_MHz = pre = vkb_clock_read(&x->clk, x->v, cw, sizeof(cw));
-            }
-            stop = vkb_stop_drop(&st, s, &n, k, batch, el);
+        size_t shifts = st.shifts;
+        int stop = vkb_stop_next(&st, s, &n, batch, el);
+        if (st.shifts > shifts && !x->caps->is_cpu) {   /* the GPU sped up (stats.h): the kept level's clock */
+            char cw[200] = "";
+            shift_MHz = pre = vkb_clock_read(&x->clk, x->v, cw, sizeof(cw));
         }
         /* The energy window is the samples' wall time: the counter integrates it, gaps between batches
          * included, and energy per call divides by every call in it. */

@@ -161,11 +161,10 @@ static size_t feed_shifts(vkb_stop *s, const double *x, size_t n, size_t *first_
     vkb_stop_init(s);
     s->min_time = 1e9;   /* never stop by the rule: only the shifts are under test */
     for (size_t i = 0; i < n; i++) {
+        size_t shifts = s->shifts;
         y[m++] = x[i];
-        vkb_stop_add(s, x[i], 1e-3 * (double)i);
-        size_t k = vkb_stop_shift(s, y, m);
-        if (k && !*first_at) *first_at = i + 1;
-        if (k) vkb_stop_drop(s, y, &m, k, 1, 1e-3 * (double)i);
+        vkb_stop_next(s, y, &m, 1, 1e-3 * (double)i);
+        if (s->shifts > shifts && !*first_at) *first_at = i + 1;
     }
     return m;
 }
@@ -253,11 +252,10 @@ static void test_stop_shift(void)
     vkb_stop_init(&s);
     s.min_time = 1e9;
     for (int i = 0; i < 200; i++) {
+        size_t shifts = s.shifts;
         y2[n2++] = i < 60 ? 1.5 : i < 100 ? 1.2 : 1.0;
-        vkb_stop_add(&s, y2[n2 - 1], 0);
-        size_t k = vkb_stop_shift(&s, y2, n2);
-        if (k) {
-            vkb_stop_drop(&s, y2, &n2, k, 2, 0);
+        vkb_stop_next(&s, y2, &n2, 2, 0);
+        if (s.shifts > shifts) {
             double acc = 0;
             for (size_t j = 0; j < n2; j++) acc += 2 * y2[j];
             CHECK(s.n == n2 && fabs(s.accumulated - acc) < 1e-12 && s.ring_n == (n2 >= 5 ? n2 - 4 : 0));
@@ -274,9 +272,7 @@ static void test_stop_shift(void)
     s.min_samples = 64;
     for (int i = 0; i < 400 && !stop; i++) {
         y[n++] = i < 60 ? 1.3 : 1.0;
-        stop = vkb_stop_add(&s, y[n - 1], 1e-3 * i);
-        size_t k = stop ? 0 : vkb_stop_shift(&s, y, n);
-        if (k) stop = vkb_stop_drop(&s, y, &n, k, 1, 1e-3 * i);
+        stop = vkb_stop_next(&s, y, &n, 1, 1e-3 * i);
     }
     CHECK(stop && s.shifts == 1 && s.dropped == 60 && n == 64);
     CHECK_STR(s.why ? s.why : "", "noise");

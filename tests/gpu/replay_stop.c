@@ -51,9 +51,7 @@ int main(int argc, char **argv)
         for (size_t q = i; x && q < j && !stop; q++) {
             x[n++] = xs[q], used++;
             el += xs[q] * (double)bt[q] + gap;
-            stop = vkb_stop_add(&st, x[n - 1] * (double)bt[q], el);
-            size_t k = stop ? 0 : vkb_stop_shift(&st, x, n);
-            if (k) stop = vkb_stop_drop(&st, x, &n, k, (double)bt[q], el);
+            stop = vkb_stop_next(&st, x, &n, (double)bt[q], el);
         }
         if (x && n) gsl_sort(x, 1, n);
         printf("%ld %zu %zu %s shifts=%zu dropped=%zu rel=%+.3f median=%.6g\n", id[i], j - i, used,
