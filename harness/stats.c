@@ -137,10 +137,25 @@ size_t vkb_stop_shift(vkb_stop *s, const double *x, size_t n)
     return b;
 }
 
+/* The median-CI test of vkb_stop_next (stats.h): 1 when x[0..n)'s 95% interval of the median is within
+ * s->max_noise of it. Uses the same interval as vkb_stats_summarise. */
+static int median_ci_narrow(vkb_stop *s, const double *x, size_t n)
+{
+    if (n < VKB_CI_MIN_SAMPLES || n < s->next_ci || s->n < s->min_samples || s->accumulated < s->min_time) return 0;
+    s->next_ci = n + (n / 16 > 8 ? n / 16 : 8);
+    vkb_summary m;
+    vkb_stats_summarise(x, n, &m);
+    return m.median > 0 && m.ci_hi - m.ci_lo <= s->max_noise * m.median;
+}
+
 int vkb_stop_next(vkb_stop *s, double *x, size_t *n, double scale, double elapsed_wall)
 {
     int stop = vkb_stop_add(s, x[*n - 1] * scale, elapsed_wall);
     size_t k = stop ? 0 : vkb_stop_shift(s, x, *n);
+    if (!k && !stop && median_ci_narrow(s, x, *n)) {
+        s->why = "median-ci";
+        return 1;
+    }
     if (!k) return stop;
     /* Drop the first k, clear the sampling state (not the settings, nor the shift counts), feed the kept again. */
     memmove(x, x + k, (*n - k) * sizeof(*x));
@@ -148,7 +163,7 @@ int vkb_stop_next(vkb_stop *s, double *x, size_t *n, double scale, double elapse
     s->n = s->ring_n = 0;
     s->sum = s->mean = s->m2 = s->accumulated = 0;
     s->why = NULL;
-    s->next_check = 0;
+    s->next_check = s->next_ci = 0;
     for (size_t i = 0; i < *n; i++) stop = vkb_stop_add(s, x[i] * scale, elapsed_wall);
     return stop;
 }

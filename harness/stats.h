@@ -28,10 +28,11 @@ typedef struct vkb_stop {
     double sum, mean, m2, accumulated;
     double noise_ring[512];
     size_t ring_n;
-    const char *why;       /* why it stopped: "noise", "noise-stable", "timeout", "max-samples" */
+    const char *why;       /* why it stopped: "noise", "noise-stable", "median-ci", "timeout", "max-samples" */
     /* level shifts (vkb_stop_shift): how many, the samples dropped before them, the last one's size */
     size_t shifts, dropped, next_check;
     double shift_rel;
+    size_t next_ci;        /* vkb_stop_next's median-CI test: the sample count of its next look */
 } vkb_stop;
 
 void vkb_stop_init(vkb_stop *s);  /* sets the defaults above and clears the state */
@@ -61,10 +62,20 @@ int vkb_stop_add(vkb_stop *s, double sample, double elapsed_wall);
 #define VKB_SHIFT_MAX 3
 #define VKB_SHIFT_SPIKES 2
 size_t vkb_stop_shift(vkb_stop *s, const double *x, size_t n);
+/* The precision of the median: with at least VKB_CI_MIN_SAMPLES samples (past min_samples and min_time), the
+ * rule also stops ("median-ci") once the 95% distribution-free interval of the median (the order statistics of
+ * vkb_stats_summarise) is no wider than max_noise of it, i.e. +-0.25% by default: about what a row stopped by
+ * "noise" at 25 samples of 0.5% relative stddev has. Why: the reported figure is the median, and stdrel measures
+ * the spread of single samples, which does not shrink with n. On an H200 (session 22) 3-7 rows of the default
+ * suite, rotate-mode GEMVs among them, sampled to the 1.2 s timeout with 400-660 samples whose medians of 50 lay
+ * within 0.1% of each other, at 0.6-0.9% relative stddev that never settled to nvbench's 5%. At least 64 samples:
+ * the speed-up test (two windows of 16) has had its looks, and the interval's ends are inner order statistics.
+ * It looks every max(8, n / 16) samples (O(n log n) in all). */
+#define VKB_CI_MIN_SAMPLES 64
 /* The sampling loop's step: x[*n - 1] is the newest sample (per call; times scale it is what vkb_stop_add takes,
  * the batch's time). Feeds it to the stop rule and, unless that stops, looks for a speed-up: on one, x's earlier
- * samples are dropped (*n shrinks, s->shifts grows) and the rule starts again from the kept ones. Returns 1 when
- * measuring should stop. */
+ * samples are dropped (*n shrinks, s->shifts grows) and the rule starts again from the kept ones; else it applies
+ * the median-CI test. Returns 1 when measuring should stop. */
 int vkb_stop_next(vkb_stop *s, double *x, size_t *n, double scale, double elapsed_wall);
 
 /* Two-sided Mann-Whitney U p-value: exact (conditional on ties, so equal values keep it exact) when the

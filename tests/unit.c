@@ -151,6 +151,59 @@ static void test_stop_rule(void)
     CHECK_STR(s.why, "max-samples");
 }
 
+/* The median-CI stop (stats.h, session 22): samples whose single-sample spread never meets max_noise stop once the
+ * 95% interval of their median is within max_noise of it, not before VKB_CI_MIN_SAMPLES nor min_time, and the
+ * median they stop on lies within that interval's half-width of the series' centre. Deterministic streams fed
+ * through vkb_stop_next, as timing.c does. */
+static size_t feed_ci(vkb_stop *s, double *y, size_t cap, double (*gen)(size_t, unsigned long long *))
+{
+    unsigned long long lcg = 777;
+    size_t m = 0;
+    for (size_t i = 1; i <= cap; i++) {
+        y[m++] = gen(i, &lcg);
+        if (vkb_stop_next(s, y, &m, 1, 1e-4 * (double)i)) break;
+    }
+    return m;
+}
+static double ci_uniform(size_t i, unsigned long long *lcg)   /* uniform in [1, 1.03]: rel. stddev 0.85% */
+{
+    (void)i;
+    *lcg = *lcg * 6364136223846793005ULL + 1442695040888963407ULL;
+    return 1.0 + 0.03 * (double)(*lcg >> 11) / 9007199254740992.0;
+}
+static double ci_spiky(size_t i, unsigned long long *lcg)   /* 1.0, every 10th 1.2: rel. stddev ~6%, median exact */
+{
+    (void)lcg;
+    return i % 10 ? 1.0 : 1.2;
+}
+static void test_stop_median_ci(void)
+{
+    static double y[4000];
+    vkb_stop s;
+    vkb_stop_init(&s);
+    s.min_time = 0;
+    size_t m = feed_ci(&s, y, 4000, ci_spiky);   /* the interval is [1, 1] from the start: the first look stops */
+    CHECK_STR(s.why ? s.why : "", "median-ci");
+    CHECK(m == VKB_CI_MIN_SAMPLES);
+    vkb_stop_init(&s);
+    s.min_time = 80;   /* min_time (the samples' sum) holds it back: it stops on the first sample past 80 */
+    m = feed_ci(&s, y, 4000, ci_spiky);
+    CHECK_STR(s.why ? s.why : "", "median-ci");
+    double sum = 0;
+    size_t want = 0;
+    while (sum < 80) sum += ci_spiky(++want, NULL);
+    CHECK(m == want && want > VKB_CI_MIN_SAMPLES);
+    vkb_stop_init(&s);
+    s.min_time = 0;
+    m = feed_ci(&s, y, 4000, ci_uniform);
+    CHECK_STR(s.why ? s.why : "", "median-ci");
+    CHECK(m > 100 && m < 400);   /* the interval's width ~ 3.9 x 0.0087 / sqrt(n) of the median: 0.5% near n = 130 */
+    vkb_summary sm;
+    vkb_stats_summarise(y, m, &sm);
+    CHECK(sm.ci_hi - sm.ci_lo <= 0.005 * sm.median);
+    CHECK(fabs(sm.median / 1.015 - 1) < 0.0025);
+}
+
 /* Level shifts (stats.h): the GPU speeding up mid-case drops the slower samples before it; a slow-down, a step
  * under 4 max_noise, noise and single spikes do not; at most VKB_SHIFT_MAX a case. Deterministic sequences. */
 static size_t feed_shifts(vkb_stop *s, const double *x, size_t n, size_t *first_at)
@@ -262,8 +315,10 @@ static void test_stop_shift(void)
         }
     }
     CHECK(s.shifts == 2 && s.dropped == 100 && n2 == 100);
-    /* Through the stop rule: 60 samples at 1.3 then 1.0, min_time 0, min_samples 64 (else it stops on the first
-     * level, which is steady too): a noise stop on the new level only, after 64 of its samples. */
+    /* Through the stop rule: 60 samples alternating 1.3 and 1.35 (a median interval 4% wide: the median-CI stop
+     * would otherwise end the case on the first level at n = 64, before 16 samples of the second could show the
+     * step), then 1.0; min_time 0, min_samples 64 (else it stops on the first level by noise): a noise stop on the
+     * new level only, after 64 of its samples. */
     double y[400];
     size_t n = 0;
     int stop = 0;
@@ -271,7 +326,7 @@ static void test_stop_shift(void)
     s.min_time = 0;
     s.min_samples = 64;
     for (int i = 0; i < 400 && !stop; i++) {
-        y[n++] = i < 60 ? 1.3 : 1.0;
+        y[n++] = i < 60 ? (i % 2 ? 1.35 : 1.3) : 1.0;
         stop = vkb_stop_next(&s, y, &n, 1, 1e-3 * i);
     }
     CHECK(stop && s.shifts == 1 && s.dropped == 60 && n == 64);
@@ -1895,6 +1950,7 @@ static const struct { const char *name; void (*fn)(void); } tests[] = {
     {"summary_ci_sizes", test_summary_ci_sizes},
     {"stop_rule", test_stop_rule},
     {"stop_shift", test_stop_shift},
+    {"stop_median_ci", test_stop_median_ci},
     {"result_empty_status", test_result_empty_status},
     {"mann_whitney", test_mann_whitney},
     {"parse_int", test_parse_int},
