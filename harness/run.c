@@ -1165,6 +1165,9 @@ int vkb_run(vkb_vk *v, const vkb_suite *s, const vkb_run_opts *o, vkb_run_totals
     print_costs(&x, info);
     fprintf(info, "clock_low_rows: %zu (timed twice, both passes at a low clock: the gate does not judge them)\n",
             x.tm.low_clock_rows);
+    fprintf(info, "clock_slow_kept_rows: %zu (timed twice under %.1f x the reference, the second pass as slow; from %d on, "
+            "a clock settled there is a cap and not timed twice)\n", x.tm.slow_kept_rows, VKB_CLOCK_RETIME_FRAC,
+            VKB_CLOCK_SETTLED_MAX);
     if (x.tm.low_clock_rows)
         fprintf(stderr, "warning: %zu row%s timed at a low GPU clock even after a second warm-up (clock_check column)\n",
                 x.tm.low_clock_rows, x.tm.low_clock_rows == 1 ? "" : "s");

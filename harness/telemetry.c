@@ -119,6 +119,17 @@ int vkb_clock_judge(double mhz, double ref_mhz, int is_cpu, const char *na_why, 
     return 0;
 }
 
+int vkb_clock_retime(double mhz, double ref, double pre, double post, int is_cpu, int low, int retimed,
+                     size_t *slow_kept)
+{
+    int slow = !is_cpu && mhz < VKB_CLOCK_RETIME_FRAC * ref;
+    if (retimed) {
+        *slow_kept += (size_t)slow;
+        return 0;
+    }
+    return low || (slow && (post >= 1.05 * pre || *slow_kept < VKB_CLOCK_SETTLED_MAX));
+}
+
 int vkb_clock_warm_step(double mhz, double ref, double *base, int *flat)
 {
     if (mhz >= VKB_CLOCK_WARM_FRAC * ref) return 1;

@@ -79,10 +79,21 @@ double vkb_nvml_max_sm_Hz(const vkb_nvml *n, char *why, size_t len);
  * low line (a settled, e.g. power-capped, clock). Samples read under VKB_CLOCK_RETIME_FRAC while the clock was
  * still rising (5% higher after them than before) are timed again, once. On an H200, light kernels after the main
  * thread's CPU work sat on 1254-1612 MHz plateaus (of ~2000) for 20-250 ms after a one-step rule had ended the
- * warm-up, and their medians differed by 5-24% between runs. */
+ * warm-up, and their medians differed by 5-24% between runs. A clock settled under VKB_CLOCK_RETIME_FRAC is timed
+ * again too, until VKB_CLOCK_SETTLED_MAX rows of the run kept it through their second pass (a power or thermal
+ * cap: the device's real state, no longer worth a second pass): in session 22 a 53 us kernel after 0.34 s of CPU
+ * baseline ran its warm-up and samples on a steady 1234 of 2015 MHz, its median 35% above the next run's. */
 #define VKB_CLOCK_WARM_FRAC 0.9
 #define VKB_CLOCK_FLAT_STEPS 3
 #define VKB_CLOCK_RETIME_FRAC 0.9
+#define VKB_CLOCK_SETTLED_MAX 3
+/* Whether a row's samples are timed again (timing.c): mhz is the clock they ran at (the lower of the readings pre
+ * and post, before and after them), low its clock_check verdict (vkb_clock_judge), retimed 1 on the second pass
+ * (never a third: 0 then, and a pass still under VKB_CLOCK_RETIME_FRAC x ref counts in *slow_kept). Low: yes;
+ * under VKB_CLOCK_RETIME_FRAC x ref: yes while the clock still rose (post >= 1.05 pre) or fewer than
+ * VKB_CLOCK_SETTLED_MAX rows kept a slow second pass; a CPU device only when low (a --clock-ref run). */
+int vkb_clock_retime(double mhz, double ref, double pre, double post, int is_cpu, int low, int retimed,
+                     size_t *slow_kept);
 /* One warm-up step's verdict on the reading mhz against ref: 1 to stop warming. *base (NAN at the start) and *flat
  * carry the plateau: the reading it started at and the steps since without a 5% rise. */
 int vkb_clock_warm_step(double mhz, double ref, double *base, int *flat);

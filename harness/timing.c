@@ -154,11 +154,12 @@ again:
      * clock under VKB_CLOCK_RETIME_FRAC x the reference that was still rising (the reading after the samples 5%
      * above the one before them), once, unflagged: on an H200, light kernels after the main thread's CPU work read
      * 1254-1612 of ~2000 MHz on a plateau the warm-up had stopped at, and their medians differed by 5-24% from
-     * another run's (session 21). A clock settled there (a power cap) is not timed again. */
+     * another run's (session 21). So does a clock settled there, until VKB_CLOCK_SETTLED_MAX rows have kept it
+     * through both passes (telemetry.h: then it is a cap, the device's real state). */
     double post;
     int low = clock_verdict(x, pre, r, &post);
-    int slow = !x->caps->is_cpu && r->clock_MHz < VKB_CLOCK_RETIME_FRAC * clock_ref(x) && post >= 1.05 * pre;
-    if ((low || slow) && !retimed && !vkb_run_interrupted) {
+    if (vkb_clock_retime(r->clock_MHz, clock_ref(x), pre, post, x->caps->is_cpu, low, retimed, &x->slow_kept_rows) &&
+        !vkb_run_interrupted) {
         vkb_summary f;
         vkb_stats_summarise(s, n, &f);
         first_MHz = r->clock_MHz;

@@ -17,6 +17,7 @@ typedef struct vkb_timing {
     double gpu_last;         /* when the GPU last finished work (NAN: never): sets the warm-up */
     vkb_clockcheck clk;      /* the shader-clock probe behind each row's clock_check */
     size_t low_clock_rows;   /* rows kept with clock_check "low" */
+    size_t slow_kept_rows;   /* rows re-timed under VKB_CLOCK_RETIME_FRAC whose second pass was as slow */
 } vkb_timing;
 
 /* Warm up, then time the validated case in batches until the line's (or the options') stopping rule: the timing,

@@ -865,6 +865,32 @@ static void test_profile_format(void)
 
 /* The clock check's arithmetic: the dispatch cost cancels between two spin lengths, and the verdict's threshold
  * sits between idle clocks (<= 0.3 of the highest) and power-capped ones (>= 0.72). */
+/* vkb_clock_retime (telemetry.h): which rows are timed a second time, and when a settled slow clock stops being
+ * one worth it. ref 2000 MHz; session 22's row: 1234 MHz before and after its samples. */
+static void test_clock_retime(void)
+{
+    size_t kept = 0;
+    CHECK(vkb_clock_retime(1990, 2000, 1990, 1995, 0, 0, 0, &kept) == 0);        /* at the working clock */
+    CHECK(vkb_clock_retime(1234, 2000, 1234, 1234, 0, 0, 0, &kept) == 1);        /* settled under 0.9: again */
+    CHECK(vkb_clock_retime(1234, 2000, 1234, 1600, 0, 0, 0, &kept) == 1);        /* still rising: again */
+    CHECK(vkb_clock_retime(1795, 2000, 1795, 1795, 0, 0, 0, &kept) == 1);        /* just under 0.9 */
+    CHECK(vkb_clock_retime(1805, 2000, 1805, 1805, 0, 0, 0, &kept) == 0);        /* just over */
+    CHECK(vkb_clock_retime(NAN, 2000, NAN, NAN, 0, 0, 0, &kept) == 0);           /* no reading: nothing to judge */
+    CHECK(vkb_clock_retime(1990, 2000, 1990, 1990, 0, 0, 1, &kept) == 0 && kept == 0);   /* second pass lifted */
+    for (int i = 0; i < VKB_CLOCK_SETTLED_MAX; i++) {   /* second passes that stayed slow: never a third pass */
+        CHECK(vkb_clock_retime(1234, 2000, 1234, 1234, 0, 0, 0, &kept) == 1);
+        CHECK(vkb_clock_retime(1250, 2000, 1250, 1250, 0, 0, 1, &kept) == 0);
+    }
+    CHECK(kept == VKB_CLOCK_SETTLED_MAX);
+    CHECK(vkb_clock_retime(1234, 2000, 1234, 1234, 0, 0, 0, &kept) == 0);        /* a cap now: once is enough */
+    CHECK(vkb_clock_retime(1234, 2000, 1234, 1600, 0, 0, 0, &kept) == 1);        /* but a rising clock still is */
+    CHECK(vkb_clock_retime(412, 2000, 412, 412, 0, 1, 0, &kept) == 1);           /* low: always */
+    CHECK(vkb_clock_retime(412, 2000, 412, 412, 0, 1, 1, &kept) == 0 && kept == VKB_CLOCK_SETTLED_MAX + 1);
+    kept = 0;
+    CHECK(vkb_clock_retime(1234, 2000, 1234, 1600, 1, 0, 0, &kept) == 0);        /* a CPU device: only when low */
+    CHECK(vkb_clock_retime(412, 2000, 412, 412, 1, 1, 0, &kept) == 1);
+}
+
 static void test_clock_judge(void)
 {
     char s[200];
@@ -1972,6 +1998,7 @@ static const struct { const char *name; void (*fn)(void); } tests[] = {
     {"tel_pci", test_tel_pci},
     {"tel_energy", test_tel_energy},
     {"clock_judge", test_clock_judge},
+    {"clock_retime", test_clock_retime},
     {"clock_warm", test_clock_warm},
     {"profile_format", test_profile_format},
     {"tel_window", test_tel_window},
