@@ -109,7 +109,7 @@ $(BUILD)/vkbench: $(call obj,harness/main.c) $(HARN_OBJ) $(PURE_OBJ) $(REF_OBJ) 
 	@$(if $(Q),echo '  LD      $@')
 	$(Q)$(CC) $(ALL_LDFLAGS) -fopenmp $^ -o $@ $(LDLIBS)
 
-$(BUILD)/test_unit: $(call obj,tests/unit.c) $(PURE_OBJ)
+$(BUILD)/test_unit: $(call obj,tests/unit.c) $(PURE_OBJ) $(call obj,reference/decomp_util.c)
 	@$(if $(Q),echo '  LD      $@')
 	$(Q)$(CC) $(ALL_LDFLAGS) $^ -o $@ $(LDLIBS)
 

@@ -12,8 +12,9 @@ enum { VKB_DC_A_LOWER = 1, VKB_DC_B_UPPER = 2, VKB_DC_C_LOWER = 4 };
 
 /* c (m x n) = a (m x k) * b (k x n), all row-major double. A_LOWER: a[i][p] = 0 for p > i; B_UPPER:
  * b[p][j] = 0 for j < p; C_LOWER: only j <= i is computed (the rest of c is left as is).
- * Plain i-k-j loops over blocks of rows (each row of b reused across the block), rows spread over
- * the host's cores: a check aid, not the reference. */
+ * Blocked (MR x NR register tiles over packed strips of b), rows spread over the host's cores, with the bits of
+ * one plain loop per element in ascending p whatever the thread count (decomp_util.c): a check aid, not the
+ * reference. */
 void vkb_dc_matmul(const double *a, const double *b, double *c, size_t m, size_t k, size_t n, int flags);
 /* 1-norm (largest column sum of |x|) of an m x n row-major matrix. */
 double vkb_dc_norm1(const double *x, size_t m, size_t n);

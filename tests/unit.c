@@ -14,6 +14,7 @@
 #include "check.h"
 #include "result.h"
 #include "stats.h"
+#include "../reference/decomp.h"
 #include "suite.h"
 #include "telemetry.h"
 #include "report.h"
@@ -865,6 +866,59 @@ static void test_profile_format(void)
 
 /* The clock check's arithmetic: the dispatch cost cancels between two spin lengths, and the verdict's threshold
  * sits between idle clocks (<= 0.3 of the highest) and power-capped ones (>= 0.72). */
+/* vkb_dc_matmul (reference/decomp.h), the decomposition checks' double products, blocked and threaded: the same
+ * bits as one plain loop per element (0, then + a_ip b_pj in ascending p), under each structure flag, at sizes
+ * off its tiles (6 x 8), past its K and N blocks (256, 512) and threaded (m k n >= 1e7); C_LOWER leaves j > i
+ * alone; k = 0 gives zeros; VKB_DC_PLAIN (its plain fallback) gives the same bits. */
+static int dc_case(size_t m, size_t k, size_t n, int flags)
+{
+    double *a = malloc((m * k + 1) * sizeof(double)), *b = malloc((k * n + 1) * sizeof(double));
+    double *c = malloc((m * n + 1) * sizeof(double)), *w = malloc((m * n + 1) * sizeof(double));
+    unsigned long long lcg = 99 + m + 7 * k + 31 * n + (unsigned long long)flags;
+    int bad = !a || !b || !c || !w;
+    for (size_t i = 0; !bad && i < m * k; i++) {
+        lcg = lcg * 6364136223846793005ULL + 1442695040888963407ULL;
+        a[i] = (flags & VKB_DC_A_LOWER) && i % k > i / k ? 0.0 : (double)(lcg >> 11) / 9007199254740992.0 - 0.5;
+    }
+    for (size_t i = 0; !bad && i < k * n; i++) {
+        lcg = lcg * 6364136223846793005ULL + 1442695040888963407ULL;
+        b[i] = (flags & VKB_DC_B_UPPER) && i % n < i / n ? 0.0 : (double)(lcg >> 11) / 9007199254740992.0 - 0.5;
+    }
+    for (size_t i = 0; !bad && i < m * n; i++) c[i] = w[i] = 12345.0;   /* C_LOWER: the upper part stays this */
+    for (size_t i = 0; !bad && i < m; i++)
+        for (size_t j = 0; j < ((flags & VKB_DC_C_LOWER) ? (i + 1 < n ? i + 1 : n) : n); j++) {
+            double acc = 0;
+            for (size_t p = 0; p < k; p++) acc = acc + a[i * k + p] * b[p * n + j];
+            w[i * n + j] = acc;
+        }
+    if (!bad) {
+        vkb_dc_matmul(a, b, c, m, k, n, flags);
+        bad = memcmp(c, w, m * n * sizeof(double)) != 0;
+        setenv("VKB_DC_PLAIN", "1", 1);
+        for (size_t i = 0; i < m * n; i++) c[i] = 12345.0;
+        vkb_dc_matmul(a, b, c, m, k, n, flags);
+        unsetenv("VKB_DC_PLAIN");
+        bad |= (memcmp(c, w, m * n * sizeof(double)) != 0) << 1;
+    }
+    free(a);
+    free(b);
+    free(c);
+    free(w);
+    return bad;
+}
+static void test_dc_matmul(void)
+{
+    static const size_t sz[][3] = {{1, 1, 1}, {7, 300, 13}, {37, 513, 530}, {200, 600, 700}, {5, 0, 9}, {64, 64, 64}};
+    static const int fl[] = {0, VKB_DC_B_UPPER, VKB_DC_C_LOWER, VKB_DC_A_LOWER | VKB_DC_B_UPPER | VKB_DC_C_LOWER};
+    for (size_t s = 0; s < sizeof(sz) / sizeof(sz[0]); s++)
+        for (size_t f = 0; f < sizeof(fl) / sizeof(fl[0]); f++) {
+            int bad = dc_case(sz[s][0], sz[s][1], sz[s][2], fl[f]);
+            if (bad) fprintf(stderr, "  dc_matmul m=%zu k=%zu n=%zu flags=%d: %s\n", sz[s][0], sz[s][1], sz[s][2], fl[f],
+                             bad & 1 ? "blocked differs" : "plain fallback differs");
+            CHECK(bad == 0);
+        }
+}
+
 /* vkb_clock_retime (telemetry.h): which rows are timed a second time, and when a settled slow clock stops being
  * one worth it. ref 2000 MHz; session 22's row: 1234 MHz before and after its samples. */
 static void test_clock_retime(void)
@@ -1999,6 +2053,7 @@ static const struct { const char *name; void (*fn)(void); } tests[] = {
     {"tel_energy", test_tel_energy},
     {"clock_judge", test_clock_judge},
     {"clock_retime", test_clock_retime},
+    {"dc_matmul", test_dc_matmul},
     {"clock_warm", test_clock_warm},
     {"profile_format", test_profile_format},
     {"tel_window", test_tel_window},
