@@ -137,24 +137,59 @@ size_t vkb_stop_shift(vkb_stop *s, const double *x, size_t n)
     return b;
 }
 
-/* The median-CI test of vkb_stop_next (stats.h): 1 when x[0..n)'s 95% interval of the median is within
- * s->max_noise of it. Uses the same interval as vkb_stats_summarise. */
+/* Lag-1 autocorrelation of the ranks of x[0..n) (outliers weigh as much as any sample), 0 when undefined, 1
+ * without the memory to rank. */
+static double rank_lag1(const double *x, size_t n)
+{
+    size_t *ix = malloc(n * sizeof(*ix));
+    double *rk = malloc(n * sizeof(*rk));
+    double num = 0, den = 0, mid = 0.5 * (double)(n - 1);
+    if (ix && rk) {
+        gsl_sort_index(ix, x, 1, n);
+        for (size_t j = 0; j < n; j++) rk[ix[j]] = (double)j - mid;
+        for (size_t i = 0; i + 1 < n; i++) num += rk[i] * rk[i + 1];
+        for (size_t i = 0; i < n; i++) den += rk[i] * rk[i];
+    }
+    int ok = ix && rk;
+    free(ix);
+    free(rk);
+    return !ok ? 1 : den > 0 ? num / den : 0;   /* out of memory: as correlated as the clamp allows */
+}
+
+/* The median-CI test of vkb_stop_next (stats.h): 1 when x[0..n)'s 95% interval of the median, widened by
+ * sqrt((1 + r) / (1 - r)) for the ranks' lag-1 autocorrelation r (clamped to 0 .. 0.95), is within s->max_noise
+ * of it, and no faster level is forming among the last VKB_SHIFT_WINDOW samples (more than VKB_SHIFT_SPIKES of
+ * them under the median by the speed-up test's 4 max_noise). Uses the same interval as vkb_stats_summarise. */
 static int median_ci_narrow(vkb_stop *s, const double *x, size_t n)
 {
     if (n < VKB_CI_MIN_SAMPLES || n < s->next_ci || s->n < s->min_samples || s->accumulated < s->min_time) return 0;
     s->next_ci = n + (n / 16 > 8 ? n / 16 : 8);
     vkb_summary m;
     vkb_stats_summarise(x, n, &m);
-    return m.median > 0 && m.ci_hi - m.ci_lo <= s->max_noise * m.median;
+    if (!(m.median > 0)) return 0;
+    size_t fast = 0;
+    for (size_t i = n - VKB_SHIFT_WINDOW; i < n; i++) fast += x[i] < m.median * (1 - 4 * s->max_noise);
+    if (fast > VKB_SHIFT_SPIKES) return 0;
+    double r = rank_lag1(x, n);
+    r = r < 0 ? 0 : r > 0.95 ? 0.95 : r;
+    return (m.ci_hi - m.ci_lo) * sqrt((1 + r) / (1 - r)) <= s->max_noise * m.median;
 }
 
 int vkb_stop_next(vkb_stop *s, double *x, size_t *n, double scale, double elapsed_wall)
 {
     int stop = vkb_stop_add(s, x[*n - 1] * scale, elapsed_wall);
-    size_t k = stop ? 0 : vkb_stop_shift(s, x, *n);
-    if (!k && !stop && median_ci_narrow(s, x, *n)) {
+    if (!stop && s->ci_met) {   /* met before, and sampling went on (an energy window): it still is */
         s->why = "median-ci";
         return 1;
+    }
+    size_t k = stop ? 0 : vkb_stop_shift(s, x, *n);
+    if (!k && !stop && median_ci_narrow(s, x, *n)) {
+        s->next_check = 0;   /* the speed-up test looks now: a stop on the median's precision must not hide a step */
+        if (!(k = vkb_stop_shift(s, x, *n))) {
+            s->ci_met = 1;
+            s->why = "median-ci";
+            return 1;
+        }
     }
     if (!k) return stop;
     /* Drop the first k, clear the sampling state (not the settings, nor the shift counts), feed the kept again. */
@@ -164,6 +199,7 @@ int vkb_stop_next(vkb_stop *s, double *x, size_t *n, double scale, double elapse
     s->sum = s->mean = s->m2 = s->accumulated = 0;
     s->why = NULL;
     s->next_check = s->next_ci = 0;
+    s->ci_met = 0;
     for (size_t i = 0; i < *n; i++) stop = vkb_stop_add(s, x[i] * scale, elapsed_wall);
     return stop;
 }

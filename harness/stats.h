@@ -32,7 +32,8 @@ typedef struct vkb_stop {
     /* level shifts (vkb_stop_shift): how many, the samples dropped before them, the last one's size */
     size_t shifts, dropped, next_check;
     double shift_rel;
-    size_t next_ci;        /* vkb_stop_next's median-CI test: the sample count of its next look */
+    size_t next_ci;        /* vkb_stop_next's median-CI test: the sample count of its next look, */
+    int ci_met;            /* and 1 once it has stopped the rule (it stays stopped: an energy window's samples) */
 } vkb_stop;
 
 void vkb_stop_init(vkb_stop *s);  /* sets the defaults above and clears the state */
@@ -65,12 +66,18 @@ size_t vkb_stop_shift(vkb_stop *s, const double *x, size_t n);
 /* The precision of the median: with at least VKB_CI_MIN_SAMPLES samples (past min_samples and min_time), the
  * rule also stops ("median-ci") once the 95% distribution-free interval of the median (the order statistics of
  * vkb_stats_summarise) is no wider than max_noise of it, i.e. +-0.25% by default: about what a row stopped by
- * "noise" at 25 samples of 0.5% relative stddev has. Why: the reported figure is the median, and stdrel measures
+ * "noise" at 25 samples of 0.5% relative stddev has. The interval assumes independent samples; GPU samples can
+ * drift (an AR(1) series' median varies (1 + r) / (1 - r) times as much at lag-1 correlation r), so the width is
+ * first multiplied by sqrt((1 + r) / (1 - r)) for the ranks' lag-1 correlation r (clamped to 0 .. 0.95: 4.4x at
+ * most). It does not stop while more than VKB_SHIFT_SPIKES of the last VKB_SHIFT_WINDOW samples lie under the
+ * median by 4 max_noise (a faster level forming, which the speed-up test confirms only after 16 samples), and the
+ * speed-up test looks once more before it stops. Why: the reported figure is the median, and stdrel measures
  * the spread of single samples, which does not shrink with n. On an H200 (session 22) 3-7 rows of the default
  * suite, rotate-mode GEMVs among them, sampled to the 1.2 s timeout with 400-660 samples whose medians of 50 lay
  * within 0.1% of each other, at 0.6-0.9% relative stddev that never settled to nvbench's 5%. At least 64 samples:
  * the speed-up test (two windows of 16) has had its looks, and the interval's ends are inner order statistics.
- * It looks every max(8, n / 16) samples (O(n log n) in all). */
+ * It looks every max(8, n / 16) samples (O(n log n) in all); once met it stays met (samples the energy window
+ * still needs do not undo it). */
 #define VKB_CI_MIN_SAMPLES 64
 /* The sampling loop's step: x[*n - 1] is the newest sample (per call; times scale it is what vkb_stop_add takes,
  * the batch's time). Feeds it to the stop rule and, unless that stops, looks for a speed-up: on one, x's earlier

@@ -185,7 +185,15 @@ static void test_stop_median_ci(void)
     s.min_time = 0;
     size_t m = feed_ci(&s, y, 4000, ci_spiky);   /* the interval is [1, 1] from the start: the first look stops */
     CHECK_STR(s.why ? s.why : "", "median-ci");
-    CHECK(m == VKB_CI_MIN_SAMPLES);
+    CHECK(m == 64 && VKB_CI_MIN_SAMPLES == 64);
+    y[m++] = 1.0;   /* sampling on past the stop (timing.c: the energy window not yet long enough): still stopped */
+    CHECK(vkb_stop_next(&s, y, &m, 1, 1) == 1 && m == 65);
+    CHECK_STR(s.why ? s.why : "", "median-ci");
+    vkb_stop_init(&s);
+    s.min_time = 0;
+    s.min_samples = 100;   /* and not before min_samples */
+    m = feed_ci(&s, y, 4000, ci_spiky);
+    CHECK(m == 100);
     vkb_stop_init(&s);
     s.min_time = 80;   /* min_time (the samples' sum) holds it back: it stops on the first sample past 80 */
     m = feed_ci(&s, y, 4000, ci_spiky);
@@ -199,10 +207,51 @@ static void test_stop_median_ci(void)
     m = feed_ci(&s, y, 4000, ci_uniform);
     CHECK_STR(s.why ? s.why : "", "median-ci");
     CHECK(m > 100 && m < 400);   /* the interval's width ~ 3.9 x 0.0087 / sqrt(n) of the median: 0.5% near n = 130 */
+    size_t look = 64;   /* it stopped on a look: 64, then every max(8, n / 16) */
+    while (look < m) look += look / 16 > 8 ? look / 16 : 8;
+    CHECK(look == m);
     vkb_summary sm;
     vkb_stats_summarise(y, m, &sm);
     CHECK(sm.ci_hi - sm.ci_lo <= 0.005 * sm.median);
     CHECK(fabs(sm.median / 1.015 - 1) < 0.0025);
+    /* Autocorrelated samples: the same innovations (sums of 4 uniforms, 0.7% sd, so stdrel never stops them) as an
+     * AR(1) series at phi 0.9 (from 200 steps in: stationary) and independent. Independent, the first look stops;
+     * correlated, the interval is widened ~4x and it goes on to max_samples (unwidened, it stopped). */
+    for (int ar = 0; ar < 2; ar++) {
+        unsigned long long g = 4242;
+        double prev = 0;
+        vkb_stop_init(&s);
+        s.min_time = 0;
+        s.max_samples = 300;
+        s.min_samples = 64;   /* stdrel over fewer correlated samples reads low: not what is under test */
+        m = 0;
+        for (long i = -200; i <= 4000; i++) {
+            double z = 0;
+            for (int q = 0; q < 4; q++) {
+                g = g * 6364136223846793005ULL + 1442695040888963407ULL;
+                z += (double)(g >> 11) / 9007199254740992.0 - 0.5;
+            }
+            z *= 0.007 * 1.7320508;   /* sd of a sum of 4 uniforms is 1/sqrt(3) */
+            prev = ar ? 0.9 * prev + 0.43588989 * z : z;   /* sqrt(1 - 0.81): the same marginal sd */
+            if (i < 1) continue;
+            y[m++] = 1 + prev;
+            if (vkb_stop_next(&s, y, &m, 1, 1e-4 * (double)i)) break;
+        }
+        if (ar) CHECK(strcmp(s.why ? s.why : "", "max-samples") == 0 && m == 300);
+        else CHECK(!strcmp(s.why ? s.why : "", "median-ci") && m == 64);
+    }
+    /* A speed-up restarts the test's schedule: 60 samples alternating 1.3 and 1.35 (an interval 4% wide: no stop;
+     * its looks at 64 and 72 move the next one on), then the spiky stream at 1.0: the first 60 dropped at the step,
+     * it stops on the first look at 64 kept samples. */
+    vkb_stop_init(&s);
+    s.min_time = 0;
+    m = 0;
+    for (size_t i = 1; i <= 4000; i++) {
+        y[m++] = i <= 60 ? (i % 2 ? 1.3 : 1.35) : ci_spiky(i, NULL);
+        if (vkb_stop_next(&s, y, &m, 1, 1e-4 * (double)i)) break;
+    }
+    CHECK(s.shifts == 1 && s.dropped == 60 && m == 64);
+    CHECK_STR(s.why ? s.why : "", "median-ci");
 }
 
 /* Level shifts (stats.h): the GPU speeding up mid-case drops the slower samples before it; a slow-down, a step
@@ -316,10 +365,10 @@ static void test_stop_shift(void)
         }
     }
     CHECK(s.shifts == 2 && s.dropped == 100 && n2 == 100);
-    /* Through the stop rule: 60 samples alternating 1.3 and 1.35 (a median interval 4% wide: the median-CI stop
-     * would otherwise end the case on the first level at n = 64, before 16 samples of the second could show the
-     * step), then 1.0; min_time 0, min_samples 64 (else it stops on the first level by noise): a noise stop on the
-     * new level only, after 64 of its samples. */
+    /* Through the stop rule: 60 samples at 1.3 then 1.0, min_time 0, min_samples 64 (else it stops on the first
+     * level, which is steady too): a noise stop on the new level only, after 64 of its samples. The median-CI
+     * stop must not end it at n = 64 on the first level's median (4 samples of the new level in the last 16: a
+     * level forming, which the speed-up test confirms only at 16). */
     double y[400];
     size_t n = 0;
     int stop = 0;
@@ -327,7 +376,7 @@ static void test_stop_shift(void)
     s.min_time = 0;
     s.min_samples = 64;
     for (int i = 0; i < 400 && !stop; i++) {
-        y[n++] = i < 60 ? (i % 2 ? 1.35 : 1.3) : 1.0;
+        y[n++] = i < 60 ? 1.3 : 1.0;
         stop = vkb_stop_next(&s, y, &n, 1, 1e-3 * i);
     }
     CHECK(stop && s.shifts == 1 && s.dropped == 60 && n == 64);
