@@ -102,6 +102,7 @@ $(REG_OBJ): $(REGISTRY) $(BUILD)/.flags
 
 $(BUILD)/obj/harness/run.o: ALL_CFLAGS += -Icpu
 $(REF_OBJ): ALL_CFLAGS += -Icpu   # reference/ calls the fast full references of cpu/fastref.h
+$(call obj,reference/decomp_util.c): ALL_CFLAGS += -ffp-contract=off   # vkb_dc_matmul: the bits of plain loops
 $(BUILD)/obj/harness/version.o: ALL_CFLAGS += -DVKB_COMMIT='"$(COMMIT)"'
 $(BUILD)/obj/harness/version.o: FORCE
 

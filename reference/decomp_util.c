@@ -17,7 +17,8 @@
  * a KC step, row tiles dealt round-robin to the threads (triangular work stays balanced). Every element is
  * ((0 + a_i0 b_0j) + a_i1 b_1j) + ... in ascending p, one rounding per product and per sum, on one thread:
  * the same bits as the plain i-p-j loops it replaced (those skipped a zero a_ip; adding its +-0 product changes
- * no nonzero sum), whatever the thread count, with AVX or without (no FMA: a fused product would round once).
+ * no nonzero sum), whatever the thread count, with AVX or without (no FMA: a fused product would round once;
+ * the Makefile builds this file with -ffp-contract=off, so no compiler fuses them either).
  * Session 22: the QR 4096 check's two products (Q R, Q^T Q) were most of the main thread's 2.8 s wait for that
  * check on an H200 host (16 threads); on this project's 2-core AMD EPYC host they took 10.2 s with the plain
  * loops and 4.5 s blocked (MR 6: 12 accumulators, ~15% over MR 4), with the same bits. */
@@ -62,14 +63,20 @@ typedef struct mm_job {
     for (int ii = 0; ii < MR && i0 + (size_t)ii < j->m; ii++) {                                             \
         double t[NR];                                                                                       \
         memcpy(t, &acc[ii][0], sizeof(t));                                                                 \
-        size_t i = i0 + (size_t)ii, hi = (j->flags & VKB_DC_C_LOWER) ? i + 1 : j->n;                        \
+        size_t i = i0 + (size_t)ii, hi = (j->flags & VKB_DC_C_LOWER) && i + 1 < j->n ? i + 1 : j->n;       \
         for (int jj = 0; jj < NR && j0 + (size_t)jj < hi; jj++) j->c[i * j->n + j0 + (size_t)jj] = t[jj];   \
     }
+#if defined(__x86_64__) || defined(__i386__)
 __attribute__((target("avx"))) static void mm_tile_avx(const mm_job *j, const double *bp, size_t i0, size_t j0,
                                                        size_t p0, size_t p1)
 {
     MM_TILE_BODY
 }
+#define MM_HAS_AVX() __builtin_cpu_supports("avx")
+#else
+#define mm_tile_avx mm_tile_sse
+#define MM_HAS_AVX() 0
+#endif
 static void mm_tile_sse(const mm_job *j, const double *bp, size_t i0, size_t j0, size_t p0, size_t p1)
 {
     MM_TILE_BODY
@@ -95,7 +102,7 @@ static void *mm_worker(void *arg)
 {
     const mm_job *j = arg;
     size_t m = j->m, k = j->k, n = j->n;
-    int avx = __builtin_cpu_supports("avx");
+    int avx = MM_HAS_AVX();
     double *bp = aligned_alloc(64, (size_t)KC * NC * sizeof(double));
     if (!bp || getenv("VKB_DC_PLAIN")) {   /* VKB_DC_PLAIN: a test hook, the plain loops on every thread */
         free(bp);

@@ -957,8 +957,10 @@ static int dc_case(size_t m, size_t k, size_t n, int flags)
 }
 static void test_dc_matmul(void)
 {
-    static const size_t sz[][3] = {{1, 1, 1}, {7, 300, 13}, {37, 513, 530}, {200, 600, 700}, {5, 0, 9}, {64, 64, 64}};
-    static const int fl[] = {0, VKB_DC_B_UPPER, VKB_DC_C_LOWER, VKB_DC_A_LOWER | VKB_DC_B_UPPER | VKB_DC_C_LOWER};
+    static const size_t sz[][3] = {{1, 1, 1}, {7, 300, 13}, {37, 513, 530}, {200, 600, 700}, {5, 0, 9}, {64, 64, 64},
+                                   {23, 2, 5}, {530, 40, 17}};   /* m > n: C_LOWER rows end at n */
+    static const int fl[] = {0, VKB_DC_A_LOWER, VKB_DC_B_UPPER, VKB_DC_C_LOWER,
+                             VKB_DC_A_LOWER | VKB_DC_B_UPPER | VKB_DC_C_LOWER};
     for (size_t s = 0; s < sizeof(sz) / sizeof(sz[0]); s++)
         for (size_t f = 0; f < sizeof(fl) / sizeof(fl[0]); f++) {
             int bad = dc_case(sz[s][0], sz[s][1], sz[s][2], fl[f]);
