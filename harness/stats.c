@@ -137,8 +137,8 @@ size_t vkb_stop_shift(vkb_stop *s, const double *x, size_t n)
     return b;
 }
 
-/* Lag-1 autocorrelation of the ranks of x[0..n) (outliers weigh as much as any sample), 0 when undefined, 1
- * without the memory to rank. */
+/* Lag-1 autocorrelation of the ranks of x[0..n) (outliers weigh as much as any sample; ties share their mean
+ * rank), 0 when undefined, 1 without the memory to rank. */
 static double rank_lag1(const double *x, size_t n)
 {
     size_t *ix = malloc(n * sizeof(*ix));
@@ -146,7 +146,10 @@ static double rank_lag1(const double *x, size_t n)
     double num = 0, den = 0, mid = 0.5 * (double)(n - 1);
     if (ix && rk) {
         gsl_sort_index(ix, x, 1, n);
-        for (size_t j = 0; j < n; j++) rk[ix[j]] = (double)j - mid;
+        for (size_t j = 0, k; j < n; j = k) {
+            for (k = j + 1; k < n && x[ix[k]] == x[ix[j]]; k++) {}
+            for (size_t q = j; q < k; q++) rk[ix[q]] = 0.5 * (double)(j + k - 1) - mid;
+        }
         for (size_t i = 0; i + 1 < n; i++) num += rk[i] * rk[i + 1];
         for (size_t i = 0; i < n; i++) den += rk[i] * rk[i];
     }
@@ -156,10 +159,28 @@ static double rank_lag1(const double *x, size_t n)
     return !ok ? 1 : den > 0 ? num / den : 0;   /* out of memory: as correlated as the clamp allows */
 }
 
+/* The medians of the VKB_CI_BLOCKS consecutive blocks of x[0..n) (the first n % VKB_CI_BLOCKS samples left
+ * out) lie within `width` of each other; 0 too without the memory to sort them. */
+static int blocks_agree(const double *x, size_t n, double width)
+{
+    size_t b = n / VKB_CI_BLOCKS, off = n - VKB_CI_BLOCKS * b;
+    double *z = malloc(b * sizeof(*z)), lo = INFINITY, hi = -INFINITY;
+    if (!z) return 0;
+    for (size_t k = 0; k < VKB_CI_BLOCKS; k++) {
+        memcpy(z, x + off + k * b, b * sizeof(*z));
+        double md = median_of(z, b);
+        lo = md < lo ? md : lo;
+        hi = md > hi ? md : hi;
+    }
+    free(z);
+    return hi - lo <= width;
+}
+
 /* The median-CI test of vkb_stop_next (stats.h): 1 when x[0..n)'s 95% interval of the median, widened by
  * sqrt((1 + r) / (1 - r)) for the ranks' lag-1 autocorrelation r (clamped to 0 .. 0.95), is within s->max_noise
- * of it, and no faster level is forming among the last VKB_SHIFT_WINDOW samples (more than VKB_SHIFT_SPIKES of
- * them under the median by the speed-up test's 4 max_noise). Uses the same interval as vkb_stats_summarise. */
+ * of it, the medians of its VKB_CI_BLOCKS consecutive blocks agree within that too, and no faster level is
+ * forming among the last VKB_SHIFT_WINDOW samples (more than VKB_SHIFT_SPIKES of them under the median by the
+ * speed-up test's 4 max_noise). Uses the same interval as vkb_stats_summarise. */
 static int median_ci_narrow(vkb_stop *s, const double *x, size_t n)
 {
     if (n < VKB_CI_MIN_SAMPLES || n < s->next_ci || s->n < s->min_samples || s->accumulated < s->min_time) return 0;
@@ -172,7 +193,8 @@ static int median_ci_narrow(vkb_stop *s, const double *x, size_t n)
     if (fast > VKB_SHIFT_SPIKES) return 0;
     double r = rank_lag1(x, n);
     r = r < 0 ? 0 : r > 0.95 ? 0.95 : r;
-    return (m.ci_hi - m.ci_lo) * sqrt((1 + r) / (1 - r)) <= s->max_noise * m.median;
+    return (m.ci_hi - m.ci_lo) * sqrt((1 + r) / (1 - r)) <= s->max_noise * m.median &&
+           blocks_agree(x, n, s->max_noise * m.median);
 }
 
 int vkb_stop_next(vkb_stop *s, double *x, size_t *n, double scale, double elapsed_wall)

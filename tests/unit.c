@@ -177,6 +177,32 @@ static double ci_spiky(size_t i, unsigned long long *lcg)   /* 1.0, every 10th 1
     (void)lcg;
     return i % 10 ? 1.0 : 1.2;
 }
+static double ci_sum4(unsigned long long *lcg)   /* a sum of 4 uniforms on [-0.5, 0.5): sd 1/sqrt(12/4) */
+{
+    double z = 0;
+    for (int q = 0; q < 4; q++) {
+        *lcg = *lcg * 6364136223846793005ULL + 1442695040888963407ULL;
+        z += (double)(*lcg >> 11) / 9007199254740992.0 - 0.5;
+    }
+    return z;
+}
+static double ci_levels(size_t i, unsigned long long *lcg)   /* 0.6% sd, levels 0.8% apart 100 samples each */
+{
+    return 1 + 0.006 * 1.7320508 * ci_sum4(lcg) + ((i / 100) % 2 ? 0.008 : 0);
+}
+static double ci_saw(size_t i, unsigned long long *lcg)   /* 1 + 0.45% k, k = 0..7 */
+{
+    (void)lcg;
+    return 1 + 0.0045 * (double)((i - 1) % 8);
+}
+static double ci_forming(size_t i, unsigned long long *lcg)   /* the spiky stream, 10% faster from 296 on */
+{
+    return i <= 295 ? ci_spiky(i, lcg) : 0.9;
+}
+static double ci_alt_then_spiky(size_t i, unsigned long long *lcg)   /* 1.3 / 1.35 alternating, 60 of them */
+{
+    return i <= 60 ? (i % 2 ? 1.3 : 1.35) : ci_spiky(i, lcg);
+}
 static void test_stop_median_ci(void)
 {
     static double y[4000];
@@ -215,8 +241,8 @@ static void test_stop_median_ci(void)
     CHECK(sm.ci_hi - sm.ci_lo <= 0.005 * sm.median);
     CHECK(fabs(sm.median / 1.015 - 1) < 0.0025);
     /* Autocorrelated samples: the same innovations (sums of 4 uniforms, 0.7% sd, so stdrel never stops them) as an
-     * AR(1) series at phi 0.9 (from 200 steps in: stationary) and independent. Independent, the first look stops;
-     * correlated, the interval is widened ~4x and it goes on to max_samples (unwidened, it stopped). */
+     * AR(1) series at phi 0.9 (from 200 steps in: stationary) and independent. Independent, it stops on the median's
+     * precision; correlated, the interval is widened ~4x and it goes on to max_samples (unwidened, it stopped). */
     for (int ar = 0; ar < 2; ar++) {
         unsigned long long g = 4242;
         double prev = 0;
@@ -226,30 +252,48 @@ static void test_stop_median_ci(void)
         s.min_samples = 64;   /* stdrel over fewer correlated samples reads low: not what is under test */
         m = 0;
         for (long i = -200; i <= 4000; i++) {
-            double z = 0;
-            for (int q = 0; q < 4; q++) {
-                g = g * 6364136223846793005ULL + 1442695040888963407ULL;
-                z += (double)(g >> 11) / 9007199254740992.0 - 0.5;
-            }
-            z *= 0.007 * 1.7320508;   /* sd of a sum of 4 uniforms is 1/sqrt(3) */
+            double z = 0.007 * 1.7320508 * ci_sum4(&g);   /* sd of a sum of 4 uniforms is 1/sqrt(3) */
             prev = ar ? 0.9 * prev + 0.43588989 * z : z;   /* sqrt(1 - 0.81): the same marginal sd */
             if (i < 1) continue;
             y[m++] = 1 + prev;
             if (vkb_stop_next(&s, y, &m, 1, 1e-4 * (double)i)) break;
         }
         if (ar) CHECK(strcmp(s.why ? s.why : "", "max-samples") == 0 && m == 300);
-        else CHECK(!strcmp(s.why ? s.why : "", "median-ci") && m == 64);
+        else CHECK(!strcmp(s.why ? s.why : "", "median-ci") && m < 300);
     }
+    /* Two levels 0.8% apart, 100 samples each in turn, under 0.6% white noise: the lag-1 correlation reads low and
+     * the interval of the first 64 samples is narrow, but the medians of the eighths disagree: no median-ci stop
+     * (the interval alone stopped at 64, on the lower level). */
+    vkb_stop_init(&s);
+    s.min_time = 0;
+    s.min_samples = 64;
+    s.max_samples = 1000;
+    m = feed_ci(&s, y, 4000, ci_levels);
+    CHECK(strcmp(s.why ? s.why : "", "median-ci") != 0 && m > 200);
+    /* A sawtooth of period 8 (1 + 0.45% k, k = 0..7): each eighth of 64 samples is one period (their medians
+     * agree exactly) and the interval is one step, 0.45%, but the ranks' lag-1 correlation (1/3) widens it to
+     * 0.64%: no median-ci stop (unwidened, it stopped at 64). stdrel 1%: no noise stop either. */
+    vkb_stop_init(&s);
+    s.min_time = 0;
+    s.max_samples = 400;
+    m = feed_ci(&s, y, 4000, ci_saw);
+    CHECK(strcmp(s.why ? s.why : "", "median-ci") != 0 && m > 64);
+    /* A faster level forming after the first look: 295 samples of the spiky stream (min_samples 300: the first
+     * look is at 300), then 0.9. At 300 the interval is [1, 1] and the eighths agree, but 5 of the last 16 samples
+     * are 10% faster: no stop; the speed-up test then drops the first 295 samples, and it stops by noise on 300
+     * samples of the new level. */
+    vkb_stop_init(&s);
+    s.min_time = 0;
+    s.min_samples = 300;
+    m = feed_ci(&s, y, 4000, ci_forming);
+    CHECK(s.shifts == 1 && s.dropped == 295 && m == 300);
+    CHECK_STR(s.why ? s.why : "", "noise");
     /* A speed-up restarts the test's schedule: 60 samples alternating 1.3 and 1.35 (an interval 4% wide: no stop;
      * its looks at 64 and 72 move the next one on), then the spiky stream at 1.0: the first 60 dropped at the step,
      * it stops on the first look at 64 kept samples. */
     vkb_stop_init(&s);
     s.min_time = 0;
-    m = 0;
-    for (size_t i = 1; i <= 4000; i++) {
-        y[m++] = i <= 60 ? (i % 2 ? 1.3 : 1.35) : ci_spiky(i, NULL);
-        if (vkb_stop_next(&s, y, &m, 1, 1e-4 * (double)i)) break;
-    }
+    m = feed_ci(&s, y, 4000, ci_alt_then_spiky);
     CHECK(s.shifts == 1 && s.dropped == 60 && m == 64);
     CHECK_STR(s.why ? s.why : "", "median-ci");
 }
