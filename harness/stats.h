@@ -72,7 +72,7 @@ size_t vkb_stop_shift(vkb_stop *s, const double *x, size_t n);
  * confirms only after 16 samples), and the speed-up test looks once more before it stops. Why: the reported
  * figure is the median, and stdrel measures the spread of single samples, which does not shrink with n: on an
  * H200 (session 22) 3-7 rows of the default suite, rotate-mode GEMVs among them, sampled to the 1.2 s timeout
- * with 360-660 samples whose medians of 50 lay within 0.2% of the whole median, at 0.6-0.9% relative stddev that never
+ * with 360-660 samples whose medians of 50 lay within 0.22% of the whole median, at 0.6-0.9% relative stddev that never
  * settled to nvbench's 5%. The interval alone assumes independent samples; GPU samples can drift. Simulated
  * (2 ms samples, 0.5 s min_time, 1.2 s timeout, 1% sd, 1000 rows each, the share of rows whose median missed
  * +-0.25%): independent 0% (the old rules 0%), AR(1) at phi 0.5 0.6% (0.5%), 0.9 21% (22%), 0.95 39% (39%),
