@@ -221,7 +221,6 @@ int vkb_stop_next(vkb_stop *s, double *x, size_t *n, double scale, double elapse
     s->sum = s->mean = s->m2 = s->accumulated = 0;
     s->why = NULL;
     s->next_check = s->next_ci = 0;
-    s->ci_met = 0;
     for (size_t i = 0; i < *n; i++) stop = vkb_stop_add(s, x[i] * scale, elapsed_wall);
     return stop;
 }
