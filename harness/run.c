@@ -292,6 +292,7 @@ static void row_identity(const ctx *x, const vkb_line *l, vkb_result *r)
  * other figure. */
 
 enum { JOB_RUN, JOB_DONE };  /* go on to the GPU, or the row is already decided (SKIP/ERROR) */
+#define E2E_REPEAT_S 0.05     /* end-to-end runs: best of up to 3 while those taken sum to less than this */
 
 typedef struct job {
     const vkb_line *l;
@@ -774,13 +775,17 @@ static void case_gpu(ctx *x, job *j, vkb_check *chk, double **samples, size_t *n
         *samples = NULL;
         goto out;
     }
-    double e2e[3];
+    double e2e[3], e2e_sum = 0;
     int ne = 0;
     t0 = vkb_now_s();
     /* Not in an --established launch (the gate's): it compares kernel times, and the add and relu of an H200
-     * gate launch spent 0.23 and 0.15 s here, a quarter of the launch. */
-    for (; !j->established && ne < 3 && (ne == 0 || e2e[0] < 0.3); ne++)
+     * gate launch spent 0.23 and 0.15 s here, a quarter of the launch. Best of 3 while they are cheap: another
+     * run only while those taken sum to under E2E_REPEAT_S (up to 3 of every case under 0.3 s made 12.6 s of an
+     * H200 default run, 3.2x the 3.9 s of one each). */
+    for (; !j->established && ne < 3 && (ne == 0 || e2e_sum < E2E_REPEAT_S); ne++) {
         if (vkb_gpu_e2e(g, &e2e[ne])) break;
+        e2e_sum += e2e[ne];
+    }
     vkb_trace("e2e", c->k->name, t0);
     if (j->established) {
         size_t used = strlen(r->note);
