@@ -924,12 +924,16 @@ static void run_case(ctx *x, size_t i)
     if (j->g) dev_reserve(x, -j->bytes);
     vkb_gpu_release(j->g);   /* prepared by a worker for a case that never reached the GPU */
     j->g = NULL;
+    double t0 = vkb_now_s();
     vkb_case_free(&j->c);
+    vkb_trace("case_free", r->kernel, t0);
     memset(&j->c, 0, sizeof(j->c));
     vkb_prefetch_done(x->pf, i);
     r->wall_s = vkb_now_s() - w0;
     r->overhead_s = r->wall_s - (isnan(r->timing_s) ? 0 : r->timing_s) - (isnan(r->energy_s) ? 0 : r->energy_s);
+    t0 = vkb_now_s();
     case_record(x, j, &chk, samples, nsamples);
+    vkb_trace("record", r->kernel, t0);
     vkb_trace("case", r->kernel, w0);
     free(samples);
 }
