@@ -1,4 +1,5 @@
 /* driver.c — runs, times and validates one case's optimized CPU baseline (see cpu.h). */
+#include <dirent.h>
 #include <math.h>
 #include <sched.h>
 #include <stdio.h>
@@ -113,9 +114,25 @@ static void set_na(vkb_result *r, const char *why)
     snprintf(r->cpu_fast_why, sizeof(r->cpu_fast_why), "%s", why);
 }
 
-/* Back to the caller's binding (saved in *mine, then freed) and single-threaded BLAS; a second call does nothing. */
+/* This process's threads, from /proc/self/task (-1 where it cannot be read). */
+static int nthreads_now(void)
+{
+    DIR *d = opendir("/proc/self/task");
+    int n = 0;
+    if (!d) return -1;
+    for (struct dirent *e; (e = readdir(d));) n += e->d_name[0] != '.';
+    closedir(d);
+    return n;
+}
+
+/* Back to the caller's binding (saved in *mine, then freed), single-threaded BLAS and no OpenMP team; a second call
+ * does nothing more. The team goes because its idle threads spin before they sleep, pinned one per core: on an H200
+ * host the check after a baseline took 2-4x as long beside them (scale_add 2^26: 0.36 s, 0.09 s with
+ * OMP_WAIT_POLICY=passive, which would also have changed the baselines' own times). The next baseline's warm-up run
+ * starts a new team. */
 static void unpin(const vkb_baseline *b, hwloc_bitmap_t *mine)
 {
+    omp_pause_resource_all(omp_pause_soft);
     if (b->blas) openblas_set_num_threads(1);  /* the scalar reference and the checks stay single-threaded BLAS */
     if (*mine) {
         hwloc_set_cpubind(topo, *mine, HWLOC_CPUBIND_THREAD);
@@ -176,13 +193,14 @@ void vkb_cpu_baseline(vkb_case *c, vkb_result *r, double budget)
     /* The check's threads (vkb_par_for) inherit the creating thread's binding: checked while pinned to core 0,
      * all of them shared that core (rmsnorm 8192x2560's baseline spent 0.74 s beside 38 runs of 1.3 ms on an
      * H200 host). So the caller's binding comes back first. */
+    int team = nthreads_now();
     unpin(b, &mine);
     vkb_check chk;
     memset(&chk, 0, sizeof(chk));
     cpu_set_t cs;
     char what[96];
-    snprintf(what, sizeof(what), "%s:cpus=%d", c->k->name,
-             sched_getaffinity(0, sizeof(cs), &cs) == 0 ? CPU_COUNT(&cs) : -1);
+    snprintf(what, sizeof(what), "%s:cpus=%d:threads=%d->%d", c->k->name,
+             sched_getaffinity(0, sizeof(cs), &cs) == 0 ? CPU_COUNT(&cs) : -1, team, nthreads_now());
     t0 = vkb_now_s();
     c->k->check(c, &chk);
     vkb_trace("cpu_check", what, t0);  /* cpus: the CPUs the check's threads may use (tests/run.sh reads it) */
