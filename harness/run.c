@@ -412,7 +412,7 @@ static void job_work(void *arg, size_t i)
     }
     double t0 = vkb_now_s(), tt = t0;
     for (int b = 0; b < c->nbuf; b++) {
-        c->buf[b].host = calloc(c->buf[b].count ? c->buf[b].count : 1, vkb_dtype_size(c->buf[b].type));
+        c->buf[b].host = vkb_host_calloc(c->buf[b].count ? c->buf[b].count : 1, vkb_dtype_size(c->buf[b].type));
         if (!c->buf[b].host) {
             char why[120];
             snprintf(why, sizeof(why), "not enough host memory for buffer '%s'", c->buf[b].name);

@@ -9,6 +9,8 @@
 
 #include <errno.h>
 #include <pthread.h>
+#include <stdint.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -143,12 +145,46 @@ int vkb_error(vkb_case *c, const char *fmt, ...)
     return -1;
 }
 
+/* A case's host buffers carry a header before the data: how they were allocated and how large. Large ones come
+ * straight from mmap with transparent huge pages asked for: on an H200 host (session 23) the first touch of fresh
+ * 4 KiB pages ran at 1.8 GB/s and unmapping 256 MiB took 9-12 ms, against 5.6 GB/s and 1 ms with 2 MiB pages. */
+enum { HOST_HDR = 64 };
+#define HOST_MAGIC 0x766b62686f737431ull  /* "vkbhost1" */
+#define HOST_MMAP_MIN ((size_t)4 << 20)
+
+void *vkb_host_calloc(size_t count, size_t size)
+{
+    if (size && count > (SIZE_MAX - HOST_HDR) / size) return NULL;
+    size_t total = count * size + HOST_HDR;
+    uint64_t *h;
+    if (total < HOST_MMAP_MIN) {
+        if (!(h = calloc(1, total))) return NULL;
+    } else {
+        void *m = mmap(NULL, total, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+        if (m == MAP_FAILED) return NULL;
+        madvise(m, total, MADV_HUGEPAGE);  /* a request: where the kernel says no, 4 KiB pages as before */
+        h = m;                             /* anonymous memory is zero: calloc's promise */
+    }
+    h[0] = HOST_MAGIC, h[1] = total;
+    return (char *)h + HOST_HDR;
+}
+
+void vkb_host_free(void *p)
+{
+    if (!p) return;
+    uint64_t *h = (uint64_t *)((char *)p - HOST_HDR);
+    if (h[0] != HOST_MAGIC) abort();  /* not from vkb_host_calloc: a harness bug */
+    h[0] = 0;
+    if (h[1] < HOST_MMAP_MIN) free(h);
+    else munmap(h, h[1]);
+}
+
 void vkb_case_free(vkb_case *c)
 {
     if (c->k && c->k->release) c->k->release(c);
     free(c->priv);
     c->priv = NULL;
-    for (int i = 0; i < c->nbuf; i++) free(c->buf[i].host);
+    for (int i = 0; i < c->nbuf; i++) vkb_host_free(c->buf[i].host);
     free(c->disp);
 }
 

@@ -195,6 +195,10 @@ int vkb_skip(vkb_case *c, const char *fmt, ...) __attribute__((format(printf, 2,
 int vkb_error(vkb_case *c, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* Driver side: release(c), then free c->priv, the host buffers and the dispatch list. */
 void vkb_case_free(vkb_case *c);
+/* A case's host buffer: zeroed, as calloc; >= 4 MiB from mmap with transparent huge pages asked for. NULL: out of
+ * memory. Freed by vkb_host_free only (vkb_case_free does it for every c->buf[i].host). */
+void *vkb_host_calloc(size_t count, size_t size);
+void vkb_host_free(void *p);
 
 /* Random fills (GSL generators, seeded per case). */
 void vkb_fill_uniform_f32(gsl_rng *r, float *x, size_t n, double lo, double hi);

@@ -3,6 +3,7 @@
  * To add a group: write `static void test_x(void)` using CHECK*, and add a row to `tests[]`. */
 #include <math.h>
 #include <stdio.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <errno.h>
@@ -1369,6 +1370,29 @@ static void xo_check(gsl_rng *c)
 /* vkb_par_fill's contract: a large fill is the same whatever the threads did (two fills from equal generators
  * agree), chunk i is a vkb_rng_xoshiro seeded with mix64(draw ^ mix64(i)) from the caller's one 64-bit draw, and a
  * fill below VKB_PAR_CHUNKS chunks is the caller's generator itself, as before. */
+/* Host buffers: zeroed like calloc on both paths (heap below 4 MiB, mmap from it), writable to the last byte, freed
+ * by vkb_host_free; a size that overflows is refused. */
+static void test_host_calloc(void)
+{
+    size_t sizes[] = {1, 4096, ((size_t)4 << 20) - 64, (size_t)4 << 20, ((size_t)9 << 20) + 3};
+    for (size_t k = 0; k < sizeof(sizes) / sizeof(sizes[0]); k++) {
+        unsigned char *p = vkb_host_calloc(sizes[k], 1);
+        CHECK(p != NULL);
+        if (!p) continue;
+        size_t nz = 0;
+        for (size_t i = 0; i < sizes[k]; i++) nz += p[i] != 0;
+        CHECK(nz == 0);
+        memset(p, 0xa5, sizes[k]);
+        CHECK(p[sizes[k] - 1] == 0xa5 && ((uintptr_t)p & 15) == 0);
+        vkb_host_free(p);
+    }
+    float *f = vkb_host_calloc((size_t)3 << 20, sizeof(float));  /* 12 MiB: the mmap path, as a case buffer */
+    CHECK(f != NULL && f[0] == 0 && f[((size_t)3 << 20) - 1] == 0);
+    vkb_host_free(f);
+    vkb_host_free(NULL);
+    CHECK(vkb_host_calloc(SIZE_MAX / 2, 4) == NULL);
+}
+
 static void test_par_fill(void)
 {
     size_t n = (size_t)VKB_PAR_CHUNKS * 65536 + 1234, bad = 0;
@@ -2173,6 +2197,7 @@ static const struct { const char *name; void (*fn)(void); } tests[] = {
     {"calib_print", test_calib_print},
     {"report_fmt_family", test_report_fmt_family},
     {"spv_khr", test_spv_khr},
+    {"host_calloc", test_host_calloc},
 };
 
 int main(int argc, char **argv)
