@@ -60,6 +60,10 @@ static void *compile_all(void *arg)
     struct sched_param sp = {0};
     pthread_setschedparam(pthread_self(), SCHED_IDLE, &sp);  /* never beside a CPU baseline's cores */
     for (;;) {
+        /* No new compile while a CPU baseline holds the CPU (the run's CPU guard): idle priority does not keep a
+         * thread off the other hardware thread of a core the baseline pinned. One in flight runs on. */
+        vkb_cpu_shared_begin();
+        vkb_cpu_shared_end();
         if (__atomic_load_n(&pc->stop, __ATOMIC_RELAXED)) break;
         size_t i = __atomic_fetch_add(&pc->next, 1, __ATOMIC_RELAXED);
         if (i >= pc->n) break;
@@ -88,6 +92,7 @@ int vkb_precompile_start(vkb_precompile *pc, vkb_vk *v, const size_t *reached, i
     if (nthreads > MAX_THREADS) nthreads = MAX_THREADS;
     for (int i = 0; i < (nthreads < 1 ? 1 : nthreads); i++)
         if (pthread_create(&pc->th[pc->nth], NULL, compile_all, pc) == 0) pc->nth++;
+    if (!pc->nth) pthread_mutex_destroy(&pc->lock);
     return pc->nth ? 0 : -1;
 }
 

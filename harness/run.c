@@ -63,9 +63,9 @@ typedef struct ctx {
     vkb_telrow tr;        /* sensors and pinning (telrow.h) */
     struct job *jobs;     /* every selected case, in run order (total_cases of them) */
     vkb_prefetch *pf;     /* prepares the next cases while the GPU times this one */
-    vkb_precompile *pc;   /* the run's distinct pipelines, compiled ahead on one idle thread (precompile.h) */
+    vkb_precompile *pc;   /* the run's distinct pipelines, compiled ahead on idle threads (precompile.h) */
     char pc_line[300];    /* run.txt's precompile line */
-    size_t reached;       /* the case the main thread is on (atomic: the precompile thread reads it) */
+    size_t reached;       /* the case the main thread is on (atomic: the precompile threads read it) */
     int workers;          /* prefetch threads (0: every case prepared inline, --jobs 0) */
     vkb_result *est;      /* --established: the rows of that run */
     long nest;
