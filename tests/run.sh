@@ -113,11 +113,16 @@ if [ "$(csv_col "$cb/results.csv" cpu_fast_runs | tr '\n' ' ')" = "1 NA 1 " ] &&
 # threads inherit the binding: pinned, all of them shared one core), and without the baseline's OpenMP team, whose
 # idle threads spin (on an H200 host the check took 2-4x as long beside them). VKB_TRACE's cpu_check line names
 # the CPUs the check could use and the process's threads before and after the team was let go.
-VKB_TRACE=1 run -e "add n=2^20" --seed 3 --min-time 0.01 --no-calibrate --no-telemetry > "$T/out" 2> "$T/trace"
-ncpu=$(nproc); cc=$(awk '$3 == "cpu_check" { print $4 }' "$T/trace")
-if echo "$cc" | awk -F '[:=>-]+' -v n="$ncpu" '$1 == "add" && $3 == n && $5 > 0 && ($6 < $5 || n == 1) { ok = 1 } END { exit !ok }'
-then ok "the baseline's check runs unpinned and without its OpenMP team ($cc, $ncpu CPUs)"
-else bad "the baseline's check: '$cc' (want all $ncpu CPUs, fewer threads after)" "$T/trace"; fi
+# (nproc and OpenMP read OMP_NUM_THREADS / OMP_THREAD_LIMIT: both unset here. A team of one, as on a single core,
+# leaves no thread to let go.)
+VKB_TRACE=1 env -u OMP_NUM_THREADS -u OMP_THREAD_LIMIT "$VKB" run --out "$T/res" -e "add n=2^20" --seed 3 --min-time 0.01 \
+    --no-calibrate --no-telemetry > "$T/out" 2> "$T/trace"; cb=$(lastdir)
+ncpu=$(env -u OMP_NUM_THREADS -u OMP_THREAD_LIMIT nproc); team=$(csv_col "$cb/results.csv" cpu_fast_threads)
+cc=$(awk '$3 == "cpu_check" { print $4 }' "$T/trace")
+if echo "$cc" | awk -F '[:=>-]+' -v n="$ncpu" -v team="$team" \
+    '$1 == "add" && $3 == n && $5 > 0 && ($6 < $5 || team == 1) { ok = 1 } END { exit !ok }'
+then ok "the baseline's check runs unpinned and without its OpenMP team ($cc, $ncpu CPUs, a team of $team)"
+else bad "the baseline's check: '$cc' (want all $ncpu CPUs, fewer threads after a team of '$team')" "$T/trace"; fi
 # Prefetch workers (a GPU's default; none on a CPU device unless --jobs) fill inputs, build the device buffers and
 # pipelines and stage the inputs for later cases: every verdict and every checked error must be what the main
 # thread alone gets (same seed: same inputs, same outputs).
