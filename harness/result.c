@@ -27,7 +27,7 @@ void vkb_result_init(vkb_result *r)
     /* Measured counts start NA, so a row that stops early (SKIP, ERROR) never claims a 0 it did not see. */
     r->n_bad = r->n_nan = r->n_unwritten = r->n_tie = r->n_checked = VKB_NA_I;
     r->samples = r->batch = r->outliers = r->below_floor = VKB_NA_I;
-    r->cpu_fast_runs = r->cpu_fast_threads = r->throttle_discarded = VKB_NA_I;
+    r->cpu_fast_runs = r->cpu_fast_threads = r->throttle_discarded = r->e2e_runs = VKB_NA_I;
 }
 
 void vkb_result_write_header(FILE *f)

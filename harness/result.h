@@ -25,7 +25,7 @@
     X(D, time_ci_lo_s)  X(D, time_ci_hi_s) X(D, rel_noise)     X(I, outliers) \
     X(D, bw_Bps)        X(D, flop_per_s)   X(D, copy_Bps)      X(D, bw_frac_copy) \
     X(D, timer_floor_s) X(I, below_floor) \
-    X(D, e2e_time_s)    X(D, gate_delta) \
+    X(D, e2e_time_s)    X(I, e2e_runs)     X(D, gate_delta) \
     X(D, ref_time_s)    X(D, ref_fraction) \
     X(D, cpu_fast_time_s) X(D, cpu_fast_ci_lo_s) X(D, cpu_fast_ci_hi_s) X(I, cpu_fast_runs) \
     X(I, cpu_fast_threads) X(S, cpu_fast_impl) X(S, cpu_fast_status) X(S, cpu_fast_why) X(D, cpu_fast_metric) \

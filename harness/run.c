@@ -796,6 +796,7 @@ static void case_gpu(ctx *x, job *j, vkb_check *chk, double **samples, size_t *n
         for (int i = 1; i < ne; i++)
             if (e2e[i] < e2e[0]) e2e[0] = e2e[i];
         r->e2e_time_s = e2e[0];  /* best of up to 3, host-timed: upload + kernel + download */
+        r->e2e_runs = ne;
     }
     r->bw_Bps = c->bytes > 0 ? c->bytes / r->time_median_s : NAN;
     r->flop_per_s = c->flops > 0 ? c->flops / r->time_median_s : NAN;
