@@ -53,7 +53,7 @@ int vkb_precompile_add(vkb_precompile **pcp, const vkb_case *c, size_t index)
 }
 
 /* Each thread claims the next entry in run order, so the early cases' pipelines come first, and one long compile
- * (33-40 s for an fp32 tiling on an empty H200 cache) holds up only its own thread. */
+ * (33-56 s for an fp32 tiling on an empty H200 cache) holds up only its own thread. */
 static void *compile_all(void *arg)
 {
     vkb_precompile *pc = arg;
@@ -96,7 +96,7 @@ int vkb_precompile_start(vkb_precompile *pc, vkb_vk *v, const size_t *reached, i
     return pc->nth ? 0 : -1;
 }
 
-/* Stop after the compile in flight; the thread is gone on return. */
+/* Stop after the compiles in flight; the threads are gone on return. */
 static void join(vkb_precompile *pc)
 {
     if (!pc->nth) return;
