@@ -780,8 +780,8 @@ static void case_gpu(ctx *x, job *j, vkb_check *chk, double **samples, size_t *n
     t0 = vkb_now_s();
     /* Not in an --established launch (the gate's): it compares kernel times, and the add and relu of an H200
      * gate launch spent 0.23 and 0.15 s here, a quarter of the launch. Best of 3 while they are cheap: another
-     * run only while those taken sum to under E2E_REPEAT_S (up to 3 of every case under 0.3 s made 12.6 s of an
-     * H200 default run, 3.2x the 3.9 s of one each). */
+     * run only while those taken sum to under E2E_REPEAT_S (up to 3 of every case under 0.3 s made 12.6-15.0 s of
+     * an H200 default run, where the rows' best runs summed 4.2 s; 7.3 s since). e2e_runs says how many. */
     for (; !j->established && ne < 3 && (ne == 0 || e2e_sum < E2E_REPEAT_S); ne++) {
         if (vkb_gpu_e2e(g, &e2e[ne])) break;
         e2e_sum += e2e[ne];
