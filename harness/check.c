@@ -320,9 +320,9 @@ static void bound_span(const void *arg, part *p, size_t lo, size_t hi)
     vkb_dtype t = a->t;
     vkb_tol tol = a->tol;
     double max_t = t == VKB_F16 ? 65504.0 : FLT_MAX;
-    int f32 = t == VKB_F32, flt = f32 || t == VKB_F16;  /* float poisons are NaNs: a finite value is written */
+    int flt = t == VKB_F32 || t == VKB_F16;  /* float poisons are NaNs: a finite value is written */
     for (size_t i = lo; i < hi; i++) {
-        double g = f32 ? ((const float *)a->got)[i] : vkb_elem(t, a->got, i), w = a->dwant[i];
+        double g = elem(t, a->got, i), w = a->dwant[i];
         /* tol.ulps is 0 in most checks: vkb_ulp's frexp and ldexp were a quarter of a comparison's time */
         double allowed = tol.abs + tol.rel * fabs(w) + (tol.ulps != 0 ? tol.ulps * vkb_ulp(t, w) : 0) +
                          (tol.bound ? tol.bound[i] : 0);
