@@ -537,6 +537,16 @@ run -e "copy n=2^16" --seed 5 --min-time 0.02 --no-calibrate --no-telemetry --sl
 if [ "$(csv_col "$c2/results.csv" status)" = SKIP ] && csv_col "$c2/results.csv" reason | grep -q '^injected slowdown not calibrated: .*ignores pc.slow'; then
     ok "run --slowdown on a kernel that ignores it: SKIP with the reason, not ERROR"; else bad "failed calibration row" "$T/out"; fi
 expect_exit 4 "compare: that SKIP is not a correctness regression (exit 4, not 2)" "$VKB" compare "$c1" "$c2" --out "$fc/c7" --no-plot
+# The timed submission is recorded once and submitted again (harness/vk.c, v->tcmd), keyed on the dispatches'
+# pushes too: the slowdown's calibration flips pc.slow between batches. Timing a stale recording, add would read
+# about 1.00x slower even at the maximum level and SKIP as a shader that ignores pc.slow (seen with the key's push
+# comparison removed). At that level the extra reads are millions of passes, so no host load can hide them: a
+# SKIP must name another reason (a busy host's missed target), never that one.
+run -e "add n=2^16" --seed 5 --min-time 0.02 --no-calibrate --no-telemetry --slowdown add=2.0 > "$T/out" 2>&1; c3=$(lastdir)
+if [ "$(csv_col "$c3/results.csv" status)" = PASS ] || { [ "$(csv_col "$c3/results.csv" status)" = SKIP ] &&
+   ! csv_col "$c3/results.csv" reason | grep -q 'ignores pc.slow'; }; then
+    ok "run --slowdown add: the recorded timed submission follows the pushes (no stale 1.00x at the maximum level)"
+else bad "slowdown through the recorded submission" "$T/out"; fi
 # Cheap launches: gate.sh passes what this vkbench offers (--no-cpu-baseline, --established are issue 11's).
 if grep -q -- '--no-calibrate --no-telemetry' "$T/selftest/summary.md" && grep -q '^launches: 30 (+ 2 check launches); launch_seconds_median: ' "$T/selftest/summary.md"; then
     ok "gate selftest: launches without calibration and sensors; launch wall times in the summary"; else bad "selftest launch summary" "$T/selftest/summary.md"; fi
