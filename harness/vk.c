@@ -1108,8 +1108,10 @@ const char *vkb_gpu_stats(const vkb_gpu *g) { return g->stats; }
 void vkb_gpu_release(vkb_gpu *g)
 {
     if (!g) return;
+    /* No wait for the device: every submission has completed when submit_cmd returns, error or not. A
+     * vkDeviceWaitIdle here ran on a worker when its prepare failed, beside the main thread's vkQueueSubmit,
+     * and the queue must not be used from two threads at once. */
     VkDevice d = g->v->dev;
-    vkDeviceWaitIdle(d);
     for (int p = 0; p < VKB_MAX_PIPES; p++)
         if (g->pipe[p]) vkDestroyPipeline(d, g->pipe[p], NULL);
     if (g->dpool) vkDestroyDescriptorPool(d, g->dpool, NULL);
@@ -1153,6 +1155,7 @@ static int submit_cmd(vkb_vk *v, VkCommandBuffer cmd)
     VKB_CHECK(v, vkWaitForFences(v->dev, 1, &v->fence, VK_TRUE, UINT64_MAX));
     return 0;
 error:
+    vkQueueWaitIdle(v->queue);  /* nothing stays pending, so vkb_gpu_release need not wait (see there) */
     return -1;
 }
 
