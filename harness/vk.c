@@ -2,9 +2,9 @@
  * Every call goes through VKB_CHECK, which names the call, its VkResult and file:line and jumps
  * to the function's cleanup label; nothing below main() prints or exits. */
 #include <errno.h>
-#include <stdatomic.h>
 #include <math.h>
 #include <stdarg.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>

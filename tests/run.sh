@@ -540,8 +540,9 @@ expect_exit 4 "compare: that SKIP is not a correctness regression (exit 4, not 2
 # The timed submission is recorded once and submitted again (harness/vk.c, v->tcmd), keyed on the dispatches'
 # pushes too: the slowdown's calibration flips pc.slow between batches. Timing a stale recording, add would read
 # about 1.00x slower even at the maximum level and SKIP as a shader that ignores pc.slow (seen with the key's push
-# comparison removed). At that level the extra reads are millions of passes, so no host load can hide them: a
-# SKIP must name another reason (a busy host's missed target), never that one.
+# comparison removed). At that level the extra reads are ~8192 passes over the input (a ratio in the thousands, and
+# ~30 already a few levels below), so no host load can hide them: a SKIP must name another reason (a busy host's
+# missed target), never that one.
 run -e "add n=2^16" --seed 5 --min-time 0.02 --no-calibrate --no-telemetry --slowdown add=2.0 > "$T/out" 2>&1; c3=$(lastdir)
 if [ "$(csv_col "$c3/results.csv" status)" = PASS ] || { [ "$(csv_col "$c3/results.csv" status)" = SKIP ] &&
    ! csv_col "$c3/results.csv" reason | grep -q 'ignores pc.slow'; }; then
