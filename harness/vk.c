@@ -61,7 +61,7 @@ struct vkb_vk {
     VkDescriptorSet flush_set;
     VkPipeline flush_pipe;
     uint32_t flush_groups;
-    int flush_state;         /* 0 not made yet, 1 ready, -1 failed (v->err says why) */
+    int flush_state;         /* 0 not made yet, 1 ready, -1 failed (vk_err says why) */
     char flush_note[128];    /* vkb_vk_cold_flush */
     char spv_dir[512];
     /* VK_KHR_pipeline_executable_properties, when the device offers it (else NULL) */
@@ -70,8 +70,12 @@ struct vkb_vk {
     char stats_why[128];     /* why there are none, when exec_stats is NULL */
     char override_from[MAX_OVERRIDES][48], override_to[MAX_OVERRIDES][48];
     int noverride, override_used[MAX_OVERRIDES];
-    char err[512];
 };
+
+/* The calling thread's last error (vkb_vk_error). Per thread: prefetch workers prepare cases beside the main
+ * thread, and a worker's failed prepare (which the main thread repeats, and reports as its own) wrote the one
+ * buffer that the main thread may be writing or reading. */
+static _Thread_local char vk_err[512];
 
 typedef struct gbuf {
     VkBuffer buf, stage;
@@ -129,7 +133,7 @@ static void set_err(char *buf, size_t len, const char *fmt, ...)
     do {                                                                                         \
         VkResult r_ = (call);                                                                    \
         if (r_ != VK_SUCCESS) {                                                                  \
-            set_err((v)->err, sizeof((v)->err), "%s failed: %s (%d) at %s:%d", #call,            \
+            set_err(vk_err, sizeof(vk_err), "%s failed: %s (%d) at %s:%d", #call,            \
                     vk_result_name(r_), (int)r_, __FILE__, __LINE__);                            \
             goto error;                                                                          \
         }                                                                                        \
@@ -788,7 +792,7 @@ vkb_vk *vkb_vk_open(const char *select, int validate, char *err, size_t errlen)
     free(pds);
     return v;
 error:
-    snprintf(err, errlen, "%s", v->err);
+    snprintf(err, errlen, "%s", vk_err);
 fail:
     free(pi.ext);
     free(pds);
@@ -826,7 +830,11 @@ void vkb_vk_close(vkb_vk *v)
     free(v);
 }
 
-const char *vkb_vk_error(const vkb_vk *v) { return v->err; }
+const char *vkb_vk_error(const vkb_vk *v)
+{
+    (void)v;
+    return vk_err;
+}
 const vkb_devinfo *vkb_vk_info(const vkb_vk *v) { return &v->info; }
 void vkb_vk_caps(const vkb_vk *v, vkb_caps *caps) { *caps = v->caps; }
 uint64_t vkb_vk_validation_messages(const vkb_vk *v) { return v->validation_msgs; }
@@ -836,7 +844,7 @@ int vkb_vk_add_override(vkb_vk *v, const char *spec)
 {
     const char *eq = strchr(spec, '=');
     if (!eq || eq == spec || !eq[1] || v->noverride >= MAX_OVERRIDES || (size_t)(eq - spec) >= 48) {
-        set_err(v->err, sizeof(v->err), "--shader '%s': expected SHADER=OTHER_SHADER", spec);
+        set_err(vk_err, sizeof(vk_err), "--shader '%s': expected SHADER=OTHER_SHADER", spec);
         return -1;
     }
     snprintf(v->override_from[v->noverride], 48, "%.*s", (int)(eq - spec), spec);
@@ -876,7 +884,7 @@ static int make_buffer(vkb_vk *v, VkDeviceSize size, int host, VkBuffer *buf, Vk
     if (host) t = find_memtype(v, req.memoryTypeBits, want | VK_MEMORY_PROPERTY_HOST_CACHED_BIT);
     if (t < 0) t = find_memtype(v, req.memoryTypeBits, want);
     if (t < 0) {
-        set_err(v->err, sizeof(v->err), "no %s memory type for a %.0f-byte buffer", host ? "host-visible" : "device-local",
+        set_err(vk_err, sizeof(vk_err), "no %s memory type for a %.0f-byte buffer", host ? "host-visible" : "device-local",
                 (double)size);
         goto error;
     }
@@ -1014,7 +1022,7 @@ vkb_gpu *vkb_gpu_prepare(vkb_vk *v, vkb_case *c)
 {
     vkb_gpu *g = calloc(1, sizeof(*g));
     if (!g) {
-        set_err(v->err, sizeof(v->err), "out of memory");
+        set_err(vk_err, sizeof(vk_err), "out of memory");
         return NULL;
     }
     g->v = v;
@@ -1053,7 +1061,7 @@ vkb_gpu *vkb_gpu_prepare(vkb_vk *v, vkb_case *c)
         vkUpdateDescriptorSets(v->dev, (uint32_t)c->nbuf, w, 0, NULL);
     }
     for (int p = 0; p < c->npipe; p++) {
-        if (make_pipe(v, &c->pipe[p], 1, g->layout, &g->pipe[p], v->err, sizeof(v->err))) goto error;
+        if (make_pipe(v, &c->pipe[p], 1, g->layout, &g->pipe[p], vk_err, sizeof(vk_err))) goto error;
         pipe_stats(g, p);
     }
     if (!v->exec_stats) snprintf(g->stats, sizeof(g->stats), "%s", v->stats_why);
@@ -1305,7 +1313,7 @@ static int make_flush(vkb_vk *v)
         w[i] = (VkWriteDescriptorSet){.sType = VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET, .dstSet = v->flush_set, .dstBinding = i,
                                       .descriptorCount = 1, .descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, .pBufferInfo = &dbi[i]};
     vkUpdateDescriptorSets(v->dev, 2, w, 0, NULL);
-    if (load_module(v, "readbw", 1, &mod, v->err, sizeof(v->err))) return -1;
+    if (load_module(v, "readbw", 1, &mod, vk_err, sizeof(vk_err))) return -1;
     VkSpecializationMapEntry me = {.constantID = 0, .offset = 0, .size = 4};
     VkSpecializationInfo si = {.mapEntryCount = 1, .pMapEntries = &me, .dataSize = 4, .pData = &wg};
     VkComputePipelineCreateInfo ci = {
@@ -1315,7 +1323,7 @@ static int make_flush(vkb_vk *v)
     VkResult rc = vkCreateComputePipelines(v->dev, VK_NULL_HANDLE, 1, &ci, NULL, &v->flush_pipe);
     vkDestroyShaderModule(v->dev, mod, NULL);
     if (rc != VK_SUCCESS) {
-        set_err(v->err, sizeof(v->err), "cold-mode flush pipeline (readbw): %s", vk_result_name(rc));
+        set_err(vk_err, sizeof(vk_err), "cold-mode flush pipeline (readbw): %s", vk_result_name(rc));
         return -1;
     }
     return 0;
@@ -1383,7 +1391,7 @@ static int record_tcmd(vkb_vk *v, vkb_gpu *g, uint32_t batch, int cold)
     if (c->ndisp > v->t_cap) {
         vkb_dispatch *d = realloc(v->t_disp, (size_t)c->ndisp * sizeof(*d));
         if (!d) {
-            set_err(v->err, sizeof(v->err), "out of host memory (the key of %d recorded dispatches)", c->ndisp);
+            set_err(vk_err, sizeof(vk_err), "out of host memory (the key of %d recorded dispatches)", c->ndisp);
             return -1;
         }
         v->t_disp = d, v->t_cap = c->ndisp;
@@ -1450,7 +1458,7 @@ int vkb_gpu_profile(vkb_gpu *g, int cold, double *seconds)
         v->pqcount = nq;
     }
     if (!(ts = malloc(nq * sizeof(*ts)))) {
-        set_err(v->err, sizeof(v->err), "out of host memory (profile of %u dispatches)", nq - 1);
+        set_err(vk_err, sizeof(vk_err), "out of host memory (profile of %u dispatches)", nq - 1);
         return -1;
     }
     if (timed_run(v, g, 1, cold, v->pqpool, nq, ts)) goto error;
@@ -1612,7 +1620,7 @@ int vkb_gpu_rotate(vkb_gpu *g, uint64_t target_bytes, uint32_t max_copies)
     for (int i = 0; i < c->nbuf; i++)
         if (c->buf[i].role == VKB_IN) in += g->b[i].total;
     if (in == 0) {
-        set_err(v->err, sizeof(v->err), "rotate mode needs input buffers to rotate");
+        set_err(vk_err, sizeof(vk_err), "rotate mode needs input buffers to rotate");
         return -1;
     }
     uint64_t n = (target_bytes + in - 1) / in;
@@ -1620,7 +1628,7 @@ int vkb_gpu_rotate(vkb_gpu *g, uint64_t target_bytes, uint32_t max_copies)
     if (n > max_copies) n = max_copies;
     if ((double)n * (double)in > 0.5 * (double)v->caps.device_mem) n = (uint64_t)(0.5 * (double)v->caps.device_mem / (double)in);
     if (n < 2) {
-        set_err(v->err, sizeof(v->err), "rotate mode: two copies of the inputs do not fit in device memory");
+        set_err(vk_err, sizeof(vk_err), "rotate mode: two copies of the inputs do not fit in device memory");
         return -1;
     }
     g->ncopies = (uint32_t)n;
@@ -1667,7 +1675,7 @@ int vkb_gpu_rotate(vkb_gpu *g, uint64_t target_bytes, uint32_t max_copies)
     if (submit_wait(v)) return -1;
     return (int)n;
 oom:
-    set_err(v->err, sizeof(v->err), "out of host memory");
+    set_err(vk_err, sizeof(vk_err), "out of host memory");
     return -1;
 error:
     return -1;
