@@ -117,7 +117,8 @@ int vkb_probe_open(vkb_probe *p, vkb_vk *v, const vkb_caps *caps, const char *ke
         goto done;
     }
     for (int i = 0; i < p->c.nbuf; i++)
-        if (!(p->c.buf[i].host = vkb_host_calloc(p->c.buf[i].count ? p->c.buf[i].count : 1, vkb_dtype_size(p->c.buf[i].type)))) {
+        if (!(p->c.buf[i].host = vkb_host_calloc(p->c.buf[i].count ? p->c.buf[i].count : 1,
+                                                 vkb_dtype_size(p->c.buf[i].type)))) {
             snprintf(why, len, "%s: out of host memory", k->name);
             goto done;
         }

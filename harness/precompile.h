@@ -1,7 +1,8 @@
 /* precompile.h — the run's distinct pipelines compiled ahead of their cases, in run order, on threads at the
  * lowest scheduling priority (as many as the prefetch workers, at least one), into the device's pipeline cache
- * (vkb_vk_precompile): a case's own compile, on a prefetch worker, then finds its pipeline there. On an H200 with an empty driver shader cache one matmul tiling
- * took 33-40 s to compile, twice over (two cases compiled it at once), and the main thread waited 21 s for it.
+ * (vkb_vk_precompile): a case's own compile, on a prefetch worker, then finds its pipeline there. On an H200 with
+ * an empty driver shader cache one matmul tiling took 33-40 s to compile, twice over (two cases compiled it at
+ * once), and the main thread waited 21 s for it.
  * The list is made while the suite is planned (run.c's preflight), before the run starts. */
 #ifndef VKB_PRECOMPILE_H
 #define VKB_PRECOMPILE_H
