@@ -9,7 +9,7 @@
 #include "vkb.h"
 
 #define WG 256u       /* power of two: readbw's shared-memory tree reduction relies on it */
-#define ITEMS 8u      /* uvec4 loads per readbw invocation */
+#define ITEMS 8u      /* uvec4 loads per readbw invocation (the default of axis items=) */
 
 static int plan_n(vkb_case *c, int64_t *n)
 {
@@ -22,20 +22,30 @@ static int plan_n(vkb_case *c, int64_t *n)
 
 /* ---------------- readbw ---------------- */
 
+/* Axes items= (uvec4 per invocation: the grid's size, default 8) and unroll= (loads each invocation issues
+ * before it sums them, default 1: one at a time, as the calibration reads 256 MiB). The grouping the reference
+ * reproduces does not depend on either. Why unroll=: small reads (a BitLinear layer's 4-29 MB of weights) are bound
+ * by the loads in flight, not by the bytes, and issue #15's floor must not be a latency-bound read loop. */
 static int readbw_plan(vkb_case *c)
 {
-    int64_t n;
-    uint32_t g[3], spec[1] = {WG};
+    int64_t n, items = vkb_param_int(c, "items", ITEMS), unroll = vkb_param_int(c, "unroll", 1);
+    uint32_t g[3], spec[2] = {WG, 1};
     if (plan_n(c, &n)) return 0;
-    uint64_t nvec = (uint64_t)n / 4, threads = (nvec + ITEMS - 1) / ITEMS;
+    if (items < 1 || items > 64 || unroll < 1 || unroll > 16 || unroll > items)
+        return vkb_error(c, "items=%lld unroll=%lld: expected items 1..64 and unroll 1..16, at most items",
+                         (long long)items, (long long)unroll);
+    spec[1] = (uint32_t)unroll;
+    uint64_t nvec = (uint64_t)n / 4, threads = (nvec + (uint64_t)items - 1) / (uint64_t)items;
     vkb_grid_1d(c, threads ? threads : 1, WG, g);
     size_t groups = (size_t)g[0] * g[1];
     vkb_add_buf(c, "a", VKB_U32, (size_t)n, VKB_IN);
     vkb_add_buf(c, "s", VKB_U32, groups, VKB_OUT);
-    vkb_dispatch *d = vkb_add_dispatch(c, vkb_add_pipe(c, "readbw", 1, spec), g[0], g[1], 1);
+    vkb_dispatch *d = vkb_add_dispatch(c, vkb_add_pipe(c, "readbw", 2, spec), g[0], g[1], 1);
     if (d) d->push.n = (uint32_t)n;
     c->bytes = 4.0 * (double)n + 4.0 * (double)groups;
     c->flops = 0;
+    if (items != ITEMS || unroll != 1)
+        snprintf(c->variant, sizeof(c->variant), "items%lld_unroll%lld", (long long)items, (long long)unroll);
     return 0;
 }
 
@@ -67,7 +77,7 @@ static void readbw_check(vkb_case *c, vkb_check *r)
     else snprintf(r->detail, sizeof(r->detail), "reference out of memory"), r->pass = 0;
 }
 
-VKB_KERNEL(readbw) = {"readbw", "n", "read-only bandwidth: per-workgroup uint32 sums of a (calibration yardstick)",
+VKB_KERNEL(readbw) = {"readbw", "n,items,unroll", "read-only bandwidth: per-workgroup uint32 sums of a (calibration yardstick)",
                       readbw_plan, fill_u32, readbw_ref, readbw_check, NULL, "default"};
 
 /* ---------------- writebw ---------------- */
