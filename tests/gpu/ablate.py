@@ -46,6 +46,15 @@ SETS = {
                    "        subgroupBarrier();                                                                            \\\n", "")],
         "noloop": [("for (uint st = 0u; st < ns;", "for (uint st = 0u; st < 0u;")],
     }),
+    # BitLinear gemv_sg (kernels/bitnet_gemv_sg.glsl, the m=1 default, session 25): x from registers (what its L1/L2
+    # reads cost), no dot products (the W words still summed), W from registers (the fixed cost with x and the math)
+    "gemv_sg": ("bitnet_gemv_sg_dot", "bitnet_gemv_sg.glsl", {
+        "nox": [("uvec4 xa = sg_x(tok0, 0u, c, q);", "uvec4 xa = uvec4(c * 0x01010101u + q);")],
+        "nomath": [("acc[r] += ivec4(dot_su(xa.x, wd & 0x03030303u), dot_su(xa.y, wd & 0x0C0C0C0Cu),\n"
+                    "                                        dot_su(xa.z, wd & 0x30303030u), dot_su(xa.w, wd & 0xC0C0C0C0u));",
+                    "acc[r] += ivec4(wd);")],
+        "noload": [("wv[u * R + r] = w[wrow[r] + c];", "wv[u * R + r] = uvec4(wrow[r] + c);")],
+    }),
     # matmul coopmat_wgs_s (kernels/matmul_coopmat_wg.glsl, 256 invocations) at 512
     "wgs": ("matmul_coopmat_wg_s256", "matmul_coopmat_wg.glsl", {
         "nomma": [("        WG_STEP(base);                                                                                       \\\n", "")],
