@@ -21,8 +21,10 @@
 #include "version.h"
 
 /* v2: the matrix-unit figure comes from the configuration sweep; v1 caches held the weak single probe.
- * v3: bandwidth arrays of 2^26 elements on a GPU (v2: 2^28). */
-#define CAL_FORMAT "vkbench-calibration-v3"
+ * v3: bandwidth arrays of 2^26 elements on a GPU (v2: 2^28).
+ * v4: readbw issues 4 loads an invocation before summing them (v3's one at a time read 6.6% under the H200's
+ * read ceiling: reference/bandwidth.c). */
+#define CAL_FORMAT "vkbench-calibration-v4"
 
 enum { K_BYTES, K_FLOPS, K_DISPATCH, K_SWEEP };
 /* Bandwidth arrays ("n=" with no value): 2^26 elements (256 MiB) on a GPU (>= 4x a 64 MiB L2, STREAM's rule;

@@ -357,11 +357,11 @@ if csv_col "$(lastdir)/results.csv" status note | grep -q '^PASS	cold: caches fl
     ok "VKB_COLD_FLUSH=write: PASS, and the note names the write flush"; else bad "VKB_COLD_FLUSH=write's row" "$T/out"; fi
 # issue 15: readbw's unroll= issues an invocation's loads before it sums them and must keep the grouping its exact
 # check reproduces, with a scalar tail (n % 4) and a last step that runs past the array (n / 4 not a multiple of the
-# grid x unroll). And the variant column says which read ran.
+# grid x unroll); the default (items=4 unroll=4, the calibration's) too. And the variant column says which read ran.
 "$VKB" run --out "$T/res" --no-calibrate --min-time 0.01 -e "readbw n=1000003,7 items=3 unroll=3" \
-    -e "readbw n=100001 items=8 unroll=2,8" > "$T/out" 2>&1
+    -e "readbw n=100001 items=8 unroll=2,8" -e "readbw n=1000003,7" > "$T/out" 2>&1
 if [ "$(csv_col "$(lastdir)/results.csv" status variant | sort | uniq -c | awk '{ print $1, $2, $3 }' | tr '\n' ';')" = \
-    "2 PASS items3_unroll3;1 PASS items8_unroll2;1 PASS items8_unroll8;" ]; then
+    "2 PASS default;2 PASS items3_unroll3;1 PASS items8_unroll2;1 PASS items8_unroll8;" ]; then
     ok "readbw unroll=: loads issued together, every per-workgroup sum exact"; else bad "readbw unroll=" "$T/out"; fi
 "$VKB" run --out "$T/int" -e "rowsum rows=1..20 cols=100000..100019" --min-time 0.3 --timeout 0.5 --no-calibrate > "$T/int.log" 2>&1 &
 pid=$!; wait_rows "$T/int" 1; kill -INT $pid; wait $pid

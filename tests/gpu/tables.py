@@ -78,7 +78,7 @@ def peers_load(path):
 def issue15(rows, peers):
     print("## Issue 15\n")
     for mode in ("rotate", "cold"):
-        print("### Batch-1 GEMV, mode=%s (BitLinear default vs dense_f16 default; floor = readbw of the same bytes)\n" % mode)
+        print("### Batch-1 GEMV, mode=%s (BitLinear default vs dense_f16 default; floor = readbw of the same bytes, 4 loads an invocation in flight)\n" % mode)
         print("| shape | BitLinear us | % copy | dense us | x | readbw floor us | x at the floor | target | verdict |")
         print("|---|---:|---:|---:|---:|---:|---:|---|---|")
         for sh in SIX:
