@@ -8,6 +8,7 @@
 #include <time.h>
 #include <hwloc.h>
 #include <omp.h>
+#include <pthread.h>
 
 #include "check.h"
 #include "cpu.h"
@@ -27,18 +28,24 @@ static hwloc_topology_t topo;
 
 /* GSL (the scalar references, the checks) calls OpenBLAS too: single-threaded unless a baseline runs. */
 __attribute__((constructor)) static void blas_single(void) { openblas_set_num_threads(1); }
-static int ncores = -1;
+static int ncores = 1;
+static pthread_once_t cores_once = PTHREAD_ONCE_INIT;
 
-int vkb_cpu_threads(void)
+static void cores_init(void)
 {
-    if (ncores > 0) return ncores;
-    ncores = 1;
     if (hwloc_topology_init(&topo) == 0 && hwloc_topology_load(topo) == 0) {
         int n = hwloc_get_nbobjs_by_type(topo, HWLOC_OBJ_CORE);
         ncores = n > 0 ? n : 1;
     } else {
         topo = NULL;
     }
+}
+
+/* Once, whichever thread asks first: the prefetch workers' references and the main thread's baselines both ask, and
+ * a second caller while the first loaded the topology read 1 core (ThreadSanitizer, session 25). */
+int vkb_cpu_threads(void)
+{
+    pthread_once(&cores_once, cores_init);
     return ncores;
 }
 
