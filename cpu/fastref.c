@@ -2,12 +2,14 @@
  * on all cores. Not timed as baselines; their cost lands in the row's reference time. */
 #include <omp.h>
 #include <pthread.h>
+#include <sched.h>
 #include <stdlib.h>
 #include <gsl/gsl_cblas.h>
 
 #include "bitnet_layout.glsl"
 #include "cpu.h"
 #include "fastref.h"
+#include "fsutil.h"
 
 void openblas_set_num_threads(int n);  /* OpenBLAS's own control; GSL's CBLAS header lacks it */
 
@@ -64,13 +66,102 @@ static size_t slice_rows(double per_row, double work, size_t min_rows)
  * slice at a time holds it: a baseline waits for one slice, not for one of every worker's. */
 static pthread_mutex_t blas_lock = PTHREAD_MUTEX_INITIALIZER;
 
+typedef struct blas_slice {
+    enum CBLAS_TRANSPOSE ta, tb;
+    int m, n, k, lda, ldb;
+    const double *a, *b;
+    double beta, *c;
+} blas_slice;
+
+/* The thread that calls OpenBLAS for the prefetch workers. OpenBLAS splits a call statically over its threads and
+ * the caller is one of them, so a slice runs at the pace of its slowest share. A worker runs at SCHED_IDLE, where any
+ * normal-priority thread (the submitting thread's fence waits, a check's team) takes its core, and the other 15
+ * threads waited for its share: on an H200 host matmul 8192's references took 14.6-17.1 s in the default suite
+ * against 5.5-8.2 s run alone, and 6.4-9.5 s with the caller at SCHED_OTHER (the main thread's wait for references
+ * 1.3-5.1 s -> 1.0-1.5 s). Without privilege a thread cannot leave SCHED_IDLE (sched(7), RLIMIT_NICE), so this one is
+ * started at normal priority (vkb_fast_start, before the workers) and takes the slices; started or not, a slice
+ * still runs whole on the calling thread when the server is down. */
+static struct {
+    pthread_mutex_t m;
+    pthread_cond_t cv;
+    pthread_t tid;
+    int up, stop;
+    const blas_slice *job;
+} srv = {.m = PTHREAD_MUTEX_INITIALIZER, .cv = PTHREAD_COND_INITIALIZER};
+
+static void slice_run(const blas_slice *j)
+{
+    double t0 = vkb_now_s();
+    openblas_set_num_threads(vkb_cpu_threads());
+    cblas_dgemm(CblasRowMajor, j->ta, j->tb, j->m, j->n, j->k, 1.0, j->a, j->lda, j->b, j->ldb, j->beta, j->c, j->n);
+    openblas_set_num_threads(1);
+    int pol = sched_getscheduler(0);  /* VKB_TRACE: the policy of the thread that called OpenBLAS (tests/run.sh) */
+    vkb_trace("blas_slice", pol == SCHED_IDLE ? "caller_idle" : pol == SCHED_OTHER ? "caller_normal" : "caller_other", t0);
+}
+
+static void *slice_server(void *arg)
+{
+    (void)arg;
+    pthread_mutex_lock(&srv.m);
+    while (!srv.stop) {
+        if (!srv.job) {
+            pthread_cond_wait(&srv.cv, &srv.m);
+            continue;
+        }
+        pthread_mutex_unlock(&srv.m);
+        slice_run(srv.job);
+        pthread_mutex_lock(&srv.m);
+        srv.job = NULL;
+        pthread_cond_broadcast(&srv.cv);
+    }
+    pthread_mutex_unlock(&srv.m);
+    return NULL;
+}
+
+int vkb_fast_start(void)
+{
+    pthread_mutex_lock(&srv.m);
+    if (!srv.up) {
+        srv.stop = 0;
+        srv.up = pthread_create(&srv.tid, NULL, slice_server, NULL) == 0;
+    }
+    int up = srv.up;
+    pthread_mutex_unlock(&srv.m);
+    return up ? 0 : -1;
+}
+
+void vkb_fast_stop(void)
+{
+    pthread_mutex_lock(&srv.m);
+    int up = srv.up;
+    srv.stop = 1;
+    pthread_cond_broadcast(&srv.cv);
+    pthread_mutex_unlock(&srv.m);
+    if (up) pthread_join(srv.tid, NULL);
+    srv.up = 0;
+}
+
+/* One slice on the server when it is up (blas_lock held: one job at a time), else here. */
+static void slice_call(const blas_slice *j)
+{
+    pthread_mutex_lock(&srv.m);
+    if (!srv.up) {
+        pthread_mutex_unlock(&srv.m);
+        slice_run(j);
+        return;
+    }
+    srv.job = j;
+    pthread_cond_broadcast(&srv.cv);
+    while (srv.job) pthread_cond_wait(&srv.cv, &srv.m);
+    pthread_mutex_unlock(&srv.m);
+}
+
 /* c (m×n) = op(A)·op(B) by slices of the K dimension, c += A[:, k0:k1]·B[k0:k1, :], each about 2^35 flops and a
  * multiple of 256 deep. Not by rows: every call packs all of the other operand again, and 256-row slices made
  * matmul 8192's reference 4-5x slower on an H200 host (5 s -> 20-33 s). Measured there over the default suite
  * (warm driver cache): the baselines' waits summed 2.3-2.6 s with these slices, 6.0 s with slices of 2^37 flops,
- * and ~9 s without slices (the difference in cpu_fast_s). The references take longer (matmul 8192: 12-16 s, also
- * at 2^37): one slice at a time holds the lock, so the workers' references queue behind each other's slices; they
- * run ahead of the main thread, which waited 0.2-0.4 s for references over the whole suite. */
+ * and ~9 s without slices (the difference in cpu_fast_s). One slice at a time holds the lock, so the workers'
+ * references queue behind each other's slices. */
 static void gemm_slices(enum CBLAS_TRANSPOSE ta, enum CBLAS_TRANSPOSE tb, size_t m, size_t n, size_t k,
                         const double *ad, int lda, const double *bd, int ldb, double *c)
 {
@@ -80,13 +171,11 @@ static void gemm_slices(enum CBLAS_TRANSPOSE ta, enum CBLAS_TRANSPOSE tb, size_t
     do {  /* k = 0 still makes one call: c = 0 */
         size_t kk = k - k0 < step ? k - k0 : step;
         /* Column k0 of op(A) is stored column k0 (row k0 when A is stored transposed); row k0 of op(B) likewise. */
-        const double *a0 = ta == CblasTrans ? ad + k0 * (size_t)lda : ad + k0;
-        const double *b0 = tb == CblasTrans ? bd + k0 : bd + k0 * (size_t)ldb;
+        blas_slice j = {ta, tb, (int)m, (int)n, (int)kk, lda, ldb, ta == CblasTrans ? ad + k0 * (size_t)lda : ad + k0,
+                        tb == CblasTrans ? bd + k0 : bd + k0 * (size_t)ldb, k0 ? 1.0 : 0.0, c};
         pthread_mutex_lock(&blas_lock);
         vkb_cpu_shared_begin();
-        openblas_set_num_threads(vkb_cpu_threads());
-        cblas_dgemm(CblasRowMajor, ta, tb, (int)m, (int)n, (int)kk, 1.0, a0, lda, b0, ldb, k0 ? 1.0 : 0.0, c, (int)n);
-        openblas_set_num_threads(1);
+        slice_call(&j);
         vkb_cpu_shared_end();
         pthread_mutex_unlock(&blas_lock);
         k0 += step;

@@ -44,4 +44,11 @@ int vkb_fast_ternary_acc(const uint32_t *w, const int8_t *x, size_t n, size_t k,
 
 /* Both run each slice of their work inside the CPU guard (vkb_cpu_shared_begin, vkb.h). */
 
+/* vkb_fast_gemm's OpenBLAS calls on a thread of their own, started by the caller (at normal priority: the driver,
+ * before its idle-priority prefetch workers start) and stopped once no reference runs; without it each slice runs on
+ * the calling thread. vkb_fast_start returns 0, or -1 when the thread did not start; a second start or stop is a
+ * no-op. */
+int vkb_fast_start(void);
+void vkb_fast_stop(void);
+
 #endif

@@ -20,6 +20,7 @@
 #include "precompile.h"
 #include "prefetch.h"
 #include "cpu.h"
+#include "fastref.h"
 #include "registry.h"
 #include "result.h"
 #include "run.h"
@@ -1145,6 +1146,9 @@ int vkb_run(vkb_vk *v, const vkb_suite *s, const vkb_run_opts *o, vkb_run_totals
     x.started = vkb_now_s();
     x.tm.gpu_last = NAN;
     vkb_prefetch_fns fns = {job_size, job_work, &x, pf_ready};
+    /* The fast references' OpenBLAS caller, at this thread's priority, not the workers' (cpu/fastref.c says why);
+     * not started: each slice runs on its worker, as slowly as before. */
+    if (x.workers) vkb_fast_start();
     size_t ahead = x.workers ? 64 : 0;  /* long references start early; the memory budget bounds it */
     if (!(x.pf = vkb_prefetch_start(x.total_cases, x.workers, ahead, host_budget(), fns))) {
         snprintf(err, errlen, "out of host memory for the run");
@@ -1200,6 +1204,7 @@ int vkb_run(vkb_vk *v, const vkb_suite *s, const vkb_run_opts *o, vkb_run_totals
 out:
     if (ret && info) fprintf(info, "status: error: %s\n", err);  /* not killed: say why it stopped */
     vkb_prefetch_free(x.pf);  /* the workers stopped first: no section is in flight when the guards go */
+    vkb_fast_stop();
     vkb_cpu_guard_set(NULL, NULL, NULL);
     vkb_precompile_free(x.pc);
     for (size_t i = 0; x.jobs && i < x.total_cases; i++) {  /* prepared, never run */

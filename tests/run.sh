@@ -157,6 +157,15 @@ if grep -q '^precompile: off (no prefetch workers)$' "$j0/run.txt" && grep -q '^
    cmp -s "$T/j0" "$T/jp" && awk -F'\t' '$1 == "PASS" && $2 ~ /^[0-9.e-]+$/ { n++ } $3 ~ /scalar-sample$/ { f++ } END { exit n != 4 || f < 1 }' "$T/jpb"; then
     ok "precompile forced beside 2 workers, baselines and sliced fast references: same verdicts, run.txt says $(sed -n 's/^precompile: //p' "$jp/run.txt" | cut -c1-40)..."
 else { grep '^precompile' "$j0/run.txt" "$j2/run.txt" "$jp/run.txt"; cat "$T/jp" "$T/jpb"; } >> "$T/out"; bad "precompile / workers with baselines and sliced references" "$T/out"; fi
+# The fast references' OpenBLAS calls run on a thread started at the driver's priority, not on the idle-priority
+# workers (cpu/fastref.c: a starved caller held every OpenBLAS thread back). Every slice's trace names its caller's
+# policy: none may be SCHED_IDLE (with the thread left unstarted, all 52 here were).
+VKB_TRACE=1 VKB_FASTREF_SLICE=200000 "$VKB" run --out "$T/res" --jobs 2 --oracle-budget 1e5 --no-calibrate --min-time 0.01 \
+    --no-telemetry -e "matmul n=96 dtype=f32 variant=tiled" -e "matmul m=64 n=80 k=300 dtype=f16 variant=tiled" > "$T/out" 2>&1
+if [ "$(awk '$1 == "trace" && $3 == "blas_slice" { print $4 }' "$T/out" | sort | uniq -c | awk '{ print $1, $2 }')" = "52 caller_normal" ] &&
+   [ "$(csv_col "$(lastdir)/results.csv" status | grep -c PASS)" = 2 ]; then
+    ok "fast references: every OpenBLAS slice called at normal priority beside idle-priority workers (52 slices, 2 PASS)"
+else bad "fast references' OpenBLAS caller" "$T/out"; fi
 nona=$(csv_col "$d/results.csv" status cpu_fast_status cpu_fast_why | grep -c "$(printf '^PASS\tNA\t$')")
 if [ "$nona" = 0 ]; then ok "every NA baseline on a PASS row says why"; else bad "$nona NA baselines without a reason"; fi
 expect "report: writes report.md, report.html, report-numbers.csv" "$VKB" report "$d"
