@@ -36,9 +36,8 @@ PURE_SRC := harness/stats.c harness/suite.c harness/check.c harness/result.c har
 # No Vulkan (unit-tested), though not pure in the strict sense: sensors through dlopen/sysfs, hwloc.
 PURE_SRC += harness/telemetry.c harness/topo.c
 PURE_SRC += $(wildcard harness/report_*.c)
-# No Vulkan either: run directories, their locks and the per-device registry (report and compare read run.txt);
-# later.c, work done on a thread of its own.
-PURE_SRC += harness/rundir.c harness/later.c
+# No Vulkan either: run directories, their locks and the per-device registry (report and compare read run.txt).
+PURE_SRC += harness/rundir.c
 PURE_SRC += harness/devpeak.c harness/ceiling.c
 # SPIR-V rewrite, NV cooperative matrix -> KHR (workgroup scope): pure, unit-tested on a compiled test shader.
 PURE_SRC += harness/spvkhr.c

@@ -17,7 +17,6 @@
 #include "calibrate.h"
 #include "check.h"
 #include "fsutil.h"
-#include "later.h"
 #include "precompile.h"
 #include "prefetch.h"
 #include "cpu.h"
@@ -86,8 +85,6 @@ typedef struct ctx {
     int64_t dev_ahead;    /* device bytes the workers hold for cases not yet run (atomic; at most device_mem / 4,
                            * so that the case being timed keeps room for its rotate-mode copies) */
     int ncpu_rate;
-    vkb_later *later;     /* frees finished cases off the main thread (dispose); NULL: inline */
-    struct disposal *held;  /* the last finished case's leftovers, handed to `later` after the next baseline */
 } ctx;
 
 static uint64_t hash_str(uint64_t h, const char *s)
@@ -310,7 +307,6 @@ typedef struct job {
     int64_t bytes;       /* the case's buffers (job_size) */
     vkb_gpu *g;          /* buffers, pipelines and staged inputs, made by the worker that filled the inputs; its
                           * bytes count in ctx.dev_ahead until the main thread takes it */
-    vkb_gpu *used;       /* the one the case ran on, for dispose */
 } job;
 
 static void set_status(vkb_result *r, const char *status, const char *reason)
@@ -811,7 +807,13 @@ static void case_gpu(ctx *x, job *j, vkb_check *chk, double **samples, size_t *n
     else set_status(r, j->established ? "TIMED" : "PASS", "");
 out:
     x->tm.gpu_last = vkb_now_s();
-    j->used = g;  /* released by dispose */
+    t0 = vkb_now_s();
+    /* Here, on the main thread. Freed on a thread of its own after the next case's baseline instead (session 25,
+     * cd29afe), the release and case_free time left the main thread (8.4-9.0 s of an H200 default suite) but the
+     * next case's validate_run doubled (2.5 -> 5.1-5.7 s: the driver's frees beside its GPU work) and the suite took
+     * 82.0 and 82.6 s against 79.3 s. Reverted. */
+    vkb_gpu_release(g);
+    vkb_trace("release", c->k->name, t0);
 }
 
 /* Compute-bound rows read in FLOP/s against the right compute ceiling, memory-bound ones in bytes/s
@@ -901,63 +903,6 @@ static void case_record(ctx *x, job *j, const vkb_check *chk, const double *samp
 }
 
 /* The case at index i: wait for its preparation, baseline, GPU, row. */
-/* A finished case's device objects and host memory. Freed on the `later` thread while the next case runs (up to 7.5 s
- * of an 80 s H200 default suite went to these frees on the main thread, 1.7 s of it BitLinear's rotate copies), after
- * that case's CPU baseline (release_held): under the shared CPU lock like the workers' sections, so no baseline is timed
- * beside a free. Then the case's host budget goes back to the workers (vkb_prefetch_done). Inline without workers, and
- * under --validate, where the layer's messages count against the case in flight. */
-typedef struct disposal {
-    vkb_gpu *g[2];  /* the one the case ran on; one a worker prepared for a case that never reached the GPU */
-    vkb_case c;
-    size_t i;
-} disposal;
-
-static void dispose_now(ctx *x, disposal *d, int background)
-{
-    double t0 = vkb_now_s();
-    if (background) vkb_prefetch_shared_begin(x->pf);
-    vkb_gpu_release(d->g[0]);
-    vkb_gpu_release(d->g[1]);
-    vkb_case_free(&d->c);
-    if (background) vkb_prefetch_shared_end(x->pf);
-    vkb_prefetch_done(x->pf, d->i);
-    vkb_trace(background ? "dispose_later" : "dispose", NULL, t0);
-}
-
-static void dispose_later(void *arg, void *item)
-{
-    dispose_now(arg, item, 1);
-    free(item);
-}
-
-/* The held leftovers to the later thread (or freed here when it cannot take them). */
-static void release_held(ctx *x)
-{
-    disposal *d = x->held;
-    x->held = NULL;
-    if (d && (!x->later || vkb_later_push(x->later, d))) {
-        dispose_now(x, d, 0);
-        free(d);
-    }
-}
-
-/* Case i's leftovers: held for the later thread, or freed now. */
-static void dispose(ctx *x, job *j, size_t i)
-{
-    disposal local, *d = x->later ? malloc(sizeof(*d)) : NULL;
-    if (!d) d = &local;
-    if (j->g) dev_reserve(x, -j->bytes);  /* prepared by a worker for a case that never reached the GPU */
-    d->g[0] = j->used, d->g[1] = j->g, d->c = j->c, d->i = i;
-    j->used = j->g = NULL;
-    memset(&j->c, 0, sizeof(j->c));
-    if (d == &local) {
-        dispose_now(x, d, 0);
-        return;
-    }
-    release_held(x);  /* none normally: the next case hands it over */
-    x->held = d;
-}
-
 static void run_case(ctx *x, size_t i)
 {
     job *j = &x->jobs[i];
@@ -971,9 +916,10 @@ static void run_case(ctx *x, size_t i)
     vkb_trace("wait_prefetch", j->c.k ? j->c.k->name : NULL, w0);
     vkb_result *r = &j->r;
     r->ref_wait_s = x->workers ? waited : vkb_now_s() - w0;
-    if (j->state == JOB_RUN) job_baseline(x, j);
-    release_held(x);  /* the previous case's frees, after this case's baseline */
-    if (j->state == JOB_RUN) case_gpu(x, j, &chk, &samples, &nsamples);
+    if (j->state == JOB_RUN) {
+        job_baseline(x, j);
+        case_gpu(x, j, &chk, &samples, &nsamples);
+    }
     vkb_telrow_finish(&x->tr, r);
     if (vkb_vk_validation_messages(x->v) != vmsgs) {
         char why[120];
@@ -981,10 +927,17 @@ static void run_case(ctx *x, size_t i)
                  (unsigned long long)(vkb_vk_validation_messages(x->v) - vmsgs));
         set_status(r, "ERROR", why);
     }
-    dispose(x, j, i);
+    if (j->g) dev_reserve(x, -j->bytes);
+    vkb_gpu_release(j->g);   /* prepared by a worker for a case that never reached the GPU */
+    j->g = NULL;
+    double t0 = vkb_now_s();
+    vkb_case_free(&j->c);
+    vkb_trace("case_free", r->kernel, t0);
+    memset(&j->c, 0, sizeof(j->c));
+    vkb_prefetch_done(x->pf, i);
     r->wall_s = vkb_now_s() - w0;
     r->overhead_s = r->wall_s - (isnan(r->timing_s) ? 0 : r->timing_s) - (isnan(r->energy_s) ? 0 : r->energy_s);
-    double t0 = vkb_now_s();
+    t0 = vkb_now_s();
     case_record(x, j, &chk, samples, nsamples);
     vkb_trace("record", r->kernel, t0);
     vkb_trace("case", r->kernel, w0);
@@ -1205,7 +1158,6 @@ int vkb_run(vkb_vk *v, const vkb_suite *s, const vkb_run_opts *o, vkb_run_totals
         snprintf(err, errlen, "out of host memory for the run");
         goto out;
     }
-    if (x.workers && !o->validate) x.later = vkb_later_start(dispose_later, &x);  /* NULL: frees inline */
     /* Beside a GPU's workers only (a CPU device's compiles would compete with its timing, --jobs or not: tests force
      * it there with VKB_PRECOMPILE=1), and not under --validate (the layer's messages are counted against the case
      * in flight). */
@@ -1223,9 +1175,6 @@ int vkb_run(vkb_vk *v, const vkb_suite *s, const vkb_run_opts *o, vkb_run_totals
     if (pc_off) snprintf(x.pc_line, sizeof(x.pc_line), "off (%s)", pc_off);
     else vkb_precompile_stop(x.pc, x.pc_line, sizeof(x.pc_line));
     t0 = vkb_now_s();
-    release_held(&x);
-    vkb_later_stop(x.later);
-    x.later = NULL;
     vkb_prefetch_stop(x.pf);
     vkb_trace("prefetch_stop", NULL, t0);
     size_t finished = x.done_cases - x.interrupted_rows;
@@ -1258,8 +1207,6 @@ int vkb_run(vkb_vk *v, const vkb_suite *s, const vkb_run_opts *o, vkb_run_totals
     ret = 0;
 out:
     if (ret && info) fprintf(info, "status: error: %s\n", err);  /* not killed: say why it stopped */
-    release_held(&x);
-    vkb_later_stop(x.later);
     vkb_prefetch_free(x.pf);  /* the workers stopped first: no section is in flight when the guards go */
     vkb_fast_stop();
     vkb_cpu_guard_set(NULL, NULL, NULL);

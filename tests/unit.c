@@ -2,7 +2,6 @@
  * Expected values are worked out by hand in the comments, never by calling the code under test.
  * To add a group: write `static void test_x(void)` using CHECK*, and add a row to `tests[]`. */
 #include <math.h>
-#include <pthread.h>
 #include <stdio.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -26,7 +25,6 @@
 #include "vkb.h"
 #include "report_impl.h"
 #include "spvkhr.h"
-#include "later.h"
 
 static int g_fail, g_checks;
 static const char *g_tmpdir = "/tmp";
@@ -2148,40 +2146,7 @@ static void test_spv_khr(void)
     }
 }
 
-/* later.c: every item done once, in the order pushed, on a thread other than the pusher's, all of them by the time stop
- * returns (items pushed in a burst while the thread is busy with the first). */
-typedef struct later_log {
-    int seen[64], n;
-    pthread_t pusher;
-    int other_thread;
-} later_log;
-
-static void later_fn(void *ctx, void *item)
-{
-    later_log *g = ctx;
-    if (g->n == 0) usleep(20000);  /* the rest queue up behind the first */
-    g->seen[g->n++] = (int)(intptr_t)item;
-    if (!pthread_equal(pthread_self(), g->pusher)) g->other_thread++;
-}
-
-static void test_later_order(void)
-{
-    later_log g = {.pusher = pthread_self()};
-    vkb_later *l = vkb_later_start(later_fn, &g);
-    CHECK(l != NULL);
-    if (!l) return;
-    for (int i = 0; i < 40; i++) CHECK(vkb_later_push(l, (void *)(intptr_t)(i + 1)) == 0);
-    vkb_later_stop(l);
-    CHECK(g.n == 40);
-    int inorder = 1;
-    for (int i = 0; i < g.n; i++) inorder &= g.seen[i] == i + 1;
-    CHECK(inorder);
-    CHECK(g.other_thread == 40);
-    vkb_later_stop(NULL);  /* a no-op */
-}
-
 static const struct { const char *name; void (*fn)(void); } tests[] = {
-    {"later_order", test_later_order},
     {"summary_1_to_10", test_summary_1_to_10},
     {"summary_outliers", test_summary_outliers},
     {"summary_ci_sizes", test_summary_ci_sizes},
