@@ -75,12 +75,11 @@ typedef struct blas_slice {
 
 /* The thread that calls OpenBLAS for the prefetch workers. OpenBLAS splits a call statically over its threads and
  * the caller is one of them, so a slice runs at the pace of its slowest share. A worker runs at SCHED_IDLE, where any
- * normal-priority thread (the submitting thread's fence waits, a check's team) takes its core, and the other 15
- * threads waited for its share: on an H200 host matmul 8192's references took 14.6-17.1 s in the default suite
- * against 5.5-8.2 s run alone, and 6.4-9.5 s with the caller at SCHED_OTHER (the main thread's wait for references
- * 1.3-5.1 s -> 1.0-1.5 s). Without privilege a thread cannot leave SCHED_IDLE (sched(7), RLIMIT_NICE), so this one is
- * started at normal priority (vkb_fast_start, before the workers) and takes the slices; started or not, a slice
- * still runs whole on the calling thread when the server is down. */
+ * normal-priority thread (the submitting thread's fence waits, a check's team) takes its core first, and the other
+ * threads waited for its share: on an H200 host matmul 8192's two references took 12.9-21.0 s each inside the default
+ * suite, 5.5-8.2 s alone. Called from this thread (started at normal priority by vkb_fast_start, before the workers:
+ * a worker cannot leave SCHED_IDLE without privilege, sched(7)) they took 7.0-11.5 s, and the main thread's wait for
+ * references fell from 5.9 s to 3.6 s in a back-to-back pair of suites. Not started, slices run on their callers. */
 static struct {
     pthread_mutex_t m;
     pthread_cond_t cv;
@@ -96,7 +95,8 @@ static void slice_run(const blas_slice *j)
     cblas_dgemm(CblasRowMajor, j->ta, j->tb, j->m, j->n, j->k, 1.0, j->a, j->lda, j->b, j->ldb, j->beta, j->c, j->n);
     openblas_set_num_threads(1);
     int pol = sched_getscheduler(0);  /* VKB_TRACE: the policy of the thread that called OpenBLAS (tests/run.sh) */
-    vkb_trace("blas_slice", pol == SCHED_IDLE ? "caller_idle" : pol == SCHED_OTHER ? "caller_normal" : "caller_other", t0);
+    vkb_trace("blas_slice", pol == SCHED_IDLE ? "caller_idle" : pol == SCHED_OTHER ? "caller_normal" : "caller_other",
+              t0);
 }
 
 static void *slice_server(void *arg)
@@ -138,7 +138,9 @@ void vkb_fast_stop(void)
     pthread_cond_broadcast(&srv.cv);
     pthread_mutex_unlock(&srv.m);
     if (up) pthread_join(srv.tid, NULL);
+    pthread_mutex_lock(&srv.m);
     srv.up = 0;
+    pthread_mutex_unlock(&srv.m);
 }
 
 /* One slice on the server when it is up (blas_lock held: one job at a time), else here. */

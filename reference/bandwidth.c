@@ -23,11 +23,12 @@ static int plan_n(vkb_case *c, int64_t *n)
 /* ---------------- readbw ---------------- */
 
 /* Axes items= (uvec4 per invocation: the grid's size; default 4) and unroll= (loads each invocation issues before it
- * sums them; default items, at most 16). The grouping the reference reproduces depends on neither. Why: the loop that issued one
- * load at a time (items=8 unroll=1, the default before session 25) was bound by the loads in flight. On an H200
- * (tests/gpu/sweep_s25a.txt, hot, 256 MiB) it read 4.128 TB/s where items=4 unroll=4 reads 4.401 (8/8: 4.394, 16/16:
- * 4.380; copy 4.171, writebw 4.252), so the calibrated read ceiling was 6.6% low; and at issue 15's 4-29 MB (rotate)
- * it took 6.7-10.6 us where 4/4 takes 4.5-10.0, the fastest or within 2% of the fastest of 8 configurations. */
+ * sums them; default items, at most 16). The grouping the reference reproduces depends on neither. Why: the loop
+ * that issued one load at a time (items=8 unroll=1, the default before session 25) was bound by the loads in flight.
+ * On an H200 (tests/gpu/sweep_s25b.txt, hot, 256 MiB) it read 4.128 TB/s where items=4 unroll=4 reads 4.401 (8/8:
+ * 4.394, 16/16: 4.380; copy 4.171, writebw 4.252), so the calibrated read ceiling was 6.6% low; and at issue 15's
+ * 4-29 MB (sweep_s25a.txt, rotate) it took 6.7-10.6 us where 4/4 takes 4.5-10.0, the fastest or within 2% of the
+ * fastest of 8 configurations. */
 static int readbw_plan(vkb_case *c)
 {
     int64_t n, items = vkb_param_int(c, "items", ITEMS), unroll = vkb_param_int(c, "unroll", items < 16 ? items : 16);
@@ -79,7 +80,8 @@ static void readbw_check(vkb_case *c, vkb_check *r)
     else snprintf(r->detail, sizeof(r->detail), "reference out of memory"), r->pass = 0;
 }
 
-VKB_KERNEL(readbw) = {"readbw", "n,items,unroll", "read-only bandwidth: per-workgroup uint32 sums of a (calibration yardstick)",
+VKB_KERNEL(readbw) = {"readbw", "n,items,unroll",
+                      "read-only bandwidth: per-workgroup uint32 sums of a (calibration yardstick)",
                       readbw_plan, fill_u32, readbw_ref, readbw_check, NULL, "default"};
 
 /* ---------------- writebw ---------------- */
