@@ -809,7 +809,7 @@ out:
     x->tm.gpu_last = vkb_now_s();
     t0 = vkb_now_s();
     /* Here, on the main thread. Freed on a thread of its own after the next case's baseline instead (session 25,
-     * cd29afe), the release and case_free time left the main thread (8.4-9.0 s of an H200 default suite) but the
+     * cd29afe), the release and case_free time left the main thread (8.2-9.0 s of an H200 default suite) but the
      * next case's validate_run doubled (2.5 -> 5.1-5.7 s: the driver's frees beside its GPU work) and the suite took
      * 82.0 and 82.6 s against 79.3 s. Reverted. */
     vkb_gpu_release(g);
