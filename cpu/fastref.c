@@ -103,13 +103,14 @@ static void *slice_server(void *arg)
 {
     (void)arg;
     pthread_mutex_lock(&srv.m);
-    while (!srv.stop) {
-        if (!srv.job) {
+    while (!srv.stop || srv.job) {  /* a job posted before the stop is still done: its caller waits for it */
+        const blas_slice *j = srv.job;
+        if (!j) {
             pthread_cond_wait(&srv.cv, &srv.m);
             continue;
         }
         pthread_mutex_unlock(&srv.m);
-        slice_run(srv.job);
+        slice_run(j);
         pthread_mutex_lock(&srv.m);
         srv.job = NULL;
         pthread_cond_broadcast(&srv.cv);
@@ -147,7 +148,7 @@ void vkb_fast_stop(void)
 static void slice_call(const blas_slice *j)
 {
     pthread_mutex_lock(&srv.m);
-    if (!srv.up) {
+    if (!srv.up || srv.stop) {
         pthread_mutex_unlock(&srv.m);
         slice_run(j);
         return;

@@ -66,6 +66,7 @@ typedef struct ctx {
     vkb_prefetch *pf;     /* prepares the next cases while the GPU times this one */
     vkb_precompile *pc;   /* the run's distinct pipelines, compiled ahead on idle threads (precompile.h) */
     char pc_line[300];    /* run.txt's precompile line */
+    const char *blas_caller;  /* run.txt's fast_ref_blas_caller line: who calls OpenBLAS for the fast references */
     size_t reached;       /* the case the main thread is on (atomic: the precompile threads read it) */
     int workers;          /* prefetch threads (0: every case prepared inline, --jobs 0) */
     vkb_result *est;      /* --established: the rows of that run */
@@ -1035,6 +1036,7 @@ static void print_costs(ctx *x, FILE *f)
     fprintf(f, "prefetch_workers: %d%s\n", x->workers,
             x->workers ? " (inputs and references of the next cases prepared while the GPU times this one)" : "");
     fprintf(f, "precompile: %s\n", x->pc_line);
+    fprintf(f, "fast_ref_blas_caller: %s\n", x->blas_caller ? x->blas_caller : "NA (the run ended before its cases)");
     fprintf(f, "wall_s: %.3f (the run, calibration excluded: %.3f)\n", vkb_now_s() - x->started, x->sum.wall_s);
     fprintf(f, "sum_setup_s: %.3f\nsum_ref_s: %.3f\nsum_ref_wait_s: %.3f\nsum_check_s: %.3f\nsum_timing_s: %.3f\n"
                "sum_energy_s: %.3f\nsum_cpu_fast_s: %.3f\nsum_cpu_wait_s: %.3f\nsum_overhead_s: %.3f\n",
@@ -1152,7 +1154,9 @@ int vkb_run(vkb_vk *v, const vkb_suite *s, const vkb_run_opts *o, vkb_run_totals
     vkb_prefetch_fns fns = {job_size, job_work, &x, pf_ready};
     /* The fast references' OpenBLAS caller, at this thread's priority, not the workers' (cpu/fastref.c says why);
      * not started: each slice runs on its worker, as slowly as before. */
-    if (x.workers) vkb_fast_start();
+    x.blas_caller = !x.workers ? "the thread that runs the reference (no prefetch workers)"
+                    : !vkb_fast_start() ? "a thread of its own at the driver's priority"
+                                         : "each prefetch worker, at idle priority (the caller thread did not start)";
     size_t ahead = x.workers ? 64 : 0;  /* long references start early; the memory budget bounds it */
     if (!(x.pf = vkb_prefetch_start(x.total_cases, x.workers, ahead, host_budget(), fns))) {
         snprintf(err, errlen, "out of host memory for the run");
