@@ -49,6 +49,7 @@ static int readbw_plan(vkb_case *c)
     c->flops = 0;
     if (items != ITEMS || unroll != ITEMS)
         snprintf(c->variant, sizeof(c->variant), "items%lld_unroll%lld", (long long)items, (long long)unroll);
+    else snprintf(c->variant, sizeof(c->variant), "default");
     return 0;
 }
 
@@ -82,7 +83,8 @@ static void readbw_check(vkb_case *c, vkb_check *r)
 
 VKB_KERNEL(readbw) = {"readbw", "n,items,unroll",
                       "read-only bandwidth: per-workgroup uint32 sums of a (calibration yardstick)",
-                      readbw_plan, fill_u32, readbw_ref, readbw_check, NULL, "default"};
+                      readbw_plan, fill_u32, readbw_ref, readbw_check, NULL,
+                      "default, itemsI_unrollU (from items=, unroll=)"};
 
 /* ---------------- writebw ---------------- */
 
