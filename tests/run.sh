@@ -163,8 +163,9 @@ else { grep '^precompile' "$j0/run.txt" "$j2/run.txt" "$jp/run.txt"; cat "$T/jp"
 VKB_TRACE=1 VKB_FASTREF_SLICE=200000 "$VKB" run --out "$T/res" --jobs 2 --oracle-budget 1e5 --no-calibrate --min-time 0.01 \
     --no-telemetry -e "matmul n=96 dtype=f32 variant=tiled" -e "matmul m=64 n=80 k=300 dtype=f16 variant=tiled" > "$T/out" 2>&1
 if [ "$(awk '$1 == "trace" && $3 == "blas_slice" { print $4 }' "$T/out" | sort | uniq -c | awk '{ print $1, $2 }')" = "52 caller_normal" ] &&
-   [ "$(csv_col "$(lastdir)/results.csv" status | grep -c PASS)" = 2 ]; then
-    ok "fast references: every OpenBLAS slice called at normal priority beside idle-priority workers (52 slices, 2 PASS)"
+   [ "$(csv_col "$(lastdir)/results.csv" status | grep -c PASS)" = 2 ] &&
+   grep -q "^fast_ref_blas_caller: a thread of its own at the driver's priority$" "$(lastdir)/run.txt"; then
+    ok "fast references: every OpenBLAS slice called at normal priority beside idle-priority workers (52 slices, 2 PASS, run.txt says so)"
 else bad "fast references' OpenBLAS caller" "$T/out"; fi
 nona=$(csv_col "$d/results.csv" status cpu_fast_status cpu_fast_why | grep -c "$(printf '^PASS\tNA\t$')")
 if [ "$nona" = 0 ]; then ok "every NA baseline on a PASS row says why"; else bad "$nona NA baselines without a reason"; fi
@@ -372,6 +373,7 @@ if csv_col "$(lastdir)/results.csv" status note | grep -q '^PASS	cold: caches fl
 if [ "$(csv_col "$(lastdir)/results.csv" status variant | sort | uniq -c | awk '{ print $1, $2, $3 }' | tr '\n' ';')" = \
     "2 PASS default;2 PASS items3_unroll3;1 PASS items8_unroll2;1 PASS items8_unroll8;" ]; then
     ok "readbw unroll=: loads issued together, every per-workgroup sum exact"; else bad "readbw unroll=" "$T/out"; fi
+expect_exit 3 "readbw unroll= above items=: exit 3" "$VKB" run -e "readbw n=1000 items=4 unroll=5"
 "$VKB" run --out "$T/int" -e "rowsum rows=1..20 cols=100000..100019" --min-time 0.3 --timeout 0.5 --no-calibrate > "$T/int.log" 2>&1 &
 pid=$!; wait_rows "$T/int" 1; kill -INT $pid; wait $pid
 d=$(ls -d "$T"/int/*/); rows=$(($(wc -l < "$d/results.csv") - 1))
@@ -410,11 +412,12 @@ else echo "skip - gbench JSON parse check (no python3)"; fi
 # tests/gpu/tables.py (the closing notes' acceptance tables) computes each ratio from the two medians and each verdict
 # from the issue's target, and prints NA where a row was not measured: synthetic rows, known answers.
 if command -v python3 > /dev/null; then
-    printf 'kernel,variant,params,mode,status,time_median_s,bw_frac_copy,clock_check\n%s\n%s\n%s\n%s\n%s\n%s\n%s\n' \
+    printf 'kernel,variant,params,mode,status,time_median_s,bw_frac_copy,clock_check\n%s\n%s\n%s\n%s\n%s\n%s\n%s\n%s\n' \
         'bitnet_linear,dot,shape=28672x4096 m=1 variant=dot mode=rotate,rotate,PASS,1e-05,0.72,ok: 1980 of 1990 MHz' \
         'dense_f16,default,shape=28672x4096 m=1 mode=rotate,rotate,PASS,6e-05,0.9,"ok: 1980 of 1990 MHz; re-timed after a first pass at 400 MHz (median 3e-4 s)"' \
         'bitnet_linear,dot,shape=4096x14336 m=1 variant=dot mode=rotate,rotate,PASS,1e-05,0.69,low: 400 of 1990 MHz' \
         'dense_f16,default,shape=4096x14336 m=1 mode=rotate,rotate,PASS,7e-05,0.9,ok: 1975 of 1990 MHz' \
+        'dense_f16,default,shape=2560x6912 m=1 mode=rotate,rotate,PASS,2e-05,0.9,ok: 1975 of 1990 MHz' \
         'matmul,auto:coopmat_64,n=512 dtype=f16,hot,PASS,5e-06,NA,ok: 1970 of 1990 MHz' \
         'noop,default,,hot,PASS,2e-06,NA,ok: 1970 of 1990 MHz' \
         'readbw,default,n=7340032 mode=rotate,rotate,PASS,8e-06,NA,ok: 1970 of 1990 MHz' > "$T/tab.csv"
@@ -423,9 +426,10 @@ if command -v python3 > /dev/null; then
     if grep -q '^| 28672x4096 | 10.00 | 72% | 60.00 | 6.00 | 10.00 | 8.00 | 7.50 | >= 6x, >= 70% copy | met |$' "$T/out" &&
        grep -q '^| 4096x14336 | 10.00 | 69% | 70.00 | 7.00 | 11.67 | not run | NA | >= 6x, >= 70% copy | \*\*missed\*\* |$' "$T/out" &&
        grep -q '^| 13824x2560 | not run | NA | not run | NA | NA | not run | NA | >= 4x | NA |$' "$T/out" &&
+       grep -q '^| 2560x6912 | not run | NA | 20.00 | NA | 5.00 | not run | NA | >= 4x | NA |$' "$T/out" &&
        grep -q '^Per-call floors: vkbench noop 2.00 us .* null kernel 1.00 us\. .* 4.00 us, 3.00 above its floor; .* read 5.00 us = 1.25x\. The 1.2x target leaves 2.80 us above the noop, 93% of' "$T/out" &&
        grep -q '^| fp16 matmul 512 | 5.0 us = 54 TFLOP/s (auto:coopmat_64) | .* | 4.0 us | 1.25 | <= 1.2x peer | \*\*missed\*\* |$' "$T/out" &&
-       grep -q '^Clock check: 6 of 7 timed rows at their working clock, 1 re-timed after a low first pass, 1 still low$' "$T/out"; then
+       grep -q '^Clock check: 7 of 8 timed rows at their working clock, 1 re-timed after a low first pass, 1 still low$' "$T/out"; then
         ok "gpu/tables.py: ratios from the medians, verdicts from the targets (72% copy meets, 69% misses), NA where not measured, the clock check counted, the per-call floors, the needed time and the ratio at the read floor"
     else bad "gpu/tables.py on synthetic rows" "$T/out"; fi
     # fp16 at 4096: 0.5 ms is 275 TFLOP/s, which meets the H100's 250 and misses the H200's 300

@@ -79,13 +79,13 @@ def issue15(rows, peers):
     print("## Issue 15\n")
     for mode in ("rotate", "cold"):
         print("### Batch-1 GEMV, mode=%s (BitLinear default vs dense_f16 default; floor = readbw of the same bytes, 4 loads an invocation in flight)\n" % mode)
-        print("| shape | BitLinear us | % copy | dense us | x | needed us (dense / target x) | readbw floor us | x at the floor | target | verdict |")
+        print("| shape | BitLinear us | % copy | dense us | x | needed us (dense / target x; the speed part) | readbw floor us | x at the floor | target | verdict |")
         print("|---|---:|---:|---:|---:|---:|---:|---:|---|---|")
         for sh in SIX:
             n, k = (int(v) for v in sh.split("x"))
             b, wb = pick(rows, "bitnet_linear", shape=sh, m=1, mode=mode, algo=None, rows=None, gpt=None, split=None, lanes=None, wg=None)
             d, wd = pick(rows, "dense_f16", shape=sh, m=1, mode=mode, algo=None)
-            fl, wf = pick(rows, "readbw", n=n * ((k + 63) // 64 * 64) // 16, mode=mode)
+            fl, wf = pick(rows, "readbw", n=n * ((k + 63) // 64 * 64) // 16, mode=mode, items=None, unroll=None)
             x = t(d) / t(b) if b and d else None
             big = sh in ("28672x4096", "4096x14336")
             cf = float(b["bw_frac_copy"]) if b and b.get("bw_frac_copy") not in (None, "", "NA") else None
