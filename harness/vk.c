@@ -129,8 +129,10 @@ static void set_err(char *buf, size_t len, const char *fmt, ...)
     va_end(ap);
 }
 
+/* v: unused since the last error became per thread (vk_err); kept so that every call site reads the same. */
 #define VKB_CHECK(v, call)                                                                       \
     do {                                                                                         \
+        (void)(v);                                                                               \
         VkResult r_ = (call);                                                                    \
         if (r_ != VK_SUCCESS) {                                                                  \
             set_err(vk_err, sizeof(vk_err), "%s failed: %s (%d) at %s:%d", #call,            \
@@ -1143,16 +1145,18 @@ void vkb_gpu_release(vkb_gpu *g)
     free(g);
 }
 
-static int begin(vkb_vk *v)
+/* Resets cmd and begins recording with flags. */
+static int begin_cmd(vkb_vk *v, VkCommandBuffer cmd, VkCommandBufferUsageFlags flags)
 {
-    VKB_CHECK(v, vkResetCommandBuffer(v->cmd, 0));
-    VkCommandBufferBeginInfo bi = {.sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO,
-                                   .flags = VK_COMMAND_BUFFER_USAGE_ONE_TIME_SUBMIT_BIT};
-    VKB_CHECK(v, vkBeginCommandBuffer(v->cmd, &bi));
+    VKB_CHECK(v, vkResetCommandBuffer(cmd, 0));
+    VkCommandBufferBeginInfo bi = {.sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO, .flags = flags};
+    VKB_CHECK(v, vkBeginCommandBuffer(cmd, &bi));
     return 0;
 error:
     return -1;
 }
+
+static int begin(vkb_vk *v) { return begin_cmd(v, v->cmd, VK_COMMAND_BUFFER_USAGE_ONE_TIME_SUBMIT_BIT); }
 
 /* Submits cmd (ended) and waits for it. */
 static int submit_cmd(vkb_vk *v, VkCommandBuffer cmd)
@@ -1396,9 +1400,7 @@ static int record_tcmd(vkb_vk *v, vkb_gpu *g, uint32_t batch, int cold)
         }
         v->t_disp = d, v->t_cap = c->ndisp;
     }
-    VKB_CHECK(v, vkResetCommandBuffer(v->tcmd, 0));
-    VkCommandBufferBeginInfo bi = {.sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO};
-    VKB_CHECK(v, vkBeginCommandBuffer(v->tcmd, &bi));
+    if (begin_cmd(v, v->tcmd, 0)) return -1;  /* submitted again: not one-time */
     record_timed(v, v->tcmd, g, batch, cold, v->qpool, 2, 0);
     VKB_CHECK(v, vkEndCommandBuffer(v->tcmd));
     if (c->ndisp) memcpy(v->t_disp, c->disp, (size_t)c->ndisp * sizeof(*c->disp));
@@ -1553,7 +1555,7 @@ int vkb_gpu_recheck(vkb_gpu *g, char *msg, size_t len)
             vkCmdCopyBuffer(v->cmd, g->b[i].stage, g->b[i].buf, 1, &bc);
     }
     barrier(v->cmd, ST_COPY, VK_ACCESS_2_TRANSFER_WRITE_BIT, ST_COMPUTE, AC_RW);
-    record_dispatches(g, g->v->cmd, 1, VK_NULL_HANDLE);
+    record_dispatches(g, v->cmd, 1, VK_NULL_HANDLE);
     record_readback(g, 1, 0);  /* the guards, and the outputs' payload */
     if (submit_wait(v)) return -1;
     for (int i = 0; i < c->nbuf && !msg[0]; i++) guard_check(g, i, msg, len);
@@ -1592,7 +1594,7 @@ int vkb_gpu_e2e(vkb_gpu *g, double *seconds)
         if (bc.size) vkCmdCopyBuffer(v->cmd, g->b[i].stage, g->b[i].buf, 1, &bc);
     }
     barrier(v->cmd, ST_COPY, VK_ACCESS_2_TRANSFER_WRITE_BIT, ST_COMPUTE, AC_RW);
-    record_dispatches(g, g->v->cmd, 1, VK_NULL_HANDLE);
+    record_dispatches(g, v->cmd, 1, VK_NULL_HANDLE);
     barrier(v->cmd, ST_COMPUTE, AC_RW, ST_COPY, VK_ACCESS_2_TRANSFER_READ_BIT);
     for (int i = 0; i < g->c->nbuf; i++) {
         const vkb_buf *cb = &g->c->buf[i];
