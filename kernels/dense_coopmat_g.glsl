@@ -18,9 +18,9 @@
 // (a multiple of 8 = one iteration), p2 = slices, p3 = N16. Grid (ceil(N/BN) x Mp / (LN MT TS), p2, 1): row block
 // x / (Mp / (LN MT TS)), token block x % (Mp / (LN MT TS)); BN = 16 WN SGS / (TS SK).
 // Spec: 0 workgroup size = subgroup size x SGS, 1 SGS, 2 PANEL, 3 FOLD (split-K summed in the kernel), 4 TS (token sets),
-// 5 SK (K parts within the workgroup: BN = 16 WN SGS / (TS SK)), 6 XQ (x staged in shared memory, below). WN and MT
-// are compiled in by the stubs dense_coopmat_g_wIxJ.comp (I = WN, J = MT) so that every fragment array has a constant
-// size (the form that keeps matmul's accumulators out of dynamically indexed memory). dense_coopmat_g_emu_wIxJ.comp emulate the
+// 5 SK (K parts within the workgroup: BN = 16 WN SGS / (TS SK)). WN and MT are compiled in by the stubs
+// dense_coopmat_g_wIxJ.comp (I = WN, J = MT) so that every fragment array has a constant size (the form that
+// keeps matmul's accumulators out of dynamically indexed memory). dense_coopmat_g_emu_wIxJ.comp emulate the
 // matrix operations with the same semantics on any device (lavapipe validates this file's indexing).
 #extension GL_EXT_control_flow_attributes : enable
 #extension GL_EXT_shader_16bit_storage : require
@@ -44,15 +44,10 @@ layout(constant_id = 3) const uint FOLD = 0u;  // 1: the last workgroup of a til
 layout(constant_id = 4) const uint TS = 1u;    // token sets: TS subgroups of a workgroup share each row block (SGS % TS == 0)
 layout(constant_id = 5) const uint SK = 1u;    // K parts: SK subgroups of a workgroup split each tile's K slice (below)
 const uint SR = SGS / SK;                      // subgroups per K part (SGS % (TS SK) == 0)
-layout(constant_id = 6) const uint XQ = 0u;    // x staged: uvec4 per token of a slice (p1); 0: x fragments from global
 #define FOLD_CNT_BINDING 4
 #include "splitk_fold.glsl"
 // The output's staging: one 16 x LN fp32 tile (1 KiB slot) per subgroup; with SK > 1 all of its WN x MT tiles at once
 shared uvec4 sm[(SK > 1u ? SGS * WN * MT : SGS) * 64u];
-// XQ > 0: the workgroup's TS LN MT tokens x its K slice of x, staged once before the K loop (one barrier), rows padded
-// by one uvec4 so that a column-major fragment's 16-byte rows fall in distinct banks; the B fragments load from here.
-const uint XST = XQ + 1u;
-shared uvec4 smx[XQ > 0u ? TS * LN * MT * XST : 1u];
 
 #ifdef VKB_COOP_EMU
 // Emulated (kernels/dense_coop_emu.glsl): a fragment is a handle into W (row-major) or x (column-major), read by the
@@ -60,13 +55,11 @@ shared uvec4 smx[XQ > 0u ? TS * LN * MT * XST : 1u];
 #define EMU_LN DG_LN
 #include "dense_coop_emu.glsl"
 float emu_h(FragEmu f, uint r, uint c) {
-    if (f.col && XQ > 0u) return unpackHalf2x16(smx[f.elem + c * f.stride + r / 8u][(r % 8u) / 2u])[r % 2u];
     if (f.col) return unpackHalf2x16(x[f.elem + c * f.stride + r / 8u][(r % 8u) / 2u])[r % 2u];
     return unpackHalf2x16(w[f.elem + r * f.stride + c / 8u][(c % 8u) / 2u])[c % 2u];
 }
 #define LOAD_W(f, elem, stride) f = FragEmu(elem, stride, false)
 #define LOAD_X(f, elem, stride) f = FragEmu(elem, stride, true)
-#define LOAD_XS(f, elem, stride) f = FragEmu(elem, stride, true)
 #else
 #define FRAG fcoopmatNV<16, gl_ScopeSubgroup, 16, 16>
 #define FRAGB fcoopmatNV<16, gl_ScopeSubgroup, 16, LN>
@@ -74,7 +67,6 @@ float emu_h(FragEmu f, uint r, uint c) {
 #define ACC_ZERO ACC(0.0)
 #define LOAD_W(f, elem, stride) coopMatLoadNV(f, w, elem, stride, false)
 #define LOAD_X(f, elem, stride) coopMatLoadNV(f, x, elem, stride, true)
-#define LOAD_XS(f, elem, stride) coopMatLoadNV(f, smx, elem, stride, true)
 #define MMA(a, b, c) coopMatMulAddNV(a, b, c)
 #define STORE_COL(acc, elem) coopMatStoreNV(acc, sm, elem, 4u, true)
 #endif
@@ -104,19 +96,6 @@ void main() {
     uint wstr = PANEL != 0u ? 2u : ld;
 #define WF(i, cc) (PANEL != 0u ? wb[i] + (cc) * 16u : wb[i] + (cc))
     [[unroll]] for (uint j = 0u; j < MT; ++j) xb[j] = (t0 + LN * j) * ld;
-    // XS: the slice [cw, cw + XQ) of the workgroup's tokens into smx (x has Mp rows: every staged row is in bounds);
-    // xb re-based (mod 2^32) so that column cc of token block j is smx[xb[j] + cc]. Uniform: all meet the barrier.
-    if (XQ > 0u) {
-        uint cw = min(pc.p0, slice * pc.p1), len = min(pc.p0, cw + pc.p1) - cw, tw0 = tb * tw;
-        for (uint e = gl_LocalInvocationIndex; e < tw * len; e += gl_WorkGroupSize.x) {
-            uint t = e / len, cc = e % len;
-            smx[t * XST + cc] = x[(tw0 + t) * ld + cw + cc];
-        }
-        barrier();
-        [[unroll]] for (uint j = 0u; j < MT; ++j)
-            xb[j] = ((sr % TS) * LN * MT + LN * j) * XST - cw;
-    }
-#define LOADB(f, j, cc) if (XQ > 0u) LOAD_XS(f, xb[j] + (cc), XST); else LOAD_X(f, xb[j] + (cc), ld)
     ACC acc[WN][MT];
     [[unroll]] for (uint i = 0u; i < WN; ++i)
         [[unroll]] for (uint j = 0u; j < MT; ++j) acc[i][j] = ACC_ZERO;
@@ -127,7 +106,7 @@ void main() {
         [[unroll]] for (uint u = 0u; u < UK; ++u)
             [[unroll]] for (uint i = 0u; i < WN; ++i) LOAD_W(fa[u][i], WF(i, c + 2u * u), wstr);
         [[unroll]] for (uint u = 0u; u < UK; ++u)
-            [[unroll]] for (uint j = 0u; j < MT; ++j) LOADB(fb[u][j], j, c + 2u * u);
+            [[unroll]] for (uint j = 0u; j < MT; ++j) LOAD_X(fb[u][j], xb[j] + c + 2u * u, ld);
         [[unroll]] for (uint u = 0u; u < UK; ++u)
             [[unroll]] for (uint i = 0u; i < WN; ++i)
                 [[unroll]] for (uint j = 0u; j < MT; ++j) acc[i][j] = MMA(fa[u][i], fb[u][j], acc[i][j]);
@@ -136,7 +115,7 @@ void main() {
         FRAG fa[WN];
         FRAGB fb[MT];
         [[unroll]] for (uint i = 0u; i < WN; ++i) LOAD_W(fa[i], WF(i, c), wstr);
-        [[unroll]] for (uint j = 0u; j < MT; ++j) LOADB(fb[j], j, c);
+        [[unroll]] for (uint j = 0u; j < MT; ++j) LOAD_X(fb[j], xb[j] + c, ld);
         [[unroll]] for (uint i = 0u; i < WN; ++i)
             [[unroll]] for (uint j = 0u; j < MT; ++j) acc[i][j] = MMA(fa[i], fb[j], acc[i][j]);
     }

@@ -222,7 +222,6 @@ static int linear_plan(vkb_case *c, int dense)
     if (!gemm && !sgv && !g8 && !mma && strcmp(algo, "gemv"))
         return vkb_error(c, "algo=%s: expected gemv, gemv_sg, gemv_ps, gemv8, gemm, mma, mma_emu, mma_sg, mma_sg_emu, mma_kp or mma_kp_emu", algo);
     if (!msg && vkb_param_str(c, "sb", NULL)) return vkb_error(c, "sb= applies to algo=mma_sg only (algo=%s)", algo);
-    if (vkb_param_str(c, "xs", NULL)) return vkb_error(c, "xs= applies to dense_f16's algo=coopmat_g only (algo=%s)", algo);
     if (!msg && vkb_param_str(c, "fold", NULL))
         return vkb_error(c, "fold= applies to bitnet_linear's algo=mma_sg and dense_f16's coopmat_g only (algo=%s)", algo);
     if ((msg || mkp) && (vkb_param_str(c, "bk", NULL) || vkb_param_str(c, "rb", NULL)))
@@ -612,8 +611,6 @@ static int dense_g_plan(vkb_case *c, long long n, long long k, int64_t m, int em
     int64_t wn = vkb_param_int(c, "wn", sk > 1 || mt > 1 ? 2 : 4), split = vkb_param_int(c, "split", 0);
     int64_t fold = vkb_param_int(c, "fold", 0);  /* 1 lost at the auto splits on the H200: tests/gpu/sweep_fold11.txt */
     if (fold != 0 && fold != 1) return vkb_error(c, "fold=%lld: expected 0 (split-K summed by a second dispatch) or 1 (in the kernel)", (long long)fold);
-    int64_t xs = vkb_param_int(c, "xs", 0);
-    if (xs != 0 && xs != 1) return vkb_error(c, "xs=%lld: expected 0 (x fragments from global memory) or 1 (x staged in shared memory)", (long long)xs);
     if (vkb_param_str(c, "sr", NULL) || vkb_param_str(c, "xpre", NULL) || vkb_param_str(c, "rb", NULL))
         return vkb_error(c, "sr=, xpre= and rb= apply to algo=stream only (algo=coopmat_g)");
     const char *lay = vkb_param_str(c, "lay", "panel");
@@ -660,14 +657,6 @@ static int dense_g_plan(vkb_case *c, long long n, long long k, int64_t m, int em
         if (s > cap) s = cap;
         if (s < 1) s = 1;
     }
-    /* xs=1: a slice's x (tw tokens x per uvec4, rows padded by one) must fit beside the output's staging: more slices
-     * where it would not */
-    uint64_t xq_max = xs ? ((uint64_t)c->caps.max_shared - (uint64_t)smem) / (16 * tw) : 0;
-    xq_max = xq_max > 1 ? (xq_max - 1) / 8 * 8 : 0;  /* whole iterations */
-    if (xs && !xq_max)
-        return vkb_skip(c, "xs=1: %llu tokens of x leave no room for a 64-deep slice in %u B of shared memory", (unsigned long long)tw,
-                        c->caps.max_shared);
-    if (xs && (its + s - 1) / s * 8 > xq_max) s = (its + xq_max / 8 - 1) / (xq_max / 8);
     if (s > its) s = its;
     uint64_t per = (its + s - 1) / s * 8;  /* uvec4 per slice: whole iterations */
     s = (nc + per - 1) / per;              /* no empty slice */
@@ -689,15 +678,15 @@ static int dense_g_plan(vkb_case *c, long long n, long long k, int64_t m, int em
     vkb_add_buf(c, "tickets", VKB_U32, fold ? (size_t)(gx * gz) : 1, VKB_IN);  /* zero (kernels/splitk_fold.glsl) */
     char shader[48];
     snprintf(shader, sizeof(shader), "dense_coopmat_g%s_w%lldx%u%s", emu ? "_emu" : "", (long long)wn, mt, ln == 8 ? "n8" : "");
-    uint32_t spec[7] = {wg, (uint32_t)sgs, (uint32_t)panel, (uint32_t)fold, (uint32_t)ts, (uint32_t)sk, xs ? (uint32_t)per : 0};
-    vkb_dispatch *d = vkb_add_dispatch(c, vkb_add_pipe(c, shader, 7, spec), (uint32_t)(gx * gz), (uint32_t)s, 1);
+    uint32_t spec[6] = {wg, (uint32_t)sgs, (uint32_t)panel, (uint32_t)fold, (uint32_t)ts, (uint32_t)sk};
+    vkb_dispatch *d = vkb_add_dispatch(c, vkb_add_pipe(c, shader, 6, spec), (uint32_t)(gx * gz), (uint32_t)s, 1);
     if (!d) return vkb_error(c, "out of memory");
     d->push.n = (uint32_t)n, d->push.m = (uint32_t)m, d->push.k = (uint32_t)k;
     d->push.p0 = (uint32_t)nc, d->push.p1 = (uint32_t)per, d->push.p2 = (uint32_t)s, d->push.p3 = (uint32_t)n16;
     if (s > 1 && !fold && dense_add_splitk(c, n, m, s)) return vkb_error(c, "out of memory");
-    snprintf(c->note, sizeof(c->note), "%s %llux%llu wn%lld ln%lld sg%lld ts%lld sk%lld split%llu%s%s %s", emu ? "coopmat_g_emu" : "coopmat_g",
+    snprintf(c->note, sizeof(c->note), "%s %llux%llu wn%lld ln%lld sg%lld ts%lld sk%lld split%llu%s %s", emu ? "coopmat_g_emu" : "coopmat_g",
              (unsigned long long)bn, (unsigned long long)tw, (long long)wn, (long long)ln, (long long)sgs, (long long)ts, (long long)sk, (unsigned long long)s,
-             fold ? " folded" : "", xs ? " xs" : "", lay);
+             fold ? " folded" : "", lay);
     dense_cost(c, n, k, m);
     return 0;
 }
@@ -909,7 +898,6 @@ static int dense_coop_plan(vkb_case *c, long long n, long long k, int64_t m)
         algo = wgs ? "wgs" : m <= 64 ? "coopmat_g" : "stream";
     }
     if (!strcmp(algo, "coopmat_g") || !strcmp(algo, "coopmat_g_emu")) return dense_g_plan(c, n, k, m, algo[9] != 0);
-    if (vkb_param_str(c, "xs", NULL)) return vkb_error(c, "xs= applies to algo=coopmat_g only (algo=%s)", algo);
     if (!strcmp(algo, "stream") || !strcmp(algo, "stream_emu")) return dense_stream_plan(c, n, k, m, algo[6] != 0);
     if (!strcmp(algo, "wgs") || !strcmp(algo, "wgs_emu")) return dense_wgs_plan(c, n, k, m, algo[3] != 0);
     if (strcmp(algo, "coopmat") && strcmp(algo, "coopmat_emu"))
@@ -1056,7 +1044,7 @@ static void dense_check(vkb_case *c, vkb_check *r)
     vkb_check_ref(r, p->fast ? &p->cmp : NULL, p->fast ? "blas+scalar-sample" : "scalar");
 }
 
-VKB_KERNEL(dense_f16) = {"dense_f16", "n,k,m,shape,algo,rows,mt,wg,bm,bn,bk,sgs,split,wn,sr,sk,lay,rb,xpre,fold,ts,ahead,ln,xs",
+VKB_KERNEL(dense_f16) = {"dense_f16", "n,k,m,shape,algo,rows,mt,wg,bm,bn,bk,sgs,split,wn,sr,sk,lay,rb,xpre,fold,ts,ahead,ln",
                          "fp16-weight GEMV/GEMM baseline for bitnet_linear: fp16 W, x; fp32 accumulate and y "
                          "(algo gemv|gemv8|gemm SIMT; coopmat, coopmat_g (the default at m 8..64) or stream (above) on matrix units; wgs on "
                          "workgroup-scope matrices (coopmat2: the default at m 32 and 64); coopmat_emu, coopmat_g_emu, stream_emu, wgs_emu)",
