@@ -11,7 +11,7 @@
 // K rounded up to 16 columns, zeros in the padding, so every fragment is in bounds and adds zeros; a row block
 // wholly past N16 (the workgroup's last tile) reads block 0 instead and its results are never stored.
 // Output as dense_coopmat.glsl: each 16 x LN accumulator through the subgroup's own 1 KiB of shared memory
-// (column-major; with SK > 1 all tiles at once, then summed over the parts, below), then written with bounds checks as 16 consecutive rows of one token: into y when
+// (column-major; with SK > 1 or MT > 1 all tiles at once, then summed over the parts, below), then written with bounds checks as 16 consecutive rows of one token: into y when
 // pc.p2 == 1, else part[slice][M][N], summed in slice order by dense_splitk.comp or (FOLD) in this kernel.
 // Buffers: 0 W (fp16, N16 x Kp16), 1 x (fp16, Mp x Kp16), 2 y (fp32 M x N), 3 part (fp32 p2 x M x N; one
 // element when p2 == 1), 4 the tickets of FOLD (uint, one per tile of the grid, zero between calls). Push: n = N, m = M, p0 = Kp16 / 8 (uvec4 per row, even), p1 = uvec4 per K slice
@@ -46,8 +46,11 @@ layout(constant_id = 5) const uint SK = 1u;    // K parts: SK subgroups of a wor
 const uint SR = SGS / SK;                      // subgroups per K part (SGS % (TS SK) == 0)
 #define FOLD_CNT_BINDING 4
 #include "splitk_fold.glsl"
-// The output's staging: one 16 x LN fp32 tile (1 KiB slot) per subgroup; with SK > 1 all of its WN x MT tiles at once
-shared uvec4 sm[(SK > 1u ? SGS * WN * MT : SGS) * 64u];
+// The output's staging: one 16 x LN fp32 tile (1 KiB slot) per subgroup; with SK > 1 or MT > 1 all of its WN x MT tiles
+// at once. Why MT > 1 too: staged a tile at a time (a subgroup barrier and a loop inside the tile loops), NVIDIA's 580
+// driver indexed acc dynamically and kept all of it in local memory (128 B at WN = 2, 256 at 4: the pipeline
+// statistics), and mt=2 took 2.2-3x mt=1's time; staged at once, no local memory (tests/gpu/sweep_s26b.txt).
+shared uvec4 sm[(SK > 1u || MT > 1u ? SGS * WN * MT : SGS) * 64u];
 
 #ifdef VKB_COOP_EMU
 // Emulated (kernels/dense_coop_emu.glsl): a fragment is a handle into W (row-major) or x (column-major), read by the
@@ -121,7 +124,7 @@ void main() {
     }
     // Each subgroup stages one 16 x LN fp32 tile (in a 64-uvec4 slot) in its own slice of sm, column-major: element
     // (row r, token c) at 16 c + r, so the invocations write 64-byte runs of one token's outputs.
-    if (SK > 1u) {
+    if (SK > 1u || MT > 1u) {
         [[unroll]] for (uint i = 0u; i < WN; ++i)
             [[unroll]] for (uint j = 0u; j < MT; ++j) STORE_COL(acc[i][j], ((sg * WN + i) * MT + j) * 64u);
         barrier();

@@ -554,7 +554,8 @@ static void dense_cost(vkb_case *c, long long n, long long k, int64_t m)
  * fragment (8: 16x8x16 MMAs, mt=1 only; 16), split= K slices (0 = auto), lay= rows | panel, fold= 0 (split-K summed
  * by dense_splitk) | 1 (by the tile's last workgroup, kernels/splitk_fold.glsl: slower at the auto splits on the H200,
  * tests/gpu/sweep_fold11.txt). Defaults: mt=1 (one token block per workgroup, the blocks side by side in grid x so
- * that they share W through L2; mt=2 at m=32 took 2.2-2.6x its time, tests/gpu/sweep_cg11b.txt), wn=4 with mt=1
+ * that they share W through L2; mt=2 at m=32 took 2.2-2.6x its time, tests/gpu/sweep_cg11b.txt, with its accumulators
+ * in local memory, and 0.76-1.47x without, sweep_s26b.txt: faster on 2560x6912 alone), wn=4 with mt=1
  * (measured: 0.82-0.91x of wn=2's time at m=8), else 2, sgs=4 (sgs=1, 2 and 8 within 3%), all three as before
  * session 15 where sk_default is 1 (its K parts otherwise, with wn=2 and sgs = sk ts: see there), ln=8 where m <= 8
  * and the device has the shape (else 16); split-K as
@@ -600,7 +601,7 @@ static int dense_g_plan(vkb_case *c, long long n, long long k, int64_t m, int em
     if (!emu && !c->caps.coopmat_nv)
         return vkb_skip(c, "device lacks VK_NV_cooperative_matrix (fp16 matrix units); algo=coopmat_g_emu validates the tiling");
     if (!emu && !c->caps.f16) return vkb_skip(c, "device lacks shaderFloat16 (fp16 cooperative matrices)");
-    int64_t mt64 = vkb_param_int(c, "mt", 1);  /* mt=2 took 2.2-2.6x mt=1's time at m=32 (dense_coop_plan) */
+    int64_t mt64 = vkb_param_int(c, "mt", 1);  /* mt=2: 0.76-1.47x mt=1's time at m=32 (dense_coop_plan) */
     if (mt64 != 1 && mt64 != 2 && mt64 != 4) return vkb_error(c, "mt=%lld: expected 1, 2 or 4 token fragments per subgroup", (long long)mt64);
     uint32_t mt = (uint32_t)mt64;
     /* K parts by default where one token block holds every token (m <= 16, mt=1): sk_default
@@ -635,7 +636,7 @@ static int dense_g_plan(vkb_case *c, long long n, long long k, int64_t m, int em
         return vkb_skip(c, "algo=coopmat_g_emu needs a subgroup size of 8 .. %u at ln=%lld (this device: %u)", 16 * (uint32_t)ln,
                         (long long)ln, sg);
     /* the output's staging, and FOLD's flag (kernels/splitk_fold.glsl: declared whether used or not) */
-    long long smem = 1024 * (long long)sgs * (sk > 1 ? wn * (long long)mt : 1) + 16;
+    long long smem = 1024 * (long long)sgs * (sk > 1 || mt > 1 ? wn * (long long)mt : 1) + 16;
     if (wg > c->caps.max_wg_size || (double)smem > c->caps.max_shared)
         return vkb_skip(c, "sgs=%lld sk=%lld on this device: %u invocations (<= %u), %lld B shared (<= %u)", (long long)sgs, (long long)sk, wg,
                         c->caps.max_wg_size, smem, c->caps.max_shared);

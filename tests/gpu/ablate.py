@@ -15,6 +15,18 @@ import os, subprocess, sys, tempfile
 W_ROWS_NOLOAD = [("P[q] = r_ < RS && r0 + r_ < pc.n && g_ < cend ? w[w_at(r0 + r_, g_)] : uvec4(0u);",
                   "P[q] = uvec4(r_ * 0x01010101u + g_);", "bitnet_mma_rows.glsl")]
 
+# kernels/matmul_coopmat_wg.glsl's staged loop: no MulAdd, no barrier before it, A's and B's loads replaced by register
+# values, no K loop
+WG_A = ("ra[u][i] = a8[(row0 + x / (BK / 8u)) * kq + kr / 8u + x % (BK / 8u)];", "ra[u][i] = uvec4(x + kr);")
+WG_B = ("rb[u][i] = b8[WG_B_AT(x, kr)];", "rb[u][i] = uvec4(x ^ kr);")
+WG_CUTS = {
+    "nomma": [("        WG_STEP(base);                                                                                       \\\n", "")],
+    "nobar": [("        barrier();                                                                                           \\\n"
+               "        if ((s) + AHEAD < ns)", "        if ((s) + AHEAD < ns)")],
+    "noload": [WG_A, WG_B],
+    "noloop": [("ns = pc.k / SPLIT / BK,", "ns = 0u * pc.k,")],
+}
+
 SETS = {
     # BitLinear mma_sg (kernels/bitnet_mma_sg.glsl) at m=8
     "mma_sg": ("bitnet_mma_sg", "bitnet_mma_sg.glsl", {
@@ -56,14 +68,10 @@ SETS = {
         "noload": [("wv[u * R + r] = w[wrow[r] + c];", "wv[u * R + r] = uvec4(wrow[r] + c);")],
     }),
     # matmul coopmat_wgs_s (kernels/matmul_coopmat_wg.glsl, 256 invocations) at 512
-    "wgs": ("matmul_coopmat_wg_s256", "matmul_coopmat_wg.glsl", {
-        "nomma": [("        WG_STEP(base);                                                                                       \\\n", "")],
-        "nobar": [("        barrier();                                                                                           \\\n"
-                   "        if ((s) + AHEAD < ns)", "        if ((s) + AHEAD < ns)")],
-        "noload": [("ra[u][i] = a8[(row0 + x / (BK / 8u)) * kq + kr / 8u + x % (BK / 8u)];", "ra[u][i] = uvec4(x + kr);"),
-                   ("rb[u][i] = b8[WG_B_AT(x, kr)];", "rb[u][i] = uvec4(x ^ kr);")],
-        "noloop": [("ns = pc.k / SPLIT / BK,", "ns = 0u * pc.k,")],
-    }),
+    "wgs": ("matmul_coopmat_wg_s256", "matmul_coopmat_wg.glsl", WG_CUTS),
+    # dense_f16 algo=wgs (the same loop with W^T as B, 128 invocations, 8 steps ahead: the m = 32 default, session 26):
+    # those cuts, and x (A) or W (B) alone from registers
+    "dense_wgs": ("dense_wgs_s128a8", "matmul_coopmat_wg.glsl", dict(WG_CUTS, noxload=[WG_A], nowload=[WG_B])),
 }
 
 
