@@ -222,6 +222,7 @@ static int linear_plan(vkb_case *c, int dense)
     if (!gemm && !sgv && !g8 && !mma && strcmp(algo, "gemv"))
         return vkb_error(c, "algo=%s: expected gemv, gemv_sg, gemv_ps, gemv8, gemm, mma, mma_emu, mma_sg, mma_sg_emu, mma_kp or mma_kp_emu", algo);
     if (!msg && vkb_param_str(c, "sb", NULL)) return vkb_error(c, "sb= applies to algo=mma_sg only (algo=%s)", algo);
+    if (vkb_param_str(c, "bufs", NULL)) return vkb_error(c, "bufs= applies to dense_f16's algo=wgs only (algo=%s)", algo);
     if (!msg && vkb_param_str(c, "fold", NULL))
         return vkb_error(c, "fold= applies to bitnet_linear's algo=mma_sg and dense_f16's coopmat_g only (algo=%s)", algo);
     if ((msg || mkp) && (vkb_param_str(c, "bk", NULL) || vkb_param_str(c, "rb", NULL)))
@@ -796,13 +797,14 @@ static int dense_stream_plan(vkb_case *c, long long n, long long k, int64_t m, i
  * sets). Why: on an H200 a matmul proxy (m = N, n = 32, k = K, W as A, rotate; tests/gpu/sweep_s13h.txt) took 36.2 26.3
  * 66.2 28.8 109.9 51.2 us on the six shapes against coopmat_g's 40.6 33.5 59.5 34.3 135.7 55.8 at m=32.
  * Tunables: bn= W rows per workgroup (64), bk= K per step (64), sgs= subgroups (4), ahead= (8; the GPU stubs: 4, 8),
- * split= K slices summed in the kernel by the tile's last workgroup (kernels/splitk_fold.glsl; 1). Whole tiles only:
+ * split= K slices summed in the kernel by the tile's last workgroup (kernels/splitk_fold.glsl; 1), bufs= shared buffers (2:
+ * one barrier a step; 1: a second one before each stash, room for deeper or wider steps). Whole tiles only:
  * m % 32 (the device's workgroup-scope granularity), n % bn, k % (split x bk); W row-major (lay=rows). The tolerance is
  * dense_f16's (fp32 sums of exact fp16 products, in any order). algo=wgs_emu runs the same staging and addressing with the
  * matrix operations emulated, on any device. */
 /* Whether algo=wgs runs this tiling on this device and shape: 0, or 1 with the reason in why. */
 static int dense_wgs_check(const vkb_case *c, long long n, long long k, int64_t m, int emu, uint32_t wg, int64_t bn, int64_t bk,
-                           int64_t ahead, int64_t split, char *why, size_t wl)
+                           int64_t ahead, int64_t split, int64_t bufs, char *why, size_t wl)
 {
     const uint32_t bm = 32;
     char w[200];
@@ -816,7 +818,7 @@ static int dense_wgs_check(const vkb_case *c, long long n, long long k, int64_t 
                         (long long)bn, (long long)split, (long long)bk), 1;
     if (vkb_wg_staged(wg, bm, (uint32_t)bn, (uint32_t)bk, (uint32_t)ahead, emu, w, sizeof(w)))
         return snprintf(why, wl, "algo=%s: %s", emu ? "wgs_emu" : "wgs", w), 1;
-    double shared = vkb_wg_staged_shared(bm, (uint32_t)bn, (uint32_t)bk, 2, 1) + (emu ? 0 : c->caps.coopmat_wg_smem);
+    double shared = vkb_wg_staged_shared(bm, (uint32_t)bn, (uint32_t)bk, (uint32_t)bufs, 1) + (emu ? 0 : c->caps.coopmat_wg_smem);
     if (shared > c->caps.max_shared)
         return snprintf(why, wl, "algo=wgs needs %.0f B shared memory > maxComputeSharedMemorySize %u", shared, c->caps.max_shared), 1;
     uint64_t gx = (uint64_t)n / (uint64_t)bn, gy = (uint64_t)m / bm;
@@ -839,20 +841,21 @@ static int dense_wgs_plan(vkb_case *c, long long n, long long k, int64_t m, int 
     if (vkb_param_str(c, "sr", NULL) || vkb_param_str(c, "sk", NULL) || vkb_param_str(c, "xpre", NULL) || vkb_param_str(c, "rb", NULL) ||
         vkb_param_str(c, "fold", NULL) || vkb_param_str(c, "mt", NULL) || vkb_param_str(c, "ts", NULL) || vkb_param_str(c, "wn", NULL) ||
         vkb_param_str(c, "ln", NULL))
-        return vkb_error(c, "sr=, sk=, xpre=, rb=, fold=, mt=, ts=, wn= and ln= do not apply to algo=wgs (its axes: bn, bk, sgs, ahead, split)");
+        return vkb_error(c, "sr=, sk=, xpre=, rb=, fold=, mt=, ts=, wn= and ln= do not apply to algo=wgs (its axes: bn, bk, sgs, ahead, split, "
+                         "bufs)");
     const char *lay = vkb_param_str(c, "lay", "rows");
     if (strcmp(lay, "rows")) return vkb_error(c, "lay=%s: algo=wgs reads W row-major (lay=rows)", lay);
     int64_t bn = vkb_param_int(c, "bn", 64), bk = vkb_param_int(c, "bk", 64), sgs = vkb_param_int(c, "sgs", 4);
-    int64_t ahead = vkb_param_int(c, "ahead", 8), split = vkb_param_int(c, "split", 0);
+    int64_t ahead = vkb_param_int(c, "ahead", 8), split = vkb_param_int(c, "split", 0), bufs = vkb_param_int(c, "bufs", 2);
     if (bn < 16 || bn > 256 || bn % 16 || bk < 16 || bk > 256 || bk % 16 || sgs < 1 || sgs > 16 || ahead < 1 || ahead > 16 ||
-        split < 0 || split > 64)
-        return vkb_error(c, "bn=%lld bk=%lld sgs=%lld ahead=%lld split=%lld: expected bn and bk multiples of 16 up to 256, sgs 1..16, "
-                         "ahead 1..16, split 0 (auto) .. 64", (long long)bn, (long long)bk, (long long)sgs, (long long)ahead,
-                         (long long)split);
+        split < 0 || split > 64 || (bufs != 1 && bufs != 2))
+        return vkb_error(c, "bn=%lld bk=%lld sgs=%lld ahead=%lld split=%lld bufs=%lld: expected bn and bk multiples of 16 up to 256, "
+                         "sgs 1..16, ahead 1..16, split 0 (auto) .. 64, bufs 1 or 2 (shared buffers)", (long long)bn, (long long)bk,
+                         (long long)sgs, (long long)ahead, (long long)split, (long long)bufs);
     if (!split) split = dense_wgs_split(n, k, m, bn, bk);
     uint32_t sg = c->caps.subgroup ? c->caps.subgroup : 32, wg = sg * (uint32_t)sgs, bm = 32;
     char why[300];
-    if (dense_wgs_check(c, n, k, m, emu, wg, bn, bk, ahead, split, why, sizeof(why))) return vkb_skip(c, "%s", why);
+    if (dense_wgs_check(c, n, k, m, emu, wg, bn, bk, ahead, split, bufs, why, sizeof(why))) return vkb_skip(c, "%s", why);
     lin_priv *p = lin_new(c, n, k, m);
     if (!p) return vkb_error(c, "out of memory");
     p->kp = (size_t)k;  /* a multiple of bk */
@@ -863,12 +866,12 @@ static int dense_wgs_plan(vkb_case *c, long long n, long long k, int64_t m, int 
     char shader[48];
     if (emu) snprintf(shader, sizeof(shader), "dense_wgs_emu");
     else snprintf(shader, sizeof(shader), "dense_wgs_s%ua%lld", wg, (long long)ahead);
-    uint32_t spec[6] = {wg, bm, (uint32_t)bn, (uint32_t)bk, (uint32_t)split, (uint32_t)ahead};
-    vkb_dispatch *d = vkb_add_dispatch(c, vkb_add_pipe(c, shader, 6, spec), (uint32_t)gx, (uint32_t)gy, (uint32_t)split);
+    uint32_t spec[7] = {wg, bm, (uint32_t)bn, (uint32_t)bk, (uint32_t)split, (uint32_t)ahead, (uint32_t)bufs};
+    vkb_dispatch *d = vkb_add_dispatch(c, vkb_add_pipe(c, shader, 7, spec), (uint32_t)gx, (uint32_t)gy, (uint32_t)split);
     if (!d) return vkb_error(c, "out of memory");
     d->push.m = (uint32_t)m, d->push.n = (uint32_t)n, d->push.k = (uint32_t)k;
-    snprintf(c->note, sizeof(c->note), "%s 32x%lld bk%lld sg%lld ahead%lld split%lld rows", emu ? "wgs_emu" : "wgs", (long long)bn,
-             (long long)bk, (long long)sgs, (long long)ahead, (long long)split);
+    snprintf(c->note, sizeof(c->note), "%s 32x%lld bk%lld sg%lld ahead%lld split%lld%s rows", emu ? "wgs_emu" : "wgs", (long long)bn,
+             (long long)bk, (long long)sgs, (long long)ahead, (long long)split, bufs == 1 ? " bufs1" : "");
     dense_cost(c, n, k, m);
     return 0;
 }
@@ -894,10 +897,12 @@ static int dense_coop_plan(vkb_case *c, long long n, long long k, int64_t m)
     if (!algo) {  /* the default: wgs where its default tiling runs, else coopmat_g to m = 64, stream above */
         char why[300];
         uint32_t sg4 = 4 * (c->caps.subgroup ? c->caps.subgroup : 32);
-        int wgs = (m == 32 || m == 64) && !dense_wgs_check(c, n, k, m, 0, sg4, 64, 64, 8, dense_wgs_split(n, k, m, 64, 64), why,
+        int wgs = (m == 32 || m == 64) && !dense_wgs_check(c, n, k, m, 0, sg4, 64, 64, 8, dense_wgs_split(n, k, m, 64, 64), 2, why,
                                                               sizeof(why));
         algo = wgs ? "wgs" : m <= 64 ? "coopmat_g" : "stream";
     }
+    if (vkb_param_str(c, "bufs", NULL) && strcmp(algo, "wgs") && strcmp(algo, "wgs_emu"))
+        return vkb_error(c, "bufs= applies to algo=wgs only (algo=%s)", algo);
     if (!strcmp(algo, "coopmat_g") || !strcmp(algo, "coopmat_g_emu")) return dense_g_plan(c, n, k, m, algo[9] != 0);
     if (!strcmp(algo, "stream") || !strcmp(algo, "stream_emu")) return dense_stream_plan(c, n, k, m, algo[6] != 0);
     if (!strcmp(algo, "wgs") || !strcmp(algo, "wgs_emu")) return dense_wgs_plan(c, n, k, m, algo[3] != 0);
@@ -1045,7 +1050,7 @@ static void dense_check(vkb_case *c, vkb_check *r)
     vkb_check_ref(r, p->fast ? &p->cmp : NULL, p->fast ? "blas+scalar-sample" : "scalar");
 }
 
-VKB_KERNEL(dense_f16) = {"dense_f16", "n,k,m,shape,algo,rows,mt,wg,bm,bn,bk,sgs,split,wn,sr,sk,lay,rb,xpre,fold,ts,ahead,ln",
+VKB_KERNEL(dense_f16) = {"dense_f16", "n,k,m,shape,algo,rows,mt,wg,bm,bn,bk,sgs,split,wn,sr,sk,lay,rb,xpre,fold,ts,ahead,ln,bufs",
                          "fp16-weight GEMV/GEMM baseline for bitnet_linear: fp16 W, x; fp32 accumulate and y "
                          "(algo gemv|gemv8|gemm SIMT; coopmat, coopmat_g (the default at m 8..64) or stream (above) on matrix units; wgs on "
                          "workgroup-scope matrices (coopmat2: the default at m 32 and 64); coopmat_emu, coopmat_g_emu, stream_emu, wgs_emu)",
