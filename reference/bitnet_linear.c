@@ -798,7 +798,8 @@ static int dense_stream_plan(vkb_case *c, long long n, long long k, int64_t m, i
  * 66.2 28.8 109.9 51.2 us on the six shapes against coopmat_g's 40.6 33.5 59.5 34.3 135.7 55.8 at m=32.
  * Tunables: bn= W rows per workgroup (64), bk= K per step (64), sgs= subgroups (4), ahead= (8; the GPU stubs: 4, 8),
  * split= K slices summed in the kernel by the tile's last workgroup (kernels/splitk_fold.glsl; 1), bufs= shared buffers (2:
- * one barrier a step; 1: a second one before each stash, room for deeper or wider steps). Whole tiles only:
+ * one barrier a step; 1: a second one before each stash, room for deeper or wider steps); bufs 1 and ahead 4 on grids of
+ * 1.45 workgroups an SM or more (dense_wgs_plan). Whole tiles only:
  * m % 32 (the device's workgroup-scope granularity), n % bn, k % (split x bk); W row-major (lay=rows). The tolerance is
  * dense_f16's (fp32 sums of exact fp16 products, in any order). algo=wgs_emu runs the same staging and addressing with the
  * matrix operations emulated, on any device. */
@@ -853,6 +854,14 @@ static int dense_wgs_plan(vkb_case *c, long long n, long long k, int64_t m, int 
                          "sgs 1..16, ahead 1..16, split 0 (auto) .. 64, bufs 1 or 2 (shared buffers)", (long long)bn, (long long)bk,
                          (long long)sgs, (long long)ahead, (long long)split, (long long)bufs);
     if (!split) split = dense_wgs_split(n, k, m, bn, bk);
+    /* From 1.45 workgroups an SM (192 on the H200's 132), one shared buffer and loads 4 steps ahead unless named: on the
+     * H200 that took 10-25% less time in rotate mode and 19-31% less cold on every such grid of bitnet.suite's shapes at
+     * m = 32 and 64, and 4-27% more rotate on every grid of <= 128 (tests/gpu/sweep_s26d.txt). */
+    uint64_t sms = c->caps.sm_count ? c->caps.sm_count : 132;
+    if ((uint64_t)(n / bn) * (uint64_t)(m / 32) * (uint64_t)split * 132 >= 192 * sms) {
+        if (!vkb_param_str(c, "bufs", NULL)) bufs = 1;
+        if (!vkb_param_str(c, "ahead", NULL) && bufs == 1) ahead = 4;
+    }
     uint32_t sg = c->caps.subgroup ? c->caps.subgroup : 32, wg = sg * (uint32_t)sgs, bm = 32;
     char why[300];
     if (dense_wgs_check(c, n, k, m, emu, wg, bn, bk, ahead, split, bufs, why, sizeof(why))) return vkb_skip(c, "%s", why);
@@ -892,7 +901,8 @@ static int dense_coop_plan(vkb_case *c, long long n, long long k, int64_t m)
     /* Session 13: where the device has coopmat2 and whole tiles, algo=wgs (bn 64, bk 64, ahead 8, its split rule) at m =
      * 32 and 64, 15-28% under coopmat_g on five of the six shapes (20480x3200 a tie at m=32, +4% at m=64; H200, rotate,
      * tests/gpu/sweep_s13i.txt: m=32 34.5 24.2 59.5 26.0 101.6 47.2 against 40.6 33.4 60.1 34.2 136.8 55.8, m=64 65.1
-     * 37.8 103.2 45.8 177.8 76.0 against 69.5 54.2 99.2 53.9 210.1 95.2). */
+     * 37.8 103.2 45.8 177.8 76.0 against 69.5 54.2 99.2 53.9 210.1 95.2). Session 26: with one shared buffer and ahead 4
+     * on its larger grids (dense_wgs_plan), m=32 rotate 29.8 24.2 45.4 26.0 90.6 47.1 (tests/gpu/sweep_s26d.txt). */
     const char *algo = vkb_param_str(c, "algo", NULL);
     if (!algo) {  /* the default: wgs where its default tiling runs, else coopmat_g to m = 64, stream above */
         char why[300];
