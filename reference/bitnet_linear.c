@@ -796,7 +796,7 @@ static int dense_stream_plan(vkb_case *c, long long n, long long k, int64_t m, i
  * MulAdd (VK_NV_cooperative_matrix2) multiplies them, and the loads run `ahead` steps in flight (a ring of register
  * sets). Why: on an H200 a matmul proxy (m = N, n = 32, k = K, W as A, rotate; tests/gpu/sweep_s13h.txt) took 36.2 26.3
  * 66.2 28.8 109.9 51.2 us on the six shapes against coopmat_g's 40.6 33.5 59.5 34.3 135.7 55.8 at m=32.
- * Tunables: bn= W rows per workgroup (64), bk= K per step (64), sgs= subgroups (4), ahead= (8; the GPU stubs: 4, 8),
+ * Tunables: bn= W rows per workgroup (64), bk= K per step (64), sgs= subgroups (4), ahead= (8; the GPU stubs: 2, 3, 4, 8),
  * split= K slices summed in the kernel by the tile's last workgroup (kernels/splitk_fold.glsl; 1), bufs= shared buffers (2:
  * one barrier a step; 1: a second one before each stash, room for deeper or wider steps); bufs 1 and ahead 4 on grids of
  * 1.45 workgroups an SM or more (dense_wgs_plan). Whole tiles only:
@@ -812,8 +812,8 @@ static int dense_wgs_check(const vkb_case *c, long long n, long long k, int64_t 
     if (!emu && !c->caps.f16) return snprintf(why, wl, "device lacks shaderFloat16 (fp16 cooperative matrices)"), 1;
     if (!emu && vkb_wg_tiling(&c->caps, wg, bm, (uint32_t)bn, (uint32_t)bk, w, sizeof(w)))
         return snprintf(why, wl, "algo=wgs: %s (algo=wgs_emu validates the tiling)", w), 1;
-    if (!emu && ((wg != 128 && wg != 256) || (ahead != 4 && ahead != 8)))
-        return snprintf(why, wl, "algo=wgs: %u invocations, ahead %lld: compiled for 128 and 256, ahead 4 and 8", wg, (long long)ahead), 1;
+    if (!emu && ((wg != 128 && wg != 256) || (ahead != 2 && ahead != 3 && ahead != 4 && ahead != 8)))
+        return snprintf(why, wl, "algo=wgs: %u invocations, ahead %lld: compiled for 128 and 256, ahead 2, 3, 4 and 8", wg, (long long)ahead), 1;
     if (m % bm || n % bn || k % (split * bk))
         return snprintf(why, wl, "algo=wgs takes whole tiles only: m %% %u, n %% %lld and k %% (split %lld x bk %lld) must be 0", bm,
                         (long long)bn, (long long)split, (long long)bk), 1;
