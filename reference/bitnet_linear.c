@@ -798,8 +798,8 @@ static int dense_stream_plan(vkb_case *c, long long n, long long k, int64_t m, i
  * 66.2 28.8 109.9 51.2 us on the six shapes against coopmat_g's 40.6 33.5 59.5 34.3 135.7 55.8 at m=32.
  * Tunables: bn= W rows per workgroup (64), bk= K per step (64), sgs= subgroups (4), ahead= (8; the GPU stubs: 2, 3, 4, 8),
  * split= K slices summed in the kernel by the tile's last workgroup (kernels/splitk_fold.glsl; 1), bufs= shared buffers (2:
- * one barrier a step; 1: a second one before each stash, room for deeper or wider steps); bufs 1 and ahead 4 on grids of
- * 1.45 workgroups an SM or more (dense_wgs_plan). Whole tiles only:
+ * one barrier a step; 1: a second one before each stash, room for deeper or wider steps); bufs 1 and ahead 3 on grids of
+ * 1.45 workgroups an SM or more, split to 1.94 where K >= 4096 (dense_wgs_plan). Whole tiles only:
  * m % 32 (the device's workgroup-scope granularity), n % bn, k % (split x bk); W row-major (lay=rows). The tolerance is
  * dense_f16's (fp32 sums of exact fp16 products, in any order). algo=wgs_emu runs the same staging and addressing with the
  * matrix operations emulated, on any device. */
@@ -819,6 +819,11 @@ static int dense_wgs_check(const vkb_case *c, long long n, long long k, int64_t 
                         (long long)bn, (long long)split, (long long)bk), 1;
     if (vkb_wg_staged(wg, bm, (uint32_t)bn, (uint32_t)bk, (uint32_t)ahead, emu, w, sizeof(w)))
         return snprintf(why, wl, "algo=%s: %s", emu ? "wgs_emu" : "wgs", w), 1;
+    /* The emulation's dot products run k / split x bm bn / wg trips of one loop an invocation; llvmpipe's loop limiter
+     * ends a loop at 65535 and leaves the outputs unwritten (64x4096 m=32 bn=16 on 32 invocations: 65536, FAIL) */
+    if (emu && (uint64_t)(k / split) * (bm * (uint64_t)bn / wg) >= 65535)
+        return snprintf(why, wl, "algo=wgs_emu: %llu trips of its dot-product loop an invocation (>= 65535: llvmpipe's loop limiter "
+                        "stops it; more invocations (sgs=) or split= take fewer)", (unsigned long long)(k / split) * (bm * (uint64_t)bn / wg)), 1;
     double shared = vkb_wg_staged_shared(bm, (uint32_t)bn, (uint32_t)bk, (uint32_t)bufs, 1) + (emu ? 0 : c->caps.coopmat_wg_smem);
     if (shared > c->caps.max_shared)
         return snprintf(why, wl, "algo=wgs needs %.0f B shared memory > maxComputeSharedMemorySize %u", shared, c->caps.max_shared), 1;
@@ -853,14 +858,27 @@ static int dense_wgs_plan(vkb_case *c, long long n, long long k, int64_t m, int 
         return vkb_error(c, "bn=%lld bk=%lld sgs=%lld ahead=%lld split=%lld bufs=%lld: expected bn and bk multiples of 16 up to 256, "
                          "sgs 1..16, ahead 1..16, split 0 (auto) .. 64, bufs 1 or 2 (shared buffers)", (long long)bn, (long long)bk,
                          (long long)sgs, (long long)ahead, (long long)split, (long long)bufs);
+    /* The defaults by grid, for any axis not named (H200, bitnet.suite's nine shapes at m = 32 and 64, rotate and cold;
+     * tests/gpu/sweep_s26d.txt .. s26f.txt):
+     * - under 1.94 workgroups an SM (256 on the H200's 132) and K >= 4096: split (K slices folded in the kernel) until
+     *   256 workgroups, into whole steps, with the next rule's buffer and ahead: 0-19% less time rotate (4096x4096: 1-5%
+     *   more) and 14-30% less cold on all eight such grids, each at the best of splits 1, 2 and 4 (8 at ahead 4: slower);
+     * - from 1.45 workgroups an SM (192) one shared buffer and loads 3 steps ahead (135 registers, three workgroups an
+     *   SM; 247 and two at ahead 8): at ahead 4, 10-25% less time rotate and 19-31% cold on every such grid; ahead 3
+     *   within 1-3% of 4, and 8% faster on 28672x4096 m=32 cold;
+     * - else two buffers, ahead 8 and dense_wgs_split: the changes above made those grids (K = 2560) 8-11% slower rotate. */
+    uint64_t sms = c->caps.sm_count ? c->caps.sm_count : 132, tiles = (uint64_t)(n / bn) * (uint64_t)(m / 32);
+    int many = 0;
+    if (!split && tiles * 132 < 256 * sms && k >= 4096) {
+        for (split = 2; split < 8 && tiles * (uint64_t)split * 132 < 256 * sms; split *= 2) {}
+        while (split > 1 && k % (split * bk)) split /= 2;
+        if (split == 1) split = 0;
+        many = split > 1;
+    }
     if (!split) split = dense_wgs_split(n, k, m, bn, bk);
-    /* From 1.45 workgroups an SM (192 on the H200's 132), one shared buffer and loads 4 steps ahead unless named: on the
-     * H200 that took 10-25% less time in rotate mode and 19-31% less cold on every such grid of bitnet.suite's shapes at
-     * m = 32 and 64, and 4-27% more rotate on every grid of <= 128 (tests/gpu/sweep_s26d.txt). */
-    uint64_t sms = c->caps.sm_count ? c->caps.sm_count : 132;
-    if ((uint64_t)(n / bn) * (uint64_t)(m / 32) * (uint64_t)split * 132 >= 192 * sms) {
+    if (many || tiles * (uint64_t)split * 132 >= 192 * sms) {
         if (!vkb_param_str(c, "bufs", NULL)) bufs = 1;
-        if (!vkb_param_str(c, "ahead", NULL) && bufs == 1) ahead = 4;
+        if (!vkb_param_str(c, "ahead", NULL) && bufs == 1) ahead = 3;
     }
     uint32_t sg = c->caps.subgroup ? c->caps.subgroup : 32, wg = sg * (uint32_t)sgs, bm = 32;
     char why[300];
@@ -901,8 +919,8 @@ static int dense_coop_plan(vkb_case *c, long long n, long long k, int64_t m)
     /* Session 13: where the device has coopmat2 and whole tiles, algo=wgs (bn 64, bk 64, ahead 8, its split rule) at m =
      * 32 and 64, 15-28% under coopmat_g on five of the six shapes (20480x3200 a tie at m=32, +4% at m=64; H200, rotate,
      * tests/gpu/sweep_s13i.txt: m=32 34.5 24.2 59.5 26.0 101.6 47.2 against 40.6 33.4 60.1 34.2 136.8 55.8, m=64 65.1
-     * 37.8 103.2 45.8 177.8 76.0 against 69.5 54.2 99.2 53.9 210.1 95.2). Session 26: with one shared buffer and ahead 4
-     * on its larger grids (dense_wgs_plan), m=32 rotate 29.8 24.2 45.4 26.0 90.6 47.1 (tests/gpu/sweep_s26d.txt). */
+     * 37.8 103.2 45.8 177.8 76.0 against 69.5 54.2 99.2 53.9 210.1 95.2). Session 26: one shared buffer, ahead 3 and split-K
+     * by grid and K (dense_wgs_plan): m=32 rotate 30.2 24.3 45.2 24.9 89.0 45.0 (tests/gpu/sweep_s26f.txt). */
     const char *algo = vkb_param_str(c, "algo", NULL);
     if (!algo) {  /* the default: wgs where its default tiling runs, else coopmat_g to m = 64, stream above */
         char why[300];
