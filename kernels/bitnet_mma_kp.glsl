@@ -11,13 +11,14 @@
 // row, each token's sum, subtracted from the accumulators before they are staged (no byte sums on the ALU).
 // Workgroup: SGS = SR x SK subgroups; subgroup sg takes row tile sr = sg % SR (rows r0 .. r0 + RS - 1) and K part
 // ks = sg / SR (64-weight groups [ks p1, (ks + 1) p1) of the row). A step is one group: lane l loads row l (+ SS ..) of
-// the tile (one uvec4) and uvec4 l (+ SS ..) of the TN x 4 uvec4 of x, 4 steps ahead in four named register sets;
+// the tile (one uvec4) and uvec4 l (+ SS ..) of the TN x 4 uvec4 of x, AH (4, or 2) steps ahead in named register sets;
 // then a subgroup barrier (the previous step's fragment loads are done), the decode into the slab, a subgroup barrier,
 // the 2 (LK = 32) x (WN x MT + MT) MMAs. At the end each subgroup stages its WN x MT accumulators (column-major int32)
 // in its slab, one workgroup barrier, and every invocation sums an output's SK parts in part order and writes y.
 // Buffers as bitnet_mma_io.glsl (0 W, 1 gamma', 2 xq, 3 s, 4 y; 5 part is not used). Push: n, m, p0 = groups per row,
 // p1 = groups per K part. Grid (ceil(N / (SR RS)), 1, ceil(M / TN)). Spec: 0 workgroup size = SS SGS, 1 LM, 2 LN, 3 LK
-// (32), 4 WN, 5 SGS, 6 MT, 7 SK (SGS % SK == 0), 8 SS (the subgroup size the host reads off the device), 9 PANEL, 10 GS.
+// (32), 4 WN, 5 SGS, 6 MT, 7 SK (SGS % SK == 0), 8 SS (the subgroup size the host reads off the device), 9 PANEL, 10 GS,
+// 11 AH.
 // Measured on an H200 (session 16, rotate): 21-33% under mma_sg at m=8 and 9-43% under mma at m=32 on the six issue-15
 // shapes (reference/bitnet_linear.c linear_default_algo has the figures; the tilings: reference/bitnet_mma.c
 // kp_auto). Ablated (sweep_s16c.txt) the K loop is mostly the on-chip step, not DRAM: loads 8 steps ahead were no faster
@@ -34,6 +35,7 @@ layout(constant_id = 7) const uint SK = 4u;
 layout(constant_id = 8) const uint SS = 32u;
 layout(constant_id = 9) const uint PANEL = 1u;  // W's layout: 0 rows (T2, row-major); 1 16-row panels (w_at)
 layout(constant_id = 10) const uint GS = 1u;    // groups a stage (1, 2): their W and x staged, then their MMAs
+layout(constant_id = 11) const uint AH = 4u;    // groups in flight: 4 register sets, or 2 (fewer registers; GS = 1 only)
 
 const uint SR = SGS / SK;                         // row tiles per workgroup
 const uint RS = WN * LM;                          // rows per subgroup
@@ -88,7 +90,7 @@ AccEmu emu_sub(AccEmu a, AccEmu b) {
         }                                                                                             \
     }
 // Steps S .. S + GS - 1 on register sets P, Q (and PB, QB when GS = 2; past the part they hold zeros, which add
-// nothing); then each set takes the step 4 later.
+// nothing); then each set takes the step AH later.
 #define STEP(P, Q, PB, QB, S) if ((S) < ns) {                                                         \
         subgroupBarrier();  /* the previous stage's fragment loads are done */                        \
         STAGE(P, Q, 0u)                                                                               \
@@ -107,11 +109,11 @@ AccEmu emu_sub(AccEmu a, AccEmu b) {
                 [[unroll]] for (uint j = 0u; j < KP_N(MT); ++j) acc[i][j] = MMA(fa, fb[j], acc[i][j]);\
             }                                                                                         \
         }                                                                                             \
-        LOADW(P, (S) + 4u)                                                                            \
-        LOADX(Q, (S) + 4u)                                                                            \
+        LOADW(P, (S) + AH)                                                                            \
+        LOADX(Q, (S) + AH)                                                                            \
         if (GS == 2u) {                                                                               \
-            LOADW(PB, (S) + 5u)                                                                       \
-            LOADX(QB, (S) + 5u)                                                                       \
+            LOADW(PB, (S) + AH + 1u)                                                                  \
+            LOADX(QB, (S) + AH + 1u)                                                                  \
         }                                                                                             \
     }
 
@@ -120,8 +122,10 @@ void main() {
     uint ks = sg / SR, sr = sg % SR, n0 = gl_WorkGroupID.x * SR * RS, r0 = n0 + sr * RS, t0 = gl_WorkGroupID.z * TN;
     uint c0 = min(pc.p0, ks * pc.p1), cend = min(pc.p0, c0 + pc.p1), ns = cend - c0, slab = sg * SLOT;
     uvec4 p0[LPL], p1[LPL], p2[LPL], p3[LPL], q0[XPL], q1[XPL], q2[XPL], q3[XPL];
-    LOADW(p0, 0u) LOADW(p1, 1u) LOADW(p2, 2u) LOADW(p3, 3u)  // in flight while the ones are written
-    LOADX(q0, 0u) LOADX(q1, 1u) LOADX(q2, 2u) LOADX(q3, 3u)
+    LOADW(p0, 0u) LOADW(p1, 1u) LOADX(q0, 0u) LOADX(q1, 1u)  // in flight while the ones are written
+    if (AH == 4u) {
+        LOADW(p2, 2u) LOADW(p3, 3u) LOADX(q2, 2u) LOADX(q3, 3u)
+    }
     for (uint e = tid; e < 2u * LM; e += WG) sm[ONES + e] = uvec4(0x01010101u);
     barrier();
     FRAG_A ones;
@@ -131,11 +135,13 @@ void main() {
         asx[j] = ACC_ZERO;
         [[unroll]] for (uint i = 0u; i < WN; ++i) acc[i][j] = ACC_ZERO;
     }
-    for (uint st = 0u; st < ns; st += 4u) {
+    for (uint st = 0u; st < ns; st += AH) {
         if (GS == 2u) {
             STEP(p0, q0, p1, q1, st) STEP(p2, q2, p3, q3, st + 2u)
-        } else {
+        } else if (AH == 4u) {
             STEP(p0, q0, p1, q1, st) STEP(p1, q1, p0, q0, st + 1u) STEP(p2, q2, p3, q3, st + 2u) STEP(p3, q3, p2, q2, st + 3u)
+        } else {
+            STEP(p0, q0, p1, q1, st) STEP(p1, q1, p0, q0, st + 1u)
         }
     }
     // The part's exact sums, acc - sum_k x, staged column-major in the subgroup's own slab (its last fragment loads came

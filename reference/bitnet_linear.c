@@ -227,7 +227,8 @@ static int linear_plan(vkb_case *c, int dense)
         return vkb_error(c, "fold= applies to bitnet_linear's algo=mma_sg and dense_f16's coopmat_g only (algo=%s)", algo);
     if ((msg || mkp) && (vkb_param_str(c, "bk", NULL) || vkb_param_str(c, "rb", NULL)))
         return vkb_error(c, "bk= and rb= apply to algo=mma only (algo=%s: one 64-weight group a step, loads 4 steps ahead)", algo);
-    if (!mkp && vkb_param_str(c, "gs", NULL)) return vkb_error(c, "gs= applies to algo=mma_kp only (algo=%s)", algo);
+    if (!mkp && (vkb_param_str(c, "gs", NULL) || vkb_param_str(c, "ah", NULL)))
+        return vkb_error(c, "gs= and ah= apply to algo=mma_kp only (algo=%s)", algo);
     if (mkp && vkb_param_str(c, "split", NULL))
         return vkb_error(c, "split= does not apply to algo=%s (its K parts, sk=, stay in the workgroup)", algo);
     if (mma && dense) return vkb_error(c, "algo=%s: BitLinear only (dense_f16: coopmat*, stream*)", algo);
@@ -474,7 +475,7 @@ static void lin_release(vkb_case *c)
     if (p) free(p->pick), free(p->acc), free(p->want), free(p->bound), free(p->wlog);
 }
 
-VKB_KERNEL(bitnet_linear) = {"bitnet_linear", "n,k,m,shape,algo,rows,mt,wg,bm,gpt,split,lanes,per,wn,sgs,bk,frag,rb,sb,lay,fold,sk,gs",
+VKB_KERNEL(bitnet_linear) = {"bitnet_linear", "n,k,m,shape,algo,rows,mt,wg,bm,gpt,split,lanes,per,wn,sgs,bk,frag,rb,sb,lay,fold,sk,gs,ah",
                              "BitLinear y = (W_t x_q) gamma'/s, packed 2-bit W, int8 x, int32 acc (variant dot|int; algo gemv|gemv_sg|gemv_ps|gemm "
                              "SIMT, mma, mma_sg and mma_kp on int8 matrix units, mma_emu, mma_sg_emu and mma_kp_emu emulated)",
                              lin_plan, lin_fill, lin_ref, lin_check, lin_release, "dot, int"};

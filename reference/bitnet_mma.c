@@ -277,12 +277,15 @@ static int kp_auto(uint64_t n, size_t nc, uint64_t tn, uint64_t gz, uint64_t sms
  * Tunables: frag= (K must be 32), wn= row fragments per subgroup (1, 2, 4; RS = 16 wn rows), sk= K parts (1..16), sgs=
  * subgroups per workgroup (a multiple of sk, <= 16; SR = sgs / sk row tiles); those not given come from kp_auto. MT =
  * ceil(m / N) token fragments per subgroup, up to 32 tokens a tile (grid z holds the rest). gs= groups staged between
- * one pair of barriers (1, the default; 2: no consistent gain, tests/gpu/sweep_s17c.txt). Shared memory: sgs slots of
+ * one pair of barriers (1, the default; 2: no consistent gain, tests/gpu/sweep_s17c.txt), ah= groups in flight (4, the
+ * default, in four register sets; 2 in two, fewer registers: sweep_s26g.txt). Shared memory: sgs slots of
  * max(RS + TN rows x (4 gs + 1) uvec4, the WN x MT staged accumulators) and the block of ones. */
 int bitnet_mma_kp_plan(vkb_case *c, long long n, long long k, int64_t m, size_t nc, int emu, int panel)
 {
-    int64_t gs = vkb_param_int(c, "gs", 1);
+    int64_t gs = vkb_param_int(c, "gs", 1), ah = vkb_param_int(c, "ah", 4);
     if (gs != 1 && gs != 2) return vkb_error(c, "gs=%lld: expected 1 or 2 groups a stage", (long long)gs);
+    if ((ah != 2 && ah != 4) || (ah == 2 && gs == 2))
+        return vkb_error(c, "ah=%lld gs=%lld: expected 4 or 2 groups in flight (2 with gs=1 only)", (long long)ah, (long long)gs);
     uint32_t f[3], ss;
     int e = mma_begin(c, m, emu, "mma_kp", f, &ss);
     if (e) return e;
@@ -308,14 +311,15 @@ int bitnet_mma_kp_plan(vkb_case *c, long long n, long long k, int64_t m, size_t 
     if (gx > c->caps.max_wg_count_x || gz > 65535)
         return vkb_skip(c, "grid %llux1x%llu exceeds this device's maxComputeWorkGroupCount", (unsigned long long)gx,
                         (unsigned long long)gz);
-    uint32_t spec[11] = {(uint32_t)wg, f[0], f[1], f[2], (uint32_t)wn, (uint32_t)sgs, (uint32_t)mt, (uint32_t)sk, ss, (uint32_t)panel, (uint32_t)gs};
-    vkb_dispatch *d = vkb_add_dispatch(c, vkb_add_pipe(c, emu ? "bitnet_mma_kp_emu" : "bitnet_mma_kp", 11, spec), (uint32_t)gx, 1,
+    uint32_t spec[12] = {(uint32_t)wg, f[0], f[1], f[2], (uint32_t)wn, (uint32_t)sgs, (uint32_t)mt, (uint32_t)sk, ss, (uint32_t)panel, (uint32_t)gs,
+                         (uint32_t)ah};
+    vkb_dispatch *d = vkb_add_dispatch(c, vkb_add_pipe(c, emu ? "bitnet_mma_kp_emu" : "bitnet_mma_kp", 12, spec), (uint32_t)gx, 1,
                                        (uint32_t)gz);
     if (!d) return vkb_error(c, "out of memory");
     d->push.n = (uint32_t)n, d->push.m = (uint32_t)m, d->push.k = (uint32_t)k, d->push.p0 = (uint32_t)nc, d->push.p1 = (uint32_t)per;
     mma_cost(c, n, k, m);
-    snprintf(c->note, sizeof(c->note), "%s %ux%ux%u %llux%llu wn%lld sk%lld sgs%lld gs%lld (%llu groups a part) %s",
+    snprintf(c->note, sizeof(c->note), "%s %ux%ux%u %llux%llu wn%lld sk%lld sgs%lld gs%lld%s (%llu groups a part) %s",
              emu ? "mma_kp_emu" : "mma_kp", f[0], f[1], f[2], (unsigned long long)(rs * sr), (unsigned long long)tn, (long long)wn,
-             (long long)sk, (long long)sgs, (long long)gs, (unsigned long long)per, panel ? "panel" : "rows");
+             (long long)sk, (long long)sgs, (long long)gs, ah == 2 ? " ah2" : "", (unsigned long long)per, panel ? "panel" : "rows");
     return 0;
 }
