@@ -277,15 +277,13 @@ static int kp_auto(uint64_t n, size_t nc, uint64_t tn, uint64_t gz, uint64_t sms
  * Tunables: frag= (K must be 32), wn= row fragments per subgroup (1, 2, 4; RS = 16 wn rows), sk= K parts (1..16), sgs=
  * subgroups per workgroup (a multiple of sk, <= 16; SR = sgs / sk row tiles); those not given come from kp_auto. MT =
  * ceil(m / N) token fragments per subgroup, up to 32 tokens a tile (grid z holds the rest). gs= groups staged between
- * one pair of barriers (1, the default; 2: no consistent gain, tests/gpu/sweep_s17c.txt), ah= groups in flight (4, the
- * default, in four register sets; 2 in two, fewer registers: sweep_s26g.txt). Shared memory: sgs slots of
+ * one pair of barriers (1, the default; 2: no consistent gain, tests/gpu/sweep_s17c.txt), ah= groups in flight (4 in four
+ * register sets; 2 in two, fewer registers: the default at 17 <= m <= 32, below). Shared memory: sgs slots of
  * max(RS + TN rows x (4 gs + 1) uvec4, the WN x MT staged accumulators) and the block of ones. */
 int bitnet_mma_kp_plan(vkb_case *c, long long n, long long k, int64_t m, size_t nc, int emu, int panel)
 {
-    int64_t gs = vkb_param_int(c, "gs", 1), ah = vkb_param_int(c, "ah", 4);
+    int64_t gs = vkb_param_int(c, "gs", 1);
     if (gs != 1 && gs != 2) return vkb_error(c, "gs=%lld: expected 1 or 2 groups a stage", (long long)gs);
-    if ((ah != 2 && ah != 4) || (ah == 2 && gs == 2))
-        return vkb_error(c, "ah=%lld gs=%lld: expected 4 or 2 groups in flight (2 with gs=1 only)", (long long)ah, (long long)gs);
     uint32_t f[3], ss;
     int e = mma_begin(c, m, emu, "mma_kp", f, &ss);
     if (e) return e;
@@ -293,6 +291,12 @@ int bitnet_mma_kp_plan(vkb_case *c, long long n, long long k, int64_t m, size_t 
     uint64_t mt = ((uint64_t)m + f[1] - 1) / f[1], mtmax = 32 / f[1];
     if (mt > mtmax) mt = mtmax;
     uint64_t tn = f[1] * mt, gz = ((uint64_t)m + tn - 1) / tn;
+    /* ah: 2 where one tile holds 32 tokens and m <= 32 (gs=1): on the H200 (tests/gpu/sweep_s26g.txt, m=32, the six
+     * shapes) 164 registers against 206 took 3.5-11% less time cold and -1.5..+2.2% rotate; at m=8 (118 against 138)
+     * 3-13% less cold but up to 8% more rotate, so 4 there. m > 32 is unmeasured and keeps 4. */
+    int64_t ah = vkb_param_int(c, "ah", tn == 32 && m <= 32 && gs == 1 ? 2 : 4);
+    if ((ah != 2 && ah != 4) || (ah == 2 && gs == 2))
+        return vkb_error(c, "ah=%lld gs=%lld: expected 4 or 2 groups in flight (2 with gs=1 only)", (long long)ah, (long long)gs);
     int64_t wn = vkb_param_int(c, "wn", 0), sk = vkb_param_int(c, "sk", 0), sgs = vkb_param_int(c, "sgs", 0);
     if ((wn != 0 && wn != 1 && wn != 2 && wn != 4) || sk < 0 || sk > 16 || sgs < 0 || sgs > 16 || (sk && sgs && sgs % sk))
         return vkb_error(c, "wn=%lld sk=%lld sgs=%lld: expected wn 1, 2 or 4, sk 1 .. 16, sgs 1 .. 16 and a multiple of sk",
