@@ -49,7 +49,7 @@ const uint SR = SGS / SK;                      // subgroups per K part (SGS % (T
 // The output's staging: one 16 x LN fp32 tile (1 KiB slot) per subgroup; with SK > 1 or MT > 1 all of its WN x MT tiles
 // at once. Why MT > 1 too: staged a tile at a time (a subgroup barrier and a loop inside the tile loops), NVIDIA's 580
 // driver indexed acc dynamically and kept all of it in local memory (128 B at WN = 2, 256 at 4: the pipeline
-// statistics), and mt=2 took 2.2-3x mt=1's time; staged at once, no local memory (tests/gpu/sweep_s26b.txt).
+// statistics), and mt=2 took 1.5-3x mt=1's time; staged at once, no local memory (tests/gpu/sweep_s26b.txt).
 shared uvec4 sm[(SK > 1u || MT > 1u ? SGS * WN * MT : SGS) * 64u];
 
 #ifdef VKB_COOP_EMU

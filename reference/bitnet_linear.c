@@ -557,7 +557,7 @@ static void dense_cost(vkb_case *c, long long n, long long k, int64_t m)
  * by dense_splitk) | 1 (by the tile's last workgroup, kernels/splitk_fold.glsl: slower at the auto splits on the H200,
  * tests/gpu/sweep_fold11.txt). Defaults: mt=1 (one token block per workgroup, the blocks side by side in grid x so
  * that they share W through L2; mt=2 at m=32 took 2.2-2.6x its time, tests/gpu/sweep_cg11b.txt, with its accumulators
- * in local memory, and 0.76-1.47x without, sweep_s26b.txt: faster on 2560x6912 alone), wn=4 with mt=1
+ * in local memory, and 0.78-1.47x without, sweep_s26b.txt: faster on 2560x6912 alone), wn=4 with mt=1
  * (measured: 0.82-0.91x of wn=2's time at m=8), else 2, sgs=4 (sgs=1, 2 and 8 within 3%), all three as before
  * session 15 where sk_default is 1 (its K parts otherwise, with wn=2 and sgs = sk ts: see there), ln=8 where m <= 8
  * and the device has the shape (else 16); split-K as
@@ -603,7 +603,7 @@ static int dense_g_plan(vkb_case *c, long long n, long long k, int64_t m, int em
     if (!emu && !c->caps.coopmat_nv)
         return vkb_skip(c, "device lacks VK_NV_cooperative_matrix (fp16 matrix units); algo=coopmat_g_emu validates the tiling");
     if (!emu && !c->caps.f16) return vkb_skip(c, "device lacks shaderFloat16 (fp16 cooperative matrices)");
-    int64_t mt64 = vkb_param_int(c, "mt", 1);  /* mt=2: 0.76-1.47x mt=1's time at m=32 (dense_coop_plan) */
+    int64_t mt64 = vkb_param_int(c, "mt", 1);  /* mt=2: 0.78-1.47x mt=1's time at m=32 (dense_coop_plan) */
     if (mt64 != 1 && mt64 != 2 && mt64 != 4) return vkb_error(c, "mt=%lld: expected 1, 2 or 4 token fragments per subgroup", (long long)mt64);
     uint32_t mt = (uint32_t)mt64;
     /* K parts by default where one token block holds every token (m <= 16, mt=1): sk_default
@@ -633,12 +633,17 @@ static int dense_g_plan(vkb_case *c, long long n, long long k, int64_t m, int em
         return vkb_error(c, "ln=%lld mt=%u: expected 16 tokens per fragment, or 8 with mt=1", (long long)ln, mt);
     if (ln == 8 && !n8)
         return vkb_skip(c, "ln=8: the device offers no 16x8x16 fp16 x fp16 -> fp32 NV cooperative matrix (`vkbench devices`)");
+    /* With K parts or MT > 1 each subgroup stages all of its wn x mt tiles (1 KiB each) at the end: a default sgs halves
+     * while they exceed the device's shared memory (lavapipe's 32 KiB at mt=4 or wn=4 mt=2). */
+    long long tiles_kib = sk > 1 || mt > 1 ? wn * (long long)mt : 1;
+    if (!vkb_param_str(c, "sgs", NULL))
+        while (sgs % 2 == 0 && (sgs / 2) % (ts * sk) == 0 && 1024.0 * (double)sgs * (double)tiles_kib + 16 > c->caps.max_shared) sgs /= 2;
     uint32_t sg = c->caps.subgroup ? c->caps.subgroup : 32, wg = sg * (uint32_t)sgs;
     if (emu && (sg < 8 || sg > 16 * (uint32_t)ln))  /* an invocation owns 16 ln / sg accumulator elements */
         return vkb_skip(c, "algo=coopmat_g_emu needs a subgroup size of 8 .. %u at ln=%lld (this device: %u)", 16 * (uint32_t)ln,
                         (long long)ln, sg);
     /* the output's staging, and FOLD's flag (kernels/splitk_fold.glsl: declared whether used or not) */
-    long long smem = 1024 * (long long)sgs * (sk > 1 || mt > 1 ? wn * (long long)mt : 1) + 16;
+    long long smem = 1024 * (long long)sgs * tiles_kib + 16;
     if (wg > c->caps.max_wg_size || (double)smem > c->caps.max_shared)
         return vkb_skip(c, "sgs=%lld sk=%lld on this device: %u invocations (<= %u), %lld B shared (<= %u)", (long long)sgs, (long long)sk, wg,
                         c->caps.max_wg_size, smem, c->caps.max_shared);
@@ -820,11 +825,14 @@ static int dense_wgs_check(const vkb_case *c, long long n, long long k, int64_t 
                         (long long)bn, (long long)split, (long long)bk), 1;
     if (vkb_wg_staged(wg, bm, (uint32_t)bn, (uint32_t)bk, (uint32_t)ahead, emu, w, sizeof(w)))
         return snprintf(why, wl, "algo=%s: %s", emu ? "wgs_emu" : "wgs", w), 1;
-    /* The emulation's dot products run k / split x bm bn / wg trips of one loop an invocation; llvmpipe's loop limiter
-     * ends a loop at 65535 and leaves the outputs unwritten (64x4096 m=32 bn=16 on 32 invocations: 65536, FAIL) */
-    if (emu && (uint64_t)(k / split) * (bm * (uint64_t)bn / wg) >= 65535)
-        return snprintf(why, wl, "algo=wgs_emu: %llu trips of its dot-product loop an invocation (>= 65535: llvmpipe's loop limiter "
-                        "stops it; more invocations (sgs=) or split= take fewer)", (unsigned long long)(k / split) * (bm * (uint64_t)bn / wg)), 1;
+    /* llvmpipe's loop limiter counts every pass of every loop of an invocation (the exiting ones too) against one budget
+     * of 65535 and, past it, leaves the outputs unwritten: 64x4032 m=32 bn=16 on 32 invocations FAILed at ~66.7k. The
+     * emulation's passes: per step PER (bk + 1) in its dot products and PER + 2 around them, PER = bm bn / wg; below
+     * 60000 of them, with a margin for the rest, it runs. */
+    uint64_t per = (uint64_t)bm * (uint64_t)bn / wg, trips = (uint64_t)(k / split / bk) * (per * ((uint64_t)bk + 1) + per + 2) + 4 * per;
+    if (emu && trips >= 60000)
+        return snprintf(why, wl, "algo=wgs_emu: ~%llu loop passes an invocation (>= 60000: llvmpipe's loop limiter stops at 65535 and "
+                        "leaves outputs unwritten; more invocations (sgs=) or split= take fewer)", (unsigned long long)trips), 1;
     double shared = vkb_wg_staged_shared(bm, (uint32_t)bn, (uint32_t)bk, (uint32_t)bufs, 1) + (emu ? 0 : c->caps.coopmat_wg_smem);
     if (shared > c->caps.max_shared)
         return snprintf(why, wl, "algo=wgs needs %.0f B shared memory > maxComputeSharedMemorySize %u", shared, c->caps.max_shared), 1;
@@ -859,28 +867,26 @@ static int dense_wgs_plan(vkb_case *c, long long n, long long k, int64_t m, int 
         return vkb_error(c, "bn=%lld bk=%lld sgs=%lld ahead=%lld split=%lld bufs=%lld: expected bn and bk multiples of 16 up to 256, "
                          "sgs 1..16, ahead 1..16, split 0 (auto) .. 64, bufs 1 or 2 (shared buffers)", (long long)bn, (long long)bk,
                          (long long)sgs, (long long)ahead, (long long)split, (long long)bufs);
-    /* The defaults by grid, for any axis not named (H200, bitnet.suite's nine shapes at m = 32 and 64, rotate and cold;
-     * tests/gpu/sweep_s26d.txt .. s26f.txt):
-     * - under 1.94 workgroups an SM (256 on the H200's 132) and K >= 4096: split (K slices folded in the kernel) until
-     *   256 workgroups, into whole steps, with the next rule's buffer and ahead: 0-19% less time rotate (4096x4096: 1-5%
-     *   more) and 14-30% less cold on all eight such grids, each at the best of splits 1, 2 and 4 (8 at ahead 4: slower);
+    /* The defaults by grid, a set taken where none of split=, bufs= and ahead= is named (H200, bitnet.suite's nine shapes
+     * at m = 32 and 64, rotate and cold; tests/gpu/sweep_s26d.txt .. s26f.txt):
+     * - under 1.94 workgroups an SM (256 on the H200's 132) and K >= 4096: split 2 or 4 (K slices folded in the kernel),
+     *   the first to reach 256 workgroups, into whole steps, with the next rule's buffer and ahead: 0-19% less time
+     *   rotate (4096x4096: 1-5% more) and 14-30% less cold on all eight such grids, each at the best of splits 1, 2 and 4
+     *   (split 8 at ahead 4 lost to 4 wherever measured);
      * - from 1.45 workgroups an SM (192) one shared buffer and loads 3 steps ahead (135 registers, three workgroups an
      *   SM; 247 and two at ahead 8): at ahead 4, 10-25% less time rotate and 19-31% cold on every such grid; ahead 3
      *   within 1-3% of 4, and 8% faster on 28672x4096 m=32 cold;
-     * - else two buffers, ahead 8 and dense_wgs_split: the changes above made those grids (K = 2560) 8-11% slower rotate. */
+     * - else, or where one of the three is named, two buffers, ahead 8 and dense_wgs_split for those not named (the rules
+     *   above made the K = 2560 grids under 192 workgroups 8-11% slower rotate). */
+    int pick = !vkb_param_str(c, "split", NULL) && !vkb_param_str(c, "bufs", NULL) && !vkb_param_str(c, "ahead", NULL);
     uint64_t sms = c->caps.sm_count ? c->caps.sm_count : 132, tiles = (uint64_t)(n / bn) * (uint64_t)(m / 32);
-    int many = 0;
-    if (!split && tiles * 132 < 256 * sms && k >= 4096) {
-        for (split = 2; split < 8 && tiles * (uint64_t)split * 132 < 256 * sms; split *= 2) {}
+    if (pick && tiles * 132 < 256 * sms && k >= 4096) {
+        for (split = 2; split < 4 && tiles * (uint64_t)split * 132 < 256 * sms; split *= 2) {}
         while (split > 1 && k % (split * bk)) split /= 2;
         if (split == 1) split = 0;
-        many = split > 1;
     }
+    if (pick && (split > 1 || tiles * 132 >= 192 * sms)) bufs = 1, ahead = 3;
     if (!split) split = dense_wgs_split(n, k, m, bn, bk);
-    if (many || tiles * (uint64_t)split * 132 >= 192 * sms) {
-        if (!vkb_param_str(c, "bufs", NULL)) bufs = 1;
-        if (!vkb_param_str(c, "ahead", NULL) && bufs == 1) ahead = 3;
-    }
     uint32_t sg = c->caps.subgroup ? c->caps.subgroup : 32, wg = sg * (uint32_t)sgs, bm = 32;
     char why[300];
     if (dense_wgs_check(c, n, k, m, emu, wg, bn, bk, ahead, split, bufs, why, sizeof(why))) return vkb_skip(c, "%s", why);

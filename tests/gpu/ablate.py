@@ -70,8 +70,8 @@ SETS = {
     }),
     # matmul coopmat_wgs_s (kernels/matmul_coopmat_wg.glsl, 256 invocations) at 512
     "wgs": ("matmul_coopmat_wg_s256", "matmul_coopmat_wg.glsl", WG_CUTS),
-    # dense_f16 algo=wgs (the same loop with W^T as B, 128 invocations, 8 steps ahead: the m = 32 default, session 26):
-    # those cuts, and x (A) or W (B) alone from registers
+    # dense_f16 algo=wgs (the same loop with W^T as B, 128 invocations, 8 steps ahead, two buffers: the m = 32 default
+    # before session 26's grid rules, which run.sh names): those cuts, and x (A) or W (B) alone from registers
     "dense_wgs": ("dense_wgs_s128a8", "matmul_coopmat_wg.glsl", dict(WG_CUTS, noxload=[WG_A], nowload=[WG_B])),
 }
 
