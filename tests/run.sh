@@ -274,10 +274,11 @@ expect_exit 3 "impossible sizes: refused before anything runs: exit 3" run -e "a
 grep_out "zero size: names -e line and value" '-e#2:1: add n=0: n=0: expected an integer'
 grep_out "size beyond 2^32: names it" '-e#3:1: sum n=2\^40: n=2\^40: expected an integer'
 if ! grep -q '^PASS' "$T/out"; then ok "impossible sizes: no case ran"; else bad "a case ran before the bad line was reported" "$T/out"; fi
-expect_exit 3 "gs=3, and gs= outside algo=mma_kp: exit 3" run -e "bitnet_linear n=64 k=64 m=8 algo=mma_kp_emu gs=3" \
-    -e "bitnet_linear n=64 k=64 m=8 algo=mma_sg_emu gs=2" --min-time 0.01
+expect_exit 3 "gs=3, ah=3, and gs= outside algo=mma_kp: exit 3" run -e "bitnet_linear n=64 k=64 m=8 algo=mma_kp_emu gs=3" \
+    -e "bitnet_linear n=64 k=64 m=8 algo=mma_sg_emu gs=2" -e "bitnet_linear n=64 k=64 m=8 algo=mma_kp_emu ah=3" --min-time 0.01
 grep_out "gs=3: names the line and the value" '-e#1:1: .*gs=3: expected 1 or 2 groups a stage'
-grep_out "gs= outside mma_kp: names the line" '-e#2:1: .*gs= applies to algo=mma_kp only'
+grep_out "gs= outside mma_kp: names the line" '-e#2:1: .*gs= and ah= apply to algo=mma_kp only'
+grep_out "ah=3: names the line and the value" '-e#3:1: .*ah=3 gs=1: expected 4 or 2 groups in flight \(2 with gs=1 only\)'
 expect_exit 3 "a --filter that selects nothing: exit 3" run -e "add n=10" --filter zzz
 grep_out "a --filter that selects nothing: says so" "no case matches --filter 'zzz'"
 expect_exit 0 "size beyond the device: SKIP, run goes on" run -e "add n=4000000000" -e "add n=10" --min-time 0.01
