@@ -278,8 +278,8 @@ static int kp_auto(uint64_t n, size_t nc, uint64_t tn, uint64_t gz, uint64_t sms
  * subgroups per workgroup (a multiple of sk, <= 16; SR = sgs / sk row tiles); those not given come from kp_auto. MT =
  * ceil(m / N) token fragments per subgroup, up to 32 tokens a tile (grid z holds the rest). gs= groups staged between
  * one pair of barriers (1, the default; 2: no consistent gain, tests/gpu/sweep_s17c.txt), ah= groups in flight (4 in four
- * register sets; 2 in two, fewer registers: the default at 17 <= m <= 32, below). Shared memory: sgs slots of
- * max(RS + TN rows x (4 gs + 1) uvec4, the WN x MT staged accumulators) and the block of ones. */
+ * register sets; 2 in two, fewer registers: the default where one 32-token tile holds every token, below). Shared
+ * memory: sgs slots of max(RS + TN rows x (4 gs + 1) uvec4, the WN x MT staged accumulators) and the block of ones. */
 int bitnet_mma_kp_plan(vkb_case *c, long long n, long long k, int64_t m, size_t nc, int emu, int panel)
 {
     int64_t gs = vkb_param_int(c, "gs", 1);
