@@ -28,6 +28,13 @@ WG_CUTS = {
     "noloop": [("ns = pc.k / SPLIT / BK,", "ns = 0u * pc.k,")],
 }
 
+# kernels/dense_coopmat_g.glsl's K loop: x or W fragments from one place, no K loop
+DG_CUTS = {
+    "xfixed": [("LOAD_X(fb[u][j], xb[j] + c + 2u * u, ld);", "LOAD_X(fb[u][j], xb[j] + 2u * u, ld);")],
+    "wfixed": [("LOAD_W(fa[u][i], WF(i, c + 2u * u), wstr);", "LOAD_W(fa[u][i], WF(i, 2u * u), wstr);")],
+    "noloop": [("    uint c = c0;\n", "    uint c = cend;\n")],
+}
+
 SETS = {
     # BitLinear mma_sg (kernels/bitnet_mma_sg.glsl) at m=8
     "mma_sg": ("bitnet_mma_sg", "bitnet_mma_sg.glsl", {
@@ -41,11 +48,9 @@ SETS = {
     # dense_f16 coopmat_g (kernels/dense_coopmat_g.glsl, wn=2 with 8-token fragments: the K-parts default at m=8): x
     # fragments from one place (L1 hits: what re-reading x from L2 costs), W fragments from one place (what streaming W
     # costs), no K loop. Session 15's figures (sweep_s15h.txt's header) are of the 16-token stub, before ln=8.
-    "dense_g": ("dense_coopmat_g_w2x1n8", "dense_coopmat_g.glsl", {
-        "xfixed": [("LOAD_X(fb[u][j], xb[j] + c + 2u * u, ld);", "LOAD_X(fb[u][j], xb[j] + 2u * u, ld);")],
-        "wfixed": [("LOAD_W(fa[u][i], WF(i, c + 2u * u), wstr);", "LOAD_W(fa[u][i], WF(i, 2u * u), wstr);")],
-        "noloop": [("    uint c = c0;\n", "    uint c = cend;\n")],
-    }),
+    "dense_g": ("dense_coopmat_g_w2x1n8", "dense_coopmat_g.glsl", DG_CUTS),
+    # the same cuts on its 16-token stub, the m=16 default (session 26: 25% slower than m=8 at the same W bytes)
+    "dense_g16": ("dense_coopmat_g_w2x1", "dense_coopmat_g.glsl", DG_CUTS),
     # BitLinear mma_kp (kernels/bitnet_mma_kp.glsl, session 16): W or x from registers (what streaming them costs), no
     # decode, no sum_k x MMA, no subgroup barriers in a step, no K loop
     "mma_kp": ("bitnet_mma_kp", "bitnet_mma_kp.glsl", {
