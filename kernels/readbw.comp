@@ -15,17 +15,12 @@ void main() {
     uint lid = gl_LocalInvocationID.x, wg = gl_WorkGroupSize.x;
     uint total = gl_NumWorkGroups.x * gl_NumWorkGroups.y * wg, nvec = pc.n / 4u;
     uint acc = 0u;
-    if (U == 1u) {
-        for (uint k = vkb_global_id(); k < nvec; k += total) {
-            uvec4 v = a4[k];
-            acc += v.x + v.y + v.z + v.w;
-        }
-    } else {  // the host keeps U <= items, so k0 + (U - 1) total < 2 nvec + U wg fits 32 bits
-        for (uint k0 = vkb_global_id(); k0 < nvec; k0 += U * total) {
-            uvec4 v[U];
-            for (uint u = 0u; u < U; ++u) v[u] = k0 + u * total < nvec ? a4[k0 + u * total] : uvec4(0u);
-            for (uint u = 0u; u < U; ++u) acc += v[u].x + v[u].y + v[u].z + v[u].w;
-        }
+    // The host keeps U <= items, so k0 + (U - 1) total < 2 nvec + U wg fits 32 bits; at U = 1 this is the plain
+    // grid-strided loop (the first load's bound is the loop's own).
+    for (uint k0 = vkb_global_id(); k0 < nvec; k0 += U * total) {
+        uvec4 v[U];
+        for (uint u = 0u; u < U; ++u) v[u] = k0 + u * total < nvec ? a4[k0 + u * total] : uvec4(0u);
+        for (uint u = 0u; u < U; ++u) acc += v[u].x + v[u].y + v[u].z + v[u].w;
     }
     if (vkb_global_id() == 0u)
         for (uint j = 4u * nvec; j < pc.n; ++j) acc += a1[j];
