@@ -28,7 +28,11 @@
 #extension GL_KHR_shader_subgroup_basic : require
 #include "common.glsl"
 layout(constant_id = 1) const uint SGS = 4u;
-layout(constant_id = 2) const uint PANEL = 0u;  // W's layout: 0 rows; 1 16-row panels of 32-byte chunks (WF below)
+// W's layout: 0 rows; 1 16-row panels of 32-byte chunks (WF below); 2 (lay=frag) those panels with each 512-byte
+// fragment in the order its invocations hold a 16x16 fp16 A matrix (reference/bitnet_linear.c frag_slot): invocation
+// l's 8 halves are uvec4 l of the fragment, so one 16-byte load an invocation fills the fragment from registers (4
+// 4-byte loads of 8 rows each through coopMatLoadNV otherwise). Subgroups of 32 only (the host checks).
+layout(constant_id = 2) const uint PANEL = 0u;
 #ifndef DG_LN
 #define DG_LN 16u
 #endif
@@ -59,6 +63,10 @@ shared uvec4 sm[(SK > 1u || MT > 1u ? SGS * WN * MT : SGS) * 64u];
 #include "dense_coop_emu.glsl"
 float emu_h(FragEmu f, uint r, uint c) {
     if (f.col) return unpackHalf2x16(x[f.elem + c * f.stride + r / 8u][(r % 8u) / 2u])[r % 2u];
+    if (f.stride == 0u) {  // lay=frag: component i of invocation l (frag_slot's order)
+        const uint l = 4u * (r % 8u) + (c % 8u) / 2u, i = 4u * (r / 8u) + 2u * (c / 8u) + (c & 1u);
+        return unpackHalf2x16(w[f.elem + l][i / 2u])[i % 2u];
+    }
     return unpackHalf2x16(w[f.elem + r * f.stride + c / 8u][(c % 8u) / 2u])[c % 2u];
 }
 #define LOAD_W(f, elem, stride) f = FragEmu(elem, stride, false)
@@ -68,7 +76,15 @@ float emu_h(FragEmu f, uint r, uint c) {
 #define FRAGB fcoopmatNV<16, gl_ScopeSubgroup, 16, LN>
 #define ACC fcoopmatNV<32, gl_ScopeSubgroup, 16, LN>
 #define ACC_ZERO ACC(0.0)
-#define LOAD_W(f, elem, stride) coopMatLoadNV(f, w, elem, stride, false)
+// lay=frag: the invocation's uvec4 of the fragment holds its 8 components in order.
+#define LOAD_W(f, elem, stride) if (PANEL == 2u) {                                                            \
+        const uvec4 v_ = w[(elem) + gl_SubgroupInvocationID];                                              \
+        [[unroll]] for (uint q_ = 0u; q_ < 4u; ++q_) {                                                     \
+            const f16vec2 h_ = unpackFloat2x16(v_[q_]);                                                    \
+            f[2u * q_] = h_.x;                                                                             \
+            f[2u * q_ + 1u] = h_.y;                                                                        \
+        }                                                                                                  \
+    } else coopMatLoadNV(f, w, elem, stride, false)
 #define LOAD_X(f, elem, stride) coopMatLoadNV(f, x, elem, stride, true)
 #define MMA(a, b, c) coopMatMulAddNV(a, b, c)
 #define STORE_COL(acc, elem) coopMatStoreNV(acc, sm, elem, 4u, true)
@@ -95,8 +111,8 @@ void main() {
         wb[i] = (r < pc.p3 ? r : 0u) * ld;  // panels: the block's panel starts there too (16 rows x ld uvec4)
     }
     // The fragment of row block i at uvec4 column cc (even) and its row stride: rows, or (PANEL) the 512 contiguous
-    // bytes of chunk cc / 2 of the block's panel (reference/bitnet_linear.c panel_row, 32-byte chunks).
-    uint wstr = PANEL != 0u ? 2u : ld;
+    // bytes of chunk cc / 2 of the block's panel (reference/bitnet_linear.c panel_row, 32-byte chunks; frag_row).
+    uint wstr = PANEL == 1u ? 2u : PANEL == 2u ? 0u : ld;  // 0: lay=frag (LOAD_W)
 #define WF(i, cc) (PANEL != 0u ? wb[i] + (cc) * 16u : wb[i] + (cc))
     [[unroll]] for (uint j = 0u; j < MT; ++j) xb[j] = (t0 + LN * j) * ld;
     ACC acc[WN][MT];

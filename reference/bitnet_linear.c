@@ -48,6 +48,7 @@ typedef struct lin_priv {
     double *want, *bound;  /* dense: reference value and error bound, every output */
     void *wlog;     /* lay=panel: W in its logical row-major layout for the references (buffer w holds panels) */
     size_t wchunk;  /* lay=panel: bytes of a panel's chunk (panel_row), set by panel_plan for the plan's kernel */
+    int wfrag;      /* lay=frag (dense_f16 coopmat_g): each 512-byte chunk in fragment order (frag_row) */
 } lin_priv;
 
 /* algo=gemv_sg (kernels/bitnet_gemv_sg.glsl): rows= R rows per block, split= subgroups per block (they split
@@ -134,6 +135,27 @@ static void panel_row(void *dst, const void *row, size_t i, size_t row_bytes, si
     for (size_t ch = 0; ch < nc; ch++)
         memcpy((unsigned char *)dst + (((i / 16) * nc + ch) * 16 + i % 16) * chunk, (const unsigned char *)row + chunk * ch,
                chunk);
+}
+
+/* lay=frag (dense_f16's coopmat_g, kernels/dense_coopmat_g.glsl PANEL 2): lay=panel's 16-row panels of 32-byte
+ * chunks, and within each chunk (one 16x16 fp16 fragment, 256 halves) element (r, col) at half frag_slot(r, col): the
+ * order in which a subgroup of 32 holds a 16x16 fp16 A matrix, invocation l's 8 components at halves 8 l .. 8 l + 7,
+ * so that one 16-byte load an invocation fills the fragment. Component i of invocation l = 4 g + t is row g + 8 (i / 4),
+ * column 2 t + (i & 1) + 8 ((i >> 1) & 1): NVIDIA's 580 driver's order, which `coopmat_layout type=f16 use=a` checks
+ * (reference/peak.c cl_want); the shader's emulation reads the same slots. */
+static size_t frag_slot(size_t r, size_t col)
+{
+    return (4 * (r % 8) + (col % 8) / 2) * 8 + 4 * (r / 8) + 2 * (col / 8) + (col & 1);
+}
+
+/* Row i (kp halves, kp % 16 == 0) of W into lay=frag's buffer dst. */
+static void frag_row(uint16_t *dst, const uint16_t *row, size_t i, size_t kp)
+{
+    size_t nc = kp / 16;
+    for (size_t ch = 0; ch < nc; ch++) {
+        uint16_t *blk = dst + ((i / 16) * nc + ch) * 256;
+        for (size_t col = 0; col < 16; col++) blk[frag_slot(i % 16, col)] = row[16 * ch + col];
+    }
 }
 
 /* Plan side of lay=panel: p->wlog for the logical W (p->n rows of row_bytes), the chunk size, and, where the CPU
@@ -617,8 +639,8 @@ static int dense_g_plan(vkb_case *c, long long n, long long k, int64_t m, int em
     if (vkb_param_str(c, "sr", NULL) || vkb_param_str(c, "xpre", NULL) || vkb_param_str(c, "rb", NULL))
         return vkb_error(c, "sr=, xpre= and rb= apply to algo=stream only (algo=coopmat_g)");
     const char *lay = vkb_param_str(c, "lay", "panel");
-    int panel = !strcmp(lay, "panel");
-    if (!panel && strcmp(lay, "rows")) return vkb_error(c, "lay=%s: expected rows or panel", lay);
+    int panel = !strcmp(lay, "panel") ? 1 : !strcmp(lay, "frag") ? 2 : 0;
+    if (!panel && strcmp(lay, "rows")) return vkb_error(c, "lay=%s: expected rows, panel or frag", lay);
     if (ts < 1 || ts > 4 || sk < 1 || sk > 16 || sgs % (ts * sk))
         return vkb_error(c, "ts=%lld sk=%lld sgs=%lld: expected 1..4 token sets and 1..16 K parts, whose product divides the subgroups "
                          "per workgroup", (long long)ts, (long long)sk, (long long)sgs);
@@ -639,6 +661,8 @@ static int dense_g_plan(vkb_case *c, long long n, long long k, int64_t m, int em
     if (!vkb_param_str(c, "sgs", NULL))
         while (sgs % 2 == 0 && (sgs / 2) % (ts * sk) == 0 && 1024.0 * (double)sgs * (double)tiles_kib + 16 > c->caps.max_shared) sgs /= 2;
     uint32_t sg = c->caps.subgroup ? c->caps.subgroup : 32, wg = sg * (uint32_t)sgs;
+    if (panel == 2 && !emu && sg != 32)  /* frag_slot's order: 8 halves for each of 32 invocations */
+        return vkb_skip(c, "lay=frag lays a fragment out for 32 invocations (this device's subgroup: %u); algo=coopmat_g_emu validates it", sg);
     if (emu && (sg < 8 || sg > 16 * (uint32_t)ln))  /* an invocation owns 16 ln / sg accumulator elements */
         return vkb_skip(c, "algo=coopmat_g_emu needs a subgroup size of 8 .. %u at ln=%lld (this device: %u)", 16 * (uint32_t)ln,
                         (long long)ln, sg);
@@ -678,6 +702,7 @@ static int dense_g_plan(vkb_case *c, long long n, long long k, int64_t m, int em
      * the logical copy where its row stride (K rounded up to 8) is this one's, else its padded-layout NA stands. */
     if (panel && !panel_plan(c, p, p->kp * sizeof(uint16_t), sizeof(uint16_t), 32, p->kp == ((size_t)k + 7) / 8 * 8))
         return vkb_error(c, "out of memory");
+    p->wfrag = panel == 2;
     vkb_add_buf(c, "w", VKB_F16, (size_t)n16 * p->kp, VKB_IN);  /* padding rows and columns stay zero (calloc) */
     vkb_add_buf(c, "x", VKB_F16, (size_t)mp * p->kp, VKB_IN);
     vkb_add_buf(c, "y", VKB_F32, p->m * p->n, VKB_OUT);
@@ -996,6 +1021,7 @@ static int dense_coop_plan(vkb_case *c, long long n, long long k, int64_t m)
 typedef struct f16_rows {
     uint16_t *h, *panel; /* rows; panel: where not NULL, the same rows placed in panels (panel_row, chunk bytes) */
     size_t k, kp, chunk;
+    int frag;            /* panel in lay=frag's order (frag_row) */
 } f16_rows;
 
 static void f16_chunk(gsl_rng *r, size_t lo, size_t hi, void *arg)
@@ -1004,22 +1030,23 @@ static void f16_chunk(gsl_rng *r, size_t lo, size_t hi, void *arg)
     for (size_t i = lo; i < hi; i++) {
         for (size_t j = 0; j < f->kp; j++)
             f->h[i * f->kp + j] = j < f->k ? vkb_f32_to_f16((float)gsl_ran_gaussian_ziggurat(r, 1.0)) : 0;
-        if (f->panel)  /* here, on the fill's threads: a 235 MB W took ~0.2 s more setup permuted afterwards */
+        if (f->panel && f->frag) frag_row(f->panel, f->h + i * f->kp, i, f->kp);
+        else if (f->panel)  /* here, on the fill's threads: a 235 MB W took ~0.2 s more setup permuted afterwards */
             panel_row(f->panel, f->h + i * f->kp, i, f->kp * sizeof(uint16_t), f->chunk);
     }
 }
 
-static void fill_f16_rows(gsl_rng *r, uint16_t *h, uint16_t *panel, size_t chunk, size_t rows, size_t k, size_t kp)
+static void fill_f16_rows(gsl_rng *r, uint16_t *h, uint16_t *panel, size_t chunk, int frag, size_t rows, size_t k, size_t kp)
 {
-    f16_rows f = {h, panel, k, kp, chunk};
+    f16_rows f = {h, panel, k, kp, chunk, frag};
     vkb_par_fill(r, rows, (1u << 16) / kp + 1, f16_chunk, &f);
 }
 
 static void dense_fill(vkb_case *c, gsl_rng *r)
 {
     lin_priv *p = c->priv;
-    fill_f16_rows(r, lin_w(c), p->wlog ? c->buf[0].host : NULL, p->wchunk, p->n, p->k, p->kp);
-    fill_f16_rows(r, c->buf[1].host, NULL, 0, p->m, p->k, p->kp);
+    fill_f16_rows(r, lin_w(c), p->wlog ? c->buf[0].host : NULL, p->wchunk, p->wfrag, p->n, p->k, p->kp);
+    fill_f16_rows(r, c->buf[1].host, NULL, 0, 0, p->m, p->k, p->kp);
     pick_outputs(c, r);
 }
 

@@ -339,38 +339,47 @@ VKB_KERNEL(peak_coopmat) = {"peak_coopmat", "n,iters,type,shape,grid,sgs,impl,sr
  *   B (K x N): row 4t + (i & 3) + 16 ((i >> 2) % (K / 16)), column g + 8 (i / (K / 4));
  *   accumulator (16 x N, int32): row g + 8 (i / (L / 2)), column 2t + (i & 1) + 8 ((i >> 1) & (N / 8 - 1));
  * and L = elements / 32. (With PTX's A order, where row g + 8 fills the second register, fill=reg got 80% of its
- * outputs wrong.)
+ * outputs wrong.) type=f16 (16x16 fp16 A and B, frag=16xNx16; dense_f16's lay=frag lays W out by the A order,
+ * reference/bitnet_linear.c frag_slot) expects the same pattern by halves, two to a register:
+ *   A (16 x 16): row g + 8 (i / 4), column 2t + (i & 1) + 8 ((i >> 1) & 1);
+ *   B (16 x N): row 2t + (i & 1) + 8 ((i >> 1) & 1), column g + 8 (i / 4).
  * A mismatch FAILs with the first components of invocations 0, 1 and 4 in the note: what the driver does, for whoever
- * adapts a kernel to it. use= a | b | c, frag= MxNxK (sint8 x sint8 -> sint32, one the device reports; default its
- * first with M = 16). */
-typedef struct cl_cfg { uint32_t m, n, k, use; } cl_cfg;
+ * adapts a kernel to it. use= a | b | c, type= s8 (sint8 x sint8 -> sint32, the default) | f16 (use=a or b), frag= MxNxK
+ * (one the device reports; default its first with M = 16, 16x16x16 for f16). */
+typedef struct cl_cfg { uint32_t m, n, k, use, f16; } cl_cfg;
 
 static int cl_config(vkb_case *c, cl_cfg *g)
 {
-    const char *u = vkb_param_str(c, "use", "a"), *f = vkb_param_str(c, "frag", NULL);
+    const char *u = vkb_param_str(c, "use", "a"), *f = vkb_param_str(c, "frag", NULL), *t = vkb_param_str(c, "type", "s8");
     g->use = !strcmp(u, "a") ? 0 : !strcmp(u, "b") ? 1 : !strcmp(u, "c") ? 2 : 3;
     if (g->use == 3) return vkb_error(c, "use=%s: expected a, b or c", u);
-    g->m = 16, g->n = 8, g->k = 32;
+    g->f16 = !strcmp(t, "f16");
+    if (!g->f16 && strcmp(t, "s8")) return vkb_error(c, "type=%s: expected s8 or f16", t);
+    if (g->f16 && g->use == 2) return vkb_error(c, "type=f16 probes A and B (use=a, b); use=c is the int32 accumulator's");
+    g->m = 16, g->n = g->f16 ? 16 : 8, g->k = g->f16 ? 16 : 32;
     if (f) {
         char tail;
         if (sscanf(f, "%ux%ux%u%c", &g->m, &g->n, &g->k, &tail) != 3 || g->m != 16 || (g->n != 8 && g->n != 16) ||
-            (g->k != 16 && g->k != 32))
-            return vkb_error(c, "frag=%s: expected 16xNxK with N 8 or 16 and K 16 or 32 (the orders the reference knows)", f);
+            (g->k != 16 && g->k != 32) || (g->f16 && g->k != 16))
+            return vkb_error(c, "frag=%s: expected 16xNxK with N 8 or 16 and K 16 or 32 (16 for type=f16: the orders the reference knows)", f);
     }
     if (!c->caps.coopmat_nv) return vkb_skip(c, "device lacks VK_NV_cooperative_matrix: no layout to probe");
-    if (!c->caps.int8 || !c->caps.storage8) return vkb_skip(c, "device lacks shaderInt8 or 8-bit storage (int8 cooperative matrices)");
+    if (!g->f16 && (!c->caps.int8 || !c->caps.storage8))
+        return vkb_skip(c, "device lacks shaderInt8 or 8-bit storage (int8 cooperative matrices)");
+    if (g->f16 && !c->caps.f16) return vkb_skip(c, "device lacks shaderFloat16 (fp16 cooperative matrices)");
     if (c->caps.subgroup != 32) return vkb_skip(c, "the reference order names 32 invocations; this device's subgroup has %u", c->caps.subgroup);
     int found = 0;
     for (int i = 0; i < c->caps.ncm; i++) {
         const vkb_cm_shape *q = &c->caps.cm[i];
-        if (q->khr || q->a != 3 || q->b != 3 || q->c != 5 || q->d != 5) continue;
+        if (q->khr || (g->f16 ? q->a != 0 || q->b != 0 : q->a != 3 || q->b != 3 || q->c != 5 || q->d != 5)) continue;
         if (f ? q->m == g->m && q->n == g->n && q->k == g->k : q->m == 16 && q->n <= 16 && (q->k == 16 || q->k == 32)) {
             if (!f) g->n = q->n, g->k = q->k;
             found = 1;
             break;
         }
     }
-    if (!found) return vkb_skip(c, "device reports no NV sint8 configuration %s", f ? f : "16xNxK with N <= 16, K 16 or 32");
+    if (!found) return vkb_skip(c, "device reports no NV %s configuration %s", g->f16 ? "fp16" : "sint8",
+                                f ? f : "16xNxK with N <= 16, K 16 or 32");
     return 0;
 }
 
@@ -381,12 +390,13 @@ static int cl_plan(vkb_case *c)
     vkb_add_buf(c, "i8", VKB_I8, 2 * (size_t)(g.use == 0 ? g.m * g.k : g.k * g.n), VKB_IN);
     vkb_add_buf(c, "i32", VKB_I32, 2 * (size_t)g.m * g.n, VKB_IN);
     vkb_add_buf(c, "o", VKB_U32, 1 + 32 * 64, VKB_OUT);
-    uint32_t spec[5] = {32, g.m, g.n, g.k, g.use};
-    vkb_dispatch *d = vkb_add_dispatch(c, vkb_add_pipe(c, "coopmat_layout", 5, spec), 1, 1, 1);
+    vkb_add_buf(c, "h", VKB_F16, 2 * (size_t)(g.use == 0 ? g.m * g.k : g.k * g.n), VKB_IN);
+    uint32_t spec[6] = {32, g.m, g.n, g.k, g.use, g.f16};
+    vkb_dispatch *d = vkb_add_dispatch(c, vkb_add_pipe(c, "coopmat_layout", 6, spec), 1, 1, 1);
     if (!d) return vkb_error(c, "out of memory");
-    c->bytes = (double)(c->buf[0].count + 4 * c->buf[1].count + 4 * c->buf[2].count);
+    c->bytes = (double)(c->buf[0].count + 4 * c->buf[1].count + 4 * c->buf[2].count + 2 * c->buf[3].count);
     snprintf(c->variant, sizeof(c->variant), "%s", g.use == 0 ? "A" : g.use == 1 ? "B" : "C");
-    snprintf(c->note, sizeof(c->note), "%ux%ux%u sint8 %s", g.m, g.n, g.k, g.use == 0 ? "A (row-major load)" : g.use == 1 ?
+    snprintf(c->note, sizeof(c->note), "%ux%ux%u %s %s", g.m, g.n, g.k, g.f16 ? "fp16" : "sint8", g.use == 0 ? "A (row-major load)" : g.use == 1 ?
              "B (column-major load)" : "accumulator (row-major load)");
     return 0;
 }
@@ -399,11 +409,13 @@ static void cl_fill(vkb_case *c, gsl_rng *rng)
     if (cl_config(c, &g)) return;
     int8_t *a = c->buf[0].host;
     int32_t *acc = c->buf[1].host;
+    uint16_t *h = c->buf[3].host;
     uint32_t rows = g.use == 0 ? g.m : g.k, cols = g.use == 0 ? g.k : g.n;
     for (uint32_t r = 0; r < rows; r++)
         for (uint32_t col = 0; col < cols; col++) {
             size_t o = g.use == 1 ? (size_t)col * g.k + r : (size_t)r * cols + col;  /* B column-major */
             a[o] = (int8_t)r, a[(size_t)rows * cols + o] = (int8_t)col;
+            h[o] = vkb_f32_to_f16((float)r), h[(size_t)rows * cols + o] = vkb_f32_to_f16((float)col);  /* exact */
         }
     for (uint32_t r = 0; r < g.m; r++)
         for (uint32_t col = 0; col < g.n; col++) acc[r * g.n + col] = (int32_t)r, acc[g.m * g.n + r * g.n + col] = (int32_t)col;
@@ -413,7 +425,9 @@ static void cl_fill(vkb_case *c, gsl_rng *rng)
 static uint32_t cl_want(const cl_cfg *g, uint32_t l, uint32_t i)
 {
     uint32_t q = l / 4, t = l % 4, r, col, half = (g->use == 0 ? g->m * g->k : g->m * g->n) / 64;  /* L / 2 */
-    if (g->use == 0) r = q + 8 * (i / half), col = 4 * t + (i & 3) + 16 * ((i >> 2) & (g->k / 16 - 1));
+    if (g->f16 && g->use == 0) r = q + 8 * (i / half), col = 2 * t + (i & 1) + 8 * ((i >> 1) & 1);  /* frag_slot's */
+    else if (g->f16) r = 2 * t + (i & 1) + 8 * ((i >> 1) & 1), col = q + 8 * (i / 4);
+    else if (g->use == 0) r = q + 8 * (i / half), col = 4 * t + (i & 3) + 16 * ((i >> 2) & (g->k / 16 - 1));
     else if (g->use == 1) r = 4 * t + (i & 3) + 16 * ((i >> 2) % (g->k / 16)), col = q + 8 * (i / (g->k / 4));
     else r = q + 8 * (i / half), col = 2 * t + (i & 1) + 8 * ((i >> 1) & (g->n / 8 - 1));
     return r << 8 | col;
@@ -449,7 +463,7 @@ static void cl_check(vkb_case *c, vkb_check *r)
     snprintf(c->note, sizeof(c->note), "%s", r->detail);  /* the row keeps the layout found */
 }
 
-VKB_KERNEL(coopmat_layout) = {"coopmat_layout", "use,frag",
+VKB_KERNEL(coopmat_layout) = {"coopmat_layout", "use,frag,type",
                               "which element each invocation holds in each component of an NV cooperative matrix, "
                               "against the order NVIDIA's driver uses (use=a|b|c)",
                               cl_plan, cl_fill, cl_ref, cl_check, NULL, "A (from use=): A, B or C"};
