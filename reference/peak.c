@@ -340,9 +340,10 @@ VKB_KERNEL(peak_coopmat) = {"peak_coopmat", "n,iters,type,shape,grid,sgs,impl,sr
  *   accumulator (16 x N, int32): row g + 8 (i / (L / 2)), column 2t + (i & 1) + 8 ((i >> 1) & (N / 8 - 1));
  * and L = elements / 32. (With PTX's A order, where row g + 8 fills the second register, fill=reg got 80% of its
  * outputs wrong.) type=f16 (16x16 fp16 A and B, frag=16xNx16; dense_f16's lay=frag lays W out by the A order,
- * reference/bitnet_linear.c frag_slot) expects the same pattern by halves, two to a register:
- *   A (16 x 16): row g + 8 (i / 4), column 2t + (i & 1) + 8 ((i >> 1) & 1);
- *   B (16 x N): row 2t + (i & 1) + 8 ((i >> 1) & 1), column g + 8 (i / 4).
+ * reference/bitnet_linear.c frag_slot) expects, by halves, two to a register, for A (16 x 16, row-major load) and B
+ * (16 x 16, column-major load) alike: row g + 8 (i / 4), column 2t + (i & 1) + 8 ((i >> 1) & 1). (B is not PTX's B
+ * order, which holds K pairs: on an H200, 580.159.04, session 27, invocation 1 held B's (0,2) (0,3) (0,10) (0,11)
+ * (8,2) .. (8,11), tests/gpu/sweep_s27a.txt.)
  * A mismatch FAILs with the first components of invocations 0, 1 and 4 in the note: what the driver does, for whoever
  * adapts a kernel to it. use= a | b | c, type= s8 (sint8 x sint8 -> sint32, the default) | f16 (use=a or b), frag= MxNxK
  * (one the device reports; default its first with M = 16, 16x16x16 for f16). */
@@ -425,8 +426,7 @@ static void cl_fill(vkb_case *c, gsl_rng *rng)
 static uint32_t cl_want(const cl_cfg *g, uint32_t l, uint32_t i)
 {
     uint32_t q = l / 4, t = l % 4, r, col, half = (g->use == 0 ? g->m * g->k : g->m * g->n) / 64;  /* L / 2 */
-    if (g->f16 && g->use == 0) r = q + 8 * (i / half), col = 2 * t + (i & 1) + 8 * ((i >> 1) & 1);  /* frag_slot's */
-    else if (g->f16) r = 2 * t + (i & 1) + 8 * ((i >> 1) & 1), col = q + 8 * (i / 4);
+    if (g->f16) r = q + 8 * (i / 4), col = 2 * t + (i & 1) + 8 * ((i >> 1) & 1);  /* A: frag_slot's; B the same */
     else if (g->use == 0) r = q + 8 * (i / half), col = 4 * t + (i & 3) + 16 * ((i >> 2) & (g->k / 16 - 1));
     else if (g->use == 1) r = 4 * t + (i & 3) + 16 * ((i >> 2) % (g->k / 16)), col = q + 8 * (i / (g->k / 4));
     else r = q + 8 * (i / half), col = 2 * t + (i & 1) + 8 * ((i >> 1) & (g->n / 8 - 1));
