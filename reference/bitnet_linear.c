@@ -662,9 +662,9 @@ static int dense_g_plan(vkb_case *c, long long n, long long k, int64_t m, int em
         while (sgs % 2 == 0 && (sgs / 2) % (ts * sk) == 0 && 1024.0 * (double)sgs * (double)tiles_kib + 16 > c->caps.max_shared) sgs /= 2;
     uint32_t sg = c->caps.subgroup ? c->caps.subgroup : 32, wg = sg * (uint32_t)sgs;
     int64_t pf = vkb_param_int(c, "pf", 0);
-    if ((pf != 0 && pf != 1) || (pf && panel != 2))
-        return vkb_error(c, "pf=%lld lay=%s: expected 0, or 1 (load the next iteration's W during this one's MMAs) with lay=frag",
-                         (long long)pf, lay);
+    if (pf < 0 || pf > 3 || ((pf & 1) && panel != 2))
+        return vkb_error(c, "pf=%lld lay=%s: expected 0 .. 3, the fragments loaded an iteration ahead: bit 0 W's (lay=frag only), "
+                         "bit 1 x's", (long long)pf, lay);
     if (panel == 2 && !emu && sg != 32)  /* frag_slot's order: 8 halves for each of 32 invocations */
         return vkb_skip(c, "lay=frag lays a fragment out for 32 invocations (this device's subgroup: %u); algo=coopmat_g_emu validates it", sg);
     if (emu && (sg < 8 || sg > 16 * (uint32_t)ln))  /* an invocation owns 16 ln / sg accumulator elements */
@@ -723,7 +723,7 @@ static int dense_g_plan(vkb_case *c, long long n, long long k, int64_t m, int em
     if (s > 1 && !fold && dense_add_splitk(c, n, m, s)) return vkb_error(c, "out of memory");
     snprintf(c->note, sizeof(c->note), "%s %llux%llu wn%lld ln%lld sg%lld ts%lld sk%lld split%llu%s %s%s", emu ? "coopmat_g_emu" : "coopmat_g",
              (unsigned long long)bn, (unsigned long long)tw, (long long)wn, (long long)ln, (long long)sgs, (long long)ts, (long long)sk, (unsigned long long)s,
-             fold ? " folded" : "", lay, pf ? " pf" : "");
+             fold ? " folded" : "", lay, pf ? (pf == 1 ? " pfW" : pf == 2 ? " pfx" : " pfWx") : "");
     dense_cost(c, n, k, m);
     return 0;
 }
