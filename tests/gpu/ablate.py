@@ -34,6 +34,13 @@ DG_CUTS = {
     "wfixed": [("LOAD_W(fa[u][i], WF(i, c + 2u * u), wstr);", "LOAD_W(fa[u][i], WF(i, 2u * u), wstr);")],
     "noloop": [("    uint c = c0;\n", "    uint c = cend;\n")],
 }
+# ... and (session 27, lay=frag) x's or W's fragment loads gone (constant fragments), or x's from shared memory (the
+# staged tiles' cost without their staging)
+DG_CUTS_F = dict(DG_CUTS, **{
+    "xnone": [("LOAD_X(fb[u][j], xb[j] + c + 2u * u, ld);", "fb[u][j] = FRAGB(float16_t(u + j));")],
+    "xsm": [("LOAD_X(fb[u][j], xb[j] + c + 2u * u, ld);", "coopMatLoadNV(fb[u][j], sm, (j * 4u + u) * 2u, 2u, true);")],
+    "wnone": [("LOAD_W(fa[u][i], WF(i, c + 2u * u), wstr);", "fa[u][i] = FRAG(float16_t(2u * u + i));")],
+})
 
 SETS = {
     # BitLinear mma_sg (kernels/bitnet_mma_sg.glsl) at m=8
@@ -51,6 +58,9 @@ SETS = {
     "dense_g": ("dense_coopmat_g_w2x1n8", "dense_coopmat_g.glsl", DG_CUTS),
     # the same cuts on its 16-token stub, the m=16 default (session 26: 25% slower than m=8 at the same W bytes)
     "dense_g16": ("dense_coopmat_g_w2x1", "dense_coopmat_g.glsl", DG_CUTS),
+    # session 27: lay=frag's m=16 default (dense_g16f) and m=32 at mt=2 wn=2 sk=4 (dense_g32; 1.6x m=16's time)
+    "dense_g16f": ("dense_coopmat_g_w2x1", "dense_coopmat_g.glsl", DG_CUTS_F),
+    "dense_g32": ("dense_coopmat_g_w2x2", "dense_coopmat_g.glsl", DG_CUTS_F),
     # BitLinear mma_kp (kernels/bitnet_mma_kp.glsl, session 16): W or x from registers (what streaming them costs), no
     # decode, no sum_k x MMA, no subgroup barriers in a step, no K loop
     "mma_kp": ("bitnet_mma_kp", "bitnet_mma_kp.glsl", {

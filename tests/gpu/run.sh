@@ -82,7 +82,8 @@ gatespread)   # issue 13: launch-to-launch spread of the gate's >= 50 us cases, 
 ablate)  # session 14: where a kernel's time goes, SET mma_sg (BitLinear m=8), wgs (fp16 matmul at 512), dense_g (dense_f16's
          # K-parts coopmat_g at m=8, session 15), mma_kp (BitLinear's K-parts kernel at m=8 and 32, session 16), gemv_sg
          # (BitLinear's m=1 default, session 25), dense_wgs (dense_f16's m=32 default before session 26's grid rules) or
-         # dense_g16 (dense_g's cuts on coopmat_g's m=16 default, session 26):
+         # dense_g16 (dense_g's cuts on coopmat_g's m=16 default, session 26), dense_g16f and dense_g32 (lay=frag at m=16 and
+         # at m=32 mt=2, with x's or W's loads gone or x from shared memory, session 27):
          # a PASS run of the cases, then each ablated copy (tests/gpu/ablate.py) timed with --established on it (status
          # TIMED)
     shift; set=${1:-mma_sg}; spv=$(dirname "$V")/spv
@@ -93,7 +94,9 @@ ablate)  # session 14: where a kernel's time goes, SET mma_sg (BitLinear m=8), w
         gemv_sg) E="bitnet_linear shape=$SH m=1 mode=rotate" ;;
         dense_wgs) E="dense_f16 shape=$SH m=32 mode=rotate algo=wgs bufs=2 ahead=8" ;;
         dense_g16) E="dense_f16 shape=$SH m=16 mode=rotate" ;;
-        *) echo "ablate: SET mma_sg, wgs, dense_g, dense_g16, mma_kp, gemv_sg or dense_wgs" >&2; exit 2 ;; esac
+        dense_g16f) E="dense_f16 shape=$SH m=16 mode=rotate algo=coopmat_g lay=frag" ;;
+        dense_g32) E="dense_f16 shape=$SH m=32 mode=rotate algo=coopmat_g lay=frag mt=2 wn=2 sk=4 sgs=4" ;;
+        *) echo "ablate: SET mma_sg, wgs, dense_g, dense_g16, dense_g16f, dense_g32, mma_kp, gemv_sg or dense_wgs" >&2; exit 2 ;; esac
     set -- $(python3 tests/gpu/ablate.py "$set" "$spv" $(command -v glslangValidator > /dev/null || echo --list)) || exit 1
     stub=$1; shift; for v in "$@"; do [ -f "$spv/$v.spv" ] || { echo "ablate: no $spv/$v.spv (tests/gpu/ablate.py $set $spv)" >&2; exit 1; }; done
     "$V" run --no-telemetry --no-cpu-baseline --no-calibrate --seed 3 --min-time 0.05 --timeout 1 --dir "$R/abl_$set" -e "$E" > "$R/abl_$set.log" 2>&1
