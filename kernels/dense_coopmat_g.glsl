@@ -18,8 +18,8 @@
 // (a multiple of 8 = one iteration), p2 = slices, p3 = N16. Grid (ceil(N/BN) x Mp / (LN MT TS), p2, 1): row block
 // x / (Mp / (LN MT TS)), token block x % (Mp / (LN MT TS)); BN = 16 WN SGS / (TS SK).
 // Spec: 0 workgroup size = subgroup size x SGS, 1 SGS, 2 PANEL, 3 FOLD (split-K summed in the kernel), 4 TS (token sets),
-// 5 SK (K parts within the workgroup: BN = 16 WN SGS / (TS SK)), 6 PF (W's (lay=frag) and x's fragments an iteration ahead).
-// WN and MT are compiled in by the stubs dense_coopmat_g_wIxJ.comp (I = WN, J = MT) so that every fragment array has a constant size (the form that
+// 5 SK (K parts within the workgroup: BN = 16 WN SGS / (TS SK)). WN and MT are compiled in by the stubs
+// dense_coopmat_g_wIxJ.comp (I = WN, J = MT) so that every fragment array has a constant size (the form that
 // keeps matmul's accumulators out of dynamically indexed memory). dense_coopmat_g_emu_wIxJ.comp emulate the
 // matrix operations with the same semantics on any device (lavapipe validates this file's indexing).
 #extension GL_EXT_control_flow_attributes : enable
@@ -47,7 +47,6 @@ layout(binding = 3) coherent buffer Pb4 { vec4 part4[]; };
 layout(constant_id = 3) const uint FOLD = 0u;  // 1: the last workgroup of a tile sums the slices (splitk_fold.glsl)
 layout(constant_id = 4) const uint TS = 1u;    // token sets: TS subgroups of a workgroup share each row block (SGS % TS == 0)
 layout(constant_id = 5) const uint SK = 1u;    // K parts: SK subgroups of a workgroup split each tile's K slice (below)
-layout(constant_id = 6) const uint PF = 0u;    // bit 0 (lay=frag) W, bit 1 x: loaded an iteration ahead (main())
 const uint SR = SGS / SK;                      // subgroups per K part (SGS % (TS SK) == 0)
 #define FOLD_CNT_BINDING 4
 #include "splitk_fold.glsl"
@@ -71,27 +70,20 @@ float emu_h(FragEmu f, uint r, uint c) {
     return unpackHalf2x16(w[f.elem + r * f.stride + c / 8u][(c % 8u) / 2u])[c % 2u];
 }
 #define LOAD_W(f, elem, stride) f = FragEmu(elem, stride, false)
-#define WRAW uint  // lay=frag's raw fragment (PF's prefetch): here the handle's element
-#define LOAD_WRAW(v, elem) v = (elem)
-#define WFROM(f, v) f = FragEmu(v, 0u, false)
 #define LOAD_X(f, elem, stride) f = FragEmu(elem, stride, true)
 #else
 #define FRAG fcoopmatNV<16, gl_ScopeSubgroup, 16, 16>
 #define FRAGB fcoopmatNV<16, gl_ScopeSubgroup, 16, LN>
 #define ACC fcoopmatNV<32, gl_ScopeSubgroup, 16, LN>
 #define ACC_ZERO ACC(0.0)
-// lay=frag: the invocation's uvec4 of the fragment (WRAW) holds its 8 components in order.
-#define WRAW uvec4
-#define LOAD_WRAW(v, elem) v = w[(elem) + gl_SubgroupInvocationID]
-#define WFROM(f, v) [[unroll]] for (uint q_ = 0u; q_ < 4u; ++q_) {                                            \
-        const f16vec2 h_ = unpackFloat2x16((v)[q_]);                                                       \
-        f[2u * q_] = h_.x;                                                                                 \
-        f[2u * q_ + 1u] = h_.y;                                                                            \
-    }
+// lay=frag: the invocation's uvec4 of the fragment holds its 8 components in order.
 #define LOAD_W(f, elem, stride) if (PANEL == 2u) {                                                            \
-        WRAW v_;                                                                                           \
-        LOAD_WRAW(v_, elem);                                                                               \
-        WFROM(f, v_);                                                                                      \
+        const uvec4 v_ = w[(elem) + gl_SubgroupInvocationID];                                              \
+        [[unroll]] for (uint q_ = 0u; q_ < 4u; ++q_) {                                                     \
+            const f16vec2 h_ = unpackFloat2x16(v_[q_]);                                                    \
+            f[2u * q_] = h_.x;                                                                             \
+            f[2u * q_ + 1u] = h_.y;                                                                        \
+        }                                                                                                  \
     } else coopMatLoadNV(f, w, elem, stride, false)
 #define LOAD_X(f, elem, stride) coopMatLoadNV(f, x, elem, stride, true)
 #define MMA(a, b, c) coopMatMulAddNV(a, b, c)
@@ -127,47 +119,6 @@ void main() {
     [[unroll]] for (uint i = 0u; i < WN; ++i)
         [[unroll]] for (uint j = 0u; j < MT; ++j) acc[i][j] = ACC_ZERO;
     uint c = c0;
-    if (PF != 0u) {
-        // PF bit 0 (lay=frag): W's raw fragments for iteration c + 2 UK are loaded before iteration c's MMAs; bit 1: x's
-        // fragments likewise (any layout). Each adds 4 UK WN or 4 UK MT registers.
-        const bool pw = (PF & 1u) != 0u && PANEL == 2u, px = (PF & 2u) != 0u;
-        WRAW wr[UK][WN];
-        FRAGB xr[UK][MT];
-        if (c + 2u * UK <= cend) {
-            if (pw)
-                [[unroll]] for (uint u = 0u; u < UK; ++u)
-                    [[unroll]] for (uint i = 0u; i < WN; ++i) LOAD_WRAW(wr[u][i], WF(i, c + 2u * u));
-            if (px)
-                [[unroll]] for (uint u = 0u; u < UK; ++u)
-                    [[unroll]] for (uint j = 0u; j < MT; ++j) LOAD_X(xr[u][j], xb[j] + c + 2u * u, ld);
-        }
-        for (; c + 2u * UK <= cend; c += 2u * UK) {
-            FRAG fa[UK][WN];
-            FRAGB fb[UK][MT];
-            [[unroll]] for (uint u = 0u; u < UK; ++u)
-                [[unroll]] for (uint i = 0u; i < WN; ++i) {
-                    if (pw) {
-                        WFROM(fa[u][i], wr[u][i]);
-                    } else LOAD_W(fa[u][i], WF(i, c + 2u * u), wstr);
-                }
-            [[unroll]] for (uint u = 0u; u < UK; ++u)
-                [[unroll]] for (uint j = 0u; j < MT; ++j) {
-                    if (px) fb[u][j] = xr[u][j];
-                    else LOAD_X(fb[u][j], xb[j] + c + 2u * u, ld);
-                }
-            if (c + 4u * UK <= cend) {
-                if (pw)
-                    [[unroll]] for (uint u = 0u; u < UK; ++u)
-                        [[unroll]] for (uint i = 0u; i < WN; ++i) LOAD_WRAW(wr[u][i], WF(i, c + 2u * UK + 2u * u));
-                if (px)
-                    [[unroll]] for (uint u = 0u; u < UK; ++u)
-                        [[unroll]] for (uint j = 0u; j < MT; ++j) LOAD_X(xr[u][j], xb[j] + c + 2u * UK + 2u * u, ld);
-            }
-            [[unroll]] for (uint u = 0u; u < UK; ++u)
-                [[unroll]] for (uint i = 0u; i < WN; ++i)
-                    [[unroll]] for (uint j = 0u; j < MT; ++j) acc[i][j] = MMA(fa[u][i], fb[u][j], acc[i][j]);
-        }
-    }
     for (; c + 2u * UK <= cend; c += 2u * UK) {
         FRAG fa[UK][WN];
         FRAGB fb[UK][MT];

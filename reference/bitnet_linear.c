@@ -572,10 +572,19 @@ static void dense_cost(vkb_case *c, long long n, long long k, int64_t m)
  * Session 10: that was W's layout, not the loads. Row-major, a fragment is 16 rows x 32 bytes 8 KiB apart; with
  * lay=panel (the default) it is 512 contiguous bytes, and coopmat_g became the fastest dense kernel at m <= 16 (on an
  * H200, 28672x4096 m=8: 204.5 us rows, 71.6 panels at wn=4; tests/gpu/sweep_cg10.txt, at dense_coop_plan).
+ * Session 27: lay=frag (frag_slot: each fragment's 512 bytes in the order its invocations hold them, one 16-byte load an
+ * invocation where coopMatLoadNV made four 4-byte loads of 8 rows each) is the default where subgroups have 32
+ * invocations. On an H200 (tests/gpu/sweep_s27a.txt, sweep_s27b.txt, us, the six shapes) against panels:
+ *   m=8  rotate 21.47 13.19 36.79 17.91 60.36 31.65 (panel 22.48 14.15 37.87 19.40 62.41 32.36);
+ *        cold   22.11 14.34 37.44 19.04 61.76 32.99 (panel 23.71 15.58 39.17 20.70 64.58 33.70);
+ *   m=16 rotate 25.61 16.67 43.97 22.11 69.93 36.18 (panel 28.11 18.41 47.62 23.51 76.08 37.21);
+ *        cold   26.75 17.92 45.06 23.62 72.03 37.18 (panel 28.93 19.65 48.83 24.61 77.92 37.60).
+ * At m=32 no coopmat_g tiling with lay=frag reached wgs (sweep_s27a .. s27e): W or x fragments an iteration ahead lost
+ * 2-10%, and x's fragments cost 12-15 us of mt=2's 41.5 on 13824x2560 (`ablate dense_g32`).
  * Tunables: wn= row fragments per subgroup (2 or 4; 4 needs mt <= 2), mt= token fragments per subgroup (1, 2, 4),
  * sgs= subgroups per workgroup (share x in L1), sk= K parts (sk subgroups of a workgroup split one tile's K slice and
  * their partial tiles are summed in shared memory, in part order: split-K without a second dispatch), ln= tokens per
- * fragment (8: 16x8x16 MMAs, mt=1 only; 16), split= K slices (0 = auto), lay= rows | panel, fold= 0 (split-K summed
+ * fragment (8: 16x8x16 MMAs, mt=1 only; 16), split= K slices (0 = auto), lay= rows | panel | frag, fold= 0 (split-K summed
  * by dense_splitk) | 1 (by the tile's last workgroup, kernels/splitk_fold.glsl: slower at the auto splits on the H200,
  * tests/gpu/sweep_fold11.txt). Defaults: mt=1 (one token block per workgroup, the blocks side by side in grid x so
  * that they share W through L2; mt=2 at m=32 took 2.2-2.6x its time, tests/gpu/sweep_cg11b.txt, with its accumulators
@@ -638,7 +647,8 @@ static int dense_g_plan(vkb_case *c, long long n, long long k, int64_t m, int em
     if (fold != 0 && fold != 1) return vkb_error(c, "fold=%lld: expected 0 (split-K summed by a second dispatch) or 1 (in the kernel)", (long long)fold);
     if (vkb_param_str(c, "sr", NULL) || vkb_param_str(c, "xpre", NULL) || vkb_param_str(c, "rb", NULL))
         return vkb_error(c, "sr=, xpre= and rb= apply to algo=stream only (algo=coopmat_g)");
-    const char *lay = vkb_param_str(c, "lay", "panel");
+    /* lay=frag by default where a subgroup has 32 invocations (its order's) and in the emulation; panel elsewhere */
+    const char *lay = vkb_param_str(c, "lay", emu || c->caps.subgroup == 32 ? "frag" : "panel");
     int panel = !strcmp(lay, "panel") ? 1 : !strcmp(lay, "frag") ? 2 : 0;
     if (!panel && strcmp(lay, "rows")) return vkb_error(c, "lay=%s: expected rows, panel or frag", lay);
     if (ts < 1 || ts > 4 || sk < 1 || sk > 16 || sgs % (ts * sk))
@@ -661,10 +671,6 @@ static int dense_g_plan(vkb_case *c, long long n, long long k, int64_t m, int em
     if (!vkb_param_str(c, "sgs", NULL))
         while (sgs % 2 == 0 && (sgs / 2) % (ts * sk) == 0 && 1024.0 * (double)sgs * (double)tiles_kib + 16 > c->caps.max_shared) sgs /= 2;
     uint32_t sg = c->caps.subgroup ? c->caps.subgroup : 32, wg = sg * (uint32_t)sgs;
-    int64_t pf = vkb_param_int(c, "pf", 0);
-    if (pf < 0 || pf > 3 || ((pf & 1) && panel != 2))
-        return vkb_error(c, "pf=%lld lay=%s: expected 0 .. 3, the fragments loaded an iteration ahead: bit 0 W's (lay=frag only), "
-                         "bit 1 x's", (long long)pf, lay);
     if (panel == 2 && !emu && sg != 32)  /* frag_slot's order: 8 halves for each of 32 invocations */
         return vkb_skip(c, "lay=frag lays a fragment out for 32 invocations (this device's subgroup: %u); algo=coopmat_g_emu validates it", sg);
     if (emu && (sg < 8 || sg > 16 * (uint32_t)ln))  /* an invocation owns 16 ln / sg accumulator elements */
@@ -715,15 +721,15 @@ static int dense_g_plan(vkb_case *c, long long n, long long k, int64_t m, int em
     vkb_add_buf(c, "tickets", VKB_U32, fold ? (size_t)(gx * gz) : 1, VKB_IN);  /* zero (kernels/splitk_fold.glsl) */
     char shader[48];
     snprintf(shader, sizeof(shader), "dense_coopmat_g%s_w%lldx%u%s", emu ? "_emu" : "", (long long)wn, mt, ln == 8 ? "n8" : "");
-    uint32_t spec[7] = {wg, (uint32_t)sgs, (uint32_t)panel, (uint32_t)fold, (uint32_t)ts, (uint32_t)sk, (uint32_t)pf};
-    vkb_dispatch *d = vkb_add_dispatch(c, vkb_add_pipe(c, shader, 7, spec), (uint32_t)(gx * gz), (uint32_t)s, 1);
+    uint32_t spec[6] = {wg, (uint32_t)sgs, (uint32_t)panel, (uint32_t)fold, (uint32_t)ts, (uint32_t)sk};
+    vkb_dispatch *d = vkb_add_dispatch(c, vkb_add_pipe(c, shader, 6, spec), (uint32_t)(gx * gz), (uint32_t)s, 1);
     if (!d) return vkb_error(c, "out of memory");
     d->push.n = (uint32_t)n, d->push.m = (uint32_t)m, d->push.k = (uint32_t)k;
     d->push.p0 = (uint32_t)nc, d->push.p1 = (uint32_t)per, d->push.p2 = (uint32_t)s, d->push.p3 = (uint32_t)n16;
     if (s > 1 && !fold && dense_add_splitk(c, n, m, s)) return vkb_error(c, "out of memory");
-    snprintf(c->note, sizeof(c->note), "%s %llux%llu wn%lld ln%lld sg%lld ts%lld sk%lld split%llu%s %s%s", emu ? "coopmat_g_emu" : "coopmat_g",
+    snprintf(c->note, sizeof(c->note), "%s %llux%llu wn%lld ln%lld sg%lld ts%lld sk%lld split%llu%s %s", emu ? "coopmat_g_emu" : "coopmat_g",
              (unsigned long long)bn, (unsigned long long)tw, (long long)wn, (long long)ln, (long long)sgs, (long long)ts, (long long)sk, (unsigned long long)s,
-             fold ? " folded" : "", lay, pf ? (pf == 1 ? " pfW" : pf == 2 ? " pfx" : " pfWx") : "");
+             fold ? " folded" : "", lay);
     dense_cost(c, n, k, m);
     return 0;
 }
@@ -773,9 +779,8 @@ static int dense_stream_plan(vkb_case *c, long long n, long long k, int64_t m, i
     const char *lay = vkb_param_str(c, "lay", "panel");
     int panel = !strcmp(lay, "panel");
     int64_t rb = vkb_param_int(c, "rb", 2), xpre = vkb_param_int(c, "xpre", 1);
-    if (vkb_param_str(c, "fold", NULL) || vkb_param_str(c, "mt", NULL) || vkb_param_str(c, "ts", NULL) || vkb_param_str(c, "ln", NULL) ||
-        vkb_param_str(c, "pf", NULL))
-        return vkb_error(c, "fold=, mt=, ts=, ln= and pf= apply to algo=coopmat_g only (algo=stream)");
+    if (vkb_param_str(c, "fold", NULL) || vkb_param_str(c, "mt", NULL) || vkb_param_str(c, "ts", NULL) || vkb_param_str(c, "ln", NULL))
+        return vkb_error(c, "fold=, mt=, ts= and ln= apply to algo=coopmat_g only (algo=stream)");
     if (!panel && strcmp(lay, "rows")) return vkb_error(c, "lay=%s: expected rows or panel", lay);
     if ((rb != 1 && rb != 2 && rb != 4) || (xpre != 0 && xpre != 1))
         return vkb_error(c, "rb=%lld xpre=%lld: expected rb 1, 2 or 4 (register buffers), xpre 0 or 1", (long long)rb, (long long)xpre);
@@ -885,9 +890,9 @@ static int dense_wgs_plan(vkb_case *c, long long n, long long k, int64_t m, int 
 {
     if (vkb_param_str(c, "sr", NULL) || vkb_param_str(c, "sk", NULL) || vkb_param_str(c, "xpre", NULL) || vkb_param_str(c, "rb", NULL) ||
         vkb_param_str(c, "fold", NULL) || vkb_param_str(c, "mt", NULL) || vkb_param_str(c, "ts", NULL) || vkb_param_str(c, "wn", NULL) ||
-        vkb_param_str(c, "ln", NULL) || vkb_param_str(c, "pf", NULL))
-        return vkb_error(c, "sr=, sk=, xpre=, rb=, fold=, mt=, ts=, wn=, ln= and pf= do not apply to algo=wgs (its axes: bn, bk, sgs, ahead, "
-                         "split, bufs)");
+        vkb_param_str(c, "ln", NULL))
+        return vkb_error(c, "sr=, sk=, xpre=, rb=, fold=, mt=, ts=, wn= and ln= do not apply to algo=wgs (its axes: bn, bk, sgs, ahead, split, "
+                         "bufs)");
     const char *lay = vkb_param_str(c, "lay", "rows");
     if (strcmp(lay, "rows")) return vkb_error(c, "lay=%s: algo=wgs reads W row-major (lay=rows)", lay);
     int64_t bn = vkb_param_int(c, "bn", 64), bk = vkb_param_int(c, "bk", 64), sgs = vkb_param_int(c, "sgs", 4);
@@ -942,8 +947,8 @@ static int dense_wgs_plan(vkb_case *c, long long n, long long k, int64_t m, int 
 
 static int dense_coop_plan(vkb_case *c, long long n, long long k, int64_t m)
 {
-    /* coopmat_g (panels, wn=4) at 8 <= m <= 16, stream (panels) above. On an H200 (rotate, us, shapes as at
-     * linear_default_algo): session 8 (tests/gpu/sweep_dense3.txt) had the staged coopmat at m=8: 49.9 30.8 76.2 36.0
+    /* coopmat_g (panels, wn=4; lay=frag since session 27, at dense_g_plan) at 8 <= m <= 16, stream (panels) above. On
+     * an H200 (rotate, us, shapes as at linear_default_algo): session 8 (tests/gpu/sweep_dense3.txt) had the staged coopmat at m=8: 49.9 30.8 76.2 36.0
      * 131.4 68.6, m=32: 85.9 45.2 137.0 61.4 236.5 125.6; stream (rows) m=8: 42.9 28.8 71.8 35.4 131.3 69.6, m=32: 74.6
      * 31.5 112.1 52.5 174.6 93.2; coopmat_g on row-major W 5-10x slower. Session 10 (sweep_cg10.txt, sweep_cg10b.txt):
      * with W in panels coopmat_g wn=4 took m=8: 29.0 21.2 44.0 24.0 73.6 41.0 (cold 28.7 22.3 43.9 24.2 74.2 40.8), m=16:
@@ -979,9 +984,8 @@ static int dense_coop_plan(vkb_case *c, long long n, long long k, int64_t m)
     if (vkb_param_str(c, "sr", NULL) || vkb_param_str(c, "sk", NULL) || vkb_param_str(c, "lay", NULL) || vkb_param_str(c, "xpre", NULL) ||
         vkb_param_str(c, "rb", NULL))
         return vkb_error(c, "sr=, xpre= and rb= apply to algo=stream only, sk= and lay= to stream and coopmat_g (algo=%s)", algo);
-    if (vkb_param_str(c, "fold", NULL) || vkb_param_str(c, "mt", NULL) || vkb_param_str(c, "ts", NULL) || vkb_param_str(c, "ln", NULL) ||
-        vkb_param_str(c, "pf", NULL))
-        return vkb_error(c, "fold=, mt=, ts=, ln= and pf= apply to algo=coopmat_g only (algo=%s)", algo);
+    if (vkb_param_str(c, "fold", NULL) || vkb_param_str(c, "mt", NULL) || vkb_param_str(c, "ts", NULL) || vkb_param_str(c, "ln", NULL))
+        return vkb_error(c, "fold=, mt=, ts= and ln= apply to algo=coopmat_g only (algo=%s)", algo);
     if (!emu && !c->caps.coopmat_nv)
         return vkb_skip(c, "device lacks VK_NV_cooperative_matrix (fp16 matrix units); algo=coopmat_emu validates the tiling");
     if (!emu && !c->caps.f16) return vkb_skip(c, "device lacks shaderFloat16 (fp16 cooperative matrices)");
@@ -1118,7 +1122,7 @@ static void dense_check(vkb_case *c, vkb_check *r)
     vkb_check_ref(r, p->fast ? &p->cmp : NULL, p->fast ? "blas+scalar-sample" : "scalar");
 }
 
-VKB_KERNEL(dense_f16) = {"dense_f16", "n,k,m,shape,algo,rows,mt,wg,bm,bn,bk,sgs,split,wn,sr,sk,lay,rb,xpre,fold,ts,ahead,ln,bufs,pf",
+VKB_KERNEL(dense_f16) = {"dense_f16", "n,k,m,shape,algo,rows,mt,wg,bm,bn,bk,sgs,split,wn,sr,sk,lay,rb,xpre,fold,ts,ahead,ln,bufs",
                          "fp16-weight GEMV/GEMM baseline for bitnet_linear: fp16 W, x; fp32 accumulate and y "
                          "(algo gemv|gemv8|gemm SIMT; coopmat, coopmat_g (the default at m 8..64) or stream (above) on matrix units; wgs on "
                          "workgroup-scope matrices (coopmat2: the default at m 32 and 64); coopmat_emu, coopmat_g_emu, stream_emu, wgs_emu)",
