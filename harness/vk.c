@@ -748,6 +748,7 @@ vkb_vk *vkb_vk_open(const char *select, int validate, char *err, size_t errlen)
     in->sm_count = sm_count(&pi, in->sm_source, sizeof(in->sm_source));
     vkb_caps *c = &v->caps;
     c->is_cpu = v->props.deviceType == VK_PHYSICAL_DEVICE_TYPE_CPU;
+    c->vendor = v->props.vendorID;
     c->f16 = pi.f12.shaderFloat16;
     c->storage16 = pi.f11.storageBuffer16BitAccess;
     c->int8 = pi.f12.shaderInt8;

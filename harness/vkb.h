@@ -91,6 +91,7 @@ double vkb_wg_staged_shared(uint32_t bm, uint32_t bn, uint32_t bk, uint32_t bufs
 /* What the device offers, as plain flags, so plan() can SKIP with a reason. */
 typedef struct vkb_caps {
     int is_cpu;                 /* lavapipe or another CPU implementation */
+    uint32_t vendor;            /* PCI vendor ID (VkPhysicalDeviceProperties::vendorID; 0x10DE NVIDIA) */
     int f16, storage16, int8, storage8, int_dot, int_dot_accel, coopmat_nv, coopmat_khr;
     int coopmat_wg;             /* VK_NV_cooperative_matrix2 workgroup scope + flexible dimensions, enabled */
     uint32_t coopmat_wg_max;    /* its largest workgroup (invocations) */

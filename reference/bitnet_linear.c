@@ -570,7 +570,7 @@ static void dense_cost(vkb_case *c, long long n, long long k, int64_t m)
  * Loading W fragments with coopMatLoadNV from global memory removes staging and barriers: each subgroup keeps
  * 4 WN x 512 bytes of W in flight (4 16-deep fragments per row block: whole 128-byte lines) and runs on its own.
  * Session 10: that was W's layout, not the loads. Row-major, a fragment is 16 rows x 32 bytes 8 KiB apart; with
- * lay=panel (the default) it is 512 contiguous bytes, and coopmat_g became the fastest dense kernel at m <= 16 (on an
+ * lay=panel (the default until session 27) it is 512 contiguous bytes, and coopmat_g became the fastest dense kernel at m <= 16 (on an
  * H200, 28672x4096 m=8: 204.5 us rows, 71.6 panels at wn=4; tests/gpu/sweep_cg10.txt, at dense_coop_plan).
  * Session 27: lay=frag (frag_slot: each fragment's 512 bytes in the order its invocations hold them, one 16-byte load an
  * invocation where coopMatLoadNV made four 4-byte loads of 8 rows each) is the default where subgroups have 32
@@ -579,8 +579,10 @@ static void dense_cost(vkb_case *c, long long n, long long k, int64_t m)
  *        cold   22.11 14.34 37.44 19.04 61.76 32.99 (panel 23.71 15.58 39.17 20.70 64.58 33.70);
  *   m=16 rotate 25.61 16.67 43.97 22.11 69.93 36.18 (panel 28.11 18.41 47.62 23.51 76.08 37.21);
  *        cold   26.75 17.92 45.06 23.62 72.03 37.18 (panel 28.93 19.65 48.83 24.61 77.92 37.60).
- * At m=32 no coopmat_g tiling with lay=frag reached wgs (sweep_s27a .. s27e): W or x fragments an iteration ahead lost
- * 2-10%, and x's fragments cost 12-15 us of mt=2's 41.5 on 13824x2560 (`ablate dense_g32`).
+ * At m=32 no coopmat_g tiling with lay=frag reached wgs on five of the six shapes (sweep_s27a .. s27e); on 2560x6912
+ * mt=1 ts=2 sk=4 sgs=8 took 23.48-23.50 against wgs's 24.27 (-3%, rotate; cold not measured). W's fragments an
+ * iteration ahead (removed) took -4% .. +26%, x's -4% .. +13%; x's fragments cost 12-15 us of mt=2's 41.5 on
+ * 13824x2560 (`ablate dense_g32`, tests/gpu/sweep_s27e.txt).
  * Tunables: wn= row fragments per subgroup (2 or 4; 4 needs mt <= 2), mt= token fragments per subgroup (1, 2, 4),
  * sgs= subgroups per workgroup (share x in L1), sk= K parts (sk subgroups of a workgroup split one tile's K slice and
  * their partial tiles are summed in shared memory, in part order: split-K without a second dispatch), ln= tokens per
@@ -647,8 +649,9 @@ static int dense_g_plan(vkb_case *c, long long n, long long k, int64_t m, int em
     if (fold != 0 && fold != 1) return vkb_error(c, "fold=%lld: expected 0 (split-K summed by a second dispatch) or 1 (in the kernel)", (long long)fold);
     if (vkb_param_str(c, "sr", NULL) || vkb_param_str(c, "xpre", NULL) || vkb_param_str(c, "rb", NULL))
         return vkb_error(c, "sr=, xpre= and rb= apply to algo=stream only (algo=coopmat_g)");
-    /* lay=frag by default where a subgroup has 32 invocations (its order's) and in the emulation; panel elsewhere */
-    const char *lay = vkb_param_str(c, "lay", emu || c->caps.subgroup == 32 ? "frag" : "panel");
+    /* lay=frag by default on NVIDIA's driver with 32-invocation subgroups (the order frag_slot names was measured there)
+     * and in the emulation; panel elsewhere, where the order is not known */
+    const char *lay = vkb_param_str(c, "lay", emu || (c->caps.vendor == 0x10DE && c->caps.subgroup == 32) ? "frag" : "panel");
     int panel = !strcmp(lay, "panel") ? 1 : !strcmp(lay, "frag") ? 2 : 0;
     if (!panel && strcmp(lay, "rows")) return vkb_error(c, "lay=%s: expected rows, panel or frag", lay);
     if (ts < 1 || ts > 4 || sk < 1 || sk > 16 || sgs % (ts * sk))

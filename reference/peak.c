@@ -345,8 +345,9 @@ VKB_KERNEL(peak_coopmat) = {"peak_coopmat", "n,iters,type,shape,grid,sgs,impl,sr
  * order, which holds K pairs: on an H200, 580.159.04, session 27, invocation 1 held B's (0,2) (0,3) (0,10) (0,11)
  * (8,2) .. (8,11), tests/gpu/sweep_s27a.txt.)
  * A mismatch FAILs with the first components of invocations 0, 1 and 4 in the note: what the driver does, for whoever
- * adapts a kernel to it. use= a | b | c, type= s8 (sint8 x sint8 -> sint32, the default) | f16 (use=a or b), frag= MxNxK
- * (one the device reports; default its first with M = 16, 16x16x16 for f16). */
+ * adapts a kernel to it. use= a | b | c, type= s8 (sint8 x sint8 -> sint32, the default) | f16 (use=a or b; its own
+ * module, kernels/coopmat_layout_f16.comp), frag= MxNxK (one the device reports; default its first with M = 16;
+ * 16x16x16 only for f16). */
 typedef struct cl_cfg { uint32_t m, n, k, use, f16; } cl_cfg;
 
 static int cl_config(vkb_case *c, cl_cfg *g)
@@ -361,19 +362,21 @@ static int cl_config(vkb_case *c, cl_cfg *g)
     if (f) {
         char tail;
         if (sscanf(f, "%ux%ux%u%c", &g->m, &g->n, &g->k, &tail) != 3 || g->m != 16 || (g->n != 8 && g->n != 16) ||
-            (g->k != 16 && g->k != 32) || (g->f16 && g->k != 16))
-            return vkb_error(c, "frag=%s: expected 16xNxK with N 8 or 16 and K 16 or 32 (16 for type=f16: the orders the reference knows)", f);
+            (g->k != 16 && g->k != 32) || (g->f16 && (g->n != 16 || g->k != 16)))
+            return vkb_error(c, "frag=%s: expected 16xNxK with N 8 or 16 and K 16 or 32, 16x16x16 for type=f16 (the orders the "
+                             "reference knows)", f);
     }
     if (!c->caps.coopmat_nv) return vkb_skip(c, "device lacks VK_NV_cooperative_matrix: no layout to probe");
     if (!g->f16 && (!c->caps.int8 || !c->caps.storage8))
         return vkb_skip(c, "device lacks shaderInt8 or 8-bit storage (int8 cooperative matrices)");
-    if (g->f16 && !c->caps.f16) return vkb_skip(c, "device lacks shaderFloat16 (fp16 cooperative matrices)");
+    if (g->f16 && !(c->caps.f16 && c->caps.storage16))
+        return vkb_skip(c, "device lacks shaderFloat16 or 16-bit storage (fp16 cooperative matrices)");
     if (c->caps.subgroup != 32) return vkb_skip(c, "the reference order names 32 invocations; this device's subgroup has %u", c->caps.subgroup);
     int found = 0;
     for (int i = 0; i < c->caps.ncm; i++) {
         const vkb_cm_shape *q = &c->caps.cm[i];
         if (q->khr || (g->f16 ? q->a != 0 || q->b != 0 : q->a != 3 || q->b != 3 || q->c != 5 || q->d != 5)) continue;
-        if (f ? q->m == g->m && q->n == g->n && q->k == g->k : q->m == 16 && q->n <= 16 && (q->k == 16 || q->k == 32)) {
+        if (f || g->f16 ? q->m == g->m && q->n == g->n && q->k == g->k : q->m == 16 && q->n <= 16 && (q->k == 16 || q->k == 32)) {
             if (!f) g->n = q->n, g->k = q->k;
             found = 1;
             break;
@@ -391,11 +394,12 @@ static int cl_plan(vkb_case *c)
     vkb_add_buf(c, "i8", VKB_I8, 2 * (size_t)(g.use == 0 ? g.m * g.k : g.k * g.n), VKB_IN);
     vkb_add_buf(c, "i32", VKB_I32, 2 * (size_t)g.m * g.n, VKB_IN);
     vkb_add_buf(c, "o", VKB_U32, 1 + 32 * 64, VKB_OUT);
-    vkb_add_buf(c, "h", VKB_F16, 2 * (size_t)(g.use == 0 ? g.m * g.k : g.k * g.n), VKB_IN);
-    uint32_t spec[6] = {32, g.m, g.n, g.k, g.use, g.f16};
-    vkb_dispatch *d = vkb_add_dispatch(c, vkb_add_pipe(c, "coopmat_layout", 6, spec), 1, 1, 1);
+    if (g.f16) vkb_add_buf(c, "h", VKB_F16, 2 * (size_t)(g.use == 0 ? g.m * g.k : g.k * g.n), VKB_IN);  /* binding 3 */
+    uint32_t spec[5] = {32, g.m, g.n, g.k, g.use};
+    vkb_dispatch *d = vkb_add_dispatch(c, vkb_add_pipe(c, g.f16 ? "coopmat_layout_f16" : "coopmat_layout", 5, spec), 1, 1, 1);
     if (!d) return vkb_error(c, "out of memory");
-    c->bytes = (double)(c->buf[0].count + 4 * c->buf[1].count + 4 * c->buf[2].count + 2 * c->buf[3].count);
+    c->bytes = g.f16 ? (double)(4 * c->buf[2].count + 2 * c->buf[3].count)
+                     : (double)(c->buf[0].count + 4 * c->buf[1].count + 4 * c->buf[2].count);
     snprintf(c->variant, sizeof(c->variant), "%s", g.use == 0 ? "A" : g.use == 1 ? "B" : "C");
     snprintf(c->note, sizeof(c->note), "%ux%ux%u %s %s", g.m, g.n, g.k, g.f16 ? "fp16" : "sint8", g.use == 0 ? "A (row-major load)" : g.use == 1 ?
              "B (column-major load)" : "accumulator (row-major load)");
@@ -410,13 +414,13 @@ static void cl_fill(vkb_case *c, gsl_rng *rng)
     if (cl_config(c, &g)) return;
     int8_t *a = c->buf[0].host;
     int32_t *acc = c->buf[1].host;
-    uint16_t *h = c->buf[3].host;
+    uint16_t *h = g.f16 ? c->buf[3].host : NULL;
     uint32_t rows = g.use == 0 ? g.m : g.k, cols = g.use == 0 ? g.k : g.n;
     for (uint32_t r = 0; r < rows; r++)
         for (uint32_t col = 0; col < cols; col++) {
             size_t o = g.use == 1 ? (size_t)col * g.k + r : (size_t)r * cols + col;  /* B column-major */
             a[o] = (int8_t)r, a[(size_t)rows * cols + o] = (int8_t)col;
-            h[o] = vkb_f32_to_f16((float)r), h[(size_t)rows * cols + o] = vkb_f32_to_f16((float)col);  /* exact */
+            if (h) h[o] = vkb_f32_to_f16((float)r), h[(size_t)rows * cols + o] = vkb_f32_to_f16((float)col);  /* exact */
         }
     for (uint32_t r = 0; r < g.m; r++)
         for (uint32_t col = 0; col < g.n; col++) acc[r * g.n + col] = (int32_t)r, acc[g.m * g.n + r * g.n + col] = (int32_t)col;

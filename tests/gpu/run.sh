@@ -89,11 +89,11 @@ ablate)  # session 14: where a kernel's time goes, SET mma_sg (BitLinear m=8), w
     shift; set=${1:-mma_sg}; spv=$(dirname "$V")/spv
     case $set in mma_sg) E="bitnet_linear shape=13824x2560,28672x4096,4096x14336 m=8 mode=rotate" ;;
         wgs) E="matmul m=512 n=512 k=64,512 dtype=f16 variant=coopmat_wgs_s" ;;
-        dense_g) E="dense_f16 shape=13824x2560,2560x6912,6144x4096,4096x14336 m=8 mode=rotate" ;;
+        dense_g) E="dense_f16 shape=13824x2560,2560x6912,6144x4096,4096x14336 m=8 mode=rotate lay=panel" ;;
         mma_kp) E="bitnet_linear shape=13824x2560,28672x4096,4096x14336 m=8,32 mode=rotate algo=mma_kp wn=2 sk=4" ;;
         gemv_sg) E="bitnet_linear shape=$SH m=1 mode=rotate" ;;
         dense_wgs) E="dense_f16 shape=$SH m=32 mode=rotate algo=wgs bufs=2 ahead=8" ;;
-        dense_g16) E="dense_f16 shape=$SH m=16 mode=rotate" ;;
+        dense_g16) E="dense_f16 shape=$SH m=16 mode=rotate lay=panel" ;;  # dense_g, dense_g16: the layout their figures had
         dense_g16f) E="dense_f16 shape=$SH m=16 mode=rotate algo=coopmat_g lay=frag" ;;
         dense_g32) E="dense_f16 shape=$SH m=32 mode=rotate algo=coopmat_g lay=frag mt=2 wn=2 sk=4 sgs=4" ;;
         *) echo "ablate: SET mma_sg, wgs, dense_g, dense_g16, dense_g16f, dense_g32, mma_kp, gemv_sg or dense_wgs" >&2; exit 2 ;; esac
