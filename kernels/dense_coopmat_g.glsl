@@ -134,8 +134,17 @@ void main() {
     const uint xsb = sg * XR * XSTR;
 #define XSTAGE(cc, len) if (XS != 0u) {                                                                       \
         subgroupBarrier();                                                                                 \
-        for (uint e_ = gl_SubgroupInvocationID; e_ < XR * (len); e_ += gl_SubgroupSize)                   \
-            smx[xsb + e_ / (len) * XSTR + e_ % (len)] = x[(t0 + e_ / (len)) * ld + (cc) + e_ % (len)];     \
+        for (uint e0_ = 0u; e0_ < XR * (len); e0_ += 4u * gl_SubgroupSize) {  /* 4 loads in flight, then  */ \
+            uvec4 v_[4];                                                      /* their 4 stores            */ \
+            [[unroll]] for (uint q_ = 0u; q_ < 4u; ++q_) {                                                 \
+                const uint e_ = e0_ + q_ * gl_SubgroupSize + gl_SubgroupInvocationID;                      \
+                if (e_ < XR * (len)) v_[q_] = x[(t0 + e_ / (len)) * ld + (cc) + e_ % (len)];               \
+            }                                                                                              \
+            [[unroll]] for (uint q_ = 0u; q_ < 4u; ++q_) {                                                 \
+                const uint e_ = e0_ + q_ * gl_SubgroupSize + gl_SubgroupInvocationID;                      \
+                if (e_ < XR * (len)) smx[xsb + e_ / (len) * XSTR + e_ % (len)] = v_[q_];                   \
+            }                                                                                              \
+        }                                                                                                  \
         subgroupMemoryBarrierShared();                                                                     \
         subgroupBarrier();                                                                                 \
     }
