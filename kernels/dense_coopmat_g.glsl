@@ -18,9 +18,9 @@
 // (a multiple of 8 = one iteration), p2 = slices, p3 = N16. Grid (ceil(N/BN) x Mp / (LN MT TS), p2, 1): row block
 // x / (Mp / (LN MT TS)), token block x % (Mp / (LN MT TS)); BN = 16 WN SGS / (TS SK).
 // Spec: 0 workgroup size = subgroup size x SGS, 1 SGS, 2 PANEL, 3 FOLD (split-K summed in the kernel), 4 TS (token sets),
-// 5 SK (K parts within the workgroup: BN = 16 WN SGS / (TS SK)), 6 XS (x staged, below). WN and MT are compiled in
-// by the stubs dense_coopmat_g_wIxJ.comp (I = WN, J = MT) so that every fragment array has a constant size (the form
-// that keeps matmul's accumulators out of dynamically indexed memory). dense_coopmat_g_emu_wIxJ.comp emulate the
+// 5 SK (K parts within the workgroup: BN = 16 WN SGS / (TS SK)). WN and MT are compiled in by the stubs
+// dense_coopmat_g_wIxJ.comp (I = WN, J = MT) so that every fragment array has a constant size (the form that
+// keeps matmul's accumulators out of dynamically indexed memory). dense_coopmat_g_emu_wIxJ.comp emulate the
 // matrix operations with the same semantics on any device (lavapipe validates this file's indexing).
 #extension GL_EXT_control_flow_attributes : enable
 #extension GL_EXT_shader_16bit_storage : require
@@ -55,13 +55,6 @@ const uint SR = SGS / SK;                      // subgroups per K part (SGS % (T
 // driver indexed acc dynamically and kept all of it in local memory (128 B at WN = 2, 256 at 4: the pipeline
 // statistics), and mt=2 took 1.5-3x mt=1's time; staged at once, no local memory (tests/gpu/sweep_s26b.txt).
 shared uvec4 sm[(SK > 1u || MT > 1u ? SGS * WN * MT : SGS) * 64u];
-// XS (spec 6, xs=1): each subgroup stages its LN MT tokens x one iteration's K (2 UK uvec4) of x in its own rows of
-// smx (padded by one uvec4: a column-major fragment's 16-byte rows fall in distinct banks) with 16-byte loads, and
-// loads its B fragments from there; only the subgroup syncs. Column-major fragment loads from global memory cost 12-15
-// us of 41.5 at m=32 mt=2 on 13824x2560, from shared memory ~1 (tests/gpu/sweep_s27e.txt, `ablate dense_g32`).
-layout(constant_id = 6) const uint XS = 0u;
-const uint XR = LN * MT, XSTR = 2u * UK + 1u;
-shared uvec4 smx[XS != 0u ? SGS * XR * XSTR : 1u];
 
 #ifdef VKB_COOP_EMU
 // Emulated (kernels/dense_coop_emu.glsl): a fragment is a handle into W (row-major) or x (column-major), read by the
@@ -69,7 +62,6 @@ shared uvec4 smx[XS != 0u ? SGS * XR * XSTR : 1u];
 #define EMU_LN DG_LN
 #include "dense_coop_emu.glsl"
 float emu_h(FragEmu f, uint r, uint c) {
-    if (f.col && XS != 0u) return unpackHalf2x16(smx[f.elem + c * f.stride + r / 8u][(r % 8u) / 2u])[r % 2u];
     if (f.col) return unpackHalf2x16(x[f.elem + c * f.stride + r / 8u][(r % 8u) / 2u])[r % 2u];
     if (f.stride == 0u) {  // lay=frag: component i of invocation l (frag_slot's order)
         const uint l = 4u * (r % 8u) + (c % 8u) / 2u, i = 4u * (r / 8u) + 2u * (c / 8u) + (c & 1u);
@@ -79,7 +71,6 @@ float emu_h(FragEmu f, uint r, uint c) {
 }
 #define LOAD_W(f, elem, stride) f = FragEmu(elem, stride, false)
 #define LOAD_X(f, elem, stride) f = FragEmu(elem, stride, true)
-#define LOAD_XS(f, elem, stride) f = FragEmu(elem, stride, true)
 #else
 #define FRAG fcoopmatNV<16, gl_ScopeSubgroup, 16, 16>
 #define FRAGB fcoopmatNV<16, gl_ScopeSubgroup, 16, LN>
@@ -95,7 +86,6 @@ float emu_h(FragEmu f, uint r, uint c) {
         }                                                                                                  \
     } else coopMatLoadNV(f, w, elem, stride, false)
 #define LOAD_X(f, elem, stride) coopMatLoadNV(f, x, elem, stride, true)
-#define LOAD_XS(f, elem, stride) coopMatLoadNV(f, smx, elem, stride, true)
 #define MMA(a, b, c) coopMatMulAddNV(a, b, c)
 #define STORE_COL(acc, elem) coopMatStoreNV(acc, sm, elem, 4u, true)
 #endif
@@ -129,34 +119,13 @@ void main() {
     [[unroll]] for (uint i = 0u; i < WN; ++i)
         [[unroll]] for (uint j = 0u; j < MT; ++j) acc[i][j] = ACC_ZERO;
     uint c = c0;
-    // XS: x's uvec4 [cc, cc + len) of the subgroup's XR tokens into its rows of smx (x has Mp rows: all in bounds),
-    // after the subgroup's loads from the previous ones; B fragments at column cc of token block j from xsb + LN j XSTR.
-    const uint xsb = sg * XR * XSTR;
-#define XSTAGE(cc, len) if (XS != 0u) {                                                                       \
-        subgroupBarrier();                                                                                 \
-        for (uint e0_ = 0u; e0_ < XR * (len); e0_ += 4u * gl_SubgroupSize) {  /* 4 loads in flight, then  */ \
-            uvec4 v_[4];                                                      /* their 4 stores            */ \
-            [[unroll]] for (uint q_ = 0u; q_ < 4u; ++q_) {                                                 \
-                const uint e_ = e0_ + q_ * gl_SubgroupSize + gl_SubgroupInvocationID;                      \
-                if (e_ < XR * (len)) v_[q_] = x[(t0 + e_ / (len)) * ld + (cc) + e_ % (len)];               \
-            }                                                                                              \
-            [[unroll]] for (uint q_ = 0u; q_ < 4u; ++q_) {                                                 \
-                const uint e_ = e0_ + q_ * gl_SubgroupSize + gl_SubgroupInvocationID;                      \
-                if (e_ < XR * (len)) smx[xsb + e_ / (len) * XSTR + e_ % (len)] = v_[q_];                   \
-            }                                                                                              \
-        }                                                                                                  \
-        subgroupMemoryBarrierShared();                                                                     \
-        subgroupBarrier();                                                                                 \
-    }
-#define LOADB(f, j, cc, q) if (XS != 0u) LOAD_XS(f, xsb + LN * (j) * XSTR + (q), XSTR); else LOAD_X(f, xb[j] + (cc), ld)
     for (; c + 2u * UK <= cend; c += 2u * UK) {
         FRAG fa[UK][WN];
         FRAGB fb[UK][MT];
         [[unroll]] for (uint u = 0u; u < UK; ++u)
             [[unroll]] for (uint i = 0u; i < WN; ++i) LOAD_W(fa[u][i], WF(i, c + 2u * u), wstr);
-        XSTAGE(c, 2u * UK)
         [[unroll]] for (uint u = 0u; u < UK; ++u)
-            [[unroll]] for (uint j = 0u; j < MT; ++j) LOADB(fb[u][j], j, c + 2u * u, 2u * u);
+            [[unroll]] for (uint j = 0u; j < MT; ++j) LOAD_X(fb[u][j], xb[j] + c + 2u * u, ld);
         [[unroll]] for (uint u = 0u; u < UK; ++u)
             [[unroll]] for (uint i = 0u; i < WN; ++i)
                 [[unroll]] for (uint j = 0u; j < MT; ++j) acc[i][j] = MMA(fa[u][i], fb[u][j], acc[i][j]);
@@ -165,8 +134,7 @@ void main() {
         FRAG fa[WN];
         FRAGB fb[MT];
         [[unroll]] for (uint i = 0u; i < WN; ++i) LOAD_W(fa[i], WF(i, c), wstr);
-        XSTAGE(c, 2u)
-        [[unroll]] for (uint j = 0u; j < MT; ++j) LOADB(fb[j], j, c, 0u);
+        [[unroll]] for (uint j = 0u; j < MT; ++j) LOAD_X(fb[j], xb[j] + c, ld);
         [[unroll]] for (uint i = 0u; i < WN; ++i)
             [[unroll]] for (uint j = 0u; j < MT; ++j) acc[i][j] = MMA(fa[i], fb[j], acc[i][j]);
     }
