@@ -61,10 +61,16 @@ shared uvec4 sm[(SK > 1u || MT > 1u ? SGS * WN * MT : SGS) * 64u];
 // MMA. K = 6912 at split 1 stays below lavapipe's loop limit there.
 #define EMU_LN DG_LN
 #include "dense_coop_emu.glsl"
+// lay=frag: the invocation and the component that hold W's element (r, c) of a fragment (reference/bitnet_linear.c
+// frag_slot); tests/kernels/dense_coopmat_g_emu_fragswap.comp names another order, which the checks must catch.
+#ifndef DG_FRAG_LANE
+#define DG_FRAG_LANE(r, c) (4u * ((r) % 8u) + ((c) % 8u) / 2u)
+#define DG_FRAG_COMP(r, c) (4u * ((r) / 8u) + 2u * ((c) / 8u) + ((c) & 1u))
+#endif
 float emu_h(FragEmu f, uint r, uint c) {
     if (f.col) return unpackHalf2x16(x[f.elem + c * f.stride + r / 8u][(r % 8u) / 2u])[r % 2u];
     if (f.stride == 0u) {  // lay=frag: component i of invocation l (frag_slot's order)
-        const uint l = 4u * (r % 8u) + (c % 8u) / 2u, i = 4u * (r / 8u) + 2u * (c / 8u) + (c & 1u);
+        const uint l = DG_FRAG_LANE(r, c), i = DG_FRAG_COMP(r, c);
         return unpackHalf2x16(w[f.elem + l][i / 2u])[i % 2u];
     }
     return unpackHalf2x16(w[f.elem + r * f.stride + c / 8u][(c % 8u) / 2u])[c % 2u];
