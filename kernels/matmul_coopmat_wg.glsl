@@ -174,23 +174,6 @@ void main()
 {
     const uint row0 = gl_WorkGroupID.y * BM, col0 = gl_WorkGroupID.x * BN;
     fcoopmatNV<32, gl_ScopeWorkgroup, BM, BN> acc = fcoopmatNV<32, gl_ScopeWorkgroup, BM, BN>(0.0);
-#ifdef VKB_WG_PF
-    // Stubs matmul_coopmat_wg_pN.comp (coopmat_wgp): the next step's tiles loaded before this step's MulAdd, so that
-    // however the driver stages a workgroup-scope load, its latency can overlap the MMAs.
-    fcoopmatNV<16, gl_ScopeWorkgroup, BM, BK> ta, tan;
-    fcoopmatNV<16, gl_ScopeWorkgroup, BK, BN> tb, tbn;
-    coopMatLoadNV(ta, a, row0 * pc.k, pc.k, false);
-    coopMatLoadNV(tb, b, col0, pc.n, false);
-    [[dont_unroll]] for (uint k0 = 0u; k0 < pc.k; k0 += BK) {
-        if (k0 + BK < pc.k) {
-            coopMatLoadNV(tan, a, row0 * pc.k + k0 + BK, pc.k, false);
-            coopMatLoadNV(tbn, b, (k0 + BK) * pc.n + col0, pc.n, false);
-        }
-        acc = coopMatMulAddNV(ta, tb, acc);
-        ta = tan;
-        tb = tbn;
-    }
-#else
     [[dont_unroll]] for (uint k0 = 0u; k0 < pc.k; k0 += BK) {
         fcoopmatNV<16, gl_ScopeWorkgroup, BM, BK> ta;
         fcoopmatNV<16, gl_ScopeWorkgroup, BK, BN> tb;
@@ -198,7 +181,6 @@ void main()
         coopMatLoadNV(tb, b, k0 * pc.n + col0, pc.n, false);
         acc = coopMatMulAddNV(ta, tb, acc);
     }
-#endif
     coopMatStoreNV(acc, c, row0 * pc.n + col0, pc.n, false);
 }
 #else

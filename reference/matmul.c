@@ -88,8 +88,7 @@ typedef struct mm_variant {
                                   * tiles, tm x tn subgroups in the workgroup; 2: the tiles staged in shared memory by
                                   * our own loads (stages = shared buffers, 0 = 2: axis bufs=; split = K slices summed in
                                   * the kernel, 0 = 1; rb = steps of loads in flight, 0 = 1: axis ahead=); 3: coopmat_wg's
-                                  * loads made tensor-addressed by spvkhr.c; 4: coopmat_wg with the next tiles loaded
-                                  * before the MulAdd
+                                  * loads made tensor-addressed by spvkhr.c
                                   * (the twin coopmat_wg_emu validates the same addressing). Axes tile=, sub=, chunk=. */
 } mm_variant;
 
@@ -203,7 +202,6 @@ static const mm_variant variants[] = {
     {"coopmat_wgs_xl", "matmul_coopmat_wg", K_WG, 128, 256, 32, 2, 4, 0, 1, 2, 0, 0, 0, 2},
     {"coopmat_wgs_k16", "matmul_coopmat_wg", K_WG, 128, 256, 16, 2, 4, 0, 0, 4, 0, 0, 0, 2},  /* 16-deep steps: any K % 16 */
     {"coopmat_wgt", "matmul_coopmat_wg", K_WG, 128, 128, 32, 2, 2, 0, 0, 0, 0, 0, 0, 3},  /* tensor-addressed loads */
-    {"coopmat_wgp", "matmul_coopmat_wg", K_WG, 128, 128, 32, 2, 2, 0, 0, 0, 0, 0, 0, 4},  /* coopmat_wg, next tiles ahead */
     {"coopmat_wg_emu", "matmul_coopmat_wg_emu", K_EMU, 64, 64, 32, 2, 2, 0, 0, 0, 0, 0, 0, 1},
     {"coopmat_wgs_emu", "matmul_coopmat_wg_s_emu", K_EMU, 64, 64, 32, 2, 2, 0, 0, 0, 0, 0, 0, 2},
 };
@@ -420,7 +418,7 @@ static int mm_config_wg(const vkb_case *c, const mm_variant *v, int64_t m, int64
     spec[0] = wg, spec[1] = v->bm, spec[2] = v->bn, spec[3] = v->bk, spec[4] = slices, spec[5] = ahead, spec[6] = bufs;
     *nspec = v->wgscope == 2 ? 7 : 4;
     if (v->kind == K_WG && ahead > 1) snprintf(shader, sl, "%s_s%ua%u", v->shader, wg, ahead);
-    else if (v->kind == K_WG) snprintf(shader, sl, "%s_%c%u", v->shader, "tsxp"[v->wgscope - 1], wg);
+    else if (v->kind == K_WG) snprintf(shader, sl, "%s_%c%u", v->shader, "tsx"[v->wgscope - 1], wg);
     else snprintf(shader, sl, "%s", v->shader);
     return 0;
 }
@@ -891,7 +889,7 @@ VKB_KERNEL(matmul) = {"matmul", "m,n,k,dtype,inputs,check,tile,sub,split,chunk,a
                       "coopmat_r16, coopmat_p16, coopmat_p32s1, coopmat_p32, coopmat_p32r2, coopmat_p64, coopmat_q128, coopmat_q64, "
                       "coopmat_q64b16, coopmat_s (tile=, sub=, "
                       "split=, chunk=), coopmat_r, coopmat_r8 (tile=, sub=, split=, chunk=), coopmat_wg, coopmat_wgs, coopmat_wgs_s, "
-                      "coopmat_wgs_l, coopmat_wgs_xl, coopmat_wgs_k16, coopmat_wgt, coopmat_wgp (workgroup-scope matrices, VK_NV_cooperative_matrix2; tile=, sub=, chunk=; "
+                      "coopmat_wgs_l, coopmat_wgs_xl, coopmat_wgs_k16, coopmat_wgt (workgroup-scope matrices, VK_NV_cooperative_matrix2; tile=, sub=, chunk=; "
                       "coopmat_wgs*: split=, ahead=, bufs=); the same "
                       "tilings on plain FMA (any device): coopmat_emu, coopmat_f_emu, coopmat_f64_emu, coopmat_f256_emu, "
                       "coopmat_g_emu, coopmat_g64_emu, coopmat_r16_emu, coopmat_p16_emu, coopmat_p32s1_emu, "
