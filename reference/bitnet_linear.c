@@ -570,11 +570,12 @@ static void dense_cost(vkb_case *c, long long n, long long k, int64_t m)
  * Loading W fragments with coopMatLoadNV from global memory removes staging and barriers: each subgroup keeps
  * 4 WN x 512 bytes of W in flight (4 16-deep fragments per row block: whole 128-byte lines) and runs on its own.
  * Session 10: that was W's layout, not the loads. Row-major, a fragment is 16 rows x 32 bytes 8 KiB apart; with
- * lay=panel (the default until session 27) it is 512 contiguous bytes, and coopmat_g became the fastest dense kernel at m <= 16 (on an
- * H200, 28672x4096 m=8: 204.5 us rows, 71.6 panels at wn=4; tests/gpu/sweep_cg10.txt, at dense_coop_plan).
- * Session 27: lay=frag (frag_slot: each fragment's 512 bytes in the order its invocations hold them, one 16-byte load an
- * invocation where coopMatLoadNV made four 4-byte loads of 8 rows each) is the default where subgroups have 32
- * invocations. On an H200 (tests/gpu/sweep_s27a.txt, sweep_s27b.txt, us, the six shapes) against panels:
+ * lay=panel (the default until session 27) it is 512 contiguous bytes, and coopmat_g became the fastest dense kernel
+ * at m <= 16 (on an H200, 28672x4096 m=8: 204.5 us rows, 71.6 panels at wn=4; tests/gpu/sweep_cg10.txt, at
+ * dense_coop_plan). Session 27: lay=frag (frag_slot: each fragment's 512 bytes in the order its invocations hold them,
+ * one 16-byte load an invocation where coopMatLoadNV made four 4-byte loads of 8 rows each) is the default on NVIDIA's
+ * driver with 32-invocation subgroups. On an H200 (tests/gpu/sweep_s27a.txt, sweep_s27b.txt, us, the six shapes)
+ * against panels:
  *   m=8  rotate 21.47 13.19 36.79 17.91 60.36 31.65 (panel 22.48 14.15 37.87 19.40 62.41 32.36);
  *        cold   22.11 14.34 37.44 19.04 61.76 32.99 (panel 23.71 15.58 39.17 20.70 64.58 33.70);
  *   m=16 rotate 25.61 16.67 43.97 22.11 69.93 36.18 (panel 28.11 18.41 47.62 23.51 76.08 37.21);
@@ -586,9 +587,9 @@ static void dense_cost(vkb_case *c, long long n, long long k, int64_t m)
  * Tunables: wn= row fragments per subgroup (2 or 4; 4 needs mt <= 2), mt= token fragments per subgroup (1, 2, 4),
  * sgs= subgroups per workgroup (share x in L1), sk= K parts (sk subgroups of a workgroup split one tile's K slice and
  * their partial tiles are summed in shared memory, in part order: split-K without a second dispatch), ln= tokens per
- * fragment (8: 16x8x16 MMAs, mt=1 only; 16), split= K slices (0 = auto), lay= rows | panel | frag, fold= 0 (split-K summed
- * by dense_splitk) | 1 (by the tile's last workgroup, kernels/splitk_fold.glsl: slower at the auto splits on the H200,
- * tests/gpu/sweep_fold11.txt). Defaults: mt=1 (one token block per workgroup, the blocks side by side in grid x so
+ * fragment (8: 16x8x16 MMAs, mt=1 only; 16), split= K slices (0 = auto), lay= rows | panel | frag, fold= 0 (split-K
+ * summed by dense_splitk) | 1 (by the tile's last workgroup, kernels/splitk_fold.glsl: slower at the auto splits on the
+ * H200, tests/gpu/sweep_fold11.txt). Defaults: mt=1 (one token block per workgroup, the blocks side by side in grid x so
  * that they share W through L2; mt=2 at m=32 took 2.2-2.6x its time, tests/gpu/sweep_cg11b.txt, with its accumulators
  * in local memory, and 0.78-1.47x without, sweep_s26b.txt: faster on 2560x6912 alone), wn=4 with mt=1
  * (measured: 0.82-0.91x of wn=2's time at m=8), else 2, sgs=4 (sgs=1, 2 and 8 within 3%), all three as before
@@ -951,10 +952,10 @@ static int dense_wgs_plan(vkb_case *c, long long n, long long k, int64_t m, int 
 static int dense_coop_plan(vkb_case *c, long long n, long long k, int64_t m)
 {
     /* coopmat_g (panels, wn=4; lay=frag since session 27, at dense_g_plan) at 8 <= m <= 16, stream (panels) above. On
-     * an H200 (rotate, us, shapes as at linear_default_algo): session 8 (tests/gpu/sweep_dense3.txt) had the staged coopmat at m=8: 49.9 30.8 76.2 36.0
-     * 131.4 68.6, m=32: 85.9 45.2 137.0 61.4 236.5 125.6; stream (rows) m=8: 42.9 28.8 71.8 35.4 131.3 69.6, m=32: 74.6
-     * 31.5 112.1 52.5 174.6 93.2; coopmat_g on row-major W 5-10x slower. Session 10 (sweep_cg10.txt, sweep_cg10b.txt):
-     * with W in panels coopmat_g wn=4 took m=8: 29.0 21.2 44.0 24.0 73.6 41.0 (cold 28.7 22.3 43.9 24.2 74.2 40.8), m=16:
+     * an H200 (rotate, us, shapes as at linear_default_algo): session 8 (tests/gpu/sweep_dense3.txt) had the staged
+     * coopmat at m=8: 49.9 30.8 76.2 36.0 131.4 68.6, m=32: 85.9 45.2 137.0 61.4 236.5 125.6; stream (rows) m=8: 42.9
+     * 28.8 71.8 35.4 131.3 69.6, m=32: 74.6 31.5 112.1 52.5 174.6 93.2; coopmat_g on row-major W 5-10x slower.
+     * Session 10 (sweep_cg10.txt, sweep_cg10b.txt): with W in panels coopmat_g wn=4 took m=8: 29.0 21.2 44.0 24.0 73.6 41.0 (cold 28.7 22.3 43.9 24.2 74.2 40.8), m=16:
      * 31.4 23.4 47.3 26.4 75.3 43.1, against stream's (panels) m=8 35.1 24.9 54.7 29.8 96.1 54.2, m=16 36.8 26.0 57.7
      * 31.1 123.1 56.6; at m=32 it lost (wn=4: 112.3 57.6 173.7 76.8 300.8 169.6 against 70.1 32.1 108.0 52.5 170.9 91.4).
      * Session 11 (tests/gpu/sweep_cg11b.txt): those m=32 rows held two token fragments per subgroup (mt=2). With one
