@@ -339,7 +339,7 @@ VKB_KERNEL(peak_coopmat) = {"peak_coopmat", "n,iters,type,shape,grid,sgs,impl,sr
  *   B (K x N): row 4t + (i & 3) + 16 ((i >> 2) % (K / 16)), column g + 8 (i / (K / 4));
  *   accumulator (16 x N, int32): row g + 8 (i / (L / 2)), column 2t + (i & 1) + 8 ((i >> 1) & (N / 8 - 1));
  * and L = elements / 32. (With PTX's A order, where row g + 8 fills the second register, fill=reg got 80% of its
- * outputs wrong.) type=f16 (16x16 fp16 A and B, frag=16xNx16; dense_f16's lay=frag lays W out by the A order,
+ * outputs wrong.) type=f16 (16x16 fp16 A and B, frag=16x16x16; dense_f16's lay=frag lays W out by the A order,
  * reference/bitnet_linear.c frag_slot) expects, by halves, two to a register, for A (16 x 16, row-major load) and B
  * (16 x 16, column-major load) alike: row g + 8 (i / 4), column 2t + (i & 1) + 8 ((i >> 1) & 1). (B is not PTX's B
  * order, which holds K pairs: on an H200, 580.159.04, session 27, invocation 1 held B's (0,2) (0,3) (0,10) (0,11)
@@ -469,5 +469,5 @@ static void cl_check(vkb_case *c, vkb_check *r)
 
 VKB_KERNEL(coopmat_layout) = {"coopmat_layout", "use,frag,type",
                               "which element each invocation holds in each component of an NV cooperative matrix, "
-                              "against the order NVIDIA's driver uses (use=a|b|c)",
+                              "against the order NVIDIA's driver uses (use=a|b|c, type=s8|f16)",
                               cl_plan, cl_fill, cl_ref, cl_check, NULL, "A (from use=): A, B or C"};
