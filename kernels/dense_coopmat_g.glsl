@@ -18,9 +18,9 @@
 // (a multiple of 8 = one iteration), p2 = slices, p3 = N16. Grid (ceil(N/BN) x Mp / (LN MT TS), p2, 1): row block
 // x / (Mp / (LN MT TS)), token block x % (Mp / (LN MT TS)); BN = 16 WN SGS / (TS SK).
 // Spec: 0 workgroup size = subgroup size x SGS, 1 SGS, 2 PANEL, 3 FOLD (split-K summed in the kernel), 4 TS (token sets),
-// 5 SK (K parts within the workgroup: BN = 16 WN SGS / (TS SK)), 6 XW (x staged once a K part, below). WN and MT are
-// compiled in by the stubs dense_coopmat_g_wIxJ.comp (I = WN, J = MT) so that every fragment array has a constant size
-// (the form that keeps matmul's accumulators out of dynamically indexed memory). dense_coopmat_g_emu_wIxJ.comp emulate the
+// 5 SK (K parts within the workgroup: BN = 16 WN SGS / (TS SK)). WN and MT are compiled in by the stubs
+// dense_coopmat_g_wIxJ.comp (I = WN, J = MT) so that every fragment array has a constant size (the form that
+// keeps matmul's accumulators out of dynamically indexed memory). dense_coopmat_g_emu_wIxJ.comp emulate the
 // matrix operations with the same semantics on any device (lavapipe validates this file's indexing).
 #extension GL_EXT_control_flow_attributes : enable
 #extension GL_EXT_shader_16bit_storage : require
@@ -54,14 +54,7 @@ const uint SR = SGS / SK;                      // subgroups per K part (SGS % (T
 // at once. Why MT > 1 too: staged a tile at a time (a subgroup barrier and a loop inside the tile loops), NVIDIA's 580
 // driver indexed acc dynamically and kept all of it in local memory (128 B at WN = 2, 256 at 4: the pipeline
 // statistics), and mt=2 took 1.5-3x mt=1's time; staged at once, no local memory (tests/gpu/sweep_s26b.txt).
-// XW (spec 6, xw=1): the SR row subgroups of each K part share one staging of x: each iteration the part's LN MT
-// tokens x 2 UK uvec4 (rows padded by one: a column-major fragment's 16-byte rows fall in distinct banks) go to shared
-// memory, double-buffered, one workgroup barrier an iteration; the B fragments load from there. The buffers share sm
-// with the output's staging (a barrier after the K loop). TS = 1 (the host checks).
-layout(constant_id = 6) const uint XW = 0u;
-const uint XR = LN * MT, XSTR = 2u * UK + 1u, XBUF = XR * XSTR;
-const uint SM_OUT = (SK > 1u || MT > 1u ? SGS * WN * MT : SGS) * 64u, SM_X = XW != 0u ? SK * 2u * XBUF : 0u;
-shared uvec4 sm[SM_OUT > SM_X ? SM_OUT : SM_X];
+shared uvec4 sm[(SK > 1u || MT > 1u ? SGS * WN * MT : SGS) * 64u];
 
 #ifdef VKB_COOP_EMU
 // Emulated (kernels/dense_coop_emu.glsl): a fragment is a handle into W (row-major) or x (column-major), read by the
@@ -75,7 +68,6 @@ shared uvec4 sm[SM_OUT > SM_X ? SM_OUT : SM_X];
 #define DG_FRAG_COMP(r, c) (4u * ((r) / 8u) + 2u * ((c) / 8u) + ((c) & 1u))
 #endif
 float emu_h(FragEmu f, uint r, uint c) {
-    if (f.col && XW != 0u) return unpackHalf2x16(sm[f.elem + c * f.stride + r / 8u][(r % 8u) / 2u])[r % 2u];
     if (f.col) return unpackHalf2x16(x[f.elem + c * f.stride + r / 8u][(r % 8u) / 2u])[r % 2u];
     if (f.stride == 0u) {  // lay=frag: component i of invocation l (frag_slot's order)
         const uint l = DG_FRAG_LANE(r, c), i = DG_FRAG_COMP(r, c);
@@ -85,7 +77,6 @@ float emu_h(FragEmu f, uint r, uint c) {
 }
 #define LOAD_W(f, elem, stride) f = FragEmu(elem, stride, false)
 #define LOAD_X(f, elem, stride) f = FragEmu(elem, stride, true)
-#define LOAD_XS(f, elem, stride) f = FragEmu(elem, stride, true)
 #else
 #define FRAG fcoopmatNV<16, gl_ScopeSubgroup, 16, 16>
 #define FRAGB fcoopmatNV<16, gl_ScopeSubgroup, 16, LN>
@@ -101,7 +92,6 @@ float emu_h(FragEmu f, uint r, uint c) {
         }                                                                                                  \
     } else coopMatLoadNV(f, w, elem, stride, false)
 #define LOAD_X(f, elem, stride) coopMatLoadNV(f, x, elem, stride, true)
-#define LOAD_XS(f, elem, stride) coopMatLoadNV(f, sm, elem, stride, true)
 #define MMA(a, b, c) coopMatMulAddNV(a, b, c)
 #define STORE_COL(acc, elem) coopMatStoreNV(acc, sm, elem, 4u, true)
 #endif
@@ -135,51 +125,6 @@ void main() {
     [[unroll]] for (uint i = 0u; i < WN; ++i)
         [[unroll]] for (uint j = 0u; j < MT; ++j) acc[i][j] = ACC_ZERO;
     uint c = c0;
-    if (XW != 0u) {
-        // Every part runs the same nit iterations (a barrier in each); len = the part's uvec4 in this one (2 UK, fewer in
-        // the last slice's tail, 0 past its end: uniform within the part). The part's SR subgroups load its next chunk
-        // (at most 4 uvec4 an invocation: the host checks) before this chunk's MMAs and store it after them.
-        const uint nit = q8 / (2u * UK), xb0 = ks * 2u * XBUF, pe = sr * gl_SubgroupSize + gl_SubgroupInvocationID;
-        const uint pn = SR * gl_SubgroupSize;
-#define XW_LEN(cc) ((cc) < cend ? min(2u * UK, cend - (cc)) : 0u)
-#define XW_LOAD(v, cc) {                                                                                      \
-            const uint l_ = XW_LEN(cc);                                                                      \
-            [[unroll]] for (uint q_ = 0u; q_ < 4u; ++q_) {                                                   \
-                const uint e_ = pe + q_ * pn;                                                                \
-                if (e_ < XR * l_) v[q_] = x[(t0 + e_ / l_) * ld + (cc) + e_ % l_];                           \
-            }                                                                                                \
-        }
-#define XW_STORE(v, cc, bb) {                                                                                 \
-            const uint l_ = XW_LEN(cc);                                                                      \
-            [[unroll]] for (uint q_ = 0u; q_ < 4u; ++q_) {                                                   \
-                const uint e_ = pe + q_ * pn;                                                                \
-                if (e_ < XR * l_) sm[xb0 + (bb) * XBUF + e_ / l_ * XSTR + e_ % l_] = v[q_];                  \
-            }                                                                                                \
-        }
-        uvec4 xv[4];
-        XW_LOAD(xv, c0)
-        XW_STORE(xv, c0, 0u)
-        barrier();
-        for (uint it = 0u; it < nit; ++it) {
-            const uint cc = c0 + it * 2u * UK, bb = it & 1u, len = XW_LEN(cc);
-            XW_LOAD(xv, cc + 2u * UK)
-            FRAG fa[UK][WN];
-            FRAGB fb[UK][MT];
-            [[unroll]] for (uint u = 0u; u < UK; ++u)
-                if (2u * u < len)
-                    [[unroll]] for (uint i = 0u; i < WN; ++i) LOAD_W(fa[u][i], WF(i, cc + 2u * u), wstr);
-            [[unroll]] for (uint u = 0u; u < UK; ++u)
-                if (2u * u < len)
-                    [[unroll]] for (uint j = 0u; j < MT; ++j) LOAD_XS(fb[u][j], xb0 + bb * XBUF + LN * j * XSTR + 2u * u, XSTR);
-            [[unroll]] for (uint u = 0u; u < UK; ++u)
-                if (2u * u < len)
-                    [[unroll]] for (uint i = 0u; i < WN; ++i)
-                        [[unroll]] for (uint j = 0u; j < MT; ++j) acc[i][j] = MMA(fa[u][i], fb[u][j], acc[i][j]);
-            XW_STORE(xv, cc + 2u * UK, bb ^ 1u)
-            barrier();
-        }
-        c = cend;  // the loops below have nothing left; sm is free for the output's staging (the barrier above)
-    }
     for (; c + 2u * UK <= cend; c += 2u * UK) {
         FRAG fa[UK][WN];
         FRAGB fb[UK][MT];

@@ -672,10 +672,6 @@ static int dense_g_plan(vkb_case *c, long long n, long long k, int64_t m, int em
     /* With K parts or MT > 1 each subgroup stages all of its wn x mt tiles (1 KiB each) at the end: a default sgs halves
      * while they exceed the device's shared memory (lavapipe's 32 KiB at mt=4 or wn=4 mt=2). */
     long long tiles_kib = sk > 1 || mt > 1 ? wn * (long long)mt : 1;
-    int64_t xw = vkb_param_int(c, "xw", 0);
-    if ((xw != 0 && xw != 1) || (xw && ts != 1))
-        return vkb_error(c, "xw=%lld ts=%lld: expected 0 (x's fragments from global memory) or 1 (x staged once for each K part's row "
-                         "subgroups), with ts=1", (long long)xw, (long long)ts);
     if (!vkb_param_str(c, "sgs", NULL))
         while (sgs % 2 == 0 && (sgs / 2) % (ts * sk) == 0 && 1024.0 * (double)sgs * (double)tiles_kib + 16 > c->caps.max_shared) sgs /= 2;
     uint32_t sg = c->caps.subgroup ? c->caps.subgroup : 32, wg = sg * (uint32_t)sgs;
@@ -684,13 +680,8 @@ static int dense_g_plan(vkb_case *c, long long n, long long k, int64_t m, int em
     if (emu && (sg < 8 || sg > 16 * (uint32_t)ln))  /* an invocation owns 16 ln / sg accumulator elements */
         return vkb_skip(c, "algo=coopmat_g_emu needs a subgroup size of 8 .. %u at ln=%lld (this device: %u)", 16 * (uint32_t)ln,
                         (long long)ln, sg);
-    /* the output's staging, and FOLD's flag (kernels/splitk_fold.glsl: declared whether used or not); xw=1's x buffers
-     * share the staging's memory (SM_X in the shader: 2 buffers of ln mt tokens x 9 uvec4 a K part) */
-    long long smem = 1024 * (long long)sgs * tiles_kib, smx = xw ? 2 * 16 * 9 * (long long)sk * ln * mt : 0;
-    smem = (smem > smx ? smem : smx) + 16;
-    if (xw && 4 * (sgs / sk) * (long long)sg < 8 * ln * (long long)mt)
-        return vkb_skip(c, "xw=1: a K part's %lld subgroups of %u load %lld uvec4 of x an iteration, more than 4 each", (long long)(sgs / sk),
-                        sg, 8 * ln * (long long)mt);
+    /* the output's staging, and FOLD's flag (kernels/splitk_fold.glsl: declared whether used or not) */
+    long long smem = 1024 * (long long)sgs * tiles_kib + 16;
     if (wg > c->caps.max_wg_size || (double)smem > c->caps.max_shared)
         return vkb_skip(c, "sgs=%lld sk=%lld on this device: %u invocations (<= %u), %lld B shared (<= %u)", (long long)sgs, (long long)sk, wg,
                         c->caps.max_wg_size, smem, c->caps.max_shared);
@@ -734,15 +725,15 @@ static int dense_g_plan(vkb_case *c, long long n, long long k, int64_t m, int em
     vkb_add_buf(c, "tickets", VKB_U32, fold ? (size_t)(gx * gz) : 1, VKB_IN);  /* zero (kernels/splitk_fold.glsl) */
     char shader[48];
     snprintf(shader, sizeof(shader), "dense_coopmat_g%s_w%lldx%u%s", emu ? "_emu" : "", (long long)wn, mt, ln == 8 ? "n8" : "");
-    uint32_t spec[7] = {wg, (uint32_t)sgs, (uint32_t)panel, (uint32_t)fold, (uint32_t)ts, (uint32_t)sk, (uint32_t)xw};
-    vkb_dispatch *d = vkb_add_dispatch(c, vkb_add_pipe(c, shader, 7, spec), (uint32_t)(gx * gz), (uint32_t)s, 1);
+    uint32_t spec[6] = {wg, (uint32_t)sgs, (uint32_t)panel, (uint32_t)fold, (uint32_t)ts, (uint32_t)sk};
+    vkb_dispatch *d = vkb_add_dispatch(c, vkb_add_pipe(c, shader, 6, spec), (uint32_t)(gx * gz), (uint32_t)s, 1);
     if (!d) return vkb_error(c, "out of memory");
     d->push.n = (uint32_t)n, d->push.m = (uint32_t)m, d->push.k = (uint32_t)k;
     d->push.p0 = (uint32_t)nc, d->push.p1 = (uint32_t)per, d->push.p2 = (uint32_t)s, d->push.p3 = (uint32_t)n16;
     if (s > 1 && !fold && dense_add_splitk(c, n, m, s)) return vkb_error(c, "out of memory");
-    snprintf(c->note, sizeof(c->note), "%s %llux%llu wn%lld ln%lld sg%lld ts%lld sk%lld split%llu%s %s%s", emu ? "coopmat_g_emu" : "coopmat_g",
+    snprintf(c->note, sizeof(c->note), "%s %llux%llu wn%lld ln%lld sg%lld ts%lld sk%lld split%llu%s %s", emu ? "coopmat_g_emu" : "coopmat_g",
              (unsigned long long)bn, (unsigned long long)tw, (long long)wn, (long long)ln, (long long)sgs, (long long)ts, (long long)sk, (unsigned long long)s,
-             fold ? " folded" : "", lay, xw ? " xw" : "");
+             fold ? " folded" : "", lay);
     dense_cost(c, n, k, m);
     return 0;
 }
@@ -792,9 +783,8 @@ static int dense_stream_plan(vkb_case *c, long long n, long long k, int64_t m, i
     const char *lay = vkb_param_str(c, "lay", "panel");
     int panel = !strcmp(lay, "panel");
     int64_t rb = vkb_param_int(c, "rb", 2), xpre = vkb_param_int(c, "xpre", 1);
-    if (vkb_param_str(c, "fold", NULL) || vkb_param_str(c, "mt", NULL) || vkb_param_str(c, "ts", NULL) || vkb_param_str(c, "ln", NULL) ||
-        vkb_param_str(c, "xw", NULL))
-        return vkb_error(c, "fold=, mt=, ts=, ln= and xw= apply to algo=coopmat_g only (algo=stream)");
+    if (vkb_param_str(c, "fold", NULL) || vkb_param_str(c, "mt", NULL) || vkb_param_str(c, "ts", NULL) || vkb_param_str(c, "ln", NULL))
+        return vkb_error(c, "fold=, mt=, ts= and ln= apply to algo=coopmat_g only (algo=stream)");
     if (!panel && strcmp(lay, "rows")) return vkb_error(c, "lay=%s: expected rows or panel", lay);
     if ((rb != 1 && rb != 2 && rb != 4) || (xpre != 0 && xpre != 1))
         return vkb_error(c, "rb=%lld xpre=%lld: expected rb 1, 2 or 4 (register buffers), xpre 0 or 1", (long long)rb, (long long)xpre);
@@ -904,9 +894,9 @@ static int dense_wgs_plan(vkb_case *c, long long n, long long k, int64_t m, int 
 {
     if (vkb_param_str(c, "sr", NULL) || vkb_param_str(c, "sk", NULL) || vkb_param_str(c, "xpre", NULL) || vkb_param_str(c, "rb", NULL) ||
         vkb_param_str(c, "fold", NULL) || vkb_param_str(c, "mt", NULL) || vkb_param_str(c, "ts", NULL) || vkb_param_str(c, "wn", NULL) ||
-        vkb_param_str(c, "ln", NULL) || vkb_param_str(c, "xw", NULL))
-        return vkb_error(c, "sr=, sk=, xpre=, rb=, fold=, mt=, ts=, wn=, ln= and xw= do not apply to algo=wgs (its axes: bn, bk, sgs, ahead, "
-                         "split, bufs)");
+        vkb_param_str(c, "ln", NULL))
+        return vkb_error(c, "sr=, sk=, xpre=, rb=, fold=, mt=, ts=, wn= and ln= do not apply to algo=wgs (its axes: bn, bk, sgs, ahead, split, "
+                         "bufs)");
     const char *lay = vkb_param_str(c, "lay", "rows");
     if (strcmp(lay, "rows")) return vkb_error(c, "lay=%s: algo=wgs reads W row-major (lay=rows)", lay);
     int64_t bn = vkb_param_int(c, "bn", 64), bk = vkb_param_int(c, "bk", 64), sgs = vkb_param_int(c, "sgs", 4);
@@ -998,9 +988,8 @@ static int dense_coop_plan(vkb_case *c, long long n, long long k, int64_t m)
     if (vkb_param_str(c, "sr", NULL) || vkb_param_str(c, "sk", NULL) || vkb_param_str(c, "lay", NULL) || vkb_param_str(c, "xpre", NULL) ||
         vkb_param_str(c, "rb", NULL))
         return vkb_error(c, "sr=, xpre= and rb= apply to algo=stream only, sk= and lay= to stream and coopmat_g (algo=%s)", algo);
-    if (vkb_param_str(c, "fold", NULL) || vkb_param_str(c, "mt", NULL) || vkb_param_str(c, "ts", NULL) || vkb_param_str(c, "ln", NULL) ||
-        vkb_param_str(c, "xw", NULL))
-        return vkb_error(c, "fold=, mt=, ts=, ln= and xw= apply to algo=coopmat_g only (algo=%s)", algo);
+    if (vkb_param_str(c, "fold", NULL) || vkb_param_str(c, "mt", NULL) || vkb_param_str(c, "ts", NULL) || vkb_param_str(c, "ln", NULL))
+        return vkb_error(c, "fold=, mt=, ts= and ln= apply to algo=coopmat_g only (algo=%s)", algo);
     if (!emu && !c->caps.coopmat_nv)
         return vkb_skip(c, "device lacks VK_NV_cooperative_matrix (fp16 matrix units); algo=coopmat_emu validates the tiling");
     if (!emu && !c->caps.f16) return vkb_skip(c, "device lacks shaderFloat16 (fp16 cooperative matrices)");
@@ -1137,7 +1126,7 @@ static void dense_check(vkb_case *c, vkb_check *r)
     vkb_check_ref(r, p->fast ? &p->cmp : NULL, p->fast ? "blas+scalar-sample" : "scalar");
 }
 
-VKB_KERNEL(dense_f16) = {"dense_f16", "n,k,m,shape,algo,rows,mt,wg,bm,bn,bk,sgs,split,wn,sr,sk,lay,rb,xpre,fold,ts,ahead,ln,bufs,xw",
+VKB_KERNEL(dense_f16) = {"dense_f16", "n,k,m,shape,algo,rows,mt,wg,bm,bn,bk,sgs,split,wn,sr,sk,lay,rb,xpre,fold,ts,ahead,ln,bufs",
                          "fp16-weight GEMV/GEMM baseline for bitnet_linear: fp16 W, x; fp32 accumulate and y "
                          "(algo gemv|gemv8|gemm SIMT; coopmat, coopmat_g (the default at m 8..64) or stream (above) on matrix units; wgs on "
                          "workgroup-scope matrices (coopmat2: the default at m 32 and 64); coopmat_emu, coopmat_g_emu, stream_emu, wgs_emu)",
