@@ -25,6 +25,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <gsl/gsl_randist.h>
 
@@ -49,6 +50,7 @@ typedef struct lin_priv {
     void *wlog;     /* lay=panel: W in its logical row-major layout for the references (buffer w holds panels) */
     size_t wchunk;  /* lay=panel: bytes of a panel's chunk (panel_row), set by panel_plan for the plan's kernel */
     int wfrag;      /* lay=frag (dense_f16 coopmat_g): each 512-byte chunk in fragment order (frag_row) */
+    int whf;        /* lay=hfrag (BitLinear algo=hmma): buffer w in hfrag_word's blocks, built from p->wlog */
 } lin_priv;
 
 /* algo=gemv_sg (kernels/bitnet_gemv_sg.glsl): rows= R rows per block, split= subgroups per block (they split
@@ -179,9 +181,109 @@ static void *lin_w(const vkb_case *c)
 static void panel_permute(vkb_case *c, size_t row_bytes)
 {
     lin_priv *p = c->priv;
-    if (!p->wlog) return;
+    if (!p->wlog || p->whf) return;
     for (size_t i = 0; i < p->n; i++)
         panel_row(c->buf[0].host, (const unsigned char *)p->wlog + i * row_bytes, i, row_bytes, p->wchunk);
+}
+
+/* lay=hfrag (BitLinear algo=hmma, kernels/bitnet_hmma.glsl says why): W in blocks of 16 rows x 128 columns, 512 bytes
+ * each, block (panel P, K block b) at uvec4 (P nb + b) 32 (nb = ceil(kp / 128) blocks a row). uvec4 l = 4 g + t of a
+ * block is what invocation l of a 32-wide subgroup needs for the block's eight 16-deep MMA steps: its word j holds
+ * row g + 8 (j / 2) at columns 32 t + 16 h + 2 s + j % 2 in bits 2 s + 16 h (the code c = w + 1; s the step, h = 0, 1),
+ * so that a shift and a mask give step s's pair of fp16 A components 2 j, 2 j + 1 in frag_slot's order. Weights past
+ * the rows or the columns are 0 (code 1). */
+static uint32_t hfrag_word(const uint32_t *w, size_t n, size_t kp, size_t panel, size_t blk, unsigned l, unsigned j)
+{
+    size_t row = 16 * panel + l / 4 + 8 * (j / 2);
+    uint32_t word = 0;
+    for (unsigned s = 0; s < 8; s++)
+        for (unsigned h = 0; h < 2; h++) {
+            size_t col = 128 * blk + 32 * (l % 4) + 16 * h + 2 * s + j % 2;
+            uint32_t code = 1;
+            if (row < n && col < kp) code = (w[(row * kp + col) / BITNET_WORD] >> (8 * (col % 4) + 2 * ((col % 16) / 4))) & 3u;
+            word |= code << (2 * s + 16 * h);
+        }
+    return word;
+}
+
+typedef struct hfrag_arg {
+    const uint32_t *w;
+    uint32_t *out;
+    size_t n, kp, nb;
+} hfrag_arg;
+
+static void hfrag_panel(void *arg, size_t pn)
+{
+    const hfrag_arg *a = arg;
+    vkb_cpu_shared_begin();  /* a panel at a time: a CPU baseline being timed waits for one panel, not the whole W */
+    for (size_t b = 0; b < a->nb; b++)
+        for (unsigned l = 0; l < 32; l++)
+            for (unsigned j = 0; j < 4; j++) a->out[((pn * a->nb + b) * 32 + l) * 4 + j] = hfrag_word(a->w, a->n, a->kp, pn, b, l, j);
+    vkb_cpu_shared_end();
+}
+
+/* Buffer w from the logical codes on all cores (no draw from the case's generator: the inputs are algo=mma_kp's). */
+static void hfrag_permute(vkb_case *c)
+{
+    lin_priv *p = c->priv;
+    if (!p->whf) return;
+    hfrag_arg a = {p->wlog, c->buf[0].host, p->n, p->kp, (p->kp + 127) / 128};
+    long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
+    vkb_par_for((p->n + 15) / 16, ncpu < 1 ? 1 : ncpu > 64 ? 64 : (int)ncpu, hfrag_panel, &a);
+}
+
+/* algo=hmma (kernels/bitnet_hmma.glsl): fp16 matrix units, W (lay=hfrag) and x decoded in registers, no staging but the
+ * output's. Tunables: wn= 16-row panels per subgroup (1, 2, 4), mt= 16-token fragments (1, 2; wn=4 with 1), sk= K parts
+ * in the workgroup (1 .. 16), sgs= subgroups (a multiple of sk, <= 16). Defaults (a guess until the H200 sweep
+ * sweep_s28a.txt): wn=2 (1 emulated at mt=2), mt=1 to 16 tokens and 2 above (grid y holds 32 a tile), sk doubling while the grid holds
+ * fewer than 8 subgroups an SM and every part keeps 2 of the 128-column blocks, sgs = sk and at least 4. */
+static int hmma_plan(vkb_case *c, long long n, long long k, int64_t m, int emu)
+{
+    if (!emu && !c->caps.coopmat_nv)
+        return vkb_skip(c, "device lacks VK_NV_cooperative_matrix (fp16 matrix units); algo=hmma_emu validates the layout and tiling");
+    if (!emu && !c->caps.f16) return vkb_skip(c, "device lacks shaderFloat16 (fp16 cooperative matrices)");
+    uint32_t sg = c->caps.subgroup ? c->caps.subgroup : 32;
+    if (!emu && (sg != 32 || c->caps.vendor != 0x10DE))  /* frag_slot's order, measured on NVIDIA's driver */
+        return vkb_skip(c, "algo=hmma builds fragments in NVIDIA's 16x16 fp16 order for 32 invocations (this device: vendor 0x%04X, "
+                        "subgroup %u); algo=hmma_emu validates the layout", c->caps.vendor, sg);
+    if (emu && (sg < 8 || sg > 256)) return vkb_skip(c, "algo=hmma_emu needs a subgroup size of 8 .. 256 (this device: %u)", sg);
+    lin_priv *p = c->priv;
+    int64_t mt = vkb_param_int(c, "mt", m <= 16 ? 1 : 2), wn = vkb_param_int(c, "wn", emu && mt == 2 ? 1 : 2);
+    int64_t sk = vkb_param_int(c, "sk", 0), sgs = vkb_param_int(c, "sgs", 0);
+    if ((mt != 1 && mt != 2) || (wn != 1 && wn != 2 && wn != 4) || (wn == 4 && mt == 2) || sk < 0 || sk > 16 || sgs < 0 ||
+        sgs > 16 || (sk && sgs && sgs % sk))
+        return vkb_error(c, "wn=%lld mt=%lld sk=%lld sgs=%lld: expected wn 1, 2 or 4, mt 1 or 2 (wn 4 with mt 1), sk 1 .. 16, sgs "
+                         "1 .. 16 and a multiple of sk", (long long)wn, (long long)mt, (long long)sk, (long long)sgs);
+    if (emu && !((wn == 2 && mt == 1) || (wn == 1 && mt == 2)))  /* two stubs cover the code paths on lavapipe */
+        return vkb_skip(c, "algo=hmma_emu is compiled for wn=2 mt=1 and wn=1 mt=2 (this case: wn=%lld mt=%lld)", (long long)wn, (long long)mt);
+    uint64_t nb = (p->kp + 127) / 128, npan = ((uint64_t)n + 15) / 16, gy = ((uint64_t)m + 16 * (uint64_t)mt - 1) / (16 * (uint64_t)mt);
+    uint64_t tiles = (npan + (uint64_t)wn - 1) / (uint64_t)wn * gy, want = 8 * (uint64_t)(c->caps.sm_count ? c->caps.sm_count : 132);
+    if (!sk)
+        for (sk = 1; sk < 16 && tiles * (uint64_t)sk < want && 4 * (uint64_t)sk <= nb;) sk *= 2;
+    if (!sgs) sgs = sk < 4 ? 4 / sk * sk : sk;
+    if (sgs % sk) return vkb_error(c, "sgs=%lld: expected a multiple of sk=%lld", (long long)sgs, (long long)sk);
+    uint64_t sr = (uint64_t)(sgs / sk), wg = (uint64_t)sg * (uint64_t)sgs, shared = 1024 * (uint64_t)(sgs * wn * mt);
+    if (wg > c->caps.max_wg_size || shared > c->caps.max_shared)
+        return vkb_skip(c, "wn=%lld mt=%lld sgs=%lld on this device: %llu invocations (<= %u), %llu B shared (<= %u)", (long long)wn,
+                        (long long)mt, (long long)sgs, (unsigned long long)wg, c->caps.max_wg_size, (unsigned long long)shared,
+                        c->caps.max_shared);
+    uint64_t per = (nb + (uint64_t)sk - 1) / (uint64_t)sk, gx = (npan + (uint64_t)wn * sr - 1) / ((uint64_t)wn * sr);
+    if (gx > c->caps.max_wg_count_x || gy > 65535)
+        return vkb_skip(c, "grid %llux%llu exceeds this device's maxComputeWorkGroupCount", (unsigned long long)gx, (unsigned long long)gy);
+    char shader[40];
+    snprintf(shader, sizeof(shader), "bitnet_hmma%s_w%lldx%lld", emu ? "_emu" : "", (long long)wn, (long long)mt);
+    uint32_t spec[4] = {(uint32_t)wg, (uint32_t)sgs, (uint32_t)sk, m <= 8 && mt == 1 ? 8u : 16u};
+    vkb_dispatch *d = vkb_add_dispatch(c, vkb_add_pipe(c, shader, 4, spec), (uint32_t)gx, (uint32_t)gy, 1);
+    if (!d) return vkb_error(c, "out of memory");
+    d->push.n = (uint32_t)n, d->push.m = (uint32_t)m, d->push.k = (uint32_t)k;
+    d->push.p0 = (uint32_t)(p->kp / 16), d->push.p1 = (uint32_t)nb, d->push.p2 = (uint32_t)per;
+    double nk = (double)n * (double)k, mk = (double)m * (double)k, mn = (double)m * (double)n;
+    c->bytes = nk / 4 + mk + 4.0 * (double)m + 4 + 4 * mn;
+    c->flops = 2.0 * (double)m * nk;
+    snprintf(c->note, sizeof(c->note), "%s %llux%lld wn%lld mt%lld sk%lld sgs%lld (%llu of %llu blocks a part) hfrag", emu ? "hmma_emu" : "hmma",
+             (unsigned long long)(16 * (uint64_t)wn * sr), (long long)(16 * mt), (long long)wn, (long long)mt, (long long)sk, (long long)sgs,
+             (unsigned long long)per, (unsigned long long)nb);
+    return 0;
 }
 
 /* BitLinear's default algo. Measured on an H200 (tests/gpu/sweep_bgemm.txt, 2026-11-23, rotate, us, on the six issue-15
@@ -241,8 +343,10 @@ static int linear_plan(vkb_case *c, int dense)
     int msg = !strcmp(algo, "mma_sg") || !strcmp(algo, "mma_sg_emu");  /* reference/bitnet_mma.c */
     int mkp = !strcmp(algo, "mma_kp") || !strcmp(algo, "mma_kp_emu");
     int mma = msg || mkp || !strcmp(algo, "mma") || !strcmp(algo, "mma_emu");
-    if (!gemm && !sgv && !g8 && !mma && strcmp(algo, "gemv"))
-        return vkb_error(c, "algo=%s: expected gemv, gemv_sg, gemv_ps, gemv8, gemm, mma, mma_emu, mma_sg, mma_sg_emu, mma_kp or mma_kp_emu", algo);
+    int hm = !strcmp(algo, "hmma") || !strcmp(algo, "hmma_emu");  /* fp16 matrix units, W decoded in registers */
+    if (!gemm && !sgv && !g8 && !mma && !hm && strcmp(algo, "gemv"))
+        return vkb_error(c, "algo=%s: expected gemv, gemv_sg, gemv_ps, gemv8, gemm, mma, mma_emu, mma_sg, mma_sg_emu, mma_kp, mma_kp_emu, "
+                         "hmma or hmma_emu", algo);
     if (!msg && vkb_param_str(c, "sb", NULL)) return vkb_error(c, "sb= applies to algo=mma_sg only (algo=%s)", algo);
     if (vkb_param_str(c, "bufs", NULL)) return vkb_error(c, "bufs= applies to dense_f16's algo=wgs only (algo=%s)", algo);
     if (!msg && vkb_param_str(c, "fold", NULL))
@@ -253,12 +357,12 @@ static int linear_plan(vkb_case *c, int dense)
         return vkb_error(c, "gs= and ah= apply to algo=mma_kp only (algo=%s)", algo);
     if (mkp && vkb_param_str(c, "split", NULL))
         return vkb_error(c, "split= does not apply to algo=%s (its K parts, sk=, stay in the workgroup)", algo);
-    if (mma && dense) return vkb_error(c, "algo=%s: BitLinear only (dense_f16: coopmat*, stream*)", algo);
+    if ((mma || hm) && dense) return vkb_error(c, "algo=%s: BitLinear only (dense_f16: coopmat*, stream*)", algo);
     if (sgv && dense) return vkb_error(c, "algo=%s: BitLinear only (dense_f16: gemv, gemv8, gemm, coopmat*, stream*)", algo);
     if (!ps && vkb_param_str(c, "per", NULL)) return vkb_error(c, "per= applies to algo=gemv_ps only (algo=%s)", algo);
     if (g8 && !dense) return vkb_error(c, "algo=gemv8: dense_f16 only");
-    if (!mma && vkb_param_str(c, "wn", NULL)) return vkb_error(c, "wn= applies to algo=coopmat_g, stream and mma only (algo=%s)", algo);
-    if (vkb_param_str(c, "sr", NULL) || (!mkp && vkb_param_str(c, "sk", NULL)) || vkb_param_str(c, "xpre", NULL) || vkb_param_str(c, "ln", NULL) ||
+    if (!mma && !hm && vkb_param_str(c, "wn", NULL)) return vkb_error(c, "wn= applies to algo=coopmat_g, stream and mma only (algo=%s)", algo);
+    if (vkb_param_str(c, "sr", NULL) || (!mkp && !hm && vkb_param_str(c, "sk", NULL)) || vkb_param_str(c, "xpre", NULL) || vkb_param_str(c, "ln", NULL) ||
         (dense && (vkb_param_str(c, "rb", NULL) || vkb_param_str(c, "lay", NULL))))
         return vkb_error(c, "sr=, xpre= and rb= apply to dense_f16's algo=stream only, sk= to stream, coopmat_g and BitLinear's mma_kp, ln= to coopmat_g, lay= also to mma_sg and mma_kp (algo=%s)", algo);
     const char *lay = vkb_param_str(c, "lay", msg || mkp ? "panel" : "rows");  /* panels: bitnet_mma_sg_plan says why */
@@ -268,7 +372,7 @@ static int linear_plan(vkb_case *c, int dense)
     int emu = strstr(algo, "_emu") != NULL;
     if (!sgv && (vkb_param_str(c, "gpt", NULL) || (!mma && vkb_param_str(c, "split", NULL)) || vkb_param_str(c, "lanes", NULL)))
         return vkb_error(c, "gpt=, split= and lanes= apply to algo=gemv_sg and gemv_ps only, split= also to mma (algo=%s)", algo);
-    if (!mma && (vkb_param_str(c, "frag", NULL) || vkb_param_str(c, "bk", NULL) || vkb_param_str(c, "sgs", NULL)))
+    if ((!mma && (vkb_param_str(c, "frag", NULL) || vkb_param_str(c, "bk", NULL))) || (!mma && !hm && vkb_param_str(c, "sgs", NULL)))
         return vkb_error(c, "frag=, bk= and sgs= apply to the matrix-unit algos only (algo=%s)", algo);
     lin_priv *p = lin_new(c, n, k, m);
     if (!p) return vkb_error(c, "out of memory");
@@ -278,9 +382,10 @@ static int linear_plan(vkb_case *c, int dense)
         vkb_add_buf(c, "w", VKB_F16, p->n * p->kp, VKB_IN);
         vkb_add_buf(c, "x", VKB_F16, p->m * p->kp, VKB_IN);
     } else {
-        size_t rows = panel ? panel_plan(c, p, p->kp / 4, sizeof(uint32_t), 16, 1) : p->n;
+        size_t rows = panel || hm ? panel_plan(c, p, p->kp / 4, sizeof(uint32_t), 16, 1) : p->n;
         if (!rows) return vkb_error(c, "out of memory");
-        vkb_add_buf(c, "w", VKB_U32, rows * p->kp / BITNET_WORD, VKB_IN);
+        p->whf = hm;  /* lay=hfrag: 16-row panels of 128-column blocks of 512 bytes (hfrag_word) */
+        vkb_add_buf(c, "w", VKB_U32, hm ? rows / 16 * ((p->kp + 127) / 128) * 128 : rows * p->kp / BITNET_WORD, VKB_IN);
         vkb_add_buf(c, "gamma", VKB_F32, 1, VKB_IN);
         vkb_add_buf(c, "x", VKB_I8, p->m * p->kp, VKB_IN);
         vkb_add_buf(c, "s", VKB_F32, p->m, VKB_IN);
@@ -288,6 +393,7 @@ static int linear_plan(vkb_case *c, int dense)
     vkb_add_buf(c, "y", VKB_F32, p->m * p->n, VKB_OUT);
     if (msg) return bitnet_mma_sg_plan(c, n, k, m, nc, emu, panel);
     if (mkp) return bitnet_mma_kp_plan(c, n, k, m, nc, emu, panel);
+    if (hm) return hmma_plan(c, n, k, m, emu);
     if (mma) return bitnet_mma_plan(c, n, k, m, nc, algo[3] != 0);
     uint32_t sg = c->caps.subgroup ? c->caps.subgroup : 32, gx = 0, gy = 0, spec[6];
     int nspec = 3;
@@ -388,6 +494,7 @@ static void lin_fill(vkb_case *c, gsl_rng *r)
     float *s = c->buf[3].host;
     bitnet_fill_codes(r, lin_w(c), p->n, p->k, p->kp);
     panel_permute(c, p->kp / 4);
+    hfrag_permute(c);
     ((float *)c->buf[1].host)[0] = (float)(0.01 + 0.04 * gsl_rng_uniform(r));
     double *z = malloc(p->k * sizeof(*z));
     if (!z) return;
@@ -499,7 +606,8 @@ static void lin_release(vkb_case *c)
 
 VKB_KERNEL(bitnet_linear) = {"bitnet_linear", "n,k,m,shape,algo,rows,mt,wg,bm,gpt,split,lanes,per,wn,sgs,bk,frag,rb,sb,lay,fold,sk,gs,ah",
                              "BitLinear y = (W_t x_q) gamma'/s, packed 2-bit W, int8 x, int32 acc (variant dot|int; algo gemv|gemv_sg|gemv_ps|gemm "
-                             "SIMT, mma, mma_sg and mma_kp on int8 matrix units, mma_emu, mma_sg_emu and mma_kp_emu emulated)",
+                             "SIMT, mma, mma_sg and mma_kp on int8 matrix units, hmma on fp16 ones, mma_emu, mma_sg_emu, mma_kp_emu and hmma_emu "
+                             "emulated)",
                              lin_plan, lin_fill, lin_ref, lin_check, lin_release, "dot, int"};
 
 /* ---------------- the dense fp16-weight baseline ----------------

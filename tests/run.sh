@@ -261,6 +261,11 @@ expect_exit 1 "lay=frag read in the wrong order: exit 1" run -e "dense_f16 n=64 
     --shader dense_coopmat_g_emu_w4x1n8=dense_coopmat_g_emu_fragswap --min-time 0.01 --no-calibrate
 grep_out "lay=frag read in the wrong order: FAIL by the bound on every output" \
     "^FAIL +dense_f16 .* bound [0-9.e+]+/1 +\(bound metric [0-9.e+]+ > threshold 1 \(512 bad of 512\)\)$"
+# lay=hfrag's weights read in another order than the host laid them out (PTX's A order): the exact check FAILs.
+expect_exit 1 "lay=hfrag read in the wrong order: exit 1" run -e "bitnet_linear n=64 k=128 m=8 algo=hmma_emu" \
+    --shader bitnet_hmma_emu_w2x1=bitnet_hmma_emu_slotswap --min-time 0.01 --no-calibrate
+grep_out "lay=hfrag read in the wrong order: FAIL by the exact check" \
+    "^FAIL +bitnet_linear .* exact [0-9]+/0 +\(exact metric [0-9]+ > threshold 0 \([0-9]+ bad of 512\)\)$"
 
 
 run -e "copy n=2^22" --min-time 0.01 --no-calibrate > /dev/null 2>&1

@@ -1,0 +1,189 @@
+// BitLinear on fp16 matrix units, W decoded in registers (algo=hmma): y[m][n] = (acc * gamma') / s[m], acc = sum_k
+// w[n][k] xq[m][k]. Why a fourth MMA kernel: the int8 kernels (bitnet_mma*.glsl) must stage each decoded W group
+// through shared memory, because NVIDIA's compiler writes an int8 fragment's components one instruction or more each
+// (session 17); their step through shared memory is most of their time at m = 8 (sweep_s16c.txt). An fp16 fragment's
+// components come in 32-bit pairs, which dense_f16's lay=frag fills from registers at full speed. And fp16 is exact
+// here: every weight (-1, 0, 1) and every code of x (-128 .. 127) is an fp16 integer, every product too, and every
+// partial sum is an integer below 127 K < 2^24, which fp32 holds exactly, so the fp32 accumulator is acc itself.
+// Decode without conversions: the fp16 whose bits are 0x6400 | u is 1024 + u (u < 1024), so a 2-bit code c (w + 1)
+// ORed under 0x6400 and 1025 subtracted gives w, and an int8 code x, its sign bit flipped, under 0x6400 less 1152
+// gives x: a shift, an AND/OR and one packed fp16 subtraction per pair of weights.
+// K order. One K block is 128 columns, eight 16-deep MMA steps s. Fragment position p (A's column, B's row) of step s
+// holds column 16 (p % 8) + 2 s + p / 8 of the block, a bijection, the same for A and B, so the products are W's and
+// x's. With the 16x16 fp16 order of NVIDIA's driver (A's and B's component i of invocation l = 4 g + t at row g + 8
+// (i / 4), column 2 t + (i & 1) + 8 ((i >> 1) & 1): reference/bitnet_linear.c frag_slot, checked by `coopmat_layout
+// type=f16`), invocation (g, t) needs, over a block:
+// - from W, rows g and g + 8 of the 16-row panel at columns 32 t .. 32 t + 31: 16 bytes, its own uvec4 of the
+//   block's 512 bytes (lay=hfrag, reference/bitnet_linear.c hfrag_word): word j pairs components 2j, 2j+1, and
+//   step s's pair is bits 2s and 16 + 2s of it;
+// - from x, columns 16 g .. 16 g + 15 of tokens 2 t, 2 t + 1, 2 t + 8, 2 t + 9 of the 16-token fragment: one uvec4 of
+//   each token's row (xq as it is, row stride Kp), step s using its bytes 2 s (rows g) and 2 s + 1 (rows g + 8).
+// Tiling as dense_coopmat_g.glsl's K parts: a workgroup of SGS = SR x SK subgroups; subgroup sg takes the WN panels
+// of row tile sr = sg % SR and K part ks = sg / SR (pc.p2 blocks), for MT 16-token fragments (grid y); at the end
+// each subgroup stages its WN x MT fp32 tiles (1 KiB each) in shared memory, one workgroup barrier, and every
+// invocation sums an output's SK parts in part order (exact: integers below 2^24) and writes y. No barrier in the K
+// loop, nothing staged but the output. A subgroup's W loads run two blocks ahead of its MMAs (at WN = 2, 2 KiB in
+// flight: W is 8x denser than dense_f16's, whose coopmat_g keeps 4 fragments a panel ahead), its x loads one.
+// Buffers: 0 W (lay=hfrag: 16-row panels x K blocks x 32 uvec4; padding weights 0), 1 gamma', 2 xq (int8 M x Kp), 3 s,
+// 4 y. Push: n, m, p0 = Kp / 16 (uvec4 of an x row), p1 = K blocks a row, p2 = blocks a K part. Grid (ceil(N / (16
+// WN SR)), ceil(M / (16 MT))). Spec: 0 workgroup size (32 SGS), 1 SGS, 2 SK, 3 TK (16, or 8 where m <= 8: the
+// fragment's tokens 8 .. 15 are zeros, not loaded). WN and MT are compiled in by the stubs bitnet_hmma_wIxJ.comp.
+// VKB_COOP_EMU (bitnet_hmma_emu_wIxJ.comp): the matrix operations emulated with the same semantics, each fragment a
+// handle that reads its elements from W and x through the order above, so lavapipe validates the layout, the K order
+// and the tiling at every element; the device's own order is what `coopmat_layout type=f16` checks.
+#extension GL_EXT_control_flow_attributes : enable
+#extension GL_EXT_shader_explicit_arithmetic_types_float16 : require
+#extension GL_KHR_shader_subgroup_basic : require
+#include "common.glsl"
+layout(constant_id = 1) const uint SGS = 4u;
+layout(constant_id = 2) const uint SK = 1u;
+layout(constant_id = 3) const uint TK = 16u;
+const uint WN = HM_WN, MT = HM_MT, SR = SGS / SK;
+
+layout(binding = 0) readonly buffer Wb { uvec4 w[]; };
+layout(binding = 1) readonly buffer Gb { float gam[]; };
+layout(binding = 2) readonly buffer Xb { uvec4 x[]; };
+layout(binding = 3) readonly buffer Sb { float sc[]; };
+layout(binding = 4) writeonly buffer Yb { float y[]; };
+shared uvec4 sm[SGS * WN * MT * 64u];  // each subgroup's WN x MT fp32 16x16 tiles, column-major
+
+#ifdef VKB_COOP_EMU
+// A: the block at uvec4 wb (its 32 uvec4), step s. B: tokens t0 .. t0 + 15, K block b, step s.
+struct FragA { uint wb, s; };
+struct FragB { uint t0, b, s; };
+struct AccEmu { float v[32]; };  // element e = lane + q S (row e / 16, column e % 16) in v[q]: S >= 8
+#ifndef HM_SLOT
+#define HM_SLOT(r, p) uvec2(4u * ((r) % 8u) + ((p) % 8u) / 2u, 4u * ((r) / 8u) + 2u * ((p) / 8u) + ((p) & 1u))
+#endif
+float emu_a(FragA f, uint r, uint p) {  // weight (r, p): invocation l, component i of the device's order
+    uvec2 li = HM_SLOT(r, p);
+    uint word = w[f.wb + li.x][li.y / 2u];
+    return float(int((word >> (2u * f.s + 16u * (li.y & 1u))) & 3u) - 1);
+}
+float emu_b(FragB f, uint p, uint n) {  // x (token t0 + n, column 16 (p % 8) + 2 s + p / 8 of block b)
+    uint tok = f.t0 + n, col = 128u * f.b + 16u * (p % 8u) + 2u * f.s + p / 8u;
+    if (tok >= pc.m || col >= 16u * pc.p0 || (TK == 8u && n >= 8u)) return 0.0;
+    uint e = tok * 16u * pc.p0 + col;
+    return float(bitfieldExtract(int(x[e / 16u][(e % 16u) / 4u]), 8 * int(e % 4u), 8));
+}
+AccEmu emu_zero() {
+    AccEmu a;
+    for (uint q = 0u; q < 32u; ++q) a.v[q] = 0.0;
+    return a;
+}
+AccEmu emu_mma(FragA a, FragB b, AccEmu c) {  // exact: integer products and sums below 2^24
+    for (uint q = 0u; q < 256u / gl_SubgroupSize; ++q) {
+        uint e = gl_SubgroupInvocationID + q * gl_SubgroupSize;
+        float s = c.v[q];
+        [[unroll]] for (uint p = 0u; p < 16u; ++p) s += emu_a(a, e / 16u, p) * emu_b(b, p, e % 16u);
+        c.v[q] = s;
+    }
+    return c;
+}
+void emu_store_col(AccEmu a, uint elem) {  // into sm at uvec4 elem, element (r, c) at float 16 c + r
+    for (uint q = 0u; q < 256u / gl_SubgroupSize; ++q) {
+        uint e = gl_SubgroupInvocationID + q * gl_SubgroupSize, o = elem * 4u + (e % 16u) * 16u + e / 16u;
+        sm[o / 4u][o % 4u] = floatBitsToUint(a.v[q]);
+    }
+}
+#define ACC AccEmu
+#define ACC_ZERO emu_zero()
+#define BUILD_A(f, wv, wbase, s) f = FragA(wbase, s)
+#define BUILD_B(f, xv, t0, b, s) f = FragB(t0, b, s)
+#define MMA(a, b, c) emu_mma(a, b, c)
+#define STORE_COL(a, elem) emu_store_col(a, elem)
+#else
+#define FragA fcoopmatNV<16, gl_ScopeSubgroup, 16, 16>
+#define FragB fcoopmatNV<16, gl_ScopeSubgroup, 16, 16>
+#define ACC fcoopmatNV<32, gl_ScopeSubgroup, 16, 16>
+#define ACC_ZERO ACC(0.0)
+// Step s's weights of this invocation's uvec4 wv: component 2 j + h is bit 2 s + 16 h of word j, as 1024 + c - 1025.
+#define BUILD_A(f, wv, wbase, s) [[unroll]] for (uint j_ = 0u; j_ < 4u; ++j_) {                            \
+        const f16vec2 h_ = unpackFloat2x16(((wv[j_] >> (2u * (s))) & 0x00030003u) | 0x64006400u) - f16vec2(1025.0); \
+        f[2u * j_] = h_.x;                                                                                 \
+        f[2u * j_ + 1u] = h_.y;                                                                            \
+    }
+// Two tokens' byte at bit sh of words a, b as an fp16 pair: 0x64 over the byte with its sign flipped is 1152 + x.
+f16vec2 xpair(uint a, uint b, uint sh) {
+    uint v = ((a >> sh) & 0xFFu) | (((b >> sh) & 0xFFu) << 16u);
+    return unpackFloat2x16(v ^ 0x64806480u) - f16vec2(1152.0);
+}
+// Step s's x: tokens (2t, 2t+1) then (2t+8, 2t+9), rows g (byte 2s of each token's uvec4) then g + 8 (byte 2s + 1).
+#define BUILD_B(f, xv, t0, b, s) {                                                                        \
+        const uint wd_ = (s) >> 1u, sh_ = 16u * ((s) & 1u);                                               \
+        [[unroll]] for (uint h_ = 0u; h_ < 2u; ++h_) {                                                    \
+            const f16vec2 lo_ = xpair(xv[0][wd_], xv[1][wd_], sh_ + 8u * h_);                             \
+            f[4u * h_] = lo_.x;                                                                           \
+            f[4u * h_ + 1u] = lo_.y;                                                                      \
+            const f16vec2 hi_ = TK == 16u ? xpair(xv[2][wd_], xv[3][wd_], sh_ + 8u * h_) : f16vec2(0.0);  \
+            f[4u * h_ + 2u] = hi_.x;                                                                      \
+            f[4u * h_ + 3u] = hi_.y;                                                                      \
+        }                                                                                                 \
+    }
+#define MMA(a, b, c) coopMatMulAddNV(a, b, c)
+#define STORE_COL(a, elem) coopMatStoreNV(a, sm, elem, 4u, true)
+#endif
+
+// Block B's uvec4 of W for each panel into WV, and of x for each token into XV (zeros past the part, M or Kp).
+#define LOADW(WV, B) [[unroll]] for (uint i_ = 0u; i_ < WN; ++i_) WV[i_] = (B) < b1 ? w[wb[i_] + (B) * 32u + lane] : uvec4(0u);
+#define LOADX(XV, B) {                                                                                    \
+        const bool in_ = (B) < b1 && 128u * (B) + 16u * g < 16u * pc.p0;  /* Kp % 128 == 64: half a block */ \
+        [[unroll]] for (uint j_ = 0u; j_ < MT; ++j_)                                                      \
+            [[unroll]] for (uint q_ = 0u; q_ < 4u; ++q_)                                                  \
+                XV[j_][q_] = in_ && xr[j_][q_] != ~0u ? x[xr[j_][q_] + 8u * (B)] : uvec4(0u);             \
+    }
+// Block B's eight 16-deep steps on WV and XV.
+#define BLOCK(WV, XV, B) [[unroll]] for (uint s_ = 0u; s_ < 8u; ++s_) {                                   \
+        FragB fb_[MT];                                                                                    \
+        [[unroll]] for (uint j_ = 0u; j_ < MT; ++j_) BUILD_B(fb_[j_], XV[j_], tb + 16u * j_, (B), s_);    \
+        [[unroll]] for (uint i_ = 0u; i_ < WN; ++i_) {                                                    \
+            FragA fa_;                                                                                    \
+            BUILD_A(fa_, WV[i_], wb[i_] + (B) * 32u, s_);                                                 \
+            [[unroll]] for (uint j_ = 0u; j_ < MT; ++j_) acc[i_][j_] = MMA(fa_, fb_[j_], acc[i_][j_]);    \
+        }                                                                                                 \
+    }
+
+void main() {
+    uint sg = gl_SubgroupID, lane = gl_SubgroupInvocationID, ks = sg / SR, sr = sg % SR;
+    uint g = lane / 4u, t = lane % 4u, nb = pc.p1, b0 = min(nb, ks * pc.p2), b1 = min(nb, b0 + pc.p2);
+    uint npan = (pc.n + 15u) / 16u, pan0 = (gl_WorkGroupID.x * SR + sr) * WN, tb = gl_WorkGroupID.y * 16u * MT;
+    uint wb[WN];  // panel i's block 0, this invocation's uvec4 (a panel past N reads the last one; never stored)
+    [[unroll]] for (uint i = 0u; i < WN; ++i) wb[i] = min(pan0 + i, npan - 1u) * nb * 32u;
+    uint xr[MT][4];  // token 2t, 2t+1, 2t+8, 2t+9 of fragment j: its row's first uvec4 plus g, or ~0u past M
+    [[unroll]] for (uint j = 0u; j < MT; ++j)
+        [[unroll]] for (uint q = 0u; q < 4u; ++q) {
+            uint tok = tb + 16u * j + 2u * t + (q & 1u) + 8u * (q >> 1u);
+            xr[j][q] = tok < pc.m && (q < 2u || TK == 16u) ? tok * pc.p0 + g : ~0u;
+        }
+    ACC acc[WN][MT];
+    [[unroll]] for (uint i = 0u; i < WN; ++i)
+        [[unroll]] for (uint j = 0u; j < MT; ++j) acc[i][j] = ACC_ZERO;
+    // Two register sets of W (A, B: blocks b and b + 1, each loaded two blocks ahead) and of x (one block ahead).
+    uvec4 wa[WN], wbb[WN], xa[MT][4], xb[MT][4];
+    LOADW(wa, b0) LOADW(wbb, b0 + 1u) LOADX(xa, b0)
+    for (uint b = b0; b < b1; b += 2u) {
+        LOADX(xb, b + 1u)
+        BLOCK(wa, xa, b)
+        LOADW(wa, b + 2u)
+        if (b + 1u < b1) {
+            LOADX(xa, b + 2u)
+            BLOCK(wbb, xb, b + 1u)
+            LOADW(wbb, b + 3u)
+        }
+    }
+    [[unroll]] for (uint i = 0u; i < WN; ++i)
+        [[unroll]] for (uint j = 0u; j < MT; ++j) STORE_COL(acc[i][j], ((sg * WN + i) * MT + j) * 64u);
+    barrier();
+    // Output e: tile (row subgroup r, panel i, token fragment j), element el (column-major: token el / 16, row el % 16).
+    for (uint e = gl_LocalInvocationIndex; e < SR * WN * MT * 256u; e += gl_WorkGroupSize.x) {
+        uint el = e % 256u, tt = e / 256u, j = tt % MT, i = (tt / MT) % WN, r = tt / (MT * WN);
+        float a = 0.0;
+        for (uint q = 0u; q < SK; ++q) a += uintBitsToFloat(sm[(((q * SR + r) * WN + i) * MT + j) * 64u + el / 4u][el % 4u]);
+        uint tok = tb + 16u * j + el / 16u, row = ((gl_WorkGroupID.x * SR + r) * WN + i) * 16u + el % 16u;
+        if (tok < pc.m && row < pc.n) {
+            precise float p = a * gam[0];
+            precise float o = p / sc[tok];
+            y[tok * pc.n + row] = o;
+        }
+    }
+}
