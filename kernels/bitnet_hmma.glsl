@@ -8,6 +8,13 @@
 // Decode without conversions: the fp16 whose bits are 0x6400 | u is 1024 + u (u < 1024), so a 2-bit code c (w + 1)
 // ORed under 0x6400 and 1025 subtracted gives w, and an int8 code x, its sign bit flipped, under 0x6400 less 1152
 // gives x: a shift, an AND/OR and one packed fp16 subtraction per pair of weights.
+// DEC = 1 takes a pair of weights in ONE instruction: the code c at bits q .. q + 1 of a half, masked in place, is the
+// fp16 c 2^(q - 24) while q <= 10 (a subnormal; at q = 10 the bits 2^-14 and 2^-13 are exponents, the same values), so
+// step s's pair is word & (0x00030003 << e), e = 2 s below s = 6 and, for s = 6, 7, 2 s - 12 in the word shifted by
+// 12 once a block. x of that step is scaled by 2^-e in its packed fp16 multiply-add (exact), so every product is c x
+// 2^-24, and each step adds a block of 2^(e - 24) times x (the codes' offset, sum_k x, by MMA); at the end acc =
+// (sum c x - sum x) 2^24. Every value stays a multiple of 2^-24 below 1 in magnitude: exact in fp32, if the matrix
+// units keep fp16 subnormals, which the exact check of every output tests on each device.
 // K order. One K block is 128 columns, eight 16-deep MMA steps s. Fragment position p (A's column, B's row) of step s
 // holds column 16 (p % 8) + 2 s + p / 8 of the block, a bijection, the same for A and B, so the products are W's and
 // x's. With the 16x16 fp16 order of NVIDIA's driver (A's and B's component i of invocation l = 4 g + t at row g + 8
@@ -38,6 +45,7 @@
 layout(constant_id = 1) const uint SGS = 4u;
 layout(constant_id = 2) const uint SK = 1u;
 layout(constant_id = 3) const uint TK = 16u;
+layout(constant_id = 4) const uint DEC = 0u;  // W's decode: 0 the 1024 offset, 1 subnormal codes (below)
 const uint WN = HM_WN, MT = HM_MT, SR = SGS / SK;
 
 layout(binding = 0) readonly buffer Wb { uvec4 w[]; };
@@ -49,22 +57,24 @@ shared uvec4 sm[SGS * WN * MT * 64u];  // each subgroup's WN x MT fp32 16x16 til
 
 #ifdef VKB_COOP_EMU
 // A: the block at uvec4 wb (its 32 uvec4), step s. B: tokens t0 .. t0 + 15, K block b, step s.
-struct FragA { uint wb, s; };
+struct FragA { uint wb, s; bool ones; };
 struct FragB { uint t0, b, s; };
+float hm_scale(uint s) { return DEC == 1u ? exp2(float(s < 6u ? 2u * s : 2u * s - 12u)) : 1.0; }  // 2^e
 struct AccEmu { float v[32]; };  // element e = lane + q S (row e / 16, column e % 16) in v[q]: S >= 8
 #ifndef HM_SLOT
 #define HM_SLOT(r, p) uvec2(4u * ((r) % 8u) + ((p) % 8u) / 2u, 4u * ((r) / 8u) + 2u * ((p) / 8u) + ((p) & 1u))
 #endif
 float emu_a(FragA f, uint r, uint p) {  // weight (r, p): invocation l, component i of the device's order
+    if (f.ones) return hm_scale(f.s) * exp2(-24.0);
     uvec2 li = HM_SLOT(r, p);
-    uint word = w[f.wb + li.x][li.y / 2u];
-    return float(int((word >> (2u * f.s + 16u * (li.y & 1u))) & 3u) - 1);
+    uint word = w[f.wb + li.x][li.y / 2u], c = (word >> (2u * f.s + 16u * (li.y & 1u))) & 3u;
+    return DEC == 1u ? float(c) * hm_scale(f.s) * exp2(-24.0) : float(int(c) - 1);
 }
 float emu_b(FragB f, uint p, uint n) {  // x (token t0 + n, column 16 (p % 8) + 2 s + p / 8 of block b)
     uint tok = f.t0 + n, col = 128u * f.b + 16u * (p % 8u) + 2u * f.s + p / 8u;
     if (tok >= pc.m || col >= 16u * pc.p0 || (TK == 8u && n >= 8u)) return 0.0;
     uint e = tok * 16u * pc.p0 + col;
-    return float(bitfieldExtract(int(x[e / 16u][(e % 16u) / 4u]), 8 * int(e % 4u), 8));
+    return float(bitfieldExtract(int(x[e / 16u][(e % 16u) / 4u]), 8 * int(e % 4u), 8)) / hm_scale(f.s);
 }
 AccEmu emu_zero() {
     AccEmu a;
@@ -86,9 +96,15 @@ void emu_store_col(AccEmu a, uint elem) {  // into sm at uvec4 elem, element (r,
         sm[o / 4u][o % 4u] = floatBitsToUint(a.v[q]);
     }
 }
+AccEmu emu_fin(AccEmu a, AccEmu b) {  // DEC = 1: (a - b) 2^24
+    for (uint q = 0u; q < 32u; ++q) a.v[q] = (a.v[q] - b.v[q]) * 16777216.0;
+    return a;
+}
 #define ACC AccEmu
 #define ACC_ZERO emu_zero()
-#define BUILD_A(f, wv, wbase, s) f = FragA(wbase, s)
+#define ACC_FIN(a, b) emu_fin(a, b)
+#define ONES(f, s) f = FragA(0u, s, true)
+#define BUILD_A(f, wv, wbase, s) f = FragA(wbase, s, false)
 #define BUILD_B(f, xv, t0, b, s) f = FragB(t0, b, s)
 #define MMA(a, b, c) emu_mma(a, b, c)
 #define STORE_COL(a, elem) emu_store_col(a, elem)
@@ -97,25 +113,33 @@ void emu_store_col(AccEmu a, uint elem) {  // into sm at uvec4 elem, element (r,
 #define FragB fcoopmatNV<16, gl_ScopeSubgroup, 16, 16>
 #define ACC fcoopmatNV<32, gl_ScopeSubgroup, 16, 16>
 #define ACC_ZERO ACC(0.0)
+#define ACC_FIN(a, b) (((a) - (b)) * 16777216.0)
+// DEC = 1: step s's block of 2^(e - 24), the codes' offset times x by MMA.
+#define ONES(f, s) f = FragA(float16_t((s) < 6u ? exp2(float(2u * (s)) - 24.0) : exp2(float(2u * (s)) - 36.0)))
 // Step s's weights of this invocation's uvec4 wv: component 2 j + h is bit 2 s + 16 h of word j, as 1024 + c - 1025.
+// DEC = 1: the pair masked in place (words shifted by 12 for s = 6, 7: wv holds both, below), c 2^(e - 24).
 #define BUILD_A(f, wv, wbase, s) [[unroll]] for (uint j_ = 0u; j_ < 4u; ++j_) {                            \
-        const f16vec2 h_ = unpackFloat2x16(((wv[j_] >> (2u * (s))) & 0x00030003u) | 0x64006400u) - f16vec2(1025.0); \
+        const f16vec2 h_ = DEC == 1u                                                                       \
+            ? unpackFloat2x16((s) < 6u ? wv[j_] & (0x00030003u << (2u * (s))) : (wv[j_] >> 12u) & (0x00030003u << (2u * (s) - 12u))) \
+            : unpackFloat2x16(((wv[j_] >> (2u * (s))) & 0x00030003u) | 0x64006400u) - f16vec2(1025.0);    \
         f[2u * j_] = h_.x;                                                                                 \
         f[2u * j_ + 1u] = h_.y;                                                                            \
     }
 // Two tokens' byte at bit sh of words a, b as an fp16 pair: 0x64 over the byte with its sign flipped is 1152 + x.
-f16vec2 xpair(uint a, uint b, uint sh) {
+// DEC = 1 scales them by 2^-e (s, the step) in the same multiply-add: exact.
+f16vec2 xpair(uint a, uint b, uint sh, uint s) {
     uint v = ((a >> sh) & 0xFFu) | (((b >> sh) & 0xFFu) << 16u);
-    return unpackFloat2x16(v ^ 0x64806480u) - f16vec2(1152.0);
+    const float16_t k = DEC == 1u ? float16_t(s < 6u ? exp2(-2.0 * float(s)) : exp2(12.0 - 2.0 * float(s))) : float16_t(1.0);
+    return fma(unpackFloat2x16(v ^ 0x64806480u), f16vec2(k), f16vec2(-1152.0 * k));
 }
 // Step s's x: tokens (2t, 2t+1) then (2t+8, 2t+9), rows g (byte 2s of each token's uvec4) then g + 8 (byte 2s + 1).
 #define BUILD_B(f, xv, t0, b, s) {                                                                        \
         const uint wd_ = (s) >> 1u, sh_ = 16u * ((s) & 1u);                                               \
         [[unroll]] for (uint h_ = 0u; h_ < 2u; ++h_) {                                                    \
-            const f16vec2 lo_ = xpair(xv[0][wd_], xv[1][wd_], sh_ + 8u * h_);                             \
+            const f16vec2 lo_ = xpair(xv[0][wd_], xv[1][wd_], sh_ + 8u * h_, (s));                             \
             f[4u * h_] = lo_.x;                                                                           \
             f[4u * h_ + 1u] = lo_.y;                                                                      \
-            const f16vec2 hi_ = TK == 16u ? xpair(xv[2][wd_], xv[3][wd_], sh_ + 8u * h_) : f16vec2(0.0);  \
+            const f16vec2 hi_ = TK == 16u ? xpair(xv[2][wd_], xv[3][wd_], sh_ + 8u * h_, (s)) : f16vec2(0.0);  \
             f[4u * h_ + 2u] = hi_.x;                                                                      \
             f[4u * h_ + 3u] = hi_.y;                                                                      \
         }                                                                                                 \
@@ -136,6 +160,11 @@ f16vec2 xpair(uint a, uint b, uint sh) {
 #define BLOCK(WV, XV, B) [[unroll]] for (uint s_ = 0u; s_ < 8u; ++s_) {                                   \
         FragB fb_[MT];                                                                                    \
         [[unroll]] for (uint j_ = 0u; j_ < MT; ++j_) BUILD_B(fb_[j_], XV[j_], tb + 16u * j_, (B), s_);    \
+        if (DEC == 1u) {                                                                                  \
+            FragA o_;                                                                                     \
+            ONES(o_, s_);                                                                                 \
+            [[unroll]] for (uint j_ = 0u; j_ < MT; ++j_) asx[j_] = MMA(o_, fb_[j_], asx[j_]);             \
+        }                                                                                                 \
         [[unroll]] for (uint i_ = 0u; i_ < WN; ++i_) {                                                    \
             FragA fa_;                                                                                    \
             BUILD_A(fa_, WV[i_], wb[i_] + (B) * 32u, s_);                                                 \
@@ -155,9 +184,11 @@ void main() {
             uint tok = tb + 16u * j + 2u * t + (q & 1u) + 8u * (q >> 1u);
             xr[j][q] = tok < pc.m && (q < 2u || TK == 16u) ? tok * pc.p0 + g : ~0u;
         }
-    ACC acc[WN][MT];
-    [[unroll]] for (uint i = 0u; i < WN; ++i)
-        [[unroll]] for (uint j = 0u; j < MT; ++j) acc[i][j] = ACC_ZERO;
+    ACC acc[WN][MT], asx[MT];  // asx: DEC = 1's sum_k x 2^-24 per token
+    [[unroll]] for (uint j = 0u; j < MT; ++j) {
+        asx[j] = ACC_ZERO;
+        [[unroll]] for (uint i = 0u; i < WN; ++i) acc[i][j] = ACC_ZERO;
+    }
     // Two register sets of W (A, B: blocks b and b + 1, each loaded two blocks ahead) and of x (one block ahead).
     uvec4 wa[WN], wbb[WN], xa[MT][4], xb[MT][4];
     LOADW(wa, b0) LOADW(wbb, b0 + 1u) LOADX(xa, b0)
@@ -172,7 +203,10 @@ void main() {
         }
     }
     [[unroll]] for (uint i = 0u; i < WN; ++i)
-        [[unroll]] for (uint j = 0u; j < MT; ++j) STORE_COL(acc[i][j], ((sg * WN + i) * MT + j) * 64u);
+        [[unroll]] for (uint j = 0u; j < MT; ++j) {
+            if (DEC == 1u) acc[i][j] = ACC_FIN(acc[i][j], asx[j]);
+            STORE_COL(acc[i][j], ((sg * WN + i) * MT + j) * 64u);
+        }
     barrier();
     // Output e: tile (row subgroup r, panel i, token fragment j), element el (column-major: token el / 16, row el % 16).
     for (uint e = gl_LocalInvocationIndex; e < SR * WN * MT * 256u; e += gl_WorkGroupSize.x) {

@@ -234,7 +234,8 @@ static void hfrag_permute(vkb_case *c)
 
 /* algo=hmma (kernels/bitnet_hmma.glsl): fp16 matrix units, W (lay=hfrag) and x decoded in registers, no staging but the
  * output's. Tunables: wn= 16-row panels per subgroup (1, 2, 4), mt= 16-token fragments (1, 2; wn=4 with 1), sk= K parts
- * in the workgroup (1 .. 16), sgs= subgroups (a multiple of sk, <= 16). Defaults (a guess until the H200 sweep
+ * in the workgroup (1 .. 16), sgs= subgroups (a multiple of sk, <= 16), dec= W's decode (0: codes under a 1024 offset, three
+ * instructions a pair of weights; 1: subnormal codes, one, and an MMA of the offset a step). Defaults (a guess until the H200 sweep
  * sweep_s28a.txt): wn=2 (1 emulated at mt=2), mt=1 to 16 tokens and 2 above (grid y holds 32 a tile), sk doubling while the grid holds
  * fewer than 8 subgroups an SM and every part keeps 2 of the 128-column blocks, sgs = sk and at least 4. */
 static int hmma_plan(vkb_case *c, long long n, long long k, int64_t m, int emu)
@@ -249,7 +250,8 @@ static int hmma_plan(vkb_case *c, long long n, long long k, int64_t m, int emu)
     if (emu && (sg < 8 || sg > 256)) return vkb_skip(c, "algo=hmma_emu needs a subgroup size of 8 .. 256 (this device: %u)", sg);
     lin_priv *p = c->priv;
     int64_t mt = vkb_param_int(c, "mt", m <= 16 ? 1 : 2), wn = vkb_param_int(c, "wn", emu && mt == 2 ? 1 : 2);
-    int64_t sk = vkb_param_int(c, "sk", 0), sgs = vkb_param_int(c, "sgs", 0);
+    int64_t sk = vkb_param_int(c, "sk", 0), sgs = vkb_param_int(c, "sgs", 0), dec = vkb_param_int(c, "dec", 0);
+    if (dec != 0 && dec != 1) return vkb_error(c, "dec=%lld: expected 0 (W's codes under a 1024 offset) or 1 (subnormal codes)", (long long)dec);
     if ((mt != 1 && mt != 2) || (wn != 1 && wn != 2 && wn != 4) || (wn == 4 && mt == 2) || sk < 0 || sk > 16 || sgs < 0 ||
         sgs > 16 || (sk && sgs && sgs % sk))
         return vkb_error(c, "wn=%lld mt=%lld sk=%lld sgs=%lld: expected wn 1, 2 or 4, mt 1 or 2 (wn 4 with mt 1), sk 1 .. 16, sgs "
@@ -261,6 +263,8 @@ static int hmma_plan(vkb_case *c, long long n, long long k, int64_t m, int emu)
     if (!sk)
         for (sk = 1; sk < 16 && tiles * (uint64_t)sk < want && 4 * (uint64_t)sk <= nb;) sk *= 2;
     if (!sgs) sgs = sk < 4 ? 4 / sk * sk : sk;
+    while (!vkb_param_str(c, "sk", NULL) && !vkb_param_str(c, "sgs", NULL) && sk > 1 && 1024.0 * (double)(sgs * wn * mt) > c->caps.max_shared)
+        sk /= 2, sgs = sk < 4 ? 4 / sk * sk : sk;  /* the output's staging within shared memory */
     if (sgs % sk) return vkb_error(c, "sgs=%lld: expected a multiple of sk=%lld", (long long)sgs, (long long)sk);
     uint64_t sr = (uint64_t)(sgs / sk), wg = (uint64_t)sg * (uint64_t)sgs, shared = 1024 * (uint64_t)(sgs * wn * mt);
     if (wg > c->caps.max_wg_size || shared > c->caps.max_shared)
@@ -272,17 +276,17 @@ static int hmma_plan(vkb_case *c, long long n, long long k, int64_t m, int emu)
         return vkb_skip(c, "grid %llux%llu exceeds this device's maxComputeWorkGroupCount", (unsigned long long)gx, (unsigned long long)gy);
     char shader[40];
     snprintf(shader, sizeof(shader), "bitnet_hmma%s_w%lldx%lld", emu ? "_emu" : "", (long long)wn, (long long)mt);
-    uint32_t spec[4] = {(uint32_t)wg, (uint32_t)sgs, (uint32_t)sk, m <= 8 && mt == 1 ? 8u : 16u};
-    vkb_dispatch *d = vkb_add_dispatch(c, vkb_add_pipe(c, shader, 4, spec), (uint32_t)gx, (uint32_t)gy, 1);
+    uint32_t spec[5] = {(uint32_t)wg, (uint32_t)sgs, (uint32_t)sk, m <= 8 && mt == 1 ? 8u : 16u, (uint32_t)dec};
+    vkb_dispatch *d = vkb_add_dispatch(c, vkb_add_pipe(c, shader, 5, spec), (uint32_t)gx, (uint32_t)gy, 1);
     if (!d) return vkb_error(c, "out of memory");
     d->push.n = (uint32_t)n, d->push.m = (uint32_t)m, d->push.k = (uint32_t)k;
     d->push.p0 = (uint32_t)(p->kp / 16), d->push.p1 = (uint32_t)nb, d->push.p2 = (uint32_t)per;
     double nk = (double)n * (double)k, mk = (double)m * (double)k, mn = (double)m * (double)n;
     c->bytes = nk / 4 + mk + 4.0 * (double)m + 4 + 4 * mn;
     c->flops = 2.0 * (double)m * nk;
-    snprintf(c->note, sizeof(c->note), "%s %llux%lld wn%lld mt%lld sk%lld sgs%lld (%llu of %llu blocks a part) hfrag", emu ? "hmma_emu" : "hmma",
+    snprintf(c->note, sizeof(c->note), "%s %llux%lld wn%lld mt%lld sk%lld sgs%lld dec%lld (%llu of %llu blocks a part) hfrag", emu ? "hmma_emu" : "hmma",
              (unsigned long long)(16 * (uint64_t)wn * sr), (long long)(16 * mt), (long long)wn, (long long)mt, (long long)sk, (long long)sgs,
-             (unsigned long long)per, (unsigned long long)nb);
+             (long long)dec, (unsigned long long)per, (unsigned long long)nb);
     return 0;
 }
 
@@ -357,6 +361,7 @@ static int linear_plan(vkb_case *c, int dense)
         return vkb_error(c, "gs= and ah= apply to algo=mma_kp only (algo=%s)", algo);
     if (mkp && vkb_param_str(c, "split", NULL))
         return vkb_error(c, "split= does not apply to algo=%s (its K parts, sk=, stay in the workgroup)", algo);
+    if (!hm && vkb_param_str(c, "dec", NULL)) return vkb_error(c, "dec= applies to algo=hmma only (algo=%s)", algo);
     if ((mma || hm) && dense) return vkb_error(c, "algo=%s: BitLinear only (dense_f16: coopmat*, stream*)", algo);
     if (sgv && dense) return vkb_error(c, "algo=%s: BitLinear only (dense_f16: gemv, gemv8, gemm, coopmat*, stream*)", algo);
     if (!ps && vkb_param_str(c, "per", NULL)) return vkb_error(c, "per= applies to algo=gemv_ps only (algo=%s)", algo);
@@ -604,7 +609,7 @@ static void lin_release(vkb_case *c)
     if (p) free(p->pick), free(p->acc), free(p->want), free(p->bound), free(p->wlog);
 }
 
-VKB_KERNEL(bitnet_linear) = {"bitnet_linear", "n,k,m,shape,algo,rows,mt,wg,bm,gpt,split,lanes,per,wn,sgs,bk,frag,rb,sb,lay,fold,sk,gs,ah",
+VKB_KERNEL(bitnet_linear) = {"bitnet_linear", "n,k,m,shape,algo,rows,mt,wg,bm,gpt,split,lanes,per,wn,sgs,bk,frag,rb,sb,lay,fold,sk,gs,ah,dec",
                              "BitLinear y = (W_t x_q) gamma'/s, packed 2-bit W, int8 x, int32 acc (variant dot|int; algo gemv|gemv_sg|gemv_ps|gemm "
                              "SIMT, mma, mma_sg and mma_kp on int8 matrix units, hmma on fp16 ones, mma_emu, mma_sg_emu, mma_kp_emu and hmma_emu "
                              "emulated)",
