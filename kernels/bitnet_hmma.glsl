@@ -27,11 +27,14 @@
 //   each token's row (xq as it is, row stride Kp), step s using its bytes 2 s (rows g) and 2 s + 1 (rows g + 8).
 // Tiling as dense_coopmat_g.glsl's K parts: a workgroup of SGS = SR x SK subgroups; subgroup sg takes the WN panels
 // of row tile sr = sg % SR and K part ks = sg / SR (pc.p2 blocks), for MT 16-token fragments (grid y); at the end
-// each subgroup stages its WN x MT fp32 tiles (1 KiB each) in shared memory, one workgroup barrier, and every
+// each subgroup stages its WN x MT fp32 tiles (64 LN bytes each) in shared memory, one workgroup barrier, and every
 // invocation sums an output's SK parts in part order (exact: integers below 2^24) and writes y. No barrier in the K
 // loop, nothing staged but the output. A subgroup's W loads run two blocks ahead of its MMAs (at WN = 2, 2 KiB in
 // flight: W is 8x denser than dense_f16's, whose coopmat_g keeps 4 fragments a panel ahead), its x loads one.
 // Buffers: 0 W (lay=hfrag: 16-row panels x K blocks x 32 uvec4; padding weights 0), 1 gamma', 2 xq (int8 M x Kp), 3 s,
+// LN = 8 (stubs ..n8, m <= 8): 16x8x16 MMAs, half the matrix work of 16 tokens; B's 4 components of invocation (g, t)
+// are assumed at (row g + 8 (i / 2), column 2 t + (i & 1)), the order `coopmat_layout type=f16 frag=16x8x16 use=b`
+// checks (the 16x16 one's rows and columns, halved).
 // 4 y. Push: n, m, p0 = Kp / 16 (uvec4 of an x row), p1 = K blocks a row, p2 = blocks a K part. Grid (ceil(N / (16
 // WN SR)), ceil(M / (16 MT))). Spec: 0 workgroup size (32 SGS), 1 SGS, 2 SK, 3 TK (16, or 8 where m <= 8: the
 // fragment's tokens 8 .. 15 are zeros, not loaded). WN and MT are compiled in by the stubs bitnet_hmma_wIxJ.comp.
@@ -46,21 +49,24 @@ layout(constant_id = 1) const uint SGS = 4u;
 layout(constant_id = 2) const uint SK = 1u;
 layout(constant_id = 3) const uint TK = 16u;
 layout(constant_id = 4) const uint DEC = 0u;  // W's decode: 0 the 1024 offset, 1 subnormal codes (below)
-const uint WN = HM_WN, MT = HM_MT, SR = SGS / SK;
+#ifndef HM_LN
+#define HM_LN 16u
+#endif
+const uint WN = HM_WN, MT = HM_MT, LN = HM_LN, SR = SGS / SK, TILE = 4u * LN;  // TILE: uvec4 of a staged 16 x LN tile
 
 layout(binding = 0) readonly buffer Wb { uvec4 w[]; };
 layout(binding = 1) readonly buffer Gb { float gam[]; };
 layout(binding = 2) readonly buffer Xb { uvec4 x[]; };
 layout(binding = 3) readonly buffer Sb { float sc[]; };
 layout(binding = 4) writeonly buffer Yb { float y[]; };
-shared uvec4 sm[SGS * WN * MT * 64u];  // each subgroup's WN x MT fp32 16x16 tiles, column-major
+shared uvec4 sm[SGS * WN * MT * TILE];  // each subgroup's WN x MT fp32 16 x LN tiles, column-major
 
 #ifdef VKB_COOP_EMU
 // A: the block at uvec4 wb (its 32 uvec4), step s. B: tokens t0 .. t0 + 15, K block b, step s.
 struct FragA { uint wb, s; bool ones; };
 struct FragB { uint t0, b, s; };
 float hm_scale(uint s) { return DEC == 1u ? exp2(float(s < 6u ? 2u * s : 2u * s - 12u)) : 1.0; }  // 2^e
-struct AccEmu { float v[32]; };  // element e = lane + q S (row e / 16, column e % 16) in v[q]: S >= 8
+struct AccEmu { float v[32]; };  // element e = lane + q S (row e / LN, column e % LN) in v[q]: S >= 8
 #ifndef HM_SLOT
 #define HM_SLOT(r, p) uvec2(4u * ((r) % 8u) + ((p) % 8u) / 2u, 4u * ((r) / 8u) + 2u * ((p) / 8u) + ((p) & 1u))
 #endif
@@ -72,7 +78,7 @@ float emu_a(FragA f, uint r, uint p) {  // weight (r, p): invocation l, componen
 }
 float emu_b(FragB f, uint p, uint n) {  // x (token t0 + n, column 16 (p % 8) + 2 s + p / 8 of block b)
     uint tok = f.t0 + n, col = 128u * f.b + 16u * (p % 8u) + 2u * f.s + p / 8u;
-    if (tok >= pc.m || col >= 16u * pc.p0 || (TK == 8u && n >= 8u)) return 0.0;
+    if (tok >= pc.m || col >= 16u * pc.p0 || (TK == 8u && n >= 8u) || n >= LN) return 0.0;
     uint e = tok * 16u * pc.p0 + col;
     return float(bitfieldExtract(int(x[e / 16u][(e % 16u) / 4u]), 8 * int(e % 4u), 8)) / hm_scale(f.s);
 }
@@ -82,17 +88,17 @@ AccEmu emu_zero() {
     return a;
 }
 AccEmu emu_mma(FragA a, FragB b, AccEmu c) {  // exact: integer products and sums below 2^24
-    for (uint q = 0u; q < 256u / gl_SubgroupSize; ++q) {
+    for (uint q = 0u; q < 16u * LN / gl_SubgroupSize; ++q) {
         uint e = gl_SubgroupInvocationID + q * gl_SubgroupSize;
         float s = c.v[q];
-        [[unroll]] for (uint p = 0u; p < 16u; ++p) s += emu_a(a, e / 16u, p) * emu_b(b, p, e % 16u);
+        [[unroll]] for (uint p = 0u; p < 16u; ++p) s += emu_a(a, e / LN, p) * emu_b(b, p, e % LN);
         c.v[q] = s;
     }
     return c;
 }
 void emu_store_col(AccEmu a, uint elem) {  // into sm at uvec4 elem, element (r, c) at float 16 c + r
-    for (uint q = 0u; q < 256u / gl_SubgroupSize; ++q) {
-        uint e = gl_SubgroupInvocationID + q * gl_SubgroupSize, o = elem * 4u + (e % 16u) * 16u + e / 16u;
+    for (uint q = 0u; q < 16u * LN / gl_SubgroupSize; ++q) {
+        uint e = gl_SubgroupInvocationID + q * gl_SubgroupSize, o = elem * 4u + (e % LN) * 16u + e / LN;
         sm[o / 4u][o % 4u] = floatBitsToUint(a.v[q]);
     }
 }
@@ -110,8 +116,8 @@ AccEmu emu_fin(AccEmu a, AccEmu b) {  // DEC = 1: (a - b) 2^24
 #define STORE_COL(a, elem) emu_store_col(a, elem)
 #else
 #define FragA fcoopmatNV<16, gl_ScopeSubgroup, 16, 16>
-#define FragB fcoopmatNV<16, gl_ScopeSubgroup, 16, 16>
-#define ACC fcoopmatNV<32, gl_ScopeSubgroup, 16, 16>
+#define FragB fcoopmatNV<16, gl_ScopeSubgroup, 16, LN>
+#define ACC fcoopmatNV<32, gl_ScopeSubgroup, 16, LN>
 #define ACC_ZERO ACC(0.0)
 #define ACC_FIN(a, b) (((a) - (b)) * 16777216.0)
 // DEC = 1: step s's block of 2^(e - 24), the codes' offset times x by MMA.
@@ -133,8 +139,16 @@ f16vec2 xpair(uint a, uint b, uint sh, uint s) {
     return fma(unpackFloat2x16(v ^ 0x64806480u), f16vec2(k), f16vec2(-1152.0 * k));
 }
 // Step s's x: tokens (2t, 2t+1) then (2t+8, 2t+9), rows g (byte 2s of each token's uvec4) then g + 8 (byte 2s + 1).
+// LN = 8 (16x8 B, 4 components: HM_B8 below): tokens (2t, 2t+1) of rows g, then of rows g + 8.
 #define BUILD_B(f, xv, t0, b, s) {                                                                        \
         const uint wd_ = (s) >> 1u, sh_ = 16u * ((s) & 1u);                                               \
+        if (LN == 8u)                                                                                     \
+            [[unroll]] for (uint h_ = 0u; h_ < 2u; ++h_) {                                                \
+                const f16vec2 lo_ = xpair(xv[0][wd_], xv[1][wd_], sh_ + 8u * h_, (s));                    \
+                f[2u * h_] = lo_.x;                                                                       \
+                f[2u * h_ + 1u] = lo_.y;                                                                  \
+            }                                                                                             \
+        else                                                                                              \
         [[unroll]] for (uint h_ = 0u; h_ < 2u; ++h_) {                                                    \
             const f16vec2 lo_ = xpair(xv[0][wd_], xv[1][wd_], sh_ + 8u * h_, (s));                             \
             f[4u * h_] = lo_.x;                                                                           \
@@ -159,7 +173,7 @@ f16vec2 xpair(uint a, uint b, uint sh, uint s) {
 // Block B's eight 16-deep steps on WV and XV.
 #define BLOCK(WV, XV, B) [[unroll]] for (uint s_ = 0u; s_ < 8u; ++s_) {                                   \
         FragB fb_[MT];                                                                                    \
-        [[unroll]] for (uint j_ = 0u; j_ < MT; ++j_) BUILD_B(fb_[j_], XV[j_], tb + 16u * j_, (B), s_);    \
+        [[unroll]] for (uint j_ = 0u; j_ < MT; ++j_) BUILD_B(fb_[j_], XV[j_], tb + LN * j_, (B), s_);    \
         if (DEC == 1u) {                                                                                  \
             FragA o_;                                                                                     \
             ONES(o_, s_);                                                                                 \
@@ -175,14 +189,14 @@ f16vec2 xpair(uint a, uint b, uint sh, uint s) {
 void main() {
     uint sg = gl_SubgroupID, lane = gl_SubgroupInvocationID, ks = sg / SR, sr = sg % SR;
     uint g = lane / 4u, t = lane % 4u, nb = pc.p1, b0 = min(nb, ks * pc.p2), b1 = min(nb, b0 + pc.p2);
-    uint npan = (pc.n + 15u) / 16u, pan0 = (gl_WorkGroupID.x * SR + sr) * WN, tb = gl_WorkGroupID.y * 16u * MT;
+    uint npan = (pc.n + 15u) / 16u, pan0 = (gl_WorkGroupID.x * SR + sr) * WN, tb = gl_WorkGroupID.y * LN * MT;
     uint wb[WN];  // panel i's block 0, this invocation's uvec4 (a panel past N reads the last one; never stored)
     [[unroll]] for (uint i = 0u; i < WN; ++i) wb[i] = min(pan0 + i, npan - 1u) * nb * 32u;
     uint xr[MT][4];  // token 2t, 2t+1, 2t+8, 2t+9 of fragment j: its row's first uvec4 plus g, or ~0u past M
     [[unroll]] for (uint j = 0u; j < MT; ++j)
         [[unroll]] for (uint q = 0u; q < 4u; ++q) {
-            uint tok = tb + 16u * j + 2u * t + (q & 1u) + 8u * (q >> 1u);
-            xr[j][q] = tok < pc.m && (q < 2u || TK == 16u) ? tok * pc.p0 + g : ~0u;
+            uint tok = tb + LN * j + 2u * t + (q & 1u) + 8u * (q >> 1u);
+            xr[j][q] = tok < pc.m && (q < 2u || (TK == 16u && LN == 16u)) ? tok * pc.p0 + g : ~0u;
         }
     ACC acc[WN][MT], asx[MT];  // asx: DEC = 1's sum_k x 2^-24 per token
     [[unroll]] for (uint j = 0u; j < MT; ++j) {
@@ -205,15 +219,15 @@ void main() {
     [[unroll]] for (uint i = 0u; i < WN; ++i)
         [[unroll]] for (uint j = 0u; j < MT; ++j) {
             if (DEC == 1u) acc[i][j] = ACC_FIN(acc[i][j], asx[j]);
-            STORE_COL(acc[i][j], ((sg * WN + i) * MT + j) * 64u);
+            STORE_COL(acc[i][j], ((sg * WN + i) * MT + j) * TILE);
         }
     barrier();
     // Output e: tile (row subgroup r, panel i, token fragment j), element el (column-major: token el / 16, row el % 16).
-    for (uint e = gl_LocalInvocationIndex; e < SR * WN * MT * 256u; e += gl_WorkGroupSize.x) {
-        uint el = e % 256u, tt = e / 256u, j = tt % MT, i = (tt / MT) % WN, r = tt / (MT * WN);
+    for (uint e = gl_LocalInvocationIndex; e < SR * WN * MT * 16u * LN; e += gl_WorkGroupSize.x) {
+        uint el = e % (16u * LN), tt = e / (16u * LN), j = tt % MT, i = (tt / MT) % WN, r = tt / (MT * WN);
         float a = 0.0;
-        for (uint q = 0u; q < SK; ++q) a += uintBitsToFloat(sm[(((q * SR + r) * WN + i) * MT + j) * 64u + el / 4u][el % 4u]);
-        uint tok = tb + 16u * j + el / 16u, row = ((gl_WorkGroupID.x * SR + r) * WN + i) * 16u + el % 16u;
+        for (uint q = 0u; q < SK; ++q) a += uintBitsToFloat(sm[(((q * SR + r) * WN + i) * MT + j) * TILE + el / 4u][el % 4u]);
+        uint tok = tb + LN * j + el / 16u, row = ((gl_WorkGroupID.x * SR + r) * WN + i) * 16u + el % 16u;
         if (tok < pc.m && row < pc.n) {
             precise float p = a * gam[0];
             precise float o = p / sc[tok];

@@ -234,10 +234,13 @@ static void hfrag_permute(vkb_case *c)
 
 /* algo=hmma (kernels/bitnet_hmma.glsl): fp16 matrix units, W (lay=hfrag) and x decoded in registers, no staging but the
  * output's. Tunables: wn= 16-row panels per subgroup (1, 2, 4), mt= 16-token fragments (1, 2; wn=4 with 1), sk= K parts
- * in the workgroup (1 .. 16), sgs= subgroups (a multiple of sk, <= 16), dec= W's decode (0: codes under a 1024 offset, three
+ * in the workgroup (1 .. 16), sgs= subgroups (a multiple of sk, <= 16), ln= tokens a fragment (8: 16x8x16 MMAs, the
+ * default at m <= 8 where the device has them; 16), dec= W's decode (0: codes under a 1024 offset, three
  * instructions a pair of weights; 1: subnormal codes, one, and an MMA of the offset a step). Defaults (a guess until the H200 sweep
  * sweep_s28a.txt): wn=2 (1 emulated at mt=2), mt=1 to 16 tokens and 2 above (grid y holds 32 a tile), sk doubling while the grid holds
  * fewer than 8 subgroups an SM and every part keeps 2 of the 128-column blocks, sgs = sk and at least 4. */
+static int has_f16_16x8(const vkb_case *c);
+
 static int hmma_plan(vkb_case *c, long long n, long long k, int64_t m, int emu)
 {
     if (!emu && !c->caps.coopmat_nv)
@@ -252,21 +255,28 @@ static int hmma_plan(vkb_case *c, long long n, long long k, int64_t m, int emu)
     int64_t mt = vkb_param_int(c, "mt", m <= 16 ? 1 : 2), wn = vkb_param_int(c, "wn", emu && mt == 2 ? 1 : 2);
     int64_t sk = vkb_param_int(c, "sk", 0), sgs = vkb_param_int(c, "sgs", 0), dec = vkb_param_int(c, "dec", 0);
     if (dec != 0 && dec != 1) return vkb_error(c, "dec=%lld: expected 0 (W's codes under a 1024 offset) or 1 (subnormal codes)", (long long)dec);
+    int n8 = emu || has_f16_16x8(c);
+    int64_t ln = vkb_param_int(c, "ln", n8 && m <= 8 && !vkb_param_str(c, "mt", NULL) ? 8 : 16);
+    if ((ln != 8 && ln != 16) || (ln == 8 && mt != 1))
+        return vkb_error(c, "ln=%lld mt=%lld: expected 16 tokens a fragment, or 8 with mt=1", (long long)ln, (long long)mt);
+    if (ln == 8 && !n8) return vkb_skip(c, "ln=8: the device offers no 16x8x16 fp16 x fp16 -> fp32 NV cooperative matrix");
     if ((mt != 1 && mt != 2) || (wn != 1 && wn != 2 && wn != 4) || (wn == 4 && mt == 2) || sk < 0 || sk > 16 || sgs < 0 ||
         sgs > 16 || (sk && sgs && sgs % sk))
         return vkb_error(c, "wn=%lld mt=%lld sk=%lld sgs=%lld: expected wn 1, 2 or 4, mt 1 or 2 (wn 4 with mt 1), sk 1 .. 16, sgs "
                          "1 .. 16 and a multiple of sk", (long long)wn, (long long)mt, (long long)sk, (long long)sgs);
-    if (emu && !((wn == 2 && mt == 1) || (wn == 1 && mt == 2)))  /* two stubs cover the code paths on lavapipe */
-        return vkb_skip(c, "algo=hmma_emu is compiled for wn=2 mt=1 and wn=1 mt=2 (this case: wn=%lld mt=%lld)", (long long)wn, (long long)mt);
-    uint64_t nb = (p->kp + 127) / 128, npan = ((uint64_t)n + 15) / 16, gy = ((uint64_t)m + 16 * (uint64_t)mt - 1) / (16 * (uint64_t)mt);
+    if (emu && !((wn == 2 && mt == 1) || (wn == 1 && mt == 2 && ln == 16)))  /* three stubs cover the code paths on lavapipe */
+        return vkb_skip(c, "algo=hmma_emu is compiled for wn=2 mt=1 and wn=1 mt=2 ln=16 (this case: wn=%lld mt=%lld ln=%lld)", (long long)wn,
+                        (long long)mt, (long long)ln);
+    if (ln == 8 && wn == 1) return vkb_skip(c, "ln=8 is compiled for wn 2 and 4");
+    uint64_t nb = (p->kp + 127) / 128, npan = ((uint64_t)n + 15) / 16, gy = ((uint64_t)m + (uint64_t)(ln * mt) - 1) / (uint64_t)(ln * mt);
     uint64_t tiles = (npan + (uint64_t)wn - 1) / (uint64_t)wn * gy, want = 8 * (uint64_t)(c->caps.sm_count ? c->caps.sm_count : 132);
     if (!sk)
         for (sk = 1; sk < 16 && tiles * (uint64_t)sk < want && 4 * (uint64_t)sk <= nb;) sk *= 2;
     if (!sgs) sgs = sk < 4 ? 4 / sk * sk : sk;
-    while (!vkb_param_str(c, "sk", NULL) && !vkb_param_str(c, "sgs", NULL) && sk > 1 && 1024.0 * (double)(sgs * wn * mt) > c->caps.max_shared)
+    while (!vkb_param_str(c, "sk", NULL) && !vkb_param_str(c, "sgs", NULL) && sk > 1 && 64.0 * (double)(sgs * wn * mt * ln) > c->caps.max_shared)
         sk /= 2, sgs = sk < 4 ? 4 / sk * sk : sk;  /* the output's staging within shared memory */
     if (sgs % sk) return vkb_error(c, "sgs=%lld: expected a multiple of sk=%lld", (long long)sgs, (long long)sk);
-    uint64_t sr = (uint64_t)(sgs / sk), wg = (uint64_t)sg * (uint64_t)sgs, shared = 1024 * (uint64_t)(sgs * wn * mt);
+    uint64_t sr = (uint64_t)(sgs / sk), wg = (uint64_t)sg * (uint64_t)sgs, shared = 64 * (uint64_t)(sgs * wn * mt * ln);
     if (wg > c->caps.max_wg_size || shared > c->caps.max_shared)
         return vkb_skip(c, "wn=%lld mt=%lld sgs=%lld on this device: %llu invocations (<= %u), %llu B shared (<= %u)", (long long)wn,
                         (long long)mt, (long long)sgs, (unsigned long long)wg, c->caps.max_wg_size, (unsigned long long)shared,
@@ -275,8 +285,8 @@ static int hmma_plan(vkb_case *c, long long n, long long k, int64_t m, int emu)
     if (gx > c->caps.max_wg_count_x || gy > 65535)
         return vkb_skip(c, "grid %llux%llu exceeds this device's maxComputeWorkGroupCount", (unsigned long long)gx, (unsigned long long)gy);
     char shader[40];
-    snprintf(shader, sizeof(shader), "bitnet_hmma%s_w%lldx%lld", emu ? "_emu" : "", (long long)wn, (long long)mt);
-    uint32_t spec[5] = {(uint32_t)wg, (uint32_t)sgs, (uint32_t)sk, m <= 8 && mt == 1 ? 8u : 16u, (uint32_t)dec};
+    snprintf(shader, sizeof(shader), "bitnet_hmma%s_w%lldx%lld%s", emu ? "_emu" : "", (long long)wn, (long long)mt, ln == 8 ? "n8" : "");
+    uint32_t spec[5] = {(uint32_t)wg, (uint32_t)sgs, (uint32_t)sk, m <= 8 && mt == 1 ? 8u : 16u, (uint32_t)dec};  /* TK: ln=16 */
     vkb_dispatch *d = vkb_add_dispatch(c, vkb_add_pipe(c, shader, 5, spec), (uint32_t)gx, (uint32_t)gy, 1);
     if (!d) return vkb_error(c, "out of memory");
     d->push.n = (uint32_t)n, d->push.m = (uint32_t)m, d->push.k = (uint32_t)k;
@@ -284,9 +294,9 @@ static int hmma_plan(vkb_case *c, long long n, long long k, int64_t m, int emu)
     double nk = (double)n * (double)k, mk = (double)m * (double)k, mn = (double)m * (double)n;
     c->bytes = nk / 4 + mk + 4.0 * (double)m + 4 + 4 * mn;
     c->flops = 2.0 * (double)m * nk;
-    snprintf(c->note, sizeof(c->note), "%s %llux%lld wn%lld mt%lld sk%lld sgs%lld dec%lld (%llu of %llu blocks a part) hfrag", emu ? "hmma_emu" : "hmma",
-             (unsigned long long)(16 * (uint64_t)wn * sr), (long long)(16 * mt), (long long)wn, (long long)mt, (long long)sk, (long long)sgs,
-             (long long)dec, (unsigned long long)per, (unsigned long long)nb);
+    snprintf(c->note, sizeof(c->note), "%s %llux%lld wn%lld mt%lld ln%lld sk%lld sgs%lld dec%lld (%llu of %llu blocks a part) hfrag",
+             emu ? "hmma_emu" : "hmma", (unsigned long long)(16 * (uint64_t)wn * sr), (long long)(ln * mt), (long long)wn, (long long)mt,
+             (long long)ln, (long long)sk, (long long)sgs, (long long)dec, (unsigned long long)per, (unsigned long long)nb);
     return 0;
 }
 
@@ -367,9 +377,10 @@ static int linear_plan(vkb_case *c, int dense)
     if (!ps && vkb_param_str(c, "per", NULL)) return vkb_error(c, "per= applies to algo=gemv_ps only (algo=%s)", algo);
     if (g8 && !dense) return vkb_error(c, "algo=gemv8: dense_f16 only");
     if (!mma && !hm && vkb_param_str(c, "wn", NULL)) return vkb_error(c, "wn= applies to algo=coopmat_g, stream and mma only (algo=%s)", algo);
-    if (vkb_param_str(c, "sr", NULL) || (!mkp && !hm && vkb_param_str(c, "sk", NULL)) || vkb_param_str(c, "xpre", NULL) || vkb_param_str(c, "ln", NULL) ||
+    if (vkb_param_str(c, "sr", NULL) || (!mkp && !hm && vkb_param_str(c, "sk", NULL)) || vkb_param_str(c, "xpre", NULL) || (!hm && vkb_param_str(c, "ln", NULL)) ||
         (dense && (vkb_param_str(c, "rb", NULL) || vkb_param_str(c, "lay", NULL))))
-        return vkb_error(c, "sr=, xpre= and rb= apply to dense_f16's algo=stream only, sk= to stream, coopmat_g and BitLinear's mma_kp, ln= to coopmat_g, lay= also to mma_sg and mma_kp (algo=%s)", algo);
+        return vkb_error(c, "sr=, xpre= and rb= apply to dense_f16's algo=stream only, sk= to stream, coopmat_g and BitLinear's mma_kp and hmma, ln= to "
+                         "coopmat_g and hmma, lay= also to mma_sg and mma_kp (algo=%s)", algo);
     const char *lay = vkb_param_str(c, "lay", msg || mkp ? "panel" : "rows");  /* panels: bitnet_mma_sg_plan says why */
     int panel = !strcmp(lay, "panel");
     if ((!msg && !mkp && vkb_param_str(c, "lay", NULL)) || (!panel && strcmp(lay, "rows")))
@@ -609,7 +620,7 @@ static void lin_release(vkb_case *c)
     if (p) free(p->pick), free(p->acc), free(p->want), free(p->bound), free(p->wlog);
 }
 
-VKB_KERNEL(bitnet_linear) = {"bitnet_linear", "n,k,m,shape,algo,rows,mt,wg,bm,gpt,split,lanes,per,wn,sgs,bk,frag,rb,sb,lay,fold,sk,gs,ah,dec",
+VKB_KERNEL(bitnet_linear) = {"bitnet_linear", "n,k,m,shape,algo,rows,mt,wg,bm,gpt,split,lanes,per,wn,sgs,bk,frag,rb,sb,lay,fold,sk,gs,ah,dec,ln",
                              "BitLinear y = (W_t x_q) gamma'/s, packed 2-bit W, int8 x, int32 acc (variant dot|int; algo gemv|gemv_sg|gemv_ps|gemm "
                              "SIMT, mma, mma_sg and mma_kp on int8 matrix units, hmma on fp16 ones, mma_emu, mma_sg_emu, mma_kp_emu and hmma_emu "
                              "emulated)",

@@ -343,11 +343,12 @@ VKB_KERNEL(peak_coopmat) = {"peak_coopmat", "n,iters,type,shape,grid,sgs,impl,sr
  * reference/bitnet_linear.c frag_slot) expects, by halves, two to a register, for A (16 x 16, row-major load) and B
  * (16 x 16, column-major load) alike: row g + 8 (i / 4), column 2t + (i & 1) + 8 ((i >> 1) & 1). (B is not PTX's B
  * order, which holds K pairs: on an H200, 580.159.04, session 27, invocation 1 held B's (0,2) (0,3) (0,10) (0,11)
- * (8,2) .. (8,11), tests/gpu/sweep_s27a.txt.)
+ * (8,2) .. (8,11), tests/gpu/sweep_s27a.txt.) frag=16x8x16's B (16 x 8, BitLinear hmma's ln=8) is expected at the same
+ * rows and the first half of the columns: row g + 8 (i / 2), column 2t + (i & 1).
  * A mismatch FAILs with the first components of invocations 0, 1 and 4 in the note: what the driver does, for whoever
  * adapts a kernel to it. use= a | b | c, type= s8 (sint8 x sint8 -> sint32, the default) | f16 (use=a or b; its own
  * module, kernels/coopmat_layout_f16.comp), frag= MxNxK (one the device reports; default its first with M = 16;
- * 16x16x16 only for f16). */
+ * 16x16x16 or 16x8x16 for f16). */
 typedef struct cl_cfg { uint32_t m, n, k, use, f16; } cl_cfg;
 
 static int cl_config(vkb_case *c, cl_cfg *g)
@@ -362,9 +363,9 @@ static int cl_config(vkb_case *c, cl_cfg *g)
     if (f) {
         char tail;
         if (sscanf(f, "%ux%ux%u%c", &g->m, &g->n, &g->k, &tail) != 3 || g->m != 16 || (g->n != 8 && g->n != 16) ||
-            (g->k != 16 && g->k != 32) || (g->f16 && (g->n != 16 || g->k != 16)))
-            return vkb_error(c, "frag=%s: expected 16xNxK with N 8 or 16 and K 16 or 32, 16x16x16 for type=f16 (the orders the "
-                             "reference knows)", f);
+            (g->k != 16 && g->k != 32) || (g->f16 && g->k != 16))
+            return vkb_error(c, "frag=%s: expected 16xNxK with N 8 or 16 and K 16 or 32, 16x16x16 or 16x8x16 for type=f16 (the orders "
+                             "the reference knows)", f);
     }
     if (!c->caps.coopmat_nv) return vkb_skip(c, "device lacks VK_NV_cooperative_matrix: no layout to probe");
     if (!g->f16 && (!c->caps.int8 || !c->caps.storage8))
@@ -430,7 +431,8 @@ static void cl_fill(vkb_case *c, gsl_rng *rng)
 static uint32_t cl_want(const cl_cfg *g, uint32_t l, uint32_t i)
 {
     uint32_t q = l / 4, t = l % 4, r, col, half = (g->use == 0 ? g->m * g->k : g->m * g->n) / 64;  /* L / 2 */
-    if (g->f16) r = q + 8 * (i / 4), col = 2 * t + (i & 1) + 8 * ((i >> 1) & 1);  /* A: frag_slot's; B the same */
+    if (g->f16 && g->use == 1 && g->n == 8) r = q + 8 * (i / 2), col = 2 * t + (i & 1);  /* 16x8 B: 16x16's, halved */
+    else if (g->f16) r = q + 8 * (i / 4), col = 2 * t + (i & 1) + 8 * ((i >> 1) & 1);  /* A: frag_slot's; B the same */
     else if (g->use == 0) r = q + 8 * (i / half), col = 4 * t + (i & 3) + 16 * ((i >> 2) & (g->k / 16 - 1));
     else if (g->use == 1) r = 4 * t + (i & 3) + 16 * ((i >> 2) % (g->k / 16)), col = q + 8 * (i / (g->k / 4));
     else r = q + 8 * (i / half), col = 2 * t + (i & 1) + 8 * ((i >> 1) & (g->n / 8 - 1));
