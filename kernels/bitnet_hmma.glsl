@@ -29,15 +29,15 @@
 // of row tile sr = sg % SR and K part ks = sg / SR (pc.p2 blocks), for MT 16-token fragments (grid y); at the end
 // each subgroup stages its WN x MT fp32 tiles (64 LN bytes each) in shared memory, one workgroup barrier, and every
 // invocation sums an output's SK parts in part order (exact: integers below 2^24) and writes y. No barrier in the K
-// loop, nothing staged but the output. A subgroup's W loads run two blocks ahead of its MMAs (at WN = 2, 2 KiB in
-// flight: W is 8x denser than dense_f16's, whose coopmat_g keeps 4 fragments a panel ahead), its x loads one.
+// loop, nothing staged but the output. A subgroup's W loads run AH = 2 or 4 blocks ahead of its MMAs (at WN = 2, 2 or
+// 4 KiB in flight: W is 8x denser than dense_f16's, whose coopmat_g keeps 4 fragments a panel ahead), its x loads one.
 // Buffers: 0 W (lay=hfrag: 16-row panels x K blocks x 32 uvec4; padding weights 0), 1 gamma', 2 xq (int8 M x Kp), 3 s,
 // LN = 8 (stubs ..n8, m <= 8): 16x8x16 MMAs, half the matrix work of 16 tokens; B's 4 components of invocation (g, t)
 // are assumed at (row g + 8 (i / 2), column 2 t + (i & 1)), the order `coopmat_layout type=f16 frag=16x8x16 use=b`
 // checks (the 16x16 one's rows and columns, halved).
 // 4 y. Push: n, m, p0 = Kp / 16 (uvec4 of an x row), p1 = K blocks a row, p2 = blocks a K part. Grid (ceil(N / (16
-// WN SR)), ceil(M / (16 MT))). Spec: 0 workgroup size (32 SGS), 1 SGS, 2 SK, 3 TK (16, or 8 where m <= 8: the
-// fragment's tokens 8 .. 15 are zeros, not loaded). WN and MT are compiled in by the stubs bitnet_hmma_wIxJ.comp.
+// WN SR)), ceil(M / (LN MT))). Spec: 0 workgroup size (32 SGS), 1 SGS, 2 SK, 3 TK (16, or 8 where m <= 8: the
+// fragment's tokens 8 .. 15 are zeros, not loaded), 4 DEC, 5 AH. WN and MT are compiled in by the stubs bitnet_hmma_wIxJ.comp.
 // VKB_COOP_EMU (bitnet_hmma_emu_wIxJ.comp): the matrix operations emulated with the same semantics, each fragment a
 // handle that reads its elements from W and x through the order above, so lavapipe validates the layout, the K order
 // and the tiling at every element; the device's own order is what `coopmat_layout type=f16` checks.
@@ -49,6 +49,7 @@ layout(constant_id = 1) const uint SGS = 4u;
 layout(constant_id = 2) const uint SK = 1u;
 layout(constant_id = 3) const uint TK = 16u;
 layout(constant_id = 4) const uint DEC = 0u;  // W's decode: 0 the 1024 offset, 1 subnormal codes (below)
+layout(constant_id = 5) const uint AH = 2u;   // W's blocks in flight ahead of the MMAs: 2 or 4 register sets
 #ifndef HM_LN
 #define HM_LN 16u
 #endif
@@ -203,17 +204,30 @@ void main() {
         asx[j] = ACC_ZERO;
         [[unroll]] for (uint i = 0u; i < WN; ++i) acc[i][j] = ACC_ZERO;
     }
-    // Two register sets of W (A, B: blocks b and b + 1, each loaded two blocks ahead) and of x (one block ahead).
-    uvec4 wa[WN], wbb[WN], xa[MT][4], xb[MT][4];
-    LOADW(wa, b0) LOADW(wbb, b0 + 1u) LOADX(xa, b0)
-    for (uint b = b0; b < b1; b += 2u) {
+    // AH register sets of W (blocks b, b + 1, .., each loaded AH blocks ahead) and two of x (one block ahead).
+    uvec4 w0[WN], w1[WN], w2[WN], w3[WN], xa[MT][4], xb[MT][4];
+    LOADW(w0, b0) LOADW(w1, b0 + 1u) LOADX(xa, b0)
+    if (AH == 4u) {
+        LOADW(w2, b0 + 2u) LOADW(w3, b0 + 3u)
+    }
+    for (uint b = b0; b < b1; b += AH) {
         LOADX(xb, b + 1u)
-        BLOCK(wa, xa, b)
-        LOADW(wa, b + 2u)
+        BLOCK(w0, xa, b)
+        LOADW(w0, b + AH)
         if (b + 1u < b1) {
             LOADX(xa, b + 2u)
-            BLOCK(wbb, xb, b + 1u)
-            LOADW(wbb, b + 3u)
+            BLOCK(w1, xb, b + 1u)
+            LOADW(w1, b + AH + 1u)
+        }
+        if (AH == 4u && b + 2u < b1) {
+            LOADX(xb, b + 3u)
+            BLOCK(w2, xa, b + 2u)
+            LOADW(w2, b + 6u)
+            if (b + 3u < b1) {
+                LOADX(xa, b + 4u)
+                BLOCK(w3, xb, b + 3u)
+                LOADW(w3, b + 7u)
+            }
         }
     }
     [[unroll]] for (uint i = 0u; i < WN; ++i)

@@ -235,7 +235,7 @@ static void hfrag_permute(vkb_case *c)
 /* algo=hmma (kernels/bitnet_hmma.glsl): fp16 matrix units, W (lay=hfrag) and x decoded in registers, no staging but the
  * output's. Tunables: wn= 16-row panels per subgroup (1, 2, 4), mt= 16-token fragments (1, 2; wn=4 with 1), sk= K parts
  * in the workgroup (1 .. 16), sgs= subgroups (a multiple of sk, <= 16), ln= tokens a fragment (8: 16x8x16 MMAs, the
- * default at m <= 8 where the device has them; 16), dec= W's decode (0: codes under a 1024 offset, three
+ * default at m <= 8 where the device has them; 16), ah= blocks of W in flight (2, 4), dec= W's decode (0: codes under a 1024 offset, three
  * instructions a pair of weights; 1: subnormal codes, one, and an MMA of the offset a step). Defaults (a guess until the H200 sweep
  * sweep_s28a.txt): wn=2 (1 emulated at mt=2), mt=1 to 16 tokens and 2 above (grid y holds 32 a tile), sk doubling while the grid holds
  * fewer than 8 subgroups an SM and every part keeps 2 of the 128-column blocks, sgs = sk and at least 4. */
@@ -253,7 +253,8 @@ static int hmma_plan(vkb_case *c, long long n, long long k, int64_t m, int emu)
     if (emu && (sg < 8 || sg > 256)) return vkb_skip(c, "algo=hmma_emu needs a subgroup size of 8 .. 256 (this device: %u)", sg);
     lin_priv *p = c->priv;
     int64_t mt = vkb_param_int(c, "mt", m <= 16 ? 1 : 2), wn = vkb_param_int(c, "wn", emu && mt == 2 ? 1 : 2);
-    int64_t sk = vkb_param_int(c, "sk", 0), sgs = vkb_param_int(c, "sgs", 0), dec = vkb_param_int(c, "dec", 0);
+    int64_t sk = vkb_param_int(c, "sk", 0), sgs = vkb_param_int(c, "sgs", 0), dec = vkb_param_int(c, "dec", 0), ah = vkb_param_int(c, "ah", 2);
+    if (ah != 2 && ah != 4) return vkb_error(c, "ah=%lld: expected 2 or 4 blocks of W in flight", (long long)ah);
     if (dec != 0 && dec != 1) return vkb_error(c, "dec=%lld: expected 0 (W's codes under a 1024 offset) or 1 (subnormal codes)", (long long)dec);
     int n8 = emu || has_f16_16x8(c);
     int64_t ln = vkb_param_int(c, "ln", n8 && m <= 8 && !vkb_param_str(c, "mt", NULL) ? 8 : 16);
@@ -286,17 +287,17 @@ static int hmma_plan(vkb_case *c, long long n, long long k, int64_t m, int emu)
         return vkb_skip(c, "grid %llux%llu exceeds this device's maxComputeWorkGroupCount", (unsigned long long)gx, (unsigned long long)gy);
     char shader[40];
     snprintf(shader, sizeof(shader), "bitnet_hmma%s_w%lldx%lld%s", emu ? "_emu" : "", (long long)wn, (long long)mt, ln == 8 ? "n8" : "");
-    uint32_t spec[5] = {(uint32_t)wg, (uint32_t)sgs, (uint32_t)sk, m <= 8 && mt == 1 ? 8u : 16u, (uint32_t)dec};  /* TK: ln=16 */
-    vkb_dispatch *d = vkb_add_dispatch(c, vkb_add_pipe(c, shader, 5, spec), (uint32_t)gx, (uint32_t)gy, 1);
+    uint32_t spec[6] = {(uint32_t)wg, (uint32_t)sgs, (uint32_t)sk, m <= 8 && mt == 1 ? 8u : 16u, (uint32_t)dec, (uint32_t)ah};  /* TK: ln=16 */
+    vkb_dispatch *d = vkb_add_dispatch(c, vkb_add_pipe(c, shader, 6, spec), (uint32_t)gx, (uint32_t)gy, 1);
     if (!d) return vkb_error(c, "out of memory");
     d->push.n = (uint32_t)n, d->push.m = (uint32_t)m, d->push.k = (uint32_t)k;
     d->push.p0 = (uint32_t)(p->kp / 16), d->push.p1 = (uint32_t)nb, d->push.p2 = (uint32_t)per;
     double nk = (double)n * (double)k, mk = (double)m * (double)k, mn = (double)m * (double)n;
     c->bytes = nk / 4 + mk + 4.0 * (double)m + 4 + 4 * mn;
     c->flops = 2.0 * (double)m * nk;
-    snprintf(c->note, sizeof(c->note), "%s %llux%lld wn%lld mt%lld ln%lld sk%lld sgs%lld dec%lld (%llu of %llu blocks a part) hfrag",
+    snprintf(c->note, sizeof(c->note), "%s %llux%lld wn%lld mt%lld ln%lld sk%lld sgs%lld dec%lld ah%lld (%llu of %llu blocks a part) hfrag",
              emu ? "hmma_emu" : "hmma", (unsigned long long)(16 * (uint64_t)wn * sr), (long long)(ln * mt), (long long)wn, (long long)mt,
-             (long long)ln, (long long)sk, (long long)sgs, (long long)dec, (unsigned long long)per, (unsigned long long)nb);
+             (long long)ln, (long long)sk, (long long)sgs, (long long)dec, (long long)ah, (unsigned long long)per, (unsigned long long)nb);
     return 0;
 }
 
@@ -367,8 +368,8 @@ static int linear_plan(vkb_case *c, int dense)
         return vkb_error(c, "fold= applies to bitnet_linear's algo=mma_sg and dense_f16's coopmat_g only (algo=%s)", algo);
     if ((msg || mkp) && (vkb_param_str(c, "bk", NULL) || vkb_param_str(c, "rb", NULL)))
         return vkb_error(c, "bk= and rb= apply to algo=mma only (algo=%s: one 64-weight group a step, loads 4 steps ahead)", algo);
-    if (!mkp && (vkb_param_str(c, "gs", NULL) || vkb_param_str(c, "ah", NULL)))
-        return vkb_error(c, "gs= and ah= apply to algo=mma_kp only (algo=%s)", algo);
+    if ((!mkp && vkb_param_str(c, "gs", NULL)) || (!mkp && !hm && vkb_param_str(c, "ah", NULL)))
+        return vkb_error(c, "gs= applies to algo=mma_kp only, ah= to mma_kp and hmma (algo=%s)", algo);
     if (mkp && vkb_param_str(c, "split", NULL))
         return vkb_error(c, "split= does not apply to algo=%s (its K parts, sk=, stay in the workgroup)", algo);
     if (!hm && vkb_param_str(c, "dec", NULL)) return vkb_error(c, "dec= applies to algo=hmma only (algo=%s)", algo);
