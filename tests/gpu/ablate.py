@@ -84,6 +84,15 @@ SETS = {
                     "acc[r] += ivec4(wd);")],
         "noload": [("wv[u * R + r] = w[wrow[r] + c];", "wv[u * R + r] = uvec4(wrow[r] + c);")],
     }),
+    # BitLinear hmma (kernels/bitnet_hmma.glsl, session 28) at m=8, wn=4 16x8x16 dec=1: W or x from registers (what
+    # their loads cost), the decode and MMAs of all but each block's first step gone, no K loop (the fixed cost)
+    "hmma": ("bitnet_hmma_w4x1n8", "bitnet_hmma.glsl", {
+        "noload": [("WV[i_] = (B) < b1 ? w[wb[i_] + (B) * 32u + lane] : uvec4(0u);", "WV[i_] = uvec4(wb[i_] + (B) * 32u + lane);")],
+        "noxload": [("XV[j_][q_] = in_ && xr[j_][q_] != ~0u ? x[xr[j_][q_] + 8u * (B)] : uvec4(0u);",
+                     "XV[j_][q_] = uvec4(xr[j_][q_] + 8u * (B));")],
+        "nomath": [("acc[i_][j_] = MMA(fa_, fb_[j_], acc[i_][j_]);", "if (s_ == 0u) acc[i_][j_] = MMA(fa_, fb_[j_], acc[i_][j_]);")],
+        "noloop": [("for (uint b = b0; b < b1; b += AH) {", "for (uint b = b0; b < b0; b += AH) {")],
+    }),
     # matmul coopmat_wgs_s (kernels/matmul_coopmat_wg.glsl, 256 invocations) at 512
     "wgs": ("matmul_coopmat_wg_s256", "matmul_coopmat_wg.glsl", WG_CUTS),
     # dense_f16 algo=wgs (the same loop with W^T as B, 128 invocations, 8 steps ahead, two buffers: the m = 32 default
