@@ -236,9 +236,12 @@ static void hfrag_permute(vkb_case *c)
  * output's. Tunables: wn= 16-row panels per subgroup (1, 2, 4), mt= 16-token fragments (1, 2; wn=4 with 1), sk= K parts
  * in the workgroup (1 .. 16), sgs= subgroups (a multiple of sk, <= 16), ln= tokens a fragment (8: 16x8x16 MMAs, the
  * default at m <= 8 where the device has them; 16), ah= blocks of W in flight (2, 4), dec= W's decode (0: codes under a 1024 offset, three
- * instructions a pair of weights; 1: subnormal codes, one, and an MMA of the offset a step). Defaults (a guess until the H200 sweep
- * sweep_s28a.txt): wn=2 (1 emulated at mt=2), mt=1 to 16 tokens and 2 above (grid y holds 32 a tile), sk doubling while the grid holds
- * fewer than 8 subgroups an SM and every part keeps 2 of the 128-column blocks, sgs = sk and at least 4. */
+ * instructions a pair of weights; 1: subnormal codes, one, and an MMA of the offset a step). Defaults: mt=1 to 16 tokens and 2 above
+ * (grid y holds 32 a tile), sk doubling while the grid holds fewer than 8 subgroups an SM and every part keeps 2 of the 128-column
+ * blocks, sgs = sk and at least 4, ah=2; dec=1, and wn=4 at ln=8, else 2 (emulated: 2, or 1 at mt=2, the stubs lavapipe runs): at m=8
+ * on an H200 (tests/gpu/sweep_s28c.txt, rotate, us, the six issue-15 shapes) ln=8 dec=1 wn=4 at the rule's sk took 9.75-9.80 15.97
+ * 14.00 8.09-11.14 18.85 16.81-28.28, wn=2 9.99-11.36 9.10-13.87 13.86-15.82 8.37-10.20 21.63-22.34 14.90-24.25, dec=0 at its best
+ * 12.09 11.35 17.38 10.41 25.37 19.42. ah=4 won only where sk=8 (sweep_s28d.txt). */
 static int has_f16_16x8(const vkb_case *c);
 
 static int hmma_plan(vkb_case *c, long long n, long long k, int64_t m, int emu)
@@ -252,8 +255,8 @@ static int hmma_plan(vkb_case *c, long long n, long long k, int64_t m, int emu)
                         "subgroup %u); algo=hmma_emu validates the layout", c->caps.vendor, sg);
     if (emu && (sg < 8 || sg > 256)) return vkb_skip(c, "algo=hmma_emu needs a subgroup size of 8 .. 256 (this device: %u)", sg);
     lin_priv *p = c->priv;
-    int64_t mt = vkb_param_int(c, "mt", m <= 16 ? 1 : 2), wn = vkb_param_int(c, "wn", emu && mt == 2 ? 1 : 2);
-    int64_t sk = vkb_param_int(c, "sk", 0), sgs = vkb_param_int(c, "sgs", 0), dec = vkb_param_int(c, "dec", 0), ah = vkb_param_int(c, "ah", 2);
+    int64_t mt = vkb_param_int(c, "mt", m <= 16 ? 1 : 2), sk = vkb_param_int(c, "sk", 0), sgs = vkb_param_int(c, "sgs", 0);
+    int64_t dec = vkb_param_int(c, "dec", 1), ah = vkb_param_int(c, "ah", 2);
     if (ah != 2 && ah != 4) return vkb_error(c, "ah=%lld: expected 2 or 4 blocks of W in flight", (long long)ah);
     if (dec != 0 && dec != 1) return vkb_error(c, "dec=%lld: expected 0 (W's codes under a 1024 offset) or 1 (subnormal codes)", (long long)dec);
     int n8 = emu || has_f16_16x8(c);
@@ -261,6 +264,7 @@ static int hmma_plan(vkb_case *c, long long n, long long k, int64_t m, int emu)
     if ((ln != 8 && ln != 16) || (ln == 8 && mt != 1))
         return vkb_error(c, "ln=%lld mt=%lld: expected 16 tokens a fragment, or 8 with mt=1", (long long)ln, (long long)mt);
     if (ln == 8 && !n8) return vkb_skip(c, "ln=8: the device offers no 16x8x16 fp16 x fp16 -> fp32 NV cooperative matrix");
+    int64_t wn = vkb_param_int(c, "wn", emu ? (mt == 2 ? 1 : 2) : ln == 8 ? 4 : 2);
     if ((mt != 1 && mt != 2) || (wn != 1 && wn != 2 && wn != 4) || (wn == 4 && mt == 2) || sk < 0 || sk > 16 || sgs < 0 ||
         sgs > 16 || (sk && sgs && sgs % sk))
         return vkb_error(c, "wn=%lld mt=%lld sk=%lld sgs=%lld: expected wn 1, 2 or 4, mt 1 or 2 (wn 4 with mt 1), sk 1 .. 16, sgs "
@@ -324,10 +328,17 @@ static int hmma_plan(vkb_case *c, long long n, long long k, int64_t m, int emu)
  * 21.28 81.13 36.92 against the SIMT gemm's 88.56 102.42 143.44 76.83 225.78 208.69, at m=128 2.2-3.8x under it
  * (sweep_s16g.txt). So: mma_kp at 4 <= m <= 128 where the device has int8 matrix units; else gemv_sg at m = 1 and at
  * 2 <= m <= 16 where K >= 4096, gemv up to m = 32 (m = 2, 3 unmeasured with mma_kp: its time hardly moves below 8
- * tokens); gemm above (mma_kp unmeasured past 128). */
-static const char *linear_default_algo(const vkb_case *c, long long k, int64_t m)
+ * tokens); gemm above (mma_kp unmeasured past 128).
+ * Session 28 (tests/gpu/sweep_s28c.txt, m=8, us, rotate / cold): algo=hmma (fp16 units, W decoded in registers) at its
+ * defaults took 14.00 / 18.40 on 20480x3200 and 18.85 / 22.88 on 28672x4096 against mma_kp's 15.23 / 19.20 and 20.14 /
+ * 23.90, and lost on the four shapes of N <= 13824 (+4 .. +13% rotate): hmma at 4 <= m <= 8 where N >= 16384, on
+ * NVIDIA's driver with 32-wide subgroups and 16x8x16 fp16 matrices (m = 4 .. 7 unmeasured: both kernels' fragments hold
+ * 8 tokens). */
+static const char *linear_default_algo(const vkb_case *c, long long n, long long k, int64_t m)
 {
     int units = c->caps.coopmat_nv && c->caps.int8;
+    if (units && m >= 4 && m <= 8 && n >= 16384 && c->caps.f16 && c->caps.vendor == 0x10DE && c->caps.subgroup == 32 && has_f16_16x8(c))
+        return "hmma";
     if (units && m >= 4 && m <= 128) return "mma_kp";  /* session 16: measured at m = 4, 8, 16, 32, 64 and 128 */
     if (m == 1 || (m <= 16 && k >= 4096)) return "gemv_sg";
     if (m <= 32) return "gemv";
@@ -353,7 +364,7 @@ static int linear_plan(vkb_case *c, int dense)
     if (!dense && dot && !c->caps.int_dot) return vkb_skip(c, "device lacks shaderIntegerDotProduct (variant=int is the plain path)");
     if (dense && !c->caps.storage16) return vkb_skip(c, "device lacks storageBuffer16BitAccess");
     if (dense && dense_coop_wanted(c, m)) return dense_coop_plan(c, n, k, m);
-    const char *algo = vkb_param_str(c, "algo", dense ? (m <= 32 ? "gemv" : "gemm") : linear_default_algo(c, k, m));
+    const char *algo = vkb_param_str(c, "algo", dense ? (m <= 32 ? "gemv" : "gemm") : linear_default_algo(c, n, k, m));
     int gemm = !strcmp(algo, "gemm"), ps = !strcmp(algo, "gemv_ps"), sgv = ps || !strcmp(algo, "gemv_sg"), g8 = !strcmp(algo, "gemv8");
     int msg = !strcmp(algo, "mma_sg") || !strcmp(algo, "mma_sg_emu");  /* reference/bitnet_mma.c */
     int mkp = !strcmp(algo, "mma_kp") || !strcmp(algo, "mma_kp_emu");
