@@ -388,7 +388,7 @@ static int linear_plan(vkb_case *c, int dense)
     if (sgv && dense) return vkb_error(c, "algo=%s: BitLinear only (dense_f16: gemv, gemv8, gemm, coopmat*, stream*)", algo);
     if (!ps && vkb_param_str(c, "per", NULL)) return vkb_error(c, "per= applies to algo=gemv_ps only (algo=%s)", algo);
     if (g8 && !dense) return vkb_error(c, "algo=gemv8: dense_f16 only");
-    if (!mma && !hm && vkb_param_str(c, "wn", NULL)) return vkb_error(c, "wn= applies to algo=coopmat_g, stream and mma only (algo=%s)", algo);
+    if (!mma && !hm && vkb_param_str(c, "wn", NULL)) return vkb_error(c, "wn= applies to algo=coopmat_g, stream, mma and hmma only (algo=%s)", algo);
     if (vkb_param_str(c, "sr", NULL) || (!mkp && !hm && vkb_param_str(c, "sk", NULL)) || vkb_param_str(c, "xpre", NULL) || (!hm && vkb_param_str(c, "ln", NULL)) ||
         (dense && (vkb_param_str(c, "rb", NULL) || vkb_param_str(c, "lay", NULL))))
         return vkb_error(c, "sr=, xpre= and rb= apply to dense_f16's algo=stream only, sk= to stream, coopmat_g and BitLinear's mma_kp and hmma, ln= to "
