@@ -49,7 +49,7 @@ layout(constant_id = 1) const uint SGS = 4u;
 layout(constant_id = 2) const uint SK = 1u;
 layout(constant_id = 3) const uint TK = 16u;
 layout(constant_id = 4) const uint DEC = 0u;  // W's decode: 0 the 1024 offset, 1 subnormal codes (below)
-layout(constant_id = 5) const uint AH = 2u;   // W's blocks in flight ahead of the MMAs: 2 or 4 register sets
+layout(constant_id = 5) const uint AH = 2u;   // W's register sets: 2 or 4 (that many blocks ahead), 1 (2 ahead, one copy)
 #ifndef HM_LN
 #define HM_LN 16u
 #endif
@@ -210,6 +210,15 @@ void main() {
     if (AH == 4u) {
         LOADW(w2, b0 + 2u) LOADW(w3, b0 + 3u)
     }
+    if (AH == 1u)  // one copy of the block's code (half the binary to fetch cold), the sets moved along instead
+        for (uint b = b0; b < b1; ++b) {
+            LOADX(xb, b + 1u)
+            BLOCK(w0, xa, b)
+            w0 = w1;
+            xa = xb;
+            LOADW(w1, b + 2u)
+        }
+    else
     for (uint b = b0; b < b1; b += AH) {
         LOADX(xb, b + 1u)
         BLOCK(w0, xa, b)

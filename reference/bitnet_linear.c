@@ -235,7 +235,7 @@ static void hfrag_permute(vkb_case *c)
 /* algo=hmma (kernels/bitnet_hmma.glsl): fp16 matrix units, W (lay=hfrag) and x decoded in registers, no staging but the
  * output's. Tunables: wn= 16-row panels per subgroup (1, 2, 4), mt= 16-token fragments (1, 2; wn=4 with 1), sk= K parts
  * in the workgroup (1 .. 16), sgs= subgroups (a multiple of sk, <= 16), ln= tokens a fragment (8: 16x8x16 MMAs, the
- * default at m <= 8 where the device has them; 16), ah= blocks of W in flight (2, 4), dec= W's decode (0: codes under a 1024 offset, three
+ * default at m <= 8 where the device has them; 16), ah= W's register sets (2, 4: as many blocks in flight; 1: 2 in flight, one copy of the loop's code), dec= W's decode (0: codes under a 1024 offset, three
  * instructions a pair of weights; 1: subnormal codes, one, and an MMA of the offset a step). Defaults: mt=1 to 16 tokens and 2 above
  * (grid y holds 32 a tile), sk doubling while the grid holds fewer than 8 subgroups an SM and every part keeps 2 of the 128-column
  * blocks, sgs = sk and at least 4, ah=2; dec=1, and wn=4 at ln=8, else 2 (emulated: 2, or 1 at mt=2, the stubs lavapipe runs): at m=8
@@ -257,7 +257,9 @@ static int hmma_plan(vkb_case *c, long long n, long long k, int64_t m, int emu)
     lin_priv *p = c->priv;
     int64_t mt = vkb_param_int(c, "mt", m <= 16 ? 1 : 2), sk = vkb_param_int(c, "sk", 0), sgs = vkb_param_int(c, "sgs", 0);
     int64_t dec = vkb_param_int(c, "dec", 1), ah = vkb_param_int(c, "ah", 2);
-    if (ah != 2 && ah != 4) return vkb_error(c, "ah=%lld: expected 2 or 4 blocks of W in flight", (long long)ah);
+    if (ah != 1 && ah != 2 && ah != 4)
+        return vkb_error(c, "ah=%lld: expected 2 or 4 blocks of W in flight in as many register sets, or 1 (2 ahead, one copy of the code)",
+                         (long long)ah);
     if (dec != 0 && dec != 1) return vkb_error(c, "dec=%lld: expected 0 (W's codes under a 1024 offset) or 1 (subnormal codes)", (long long)dec);
     int n8 = emu || has_f16_16x8(c);
     int64_t ln = vkb_param_int(c, "ln", n8 && m <= 8 && !vkb_param_str(c, "mt", NULL) ? 8 : 16);
