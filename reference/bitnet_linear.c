@@ -238,10 +238,11 @@ static void hfrag_permute(vkb_case *c)
  * default at m <= 8 where the device has them; 16), ah= W's register sets (2, 4: as many blocks in flight; 1: 2 in flight, one copy of the loop's code), dec= W's decode (0: codes under a 1024 offset, three
  * instructions a pair of weights; 1: subnormal codes, one, and an MMA of the offset a step). Defaults: mt=1 to 16 tokens and 2 above
  * (grid y holds 32 a tile), sk doubling while the grid holds fewer than 8 subgroups an SM and every part keeps 2 of the 128-column
- * blocks, sgs = sk and at least 4, ah=2; dec=1, and wn=4 at ln=8, else 2 (emulated: 2, or 1 at mt=2, the stubs lavapipe runs): at m=8
+ * blocks, sgs = sk and at least 4, ah=1; dec=1, and wn=4 at ln=8, else 2 (emulated: 2, or 1 at mt=2, the stubs lavapipe runs): at m=8
  * on an H200 (tests/gpu/sweep_s28c.txt, rotate, us, the six issue-15 shapes) ln=8 dec=1 wn=4 at the rule's sk took 9.75-9.80 15.97
  * 14.00 8.09-11.14 18.85 16.81-28.28, wn=2 9.99-11.36 9.10-13.87 13.86-15.82 8.37-10.20 21.63-22.34 14.90-24.25, dec=0 at its best
- * 12.09 11.35 17.38 10.41 25.37 19.42. ah=4 won only where sk=8 (sweep_s28d.txt). */
+ * 12.09 11.35 17.38 10.41 25.37 19.42. ah=4 won only where sk=8 (sweep_s28d.txt); ah=1 (one copy of the block code, 11.6 KB
+ * against ah=2's 17.8) took 1-6% less rotate and 7-15% less cold on all six (sweep_s28e.txt). */
 static int has_f16_16x8(const vkb_case *c);
 
 static int hmma_plan(vkb_case *c, long long n, long long k, int64_t m, int emu)
@@ -256,7 +257,7 @@ static int hmma_plan(vkb_case *c, long long n, long long k, int64_t m, int emu)
     if (emu && (sg < 8 || sg > 256)) return vkb_skip(c, "algo=hmma_emu needs a subgroup size of 8 .. 256 (this device: %u)", sg);
     lin_priv *p = c->priv;
     int64_t mt = vkb_param_int(c, "mt", m <= 16 ? 1 : 2), sk = vkb_param_int(c, "sk", 0), sgs = vkb_param_int(c, "sgs", 0);
-    int64_t dec = vkb_param_int(c, "dec", 1), ah = vkb_param_int(c, "ah", 2);
+    int64_t dec = vkb_param_int(c, "dec", 1), ah = vkb_param_int(c, "ah", 1);
     if (ah != 1 && ah != 2 && ah != 4)
         return vkb_error(c, "ah=%lld: expected 2 or 4 blocks of W in flight in as many register sets, or 1 (2 ahead, one copy of the code)",
                          (long long)ah);
@@ -331,15 +332,16 @@ static int hmma_plan(vkb_case *c, long long n, long long k, int64_t m, int emu)
  * (sweep_s16g.txt). So: mma_kp at 4 <= m <= 128 where the device has int8 matrix units; else gemv_sg at m = 1 and at
  * 2 <= m <= 16 where K >= 4096, gemv up to m = 32 (m = 2, 3 unmeasured with mma_kp: its time hardly moves below 8
  * tokens); gemm above (mma_kp unmeasured past 128).
- * Session 28 (tests/gpu/sweep_s28c.txt, m=8, us, rotate / cold): algo=hmma (fp16 units, W decoded in registers) at its
- * defaults took 14.00 / 18.40 on 20480x3200 and 18.85 / 22.88 on 28672x4096 against mma_kp's 15.23 / 19.20 and 20.14 /
- * 23.90, and lost on the four shapes of N <= 13824 (+4 .. +13% rotate): hmma at 4 <= m <= 8 where N >= 16384, on
- * NVIDIA's driver with 32-wide subgroups and 16x8x16 fp16 matrices (m = 4 .. 7 unmeasured: both kernels' fragments hold
- * 8 tokens). */
+ * Session 28 (m=8, us, rotate / cold, the six shapes): algo=hmma (fp16 units, W decoded in registers) at its defaults
+ * (ah=1, tests/gpu/sweep_s28e.txt) took 9.55 / 12.35, 10.02 / 12.61, 13.65 / 16.38, 8.20 / 10.88, 18.53 / 20.83, 15.06 /
+ * 17.57 against mma_kp's 9.35 / 12.90, 8.01 / 10.43, 15.23 / 19.20, 8.34 / 12.13, 20.14 / 23.90, 13.06 / 15.36 (accept15,
+ * 3879edc, and sweep_s28c.txt): it wins where K <= 4096 (13824x2560: +2% rotate, -4% cold) and loses on the two of K >=
+ * 6912. So hmma at 4 <= m <= 8 where K <= 4096, on NVIDIA's driver with 32-wide subgroups and 16x8x16 fp16 matrices
+ * (m = 4 .. 7 unmeasured: both kernels' fragments hold 8 tokens). */
 static const char *linear_default_algo(const vkb_case *c, long long n, long long k, int64_t m)
 {
     int units = c->caps.coopmat_nv && c->caps.int8;
-    if (units && m >= 4 && m <= 8 && n >= 16384 && c->caps.f16 && c->caps.vendor == 0x10DE && c->caps.subgroup == 32 && has_f16_16x8(c))
+    if (units && m >= 4 && m <= 8 && k <= 4096 && c->caps.f16 && c->caps.vendor == 0x10DE && c->caps.subgroup == 32 && has_f16_16x8(c))
         return "hmma";
     if (units && m >= 4 && m <= 128) return "mma_kp";  /* session 16: measured at m = 4, 8, 16, 32, 64 and 128 */
     if (m == 1 || (m <= 16 && k >= 4096)) return "gemv_sg";
