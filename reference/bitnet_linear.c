@@ -338,7 +338,7 @@ static int hmma_plan(vkb_case *c, long long n, long long k, int64_t m, int emu)
  * 3879edc, and sweep_s28c.txt): it wins where K <= 4096 (13824x2560: +2% rotate, -4% cold) and loses on the two of K >=
  * 6912. So hmma at 4 <= m <= 8 where K <= 4096, on NVIDIA's driver with 32-wide subgroups and 16x8x16 fp16 matrices
  * (m = 4 .. 7 unmeasured: both kernels' fragments hold 8 tokens). */
-static const char *linear_default_algo(const vkb_case *c, long long n, long long k, int64_t m)
+static const char *linear_default_algo(const vkb_case *c, long long k, int64_t m)
 {
     int units = c->caps.coopmat_nv && c->caps.int8;
     if (units && m >= 4 && m <= 8 && k <= 4096 && c->caps.f16 && c->caps.vendor == 0x10DE && c->caps.subgroup == 32 && has_f16_16x8(c))
@@ -368,7 +368,7 @@ static int linear_plan(vkb_case *c, int dense)
     if (!dense && dot && !c->caps.int_dot) return vkb_skip(c, "device lacks shaderIntegerDotProduct (variant=int is the plain path)");
     if (dense && !c->caps.storage16) return vkb_skip(c, "device lacks storageBuffer16BitAccess");
     if (dense && dense_coop_wanted(c, m)) return dense_coop_plan(c, n, k, m);
-    const char *algo = vkb_param_str(c, "algo", dense ? (m <= 32 ? "gemv" : "gemm") : linear_default_algo(c, n, k, m));
+    const char *algo = vkb_param_str(c, "algo", dense ? (m <= 32 ? "gemv" : "gemm") : linear_default_algo(c, k, m));
     int gemm = !strcmp(algo, "gemm"), ps = !strcmp(algo, "gemv_ps"), sgv = ps || !strcmp(algo, "gemv_sg"), g8 = !strcmp(algo, "gemv8");
     int msg = !strcmp(algo, "mma_sg") || !strcmp(algo, "mma_sg_emu");  /* reference/bitnet_mma.c */
     int mkp = !strcmp(algo, "mma_kp") || !strcmp(algo, "mma_kp_emu");
