@@ -262,7 +262,7 @@ expect_exit 1 "lay=frag read in the wrong order: exit 1" run -e "dense_f16 n=64 
 grep_out "lay=frag read in the wrong order: FAIL by the bound on every output" \
     "^FAIL +dense_f16 .* bound [0-9.e+]+/1 +\(bound metric [0-9.e+]+ > threshold 1 \(512 bad of 512\)\)$"
 # lay=hfrag's weights read in another order than the host laid them out (PTX's A order): the exact check FAILs.
-expect_exit 1 "lay=hfrag read in the wrong order: exit 1" run -e "bitnet_linear n=64 k=128 m=8 algo=hmma_emu" \
+expect_exit 1 "lay=hfrag read in the wrong order: exit 1" run -e "bitnet_linear n=64 k=128 m=8 algo=hmma_emu ln=16" \
     --shader bitnet_hmma_emu_w2x1=bitnet_hmma_emu_slotswap --min-time 0.01 --no-calibrate
 grep_out "lay=hfrag read in the wrong order: FAIL by the exact check" \
     "^FAIL +bitnet_linear .* exact [0-9]+/0 +\(exact metric [0-9]+ > threshold 0 \([0-9]+ bad of 512\)\)$"
@@ -288,7 +288,7 @@ if ! grep -q '^PASS' "$T/out"; then ok "impossible sizes: no case ran"; else bad
 expect_exit 3 "gs=3, ah=3, and gs= outside algo=mma_kp: exit 3" run -e "bitnet_linear n=64 k=64 m=8 algo=mma_kp_emu gs=3" \
     -e "bitnet_linear n=64 k=64 m=8 algo=mma_sg_emu gs=2" -e "bitnet_linear n=64 k=64 m=8 algo=mma_kp_emu ah=3" --min-time 0.01
 grep_out "gs=3: names the line and the value" '-e#1:1: .*gs=3: expected 1 or 2 groups a stage'
-grep_out "gs= outside mma_kp: names the line" '-e#2:1: .*gs= and ah= apply to algo=mma_kp only'
+grep_out "gs= outside mma_kp: names the line" '-e#2:1: .*gs= applies to algo=mma_kp only, ah= to mma_kp and hmma'
 grep_out "ah=3: names the line and the value" '-e#3:1: .*ah=3 gs=1: expected 4 or 2 groups in flight \(2 with gs=1 only\)'
 expect_exit 3 "a --filter that selects nothing: exit 3" run -e "add n=10" --filter zzz
 grep_out "a --filter that selects nothing: says so" "no case matches --filter 'zzz'"
