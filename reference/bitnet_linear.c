@@ -5,7 +5,8 @@
  * issuing several groups' weight loads at once (kernels/bitnet_gemv_sg.glsl, tunables at sg_plan); algo=gemv_ps:
  * the same blocks, several per persistent worker with the next block's loads in flight (kernels/bitnet_gemv_ps.glsl);
  * algo=gemm: 64-row x BM-token tiles through shared memory (kernels/bitnet_gemm.glsl); algo=mma: int8 matrix
- * units (kernels/bitnet_mma.glsl, planned in reference/bitnet_mma.c; mma_emu its emulated twin). variant=dot uses
+ * units (kernels/bitnet_mma.glsl, planned in reference/bitnet_mma.c; mma_emu its emulated twin); algo=hmma: fp16
+ * matrix units with W (lay=hfrag) and x decoded in registers (kernels/bitnet_hmma.glsl, hmma_plan). variant=dot uses
  * the device's packed 4x8 dot product, variant=int plain integer multiply-add (the mma kernels use neither).
  *
  * Check. acc is exact in int32 (|acc| <= 127 K < 2^24, so float(acc) is exact too). The shader computes
