@@ -29,16 +29,16 @@
 // of row tile sr = sg % SR and K part ks = sg / SR (pc.p2 blocks), for MT 16-token fragments (grid y); at the end
 // each subgroup stages its WN x MT fp32 tiles (64 LN bytes each) in shared memory, one workgroup barrier, and every
 // invocation sums an output's SK parts in part order (exact: integers below 2^24) and writes y. No barrier in the K
-// loop, nothing staged but the output. A subgroup's W loads run DEPTH = 2 .. 4 blocks ahead of its MMAs (AH = 1, the
-// default: one copy of the block's code, the register sets moved along; AH = 2 or 4: as many copies and blocks
-// ahead), its x loads one. AH = 1's half-size binary took 7-15% less time cold on an H200 (tests/gpu/sweep_s28e.txt).
+// loop, nothing staged but the output. A subgroup's W loads run 2 blocks ahead of its MMAs (AH = 1, the default: one
+// copy of the block's code, the register sets moved along; AH = 2 or 4: as many copies and blocks ahead), its x loads
+// one. AH = 1's half-size binary took 7-15% less time cold on an H200 (tests/gpu/sweep_s28e.txt).
 // LN = 8 (stubs ..n8, m <= 8): 16x8x16 MMAs, half the matrix work of 16 tokens; B's 4 components of invocation (g, t)
 // at (row g + 8 (i / 2), column 2 t + (i & 1)), the order `coopmat_layout type=f16 frag=16x8x16 use=b` checks (the
 // 16x16 one's rows and columns, halved; it PASSed on an H200, sweep_s28c.txt).
 // Buffers: 0 W (lay=hfrag: 16-row panels x K blocks x 32 uvec4; padding weights 0), 1 gamma', 2 xq (int8 M x Kp), 3 s,
 // 4 y. Push: n, m, p0 = Kp / 16 (uvec4 of an x row), p1 = K blocks a row, p2 = blocks a K part. Grid (ceil(N / (16
 // WN SR)), ceil(M / (LN MT))). Spec: 0 workgroup size (32 SGS), 1 SGS, 2 SK, 3 TK (16, or 8 where m <= 8: the
-// fragment's tokens 8 .. 15 are zeros, not loaded), 4 DEC, 5 AH, 6 DEPTH. WN and MT are compiled in by the stubs bitnet_hmma_wIxJ.comp.
+// fragment's tokens 8 .. 15 are zeros, not loaded), 4 DEC, 5 AH. WN and MT are compiled in by the stubs bitnet_hmma_wIxJ.comp.
 // VKB_COOP_EMU (bitnet_hmma_emu_wIxJ.comp): the matrix operations emulated with the same semantics, each fragment a
 // handle that reads its elements from W and x through the order above, so lavapipe validates the layout, the K order
 // and the tiling at every element; the device's own order is what `coopmat_layout type=f16` checks.
@@ -50,8 +50,7 @@ layout(constant_id = 1) const uint SGS = 4u;
 layout(constant_id = 2) const uint SK = 1u;
 layout(constant_id = 3) const uint TK = 16u;
 layout(constant_id = 4) const uint DEC = 0u;  // W's decode: 0 the 1024 offset, 1 subnormal codes (below)
-layout(constant_id = 5) const uint AH = 1u;   // W's register sets: 2 or 4 (that many blocks ahead), 1 (one copy, below)
-layout(constant_id = 6) const uint DEPTH = 2u;  // AH = 1: blocks of W in flight (2, 3, 4), the sets moved along
+layout(constant_id = 5) const uint AH = 1u;   // W's register sets: 2 or 4 (that many blocks ahead), 1 (2 ahead, one copy)
 #ifndef HM_LN
 #define HM_LN 16u
 #endif
@@ -212,27 +211,15 @@ void main() {
     if (AH == 4u) {
         LOADW(w2, b0 + 2u) LOADW(w3, b0 + 3u)
     }
-    if (AH == 1u) {  // one copy of the block's code (half the binary to fetch cold), the sets moved along instead
-        if (DEPTH >= 3u) LOADW(w2, b0 + 2u)
-        if (DEPTH >= 4u) LOADW(w3, b0 + 3u)
+    if (AH == 1u)  // one copy of the block's code (half the binary to fetch cold), the sets moved along instead
         for (uint b = b0; b < b1; ++b) {
             LOADX(xb, b + 1u)
             BLOCK(w0, xa, b)
             w0 = w1;
             xa = xb;
-            if (DEPTH == 2u) {
-                LOADW(w1, b + 2u)
-            } else {
-                w1 = w2;
-                if (DEPTH == 3u) {
-                    LOADW(w2, b + 3u)
-                } else {
-                    w2 = w3;
-                    LOADW(w3, b + 4u)
-                }
-            }
+            LOADW(w1, b + 2u)
         }
-    } else
+    else
     for (uint b = b0; b < b1; b += AH) {
         LOADX(xb, b + 1u)
         BLOCK(w0, xa, b)
