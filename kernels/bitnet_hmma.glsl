@@ -205,7 +205,7 @@ void main() {
         asx[j] = ACC_ZERO;
         [[unroll]] for (uint i = 0u; i < WN; ++i) acc[i][j] = ACC_ZERO;
     }
-    // AH register sets of W (blocks b, b + 1, .., each loaded AH blocks ahead) and two of x (one block ahead).
+    // Register sets of W: two at AH = 1 (blocks b, b + 1, moved along), else AH (each loaded AH blocks ahead); two of x.
     uvec4 w0[WN], w1[WN], w2[WN], w3[WN], xa[MT][4], xb[MT][4];
     LOADW(w0, b0) LOADW(w1, b0 + 1u) LOADX(xa, b0)
     if (AH == 4u) {
