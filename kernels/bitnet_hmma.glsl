@@ -63,20 +63,11 @@ layout(binding = 3) readonly buffer Sb { float sc[]; };
 layout(binding = 4) writeonly buffer Yb { float y[]; };
 shared uvec4 sm[SGS * WN * MT * TILE];  // each subgroup's WN x MT fp32 16 x LN tiles, column-major
 
-// DEC = 1: the exponent e of step s's codes (2 s, or 2 s - 12 in the word shifted by 12 for s = 6, 7).
-uint hm_e(uint s) { return s < 6u ? 2u * s : 2u * s - 12u; }
-// HM_ROLL (stubs ..r): the 8 steps of a block in a loop, not unrolled: an eighth of the block's code to fetch cold.
-#ifdef HM_ROLL
-#define HM_STEPS [[dont_unroll]]
-#else
-#define HM_STEPS [[unroll]]
-#endif
-
 #ifdef VKB_COOP_EMU
 // A: the block at uvec4 wb (its 32 uvec4), step s. B: tokens t0 .. t0 + 15, K block b, step s.
 struct FragA { uint wb, s; bool ones; };
 struct FragB { uint t0, b, s; };
-float hm_scale(uint s) { return DEC == 1u ? exp2(float(hm_e(s))) : 1.0; }  // 2^e
+float hm_scale(uint s) { return DEC == 1u ? exp2(float(s < 6u ? 2u * s : 2u * s - 12u)) : 1.0; }  // 2^e
 struct AccEmu { float v[32]; };  // element e = lane + q S (row e / LN, column e % LN) in v[q]: S >= 8
 #ifndef HM_SLOT
 #define HM_SLOT(r, p) uvec2(4u * ((r) % 8u) + ((p) % 8u) / 2u, 4u * ((r) / 8u) + 2u * ((p) / 8u) + ((p) & 1u))
@@ -132,8 +123,7 @@ AccEmu emu_fin(AccEmu a, AccEmu b) {  // DEC = 1: (a - b) 2^24
 #define ACC_ZERO ACC(0.0)
 #define ACC_FIN(a, b) (((a) - (b)) * 16777216.0)
 // DEC = 1: step s's block of 2^(e - 24), the codes' offset times x by MMA.
-// The bits 1 << e are the fp16 2^(e - 24) (e <= 10).
-#define ONES(f, s) f = FragA(unpackFloat2x16(1u << hm_e(s)).x)
+#define ONES(f, s) f = FragA(float16_t((s) < 6u ? exp2(float(2u * (s)) - 24.0) : exp2(float(2u * (s)) - 36.0)))
 // Step s's weights of this invocation's uvec4 wv: component 2 j + h is bit 2 s + 16 h of word j, as 1024 + c - 1025.
 // DEC = 1: the pair masked in place (words shifted by 12 for s = 6, 7: wv holds both, below), c 2^(e - 24).
 #define BUILD_A(f, wv, wbase, s) [[unroll]] for (uint j_ = 0u; j_ < 4u; ++j_) {                            \
@@ -147,8 +137,8 @@ AccEmu emu_fin(AccEmu a, AccEmu b) {  // DEC = 1: (a - b) 2^24
 // DEC = 1 scales them by 2^-e (s, the step) in the same multiply-add: exact.
 f16vec2 xpair(uint a, uint b, uint sh, uint s) {
     uint v = ((a >> sh) & 0xFFu) | (((b >> sh) & 0xFFu) << 16u);
-    const f16vec2 k = DEC == 1u ? unpackFloat2x16(((15u - hm_e(s)) << 10u) * 0x00010001u) : f16vec2(1.0);  // 2^-e, exact bits
-    return fma(unpackFloat2x16(v ^ 0x64806480u), k, k * f16vec2(-1152.0));
+    const float16_t k = DEC == 1u ? float16_t(s < 6u ? exp2(-2.0 * float(s)) : exp2(12.0 - 2.0 * float(s))) : float16_t(1.0);
+    return fma(unpackFloat2x16(v ^ 0x64806480u), f16vec2(k), f16vec2(-1152.0 * k));
 }
 // Step s's x: tokens (2t, 2t+1) then (2t+8, 2t+9), rows g (byte 2s of each token's uvec4) then g + 8 (byte 2s + 1).
 // LN = 8 (16x8 B, 4 components: HM_B8 below): tokens (2t, 2t+1) of rows g, then of rows g + 8.
@@ -183,7 +173,7 @@ f16vec2 xpair(uint a, uint b, uint sh, uint s) {
                 XV[j_][q_] = in_ && xr[j_][q_] != ~0u ? x[xr[j_][q_] + 8u * (B)] : uvec4(0u);             \
     }
 // Block B's eight 16-deep steps on WV and XV.
-#define BLOCK(WV, XV, B) HM_STEPS for (uint s_ = 0u; s_ < 8u; ++s_) {                                   \
+#define BLOCK(WV, XV, B) [[unroll]] for (uint s_ = 0u; s_ < 8u; ++s_) {                                   \
         FragB fb_[MT];                                                                                    \
         [[unroll]] for (uint j_ = 0u; j_ < MT; ++j_) BUILD_B(fb_[j_], XV[j_], tb + LN * j_, (B), s_);    \
         if (DEC == 1u) {                                                                                  \

@@ -236,8 +236,7 @@ static void hfrag_permute(vkb_case *c)
 /* algo=hmma (kernels/bitnet_hmma.glsl): fp16 matrix units, W (lay=hfrag) and x decoded in registers, no staging but the
  * output's. Tunables: wn= 16-row panels per subgroup (1, 2, 4), mt= 16-token fragments (1, 2; wn=4 with 1), sk= K parts
  * in the workgroup (1 .. 16), sgs= subgroups (a multiple of sk, <= 16), ln= tokens a fragment (8: 16x8x16 MMAs, the
- * default at m <= 8 where the device has them; 16), ah= W's register sets (2, 4: as many blocks in flight; 1: 2 in flight, one copy of the loop's code), roll= a block's
- * steps in a loop (1; ln=8 wn=4 only) or unrolled (0), dec= W's decode (0: codes under a 1024 offset, three
+ * default at m <= 8 where the device has them; 16), ah= W's register sets (2, 4: as many blocks in flight; 1: 2 in flight, one copy of the loop's code), dec= W's decode (0: codes under a 1024 offset, three
  * instructions a pair of weights; 1: subnormal codes, one, and an MMA of the offset a step). Defaults: mt=1 to 16 tokens and 2 above
  * (grid y holds 32 a tile), sk doubling while the grid holds fewer than 8 subgroups an SM and every part keeps 2 of the 128-column
  * blocks, sgs = sk and at least 4, ah=1; dec=1, and wn=4 at ln=8, else 2 (emulated: 2, or 1 at mt=2, the stubs lavapipe runs): at m=8
@@ -259,8 +258,7 @@ static int hmma_plan(vkb_case *c, long long n, long long k, int64_t m, int emu)
     if (emu && (sg < 8 || sg > 256)) return vkb_skip(c, "algo=hmma_emu needs a subgroup size of 8 .. 256 (this device: %u)", sg);
     lin_priv *p = c->priv;
     int64_t mt = vkb_param_int(c, "mt", m <= 16 ? 1 : 2), sk = vkb_param_int(c, "sk", 0), sgs = vkb_param_int(c, "sgs", 0);
-    int64_t dec = vkb_param_int(c, "dec", 1), ah = vkb_param_int(c, "ah", 1), roll = vkb_param_int(c, "roll", 0);
-    if (roll != 0 && roll != 1) return vkb_error(c, "roll=%lld: expected 0 (a block's 8 steps unrolled) or 1 (in a loop)", (long long)roll);
+    int64_t dec = vkb_param_int(c, "dec", 1), ah = vkb_param_int(c, "ah", 1);
     if (ah != 1 && ah != 2 && ah != 4)
         return vkb_error(c, "ah=%lld: expected 2 or 4 blocks of W in flight in as many register sets, or 1 (2 ahead, one copy of the code)",
                          (long long)ah);
@@ -279,8 +277,6 @@ static int hmma_plan(vkb_case *c, long long n, long long k, int64_t m, int emu)
         return vkb_skip(c, "algo=hmma_emu is compiled for wn=2 mt=1 and wn=1 mt=2 ln=16 (this case: wn=%lld mt=%lld ln=%lld)", (long long)wn,
                         (long long)mt, (long long)ln);
     if (ln == 8 && wn == 1) return vkb_skip(c, "ln=8 is compiled for wn 2 and 4");
-    if (roll && (ln != 8 || wn != (emu ? 2 : 4)))  /* the stubs ..r */
-        return vkb_skip(c, "roll=1 is compiled for ln=8 with wn=4 (emulated: wn=2) only (this case: ln=%lld wn=%lld)", (long long)ln, (long long)wn);
     uint64_t nb = (p->kp + 127) / 128, npan = ((uint64_t)n + 15) / 16, gy = ((uint64_t)m + (uint64_t)(ln * mt) - 1) / (uint64_t)(ln * mt);
     uint64_t tiles = (npan + (uint64_t)wn - 1) / (uint64_t)wn * gy, want = 8 * (uint64_t)(c->caps.sm_count ? c->caps.sm_count : 132);
     if (!sk)
@@ -298,8 +294,7 @@ static int hmma_plan(vkb_case *c, long long n, long long k, int64_t m, int emu)
     if (gx > c->caps.max_wg_count_x || gy > 65535)
         return vkb_skip(c, "grid %llux%llu exceeds this device's maxComputeWorkGroupCount", (unsigned long long)gx, (unsigned long long)gy);
     char shader[40];
-    snprintf(shader, sizeof(shader), "bitnet_hmma%s_w%lldx%lld%s%s", emu ? "_emu" : "", (long long)wn, (long long)mt, ln == 8 ? "n8" : "",
-             roll ? "r" : "");
+    snprintf(shader, sizeof(shader), "bitnet_hmma%s_w%lldx%lld%s", emu ? "_emu" : "", (long long)wn, (long long)mt, ln == 8 ? "n8" : "");
     uint32_t spec[6] = {(uint32_t)wg, (uint32_t)sgs, (uint32_t)sk, m <= 8 && mt == 1 ? 8u : 16u, (uint32_t)dec, (uint32_t)ah};  /* TK: ln=16 */
     vkb_dispatch *d = vkb_add_dispatch(c, vkb_add_pipe(c, shader, 6, spec), (uint32_t)gx, (uint32_t)gy, 1);
     if (!d) return vkb_error(c, "out of memory");
@@ -308,9 +303,9 @@ static int hmma_plan(vkb_case *c, long long n, long long k, int64_t m, int emu)
     double nk = (double)n * (double)k, mk = (double)m * (double)k, mn = (double)m * (double)n;
     c->bytes = nk / 4 + mk + 4.0 * (double)m + 4 + 4 * mn;
     c->flops = 2.0 * (double)m * nk;
-    snprintf(c->note, sizeof(c->note), "%s %llux%lld wn%lld mt%lld ln%lld sk%lld sgs%lld dec%lld ah%lld%s (%llu of %llu blocks a part) hfrag",
+    snprintf(c->note, sizeof(c->note), "%s %llux%lld wn%lld mt%lld ln%lld sk%lld sgs%lld dec%lld ah%lld (%llu of %llu blocks a part) hfrag",
              emu ? "hmma_emu" : "hmma", (unsigned long long)(16 * (uint64_t)wn * sr), (long long)(ln * mt), (long long)wn, (long long)mt,
-             (long long)ln, (long long)sk, (long long)sgs, (long long)dec, (long long)ah, roll ? " rolled" : "", (unsigned long long)per, (unsigned long long)nb);
+             (long long)ln, (long long)sk, (long long)sgs, (long long)dec, (long long)ah, (unsigned long long)per, (unsigned long long)nb);
     return 0;
 }
 
@@ -393,8 +388,7 @@ static int linear_plan(vkb_case *c, int dense)
         return vkb_error(c, "gs= applies to algo=mma_kp only, ah= to mma_kp and hmma (algo=%s)", algo);
     if (mkp && vkb_param_str(c, "split", NULL))
         return vkb_error(c, "split= does not apply to algo=%s (its K parts, sk=, stay in the workgroup)", algo);
-    if (!hm && (vkb_param_str(c, "dec", NULL) || vkb_param_str(c, "roll", NULL)))
-        return vkb_error(c, "dec= and roll= apply to algo=hmma only (algo=%s)", algo);
+    if (!hm && vkb_param_str(c, "dec", NULL)) return vkb_error(c, "dec= applies to algo=hmma only (algo=%s)", algo);
     if ((mma || hm) && dense) return vkb_error(c, "algo=%s: BitLinear only (dense_f16: coopmat*, stream*)", algo);
     if (sgv && dense) return vkb_error(c, "algo=%s: BitLinear only (dense_f16: gemv, gemv8, gemm, coopmat*, stream*)", algo);
     if (!ps && vkb_param_str(c, "per", NULL)) return vkb_error(c, "per= applies to algo=gemv_ps only (algo=%s)", algo);
@@ -643,7 +637,7 @@ static void lin_release(vkb_case *c)
     if (p) free(p->pick), free(p->acc), free(p->want), free(p->bound), free(p->wlog);
 }
 
-VKB_KERNEL(bitnet_linear) = {"bitnet_linear", "n,k,m,shape,algo,rows,mt,wg,bm,gpt,split,lanes,per,wn,sgs,bk,frag,rb,sb,lay,fold,sk,gs,ah,dec,ln,roll",
+VKB_KERNEL(bitnet_linear) = {"bitnet_linear", "n,k,m,shape,algo,rows,mt,wg,bm,gpt,split,lanes,per,wn,sgs,bk,frag,rb,sb,lay,fold,sk,gs,ah,dec,ln",
                              "BitLinear y = (W_t x_q) gamma'/s, packed 2-bit W, int8 x, int32 acc (variant dot|int; algo gemv|gemv_sg|gemv_ps|gemm "
                              "SIMT, mma, mma_sg and mma_kp on int8 matrix units, hmma on fp16 ones, mma_emu, mma_sg_emu, mma_kp_emu and hmma_emu "
                              "emulated)",
