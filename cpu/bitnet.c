@@ -11,8 +11,6 @@
 #include "bitnet_layout.glsl"
 #include "cpu.h"
 
-#define SHIFT(j) (8 * ((j) % 4) + 2 * (((j) % 16) / 4))  /* bit position of weight j inside its word */
-
 static int shape(vkb_case *c, const char *rk, const char *ck, size_t *rows, size_t *cols)
 {
     const char *sh = vkb_param_str(c, "shape", NULL);
@@ -59,7 +57,7 @@ static const char *wquant_run(vkb_case *c, void *st)
             for (size_t t = 0; t < BITNET_WORD; t++) {
                 size_t j = wd * BITNET_WORD + t;
                 float x = j < k ? w[i * k + j] : 0.0f;
-                word |= (uint32_t)(1 + (x > h) - (x < -h)) << SHIFT(j);
+                word |= (uint32_t)(1 + (x > h) - (x < -h)) << BITNET_SHIFT(j);
             }
             q[i * kp / BITNET_WORD + wd] = word;
         }
@@ -81,7 +79,7 @@ static const char *dequant_run(vkb_case *c, void *st)
     for (size_t i = 0; i < n; i++)
 #pragma omp simd
         for (size_t j = 0; j < k; j++) {
-            float v = ((float)((q[(i * kp + j) / BITNET_WORD] >> SHIFT(j)) & 3u) - 1.0f) * g;
+            float v = ((float)((q[(i * kp + j) / BITNET_WORD] >> BITNET_SHIFT(j)) & 3u) - 1.0f) * g;
             if (f16) ((uint16_t *)c->buf[2].host)[i * k + j] = vkb_cpu_f2h(v);
             else ((float *)c->buf[2].host)[i * k + j] = v;
         }

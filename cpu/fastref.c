@@ -213,8 +213,6 @@ out:
     return rc;
 }
 
-#define SHIFT(j) (8 * ((j) % 4) + 2 * (((j) % 16) / 4))  /* bit position of weight j inside its word */
-
 int vkb_fast_ternary_acc(const uint32_t *w, const int8_t *x, size_t n, size_t k, size_t kp, size_t m, int64_t *acc,
                           double *secs)
 {
@@ -231,7 +229,7 @@ int vkb_fast_ternary_acc(const uint32_t *w, const int8_t *x, size_t n, size_t k,
 #pragma omp for schedule(dynamic, 16)
             for (size_t r = r0; r < r1; r++) {
                 if (!row) continue;
-                for (size_t j = 0; j < k; j++) row[j] = (int8_t)((int)((w[(r * kp + j) / BITNET_WORD] >> SHIFT(j)) & 3u) - 1);
+                for (size_t j = 0; j < k; j++) row[j] = (int8_t)((int)((w[(r * kp + j) / BITNET_WORD] >> BITNET_SHIFT(j)) & 3u) - 1);
                 for (size_t t = 0; t < m; t++) {
                     /* |partial sums| <= 127 k <= 1.27e7 < 2^31 (plan caps k at 10^5): int32 is exact here. */
                     int32_t a = 0;

@@ -17,6 +17,7 @@
 #define BITNET_LAYOUT_GLSL
 #define BITNET_GROUP 64      /* weights per group (one uvec4) */
 #define BITNET_WORD 16       /* weights per uint32 word */
+#define BITNET_SHIFT(k) (8 * ((k) % 4) + 2 * (((k) % 16) / 4))  /* bit position of weight k (of a row) inside its word */
 #define BITNET_PAD(k) (((k) + 63u) / 64u * 64u)
 #define BITNET_EPS 1e-5      /* gamma' = max(gamma, eps); activations: s = 127 / max(absmax, eps) */
 #endif

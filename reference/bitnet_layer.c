@@ -197,7 +197,7 @@ static int64_t layer_acc(const ly_priv *p, const uint32_t *w, const int8_t *xq, 
     int64_t a = 0;
     for (size_t j = 0; j < p->k; j++) {
         uint32_t word = w[(row * p->kp + j) / BITNET_WORD];
-        int code = (int)((word >> (8 * (j % 4) + 2 * ((j % 16) / 4))) & 3u);
+        int code = (int)((word >> BITNET_SHIFT(j)) & 3u);
         a += (int64_t)(code - 1) * xq[t * p->kp + j];
     }
     return a;

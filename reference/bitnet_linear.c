@@ -201,7 +201,7 @@ static uint32_t hfrag_word(const uint32_t *w, size_t n, size_t kp, size_t panel,
         for (unsigned h = 0; h < 2; h++) {
             size_t col = 128 * blk + 32 * (l % 4) + 16 * h + 2 * s + j % 2;
             uint32_t code = 1;
-            if (row < n && col < kp) code = (w[(row * kp + col) / BITNET_WORD] >> (8 * (col % 4) + 2 * ((col % 16) / 4))) & 3u;
+            if (row < n && col < kp) code = (w[(row * kp + col) / BITNET_WORD] >> BITNET_SHIFT(col)) & 3u;
             word |= code << (2 * s + 16 * h);
         }
     return word;
@@ -510,7 +510,7 @@ static void code_rows(gsl_rng *r, size_t lo, size_t hi, void *arg)
         for (size_t j = 0; j < a->kp; j++) {
             double u = gsl_rng_uniform(r);
             uint32_t code = j >= a->k ? 1u : i < 3 && a->n >= 8 ? (i == 0 ? 1u : i == 1 ? 2u : 0u) : u < 0.345 ? 0u : u < 0.655 ? 1u : 2u;
-            a->w[(i * a->kp + j) / BITNET_WORD] |= code << (8 * (j % 4) + 2 * ((j % 16) / 4));
+            a->w[(i * a->kp + j) / BITNET_WORD] |= code << BITNET_SHIFT(j);
         }
 }
 
@@ -557,7 +557,7 @@ static int64_t lin_acc(const vkb_case *c, size_t o)
     int64_t a = 0;
     for (size_t j = 0; j < p->k; j++) {
         uint32_t word = w[(row * p->kp + j) / BITNET_WORD];
-        int code = (int)((word >> (8 * (j % 4) + 2 * ((j % 16) / 4))) & 3u);
+        int code = (int)((word >> BITNET_SHIFT(j)) & 3u);
         a += (int64_t)(code - 1) * x[t * p->kp + j];
     }
     return a;

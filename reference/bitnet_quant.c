@@ -54,7 +54,7 @@ static unsigned ternary_code(float x, float gp)
 static unsigned packed_code(const uint32_t *q, size_t kp, size_t row, size_t k)
 {
     uint32_t w = q[(row * kp + k) / BITNET_WORD];
-    return (w >> (8 * (k % 4) + 2 * ((k % 16) / 4))) & 3u;
+    return (w >> BITNET_SHIFT(k)) & 3u;
 }
 
 static void check_fail_oom(vkb_check *r, const char *method)
@@ -271,7 +271,7 @@ static void dequant_fill(vkb_case *c, gsl_rng *r)
     for (size_t i = 0; i < rows; i++)
         for (size_t j = 0; j < kp; j++) {
             uint32_t code = j < k ? (uint32_t)gsl_rng_uniform_int(r, 3) : 1u;  /* padding holds w = 0 */
-            q[(i * kp + j) / BITNET_WORD] |= code << (8 * (j % 4) + 2 * ((j % 16) / 4));
+            q[(i * kp + j) / BITNET_WORD] |= code << BITNET_SHIFT(j);
         }
     int f = vkb_fill_pick(c, dq_fills), f16 = c->buf[2].type == VKB_F16;
     double u = gsl_rng_uniform(r);
