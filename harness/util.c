@@ -309,8 +309,13 @@ void vkb_par_fill(gsl_rng *r, size_t n, size_t grain, void (*fn)(gsl_rng *cr, si
         return;
     }
     par_job j = {n, grain, (uint64_t)gsl_rng_get(r) << 32 ^ gsl_rng_get(r), fn, arg};
+    vkb_par_for((n + grain - 1) / grain, vkb_par_threads(), fill_chunk, &j);
+}
+
+int vkb_par_threads(void)
+{
     long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
-    vkb_par_for((n + grain - 1) / grain, ncpu < 1 ? 1 : ncpu > 64 ? 64 : (int)ncpu, fill_chunk, &j);
+    return ncpu < 1 ? 1 : ncpu > 64 ? 64 : (int)ncpu;
 }
 
 typedef struct fill_arg {

@@ -220,6 +220,8 @@ void vkb_par_fill(gsl_rng *r, size_t n, size_t grain, void (*fn)(gsl_rng *cr, si
  * which claim k in turn; returns when all are done. What each k computes must not depend on which thread runs it:
  * the parallel fills and the checks' spans (check.c) are built on it. */
 void vkb_par_for(size_t count, int nthreads, void (*fn)(void *arg, size_t k), void *arg);
+/* The threads a parallel fill uses: the cores online, 1 .. 64 (vkb_par_for's limit). */
+int vkb_par_threads(void);
 /* The CPU guard: work that uses every core (a parallel fill's chunk, a slice of a fast reference, cpu/fastref.h)
  * runs between vkb_cpu_shared_begin and _end, which call enter(arg) and leave(arg) when set (run.c: the prefetch
  * workers' shared CPU lock, so that none of it competes with a CPU baseline being timed, and a baseline waits for

@@ -26,7 +26,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include <gsl/gsl_randist.h>
 
@@ -229,8 +228,7 @@ static void hfrag_permute(vkb_case *c)
     lin_priv *p = c->priv;
     if (!p->whf) return;
     hfrag_arg a = {p->wlog, c->buf[0].host, p->n, p->kp, (p->kp + 127) / 128};
-    long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
-    vkb_par_for((p->n + 15) / 16, ncpu < 1 ? 1 : ncpu > 64 ? 64 : (int)ncpu, hfrag_panel, &a);
+    vkb_par_for((p->n + 15) / 16, vkb_par_threads(), hfrag_panel, &a);
 }
 
 /* algo=hmma (kernels/bitnet_hmma.glsl): fp16 matrix units, W (lay=hfrag) and x decoded in registers, no staging but the
