@@ -38,8 +38,7 @@
 // Buffers: 0 W (lay=hfrag: 16-row panels x K blocks x 32 uvec4; padding weights 0), 1 gamma', 2 xq (int8 M x Kp), 3 s,
 // 4 y. Push: n, m, p0 = Kp / 16 (uvec4 of an x row), p1 = K blocks a row, p2 = blocks a K part. Grid (ceil(N / (16
 // WN SR)), ceil(M / (LN MT))). Spec: 0 workgroup size (32 SGS), 1 SGS, 2 SK, 3 TK (16, or 8 where m <= 8: the
-// fragment's tokens 8 .. 15 are zeros, not loaded), 4 DEC, 5 AH, 6 AC (2: a block's odd steps go to a second set of
-// accumulators, halving the chain of dependent MMAs). WN and MT are compiled in by the stubs bitnet_hmma_wIxJ.comp.
+// fragment's tokens 8 .. 15 are zeros, not loaded), 4 DEC, 5 AH. WN and MT are compiled in by the stubs bitnet_hmma_wIxJ.comp.
 // VKB_COOP_EMU (bitnet_hmma_emu_wIxJ.comp): the matrix operations emulated with the same semantics, each fragment a
 // handle that reads its elements from W and x through the order above, so lavapipe validates the layout, the K order
 // and the tiling at every element; the device's own order is what `coopmat_layout type=f16` checks.
@@ -52,7 +51,6 @@ layout(constant_id = 2) const uint SK = 1u;
 layout(constant_id = 3) const uint TK = 16u;
 layout(constant_id = 4) const uint DEC = 0u;  // W's decode: 0 the 1024 offset, 1 subnormal codes (below)
 layout(constant_id = 5) const uint AH = 1u;   // W's register sets: 2 or 4 (that many blocks ahead), 1 (2 ahead, one copy)
-layout(constant_id = 6) const uint AC = 1u;   // accumulators an output: 2 takes the odd steps into a second one
 #ifndef HM_LN
 #define HM_LN 16u
 #endif
@@ -110,12 +108,7 @@ AccEmu emu_fin(AccEmu a, AccEmu b) {  // DEC = 1: (a - b) 2^24
     for (uint q = 0u; q < 32u; ++q) a.v[q] = (a.v[q] - b.v[q]) * 16777216.0;
     return a;
 }
-AccEmu emu_add(AccEmu a, AccEmu b) {
-    for (uint q = 0u; q < 32u; ++q) a.v[q] += b.v[q];
-    return a;
-}
 #define ACC AccEmu
-#define ACC_ADD(a, b) emu_add(a, b)
 #define ACC_ZERO emu_zero()
 #define ACC_FIN(a, b) emu_fin(a, b)
 #define ONES(f, s) f = FragA(0u, s, true)
@@ -128,7 +121,6 @@ AccEmu emu_add(AccEmu a, AccEmu b) {
 #define FragB fcoopmatNV<16, gl_ScopeSubgroup, 16, LN>
 #define ACC fcoopmatNV<32, gl_ScopeSubgroup, 16, LN>
 #define ACC_ZERO ACC(0.0)
-#define ACC_ADD(a, b) ((a) + (b))
 #define ACC_FIN(a, b) (((a) - (b)) * 16777216.0)
 // DEC = 1: step s's block of 2^(e - 24), the codes' offset times x by MMA.
 #define ONES(f, s) f = FragA(float16_t((s) < 6u ? exp2(float(2u * (s)) - 24.0) : exp2(float(2u * (s)) - 36.0)))
@@ -187,16 +179,12 @@ f16vec2 xpair(uint a, uint b, uint sh, uint s) {
         if (DEC == 1u) {                                                                                  \
             FragA o_;                                                                                     \
             ONES(o_, s_);                                                                                 \
-            [[unroll]] for (uint j_ = 0u; j_ < MT; ++j_)                                                  \
-                if (AC == 2u && (s_ & 1u) != 0u) asx2[j_] = MMA(o_, fb_[j_], asx2[j_]);                   \
-                else asx[j_] = MMA(o_, fb_[j_], asx[j_]);                                                 \
+            [[unroll]] for (uint j_ = 0u; j_ < MT; ++j_) asx[j_] = MMA(o_, fb_[j_], asx[j_]);             \
         }                                                                                                 \
         [[unroll]] for (uint i_ = 0u; i_ < WN; ++i_) {                                                    \
             FragA fa_;                                                                                    \
             BUILD_A(fa_, WV[i_], wb[i_] + (B) * 32u, s_);                                                 \
-            [[unroll]] for (uint j_ = 0u; j_ < MT; ++j_)                                                  \
-                if (AC == 2u && (s_ & 1u) != 0u) acc2[i_][j_] = MMA(fa_, fb_[j_], acc2[i_][j_]);          \
-                else acc[i_][j_] = MMA(fa_, fb_[j_], acc[i_][j_]);                                        \
+            [[unroll]] for (uint j_ = 0u; j_ < MT; ++j_) acc[i_][j_] = MMA(fa_, fb_[j_], acc[i_][j_]);    \
         }                                                                                                 \
     }
 
@@ -212,11 +200,10 @@ void main() {
             uint tok = tb + LN * j + 2u * t + (q & 1u) + 8u * (q >> 1u);
             xr[j][q] = tok < pc.m && (q < 2u || (TK == 16u && LN == 16u)) ? tok * pc.p0 + g : ~0u;
         }
-    ACC acc[WN][MT], asx[MT], acc2[WN][MT], asx2[MT];  // asx: DEC = 1's sum_k x 2^-24 per token; ..2: AC = 2's odd steps
+    ACC acc[WN][MT], asx[MT];  // asx: DEC = 1's sum_k x 2^-24 per token
     [[unroll]] for (uint j = 0u; j < MT; ++j) {
         asx[j] = ACC_ZERO;
-        asx2[j] = ACC_ZERO;
-        [[unroll]] for (uint i = 0u; i < WN; ++i) acc[i][j] = ACC_ZERO, acc2[i][j] = ACC_ZERO;
+        [[unroll]] for (uint i = 0u; i < WN; ++i) acc[i][j] = ACC_ZERO;
     }
     // Register sets of W: two at AH = 1 (blocks b, b + 1, moved along), else AH (each loaded AH blocks ahead); two of x.
     uvec4 w0[WN], w1[WN], w2[WN], w3[WN], xa[MT][4], xb[MT][4];
@@ -253,11 +240,6 @@ void main() {
             }
         }
     }
-    if (AC == 2u)  // exact: both are multiples of 2^-24 (DEC = 1) or integers, below 1 (2^24) in magnitude, as their sum
-        [[unroll]] for (uint j = 0u; j < MT; ++j) {
-            asx[j] = ACC_ADD(asx[j], asx2[j]);
-            [[unroll]] for (uint i = 0u; i < WN; ++i) acc[i][j] = ACC_ADD(acc[i][j], acc2[i][j]);
-        }
     [[unroll]] for (uint i = 0u; i < WN; ++i)
         [[unroll]] for (uint j = 0u; j < MT; ++j) {
             if (DEC == 1u) acc[i][j] = ACC_FIN(acc[i][j], asx[j]);

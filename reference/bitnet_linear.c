@@ -261,8 +261,6 @@ static int hmma_plan(vkb_case *c, long long n, long long k, int64_t m, int emu)
         return vkb_error(c, "ah=%lld: expected 2 or 4 blocks of W in flight in as many register sets, or 1 (2 ahead, one copy of the code)",
                          (long long)ah);
     if (dec != 0 && dec != 1) return vkb_error(c, "dec=%lld: expected 0 (W's codes under a 1024 offset) or 1 (subnormal codes)", (long long)dec);
-    int64_t ac = vkb_param_int(c, "ac", 1);
-    if (ac != 1 && ac != 2) return vkb_error(c, "ac=%lld: expected 1 or 2 accumulators an output (2: the odd steps in the second)", (long long)ac);
     int n8 = emu || has_f16_16x8(c);
     int64_t ln = vkb_param_int(c, "ln", n8 && m <= 8 && !vkb_param_str(c, "mt", NULL) ? 8 : 16);
     if ((ln != 8 && ln != 16) || (ln == 8 && mt != 1))
@@ -295,18 +293,17 @@ static int hmma_plan(vkb_case *c, long long n, long long k, int64_t m, int emu)
         return vkb_skip(c, "grid %llux%llu exceeds this device's maxComputeWorkGroupCount", (unsigned long long)gx, (unsigned long long)gy);
     char shader[40];
     snprintf(shader, sizeof(shader), "bitnet_hmma%s_w%lldx%lld%s", emu ? "_emu" : "", (long long)wn, (long long)mt, ln == 8 ? "n8" : "");
-    uint32_t spec[7] = {(uint32_t)wg, (uint32_t)sgs, (uint32_t)sk, m <= 8 && mt == 1 ? 8u : 16u, (uint32_t)dec, (uint32_t)ah, (uint32_t)ac};  /* TK: ln=16 */
-    vkb_dispatch *d = vkb_add_dispatch(c, vkb_add_pipe(c, shader, 7, spec), (uint32_t)gx, (uint32_t)gy, 1);
+    uint32_t spec[6] = {(uint32_t)wg, (uint32_t)sgs, (uint32_t)sk, m <= 8 && mt == 1 ? 8u : 16u, (uint32_t)dec, (uint32_t)ah};  /* TK: ln=16 */
+    vkb_dispatch *d = vkb_add_dispatch(c, vkb_add_pipe(c, shader, 6, spec), (uint32_t)gx, (uint32_t)gy, 1);
     if (!d) return vkb_error(c, "out of memory");
     d->push.n = (uint32_t)n, d->push.m = (uint32_t)m, d->push.k = (uint32_t)k;
     d->push.p0 = (uint32_t)(p->kp / 16), d->push.p1 = (uint32_t)nb, d->push.p2 = (uint32_t)per;
     double nk = (double)n * (double)k, mk = (double)m * (double)k, mn = (double)m * (double)n;
     c->bytes = nk / 4 + mk + 4.0 * (double)m + 4 + 4 * mn;
     c->flops = 2.0 * (double)m * nk;
-    snprintf(c->note, sizeof(c->note), "%s %llux%lld wn%lld mt%lld ln%lld sk%lld sgs%lld dec%lld ah%lld ac%lld (%llu of %llu blocks a part) hfrag",
+    snprintf(c->note, sizeof(c->note), "%s %llux%lld wn%lld mt%lld ln%lld sk%lld sgs%lld dec%lld ah%lld (%llu of %llu blocks a part) hfrag",
              emu ? "hmma_emu" : "hmma", (unsigned long long)(16 * (uint64_t)wn * sr), (long long)(ln * mt), (long long)wn, (long long)mt,
-             (long long)ln, (long long)sk, (long long)sgs, (long long)dec, (long long)ah, (long long)ac, (unsigned long long)per,
-             (unsigned long long)nb);
+             (long long)ln, (long long)sk, (long long)sgs, (long long)dec, (long long)ah, (unsigned long long)per, (unsigned long long)nb);
     return 0;
 }
 
@@ -389,8 +386,7 @@ static int linear_plan(vkb_case *c, int dense)
         return vkb_error(c, "gs= applies to algo=mma_kp only, ah= to mma_kp and hmma (algo=%s)", algo);
     if (mkp && vkb_param_str(c, "split", NULL))
         return vkb_error(c, "split= does not apply to algo=%s (its K parts, sk=, stay in the workgroup)", algo);
-    if (!hm && (vkb_param_str(c, "dec", NULL) || vkb_param_str(c, "ac", NULL)))
-        return vkb_error(c, "dec= and ac= apply to algo=hmma only (algo=%s)", algo);
+    if (!hm && vkb_param_str(c, "dec", NULL)) return vkb_error(c, "dec= applies to algo=hmma only (algo=%s)", algo);
     if ((mma || hm) && dense) return vkb_error(c, "algo=%s: BitLinear only (dense_f16: coopmat*, stream*)", algo);
     if (sgv && dense) return vkb_error(c, "algo=%s: BitLinear only (dense_f16: gemv, gemv8, gemm, coopmat*, stream*)", algo);
     if (!ps && vkb_param_str(c, "per", NULL)) return vkb_error(c, "per= applies to algo=gemv_ps only (algo=%s)", algo);
@@ -639,7 +635,7 @@ static void lin_release(vkb_case *c)
     if (p) free(p->pick), free(p->acc), free(p->want), free(p->bound), free(p->wlog);
 }
 
-VKB_KERNEL(bitnet_linear) = {"bitnet_linear", "n,k,m,shape,algo,rows,mt,wg,bm,gpt,split,lanes,per,wn,sgs,bk,frag,rb,sb,lay,fold,sk,gs,ah,dec,ln,ac",
+VKB_KERNEL(bitnet_linear) = {"bitnet_linear", "n,k,m,shape,algo,rows,mt,wg,bm,gpt,split,lanes,per,wn,sgs,bk,frag,rb,sb,lay,fold,sk,gs,ah,dec,ln",
                              "BitLinear y = (W_t x_q) gamma'/s, packed 2-bit W, int8 x, int32 acc (variant dot|int; algo gemv|gemv_sg|gemv_ps|gemm "
                              "SIMT, mma, mma_sg and mma_kp on int8 matrix units, hmma on fp16 ones, mma_emu, mma_sg_emu, mma_kp_emu and hmma_emu "
                              "emulated)",
