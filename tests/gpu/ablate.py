@@ -98,6 +98,11 @@ SETS = {
     # dense_f16 algo=wgs (the same loop with W^T as B, 128 invocations, 8 steps ahead, two buffers: the m = 32 default
     # before session 26's grid rules, which run.sh names): those cuts, and x (A) or W (B) alone from registers
     "dense_wgs": ("dense_wgs_s128a8", "matmul_coopmat_wg.glsl", dict(WG_CUTS, noxload=[WG_A], nowload=[WG_B])),
+    # issue 16's evidence (session 29): auto's kernels at 4096 and 8192, coopmat_wgs_l (256 invocations, one step ahead:
+    # the stub "wgs" names) and coopmat_wgs_xl (two steps ahead); noload is the on-chip part alone (stash, barriers,
+    # MulAdd from shared memory), noload_nobar without the barrier after the stash as well
+    "wgs_l": ("matmul_coopmat_wg_s256", "matmul_coopmat_wg.glsl", dict(WG_CUTS, noload_nobar=[WG_A, WG_B] + WG_CUTS["nobar"])),
+    "wgs_xl": ("matmul_coopmat_wg_s256a2", "matmul_coopmat_wg.glsl", dict(WG_CUTS, noload_nobar=[WG_A, WG_B] + WG_CUTS["nobar"])),
 }
 
 
