@@ -12,6 +12,12 @@
 // loads cannot be hoisted out of the loop. The same sums as peak_coopmat.glsl, so the same exact check.
 // fp16 x fp16 -> fp32 only; lK and lN multiples of 8 (16-byte rows). Included by peak_coopmat_smem.comp and
 // peak_coopmat_emu_smem.comp (PEAK_EMULATED: the arithmetic in plain code, reading the same shared copies).
+// PEAK_FRAG (src=frag, stubs peak_coopmat_smemf.comp and peak_coopmat_emu_smemf.comp; 16x16x16, 32 invocations): the
+// shared tiles hold each 512-byte fragment in the order its invocations hold it (NVIDIA's 16x16 fp16 order, A's and
+// B's alike: component i of invocation l = 4 g + t at row g + 8 (i / 4), column 2 t + (i & 1) + 8 ((i >> 1) & 1),
+// reference/bitnet_linear.c frag_slot, which `coopmat_layout type=f16` checks), and every fragment is ONE 16-byte
+// shared load an invocation, its components written from registers, in place of coopMatLoadNV: whether the driver's
+// loads from shared memory, not the shared bytes, are what caps the GEMMs (session 29).
 #extension GL_GOOGLE_include_directive : require
 #extension GL_EXT_shader_16bit_storage : require
 #extension GL_EXT_shader_explicit_arithmetic_types_float16 : require
@@ -19,8 +25,12 @@
 const uint SA = (lK * 2u + 15u) / 16u * 8u, SB = (lN * 2u + 15u) / 16u * 8u;  // global row strides (halves)
 const uint SC = lN;                                                          // the host pads nothing in C
 const uint B_BASE = GM * lM * SA;
+#ifdef PEAK_FRAG
+const uint ASTR = 0u, BSTR = 0u, ASZ = GM * 32u, BSZ = GN * 32u, COPY = ASZ + 2u * BSZ;  // 32 uvec4 a fragment
+#else
 const uint ASTR = lK / 8u + 1u, BSTR = GN * lN / 8u + 1u;                    // shared row strides (uvec4)
 const uint ASZ = GM * lM * ASTR, BSZ = lK * BSTR, COPY = ASZ + 2u * BSZ;
+#endif
 
 layout(binding = 0) readonly buffer AB { uvec4 ab4[]; };
 layout(binding = 0) readonly buffer AB1 { float16_t ab[]; };
@@ -28,6 +38,28 @@ layout(binding = 1) readonly buffer C0 { float c0[]; };
 layout(binding = 2) writeonly buffer Y { float y[]; };
 shared uvec4 sm[2u * COPY];
 
+#ifdef PEAK_FRAG
+// Element (r, c) of a 16x16 fragment: its invocation and component (the order above, inverted).
+uint frag_lane(uint r, uint c) { return 4u * (r % 8u) + (c % 8u) / 2u; }
+uint frag_comp(uint r, uint c) { return 4u * (r / 8u) + 2u * (c / 8u) + (c & 1u); }
+// Both copies: fragment f (A's GM, then B0's and B1's GN each), invocation l's uvec4, from the global layout.
+void fill_shared() {
+    for (uint e = gl_LocalInvocationID.x; e < 2u * COPY; e += gl_WorkGroupSize.x) {
+        uint f = (e % COPY) / 32u, l = e % 32u, g = l / 4u, t = l % 4u;
+        uvec4 v;
+        [[unroll]] for (uint q = 0u; q < 4u; ++q) {
+            float16_t h[2];
+            [[unroll]] for (uint b = 0u; b < 2u; ++b) {
+                uint i = 2u * q + b, r = g + 8u * (i / 4u), c = 2u * t + (i & 1u) + 8u * ((i >> 1u) & 1u);
+                h[b] = f < GM ? ab[(f * lM + r) * SA + c] : ab[B_BASE + (f - GM) * lK * SB + r * SB + c];
+            }
+            v[q] = packFloat2x16(f16vec2(h[0], h[1]));
+        }
+        sm[e] = v;
+    }
+    barrier();
+}
+#else
 // Both copies of A, B0, B1 from the global layout (rows of SA / SB halves) into the shared tiles.
 void fill_shared() {
     uint rowa = lK / 8u, rowb = lN / 8u;
@@ -42,6 +74,7 @@ void fill_shared() {
     }
     barrier();
 }
+#endif
 
 #ifndef PEAK_EMULATED
 #extension GL_KHR_memory_scope_semantics : require
@@ -58,9 +91,22 @@ void main() {
     for (uint it = 0u; it < pc.m; ++it) {
         uint base = ((it * pc.p2) & 1u) * COPY;
         [[unroll]] for (uint h = 0u; h < 2u; ++h) {
+#ifdef PEAK_FRAG
+#define PEAK_LOADF(f, at) {                                                                                  \
+        const uvec4 v_ = sm[(at) + gl_SubgroupInvocationID];                                               \
+        [[unroll]] for (uint q_ = 0u; q_ < 4u; ++q_) {                                                     \
+            const f16vec2 h_ = unpackFloat2x16(v_[q_]);                                                    \
+            f[2u * q_] = h_.x;                                                                             \
+            f[2u * q_ + 1u] = h_.y;                                                                        \
+        }                                                                                                  \
+    }
+            [[unroll]] for (uint i = 0u; i < GM; ++i) PEAK_LOADF(a[i], base + i * 32u)
+            [[unroll]] for (uint j = 0u; j < GN; ++j) PEAK_LOADF(b[j], base + ASZ + h * BSZ + j * 32u)
+#else
             [[unroll]] for (uint i = 0u; i < GM; ++i) coopMatLoadNV(a[i], sm, base + i * lM * ASTR, ASTR, false);
             [[unroll]] for (uint j = 0u; j < GN; ++j)
                 coopMatLoadNV(b[j], sm, base + ASZ + h * BSZ + j * (lN / 8u), BSTR, false);
+#endif
             [[unroll]] for (uint i = 0u; i < GM; ++i)
                 [[unroll]] for (uint j = 0u; j < GN; ++j) acc[i][j] = coopMatMulAddNV(a[i], b[j], acc[i][j]);
         }
@@ -90,7 +136,11 @@ void main() {
             for (uint h = 0u; h < 2u; ++h) {
                 float s = 0.0;
                 for (uint k = 0u; k < lK; ++k) {
+#ifdef PEAK_FRAG
+                    uint ca = (i * 32u + frag_lane(r, k)) * 8u + frag_comp(r, k), cb = (j * 32u + frag_lane(k, c)) * 8u + frag_comp(k, c);
+#else
                     uint ca = (i * lM + r) * ASTR * 8u + k, cb = k * BSTR * 8u + j * lN + c;  // half offsets
+#endif
                     s += smh(base + ca / 8u, ca % 8u) * smh(base + ASZ + h * BSZ + cb / 8u, cb % 8u);
                 }
                 acc += s;

@@ -13,7 +13,8 @@
  * device's first NV configuration of that type), grid (GMxGN accumulator fragments per subgroup, default 2x4),
  * sgs (subgroups per workgroup, default 4), impl (mm: matrix units; emu: the same arithmetic in plain code, to
  * test the host side on a device without matrix units), src (reg: fragments loaded once, the MMA rate; smem: A and B
- * fragments reloaded from shared memory every k-step as in a GEMM, kernels/peak_coopmat_smem.glsl). Small-integer inputs make the result exact: compared
+ * fragments reloaded from shared memory every k-step as in a GEMM, kernels/peak_coopmat_smem.glsl; frag: the same, each
+ * fragment one 16-byte shared load an invocation from tiles in the fragments' order). Small-integer inputs make the result exact: compared
  * bit for bit on the first min(n, 64) subgroups. `vkbench calibrate` sweeps shapes, grids and sgs.
  */
 #include <math.h>
@@ -126,7 +127,7 @@ static const struct cm_type {
 typedef struct cm_cfg {
     const struct cm_type *t;
     uint32_t m, n, k, gm, gn, sgs, sa, sb, sc;  /* shape, grid, subgroups/workgroup, padded row strides */
-    int emu, smem;                              /* impl=emu; src=smem (kernels/peak_coopmat_smem.glsl) */
+    int emu, smem, frag;                        /* impl=emu; src=smem or frag (kernels/peak_coopmat_smem.glsl) */
 } cm_cfg;
 
 /* Element i of a buffer of type t: v is an integer the type holds exactly (cm_fill's bounds). */
@@ -168,10 +169,12 @@ static int cm_config(vkb_case *c, cm_cfg *g)
     if (!g->t) return vkb_error(c, "type=%s: expected f16f32, f16f16 or s8s32", type);
     if (strcmp(impl, "mm") && strcmp(impl, "emu")) return vkb_error(c, "impl=%s: expected mm (matrix units) or emu", impl);
     g->emu = !strcmp(impl, "emu");
-    if (strcmp(src, "reg") && strcmp(src, "smem")) return vkb_error(c, "src=%s: expected reg (fragments in registers) or smem", src);
-    g->smem = !strcmp(src, "smem");
-    if (g->smem && strcmp(g->t->name, "f16f32")) return vkb_error(c, "src=smem: type=f16f32 only (type=%s)", type);
-    snprintf(c->variant, sizeof(c->variant), "%s%s%s", g->emu ? "emu_" : "", g->smem ? "smem_" : "", g->t->variant);
+    if (strcmp(src, "reg") && strcmp(src, "smem") && strcmp(src, "frag"))
+        return vkb_error(c, "src=%s: expected reg (fragments in registers), smem or frag (from shared memory)", src);
+    g->frag = !strcmp(src, "frag");
+    g->smem = g->frag || !strcmp(src, "smem");
+    if (g->smem && strcmp(g->t->name, "f16f32")) return vkb_error(c, "src=%s: type=f16f32 only (type=%s)", src, type);
+    snprintf(c->variant, sizeof(c->variant), "%s%s%s", g->emu ? "emu_" : "", g->frag ? "smemf_" : g->smem ? "smem_" : "", g->t->variant);
     snprintf(c->dtype, sizeof(c->dtype), "%s", vkb_dtype_name(g->t->abt));
     int fp = g->t->abt == VKB_F16;
     if (fp ? !(c->caps.f16 && c->caps.storage16) : !(c->caps.int8 && c->caps.storage8))
@@ -199,7 +202,16 @@ static int cm_config(vkb_case *c, cm_cfg *g)
     if (g->sc != g->n)  /* the results are compared element for element: no padding in them */
         return vkb_error(c, "shape=%ux%ux%u: a row of %u %s accumulators is not a multiple of 16 bytes", g->m, g->n,
                          g->k, g->n, vkb_dtype_name(g->t->acct));
-    if (g->smem) {  /* the shader's tiles: two copies of A (rows of K/8 + 1 uvec4) and B0, B1 (rows of GN N/8 + 1) */
+    if (g->frag) {  /* fragment-order tiles: NVIDIA's 16x16 fp16 order for 32 invocations (frag_slot) */
+        if (g->m != 16 || g->n != 16 || g->k != 16)
+            return vkb_error(c, "shape=%ux%ux%u with src=frag: 16x16x16 only (the fragment order it builds)", g->m, g->n, g->k);
+        if (!g->emu && (sub != 32 || c->caps.vendor != 0x10DE))
+            return vkb_skip(c, "src=frag builds fragments in NVIDIA's 16x16 fp16 order for 32 invocations (this device: vendor 0x%04X, "
+                            "subgroup %u); impl=emu validates the tiles", c->caps.vendor, sub);
+        size_t bytes = 2 * 16 * 32 * ((size_t)g->gm + 2 * (size_t)g->gn);
+        if (bytes > c->caps.max_shared)
+            return vkb_skip(c, "src=frag needs %zu B of shared memory, the device allows %u", bytes, c->caps.max_shared);
+    } else if (g->smem) {  /* the shader's tiles: two copies of A (rows of K/8 + 1 uvec4) and B0, B1 (rows of GN N/8 + 1) */
         if (g->k % 8 || g->n % 8) return vkb_error(c, "shape=%ux%ux%u with src=smem: K and N must be multiples of 8", g->m, g->n, g->k);
         size_t bytes = 2 * 16 * ((size_t)g->gm * g->m * (g->k / 8 + 1) + 2 * (size_t)g->k * (g->gn * g->n / 8 + 1));
         if (bytes > c->caps.max_shared)
@@ -235,7 +247,7 @@ static int cm_plan(vkb_case *c)
     uint32_t spec[6] = {g.sgs * sub, g.m, g.n, g.k, g.gm, g.gn};
     char shader[48];
     snprintf(shader, sizeof(shader), "%s%s%s", g.emu ? "peak_coopmat_emu" : "peak_coopmat",
-             g.t->shader + strlen("peak_coopmat"), g.smem ? "_smem" : "");
+             g.t->shader + strlen("peak_coopmat"), g.frag ? "_smemf" : g.smem ? "_smem" : "");
     vkb_grid_1d(c, (uint64_t)n, g.sgs, gr);
     vkb_dispatch *d = vkb_add_dispatch(c, vkb_add_pipe(c, shader, 6, spec), gr[0], gr[1], 1);
     if (d) d->push.n = (uint32_t)n, d->push.m = (uint32_t)iters, d->push.p1 = ns, d->push.p2 = 1;
@@ -243,7 +255,8 @@ static int cm_plan(vkb_case *c)
     c->bytes = (double)(c->buf[0].count * vkb_dtype_size(g.t->abt) + (c->buf[1].count + c->buf[2].count) *
                                                                           vkb_dtype_size(g.t->acct));
     snprintf(c->note, sizeof(c->note), "%ux%ux%u, %ux%u fragments/subgroup, %u subgroups/workgroup%s", g.m, g.n, g.k,
-             g.gm, g.gn, g.sgs, g.smem ? ", A and B fragments reloaded from shared memory every k-step" : "");
+             g.gm, g.gn, g.sgs, g.frag ? ", A and B fragments rebuilt every k-step from one 16-byte shared load an invocation (fragment-order tiles)"
+                                       : g.smem ? ", A and B fragments reloaded from shared memory every k-step" : "");
     return 0;
 }
 
