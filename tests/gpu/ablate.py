@@ -83,6 +83,12 @@ SETS = {
                     "                                        dot_su(xa.z, wd & 0x30303030u), dot_su(xa.w, wd & 0xC0C0C0C0u));",
                     "acc[r] += ivec4(wd);")],
         "noload": [("wv[u * R + r] = w[wrow[r] + c];", "wv[u * R + r] = uvec4(wrow[r] + c);")],
+        # session 29: the gate self-test's injected reads and their fold gone (its share of the binary: cold mode)
+        "nogate": [("    if ((pc.slow & 0x800000u) != 0u)\n"
+                    "        for (uint c = v; c < nc; c += T)\n"
+                    "            for (uint r = 0u; r < R; ++r) VKB_SLOW_READ(extra, w, wrow[r] + c, pc.n * nc);\n"
+                    "    if (MT == 1u) acc[0].x = int(vkb_slow(uint(acc[0].x), extra));\n"
+                    "    else acc1[0] = int(vkb_slow(uint(acc1[0]), extra));\n", "")],
     }),
     # BitLinear hmma (kernels/bitnet_hmma.glsl, session 28) at m=8, wn=4 16x8x16 dec=1: W or x from registers (what
     # their loads cost), the decode and MMAs of all but each block's first step gone, no K loop (the fixed cost)
