@@ -61,7 +61,9 @@ static void set_slow(vkb_case *c, uint32_t s)
 }
 
 /* The slowdown at pc.slow = word: the median over interleaved pairs (a plain batch, then a slowed one) of
- * slowed / plain, so drift during the estimate, even from one pair to the next, cancels. At least reps
+ * slowed / plain, so drift during the estimate, even from one pair to the next, cancels. The plain batches run the
+ * case's own pipelines, the slowed ones those with the knob compiled in (vkb_gpu_gate): the factor is over the
+ * kernel as every unslowed run times it, what the gate's A/A and injected launches compare. At least reps
  * pairs; then more, 4 at a time up to MAX_PAIRS, until the median's standard error (1.2533 sigma / sqrt(n),
  * sigma from the IQR) is <= prec: a GPU stops at reps, a CPU device on a busy host takes what it needs. */
 static int ratio_at(vkb_gpu *g, vkb_case *c, uint32_t word, uint32_t batch, int cold, int reps, double prec,
@@ -126,6 +128,7 @@ int vkb_slowdown_apply(vkb_vk *v, vkb_gpu *g, vkb_case *c, const char *spec, int
     int found = vkb_slowdown_find(spec, c->k->name, &f, &kind, err, sizeof(err));
     if (found < 0) return finish(c, r, "ERROR", "%s", err);
     if (!found) return 0;
+    if (vkb_gpu_gate(g)) goto vk_error;   /* the slowed batches' pipelines: the knob compiled in */
     if (kind == VKB_SLOW_AUTO) kind = c->flops < 16 * c->bytes ? VKB_SLOW_MEM : VKB_SLOW_ALU;
     const int mem = kind == VKB_SLOW_MEM;
     const double target = 1 + f, tol = fmax(0.01, 0.2 * f);   /* 5% +- 1%, as the gate's acceptance asks */
@@ -178,6 +181,10 @@ int vkb_slowdown_apply(vkb_vk *v, vkb_gpu *g, vkb_case *c, const char *spec, int
             best_r = q, best_l = l, best_verified = verified;
         if (q >= target) hi = l, rhi = q;
         else lo = l, rlo = q;
+        if (l == 1 && q > target + tol)
+            return finish(c, r, "SKIP", "injected slowdown not calibrated: with the gate's knob compiled in, the "
+                          "smallest %s level already makes it %.4fx slower than the plain pipeline (target %.4fx +- "
+                          "%.4f)", mem ? "memory" : "ALU", q, target, tol);
         if (!hi && l >= LEVEL_MAX && q < 1 + f / 2)
             return finish(c, r, "SKIP", "injected slowdown not calibrated: %s level %u (the maximum) makes it only "
                           "%.4fx slower (target %.4fx): its shader ignores pc.slow (%s)", mem ? "memory" : "ALU", l,

@@ -93,6 +93,7 @@ struct vkb_gpu {
     VkDescriptorPool dpool;
     VkDescriptorSet set;
     VkPipeline pipe[VKB_MAX_PIPES];
+    VkPipeline gate[VKB_MAX_PIPES];  /* with the gate self-test's knob compiled in (vkb_gpu_gate), for pc.slow != 0 */
     /* rotate mode: ncopies copies of every input buffer, one descriptor set per copy */
     uint32_t ncopies;
     VkBuffer *copy;            /* [ncopies - 1][VKB_MAX_BUFS]; copy 0 is b[i].buf */
@@ -978,22 +979,29 @@ static VkResult make_layout(vkb_vk *v, int nbuf, VkDescriptorSetLayout *dsl, VkP
     return vkCreatePipelineLayout(v->dev, &pli, NULL, layout);
 }
 
-/* The compute pipeline of pp (its shader and spec constants) on layout, through the run's pipeline cache. */
-static int make_pipe(vkb_vk *v, const vkb_pipe *pp, int mark, VkPipelineLayout layout, VkPipeline *out, char *err,
-                     size_t errlen)
+/* The compute pipeline of pp (its shader and spec constants) on layout, through the run's pipeline cache; gate sets
+ * VKB_GATE_SPEC (kernels/abi.h): 1 compiles the gate self-test's knob in, 0 (every timed pipeline but a slowed one's)
+ * compiles it out. An id the module does not declare is ignored (Vulkan spec, VkSpecializationMapEntry). */
+static int make_pipe(vkb_vk *v, const vkb_pipe *pp, int mark, uint32_t gate, VkPipelineLayout layout, VkPipeline *out,
+                     char *err, size_t errlen)
 {
     VkShaderModule mod = VK_NULL_HANDLE;
     if (load_module(v, pp->shader, mark, &mod, err, errlen)) return -1;
-    VkSpecializationMapEntry me[VKB_MAX_SPEC];
-    for (int s = 0; s < pp->nspec; s++)
+    VkSpecializationMapEntry me[VKB_MAX_SPEC + 1];
+    uint32_t data[VKB_MAX_SPEC + 1];
+    for (int s = 0; s < pp->nspec; s++) {
         me[s] = (VkSpecializationMapEntry){.constantID = (uint32_t)s, .offset = (uint32_t)(4 * s), .size = 4};
-    VkSpecializationInfo si = {.mapEntryCount = (uint32_t)pp->nspec, .pMapEntries = me,
-                               .dataSize = (size_t)(4 * pp->nspec), .pData = pp->spec};
+        data[s] = pp->spec[s];
+    }
+    me[pp->nspec] = (VkSpecializationMapEntry){.constantID = VKB_GATE_SPEC, .offset = (uint32_t)(4 * pp->nspec), .size = 4};
+    data[pp->nspec] = gate;
+    VkSpecializationInfo si = {.mapEntryCount = (uint32_t)pp->nspec + 1, .pMapEntries = me,
+                               .dataSize = (size_t)(4 * (pp->nspec + 1)), .pData = data};
     VkComputePipelineCreateInfo ci = {
         .sType = VK_STRUCTURE_TYPE_COMPUTE_PIPELINE_CREATE_INFO, .layout = layout,
         .flags = v->exec_stats ? VK_PIPELINE_CREATE_CAPTURE_STATISTICS_BIT_KHR : 0,
         .stage = {.sType = VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO, .stage = VK_SHADER_STAGE_COMPUTE_BIT,
-                  .module = mod, .pName = "main", .pSpecializationInfo = pp->nspec ? &si : NULL}};
+                  .module = mod, .pName = "main", .pSpecializationInfo = &si}};
     VkResult rc = vkCreateComputePipelines(v->dev, v->pcache, 1, &ci, NULL, out);
     vkDestroyShaderModule(v->dev, mod, NULL);
     if (rc != VK_SUCCESS) set_err(err, errlen, "vkCreateComputePipelines(%s): %s (%d)", pp->shader, vk_result_name(rc), (int)rc);
@@ -1006,7 +1014,7 @@ int vkb_vk_precompile(vkb_vk *v, const vkb_pipe *p, int nbuf)
     VkPipelineLayout layout = VK_NULL_HANDLE;
     VkPipeline pipe = VK_NULL_HANDLE;
     char err[300];
-    int rc = make_layout(v, nbuf, &dsl, &layout) == VK_SUCCESS ? make_pipe(v, p, 0, layout, &pipe, err, sizeof(err)) : -1;
+    int rc = make_layout(v, nbuf, &dsl, &layout) == VK_SUCCESS ? make_pipe(v, p, 0, 0, layout, &pipe, err, sizeof(err)) : -1;
     if (pipe) vkDestroyPipeline(v->dev, pipe, NULL);
     if (layout) vkDestroyPipelineLayout(v->dev, layout, NULL);
     if (dsl) vkDestroyDescriptorSetLayout(v->dev, dsl, NULL);
@@ -1064,7 +1072,7 @@ vkb_gpu *vkb_gpu_prepare(vkb_vk *v, vkb_case *c)
         vkUpdateDescriptorSets(v->dev, (uint32_t)c->nbuf, w, 0, NULL);
     }
     for (int p = 0; p < c->npipe; p++) {
-        if (make_pipe(v, &c->pipe[p], 1, g->layout, &g->pipe[p], vk_err, sizeof(vk_err))) goto error;
+        if (make_pipe(v, &c->pipe[p], 1, 0, g->layout, &g->pipe[p], vk_err, sizeof(vk_err))) goto error;
         pipe_stats(g, p);
     }
     if (!v->exec_stats) snprintf(g->stats, sizeof(g->stats), "%s", v->stats_why);
@@ -1116,6 +1124,13 @@ static void pipe_stats(vkb_gpu *g, int p)
 
 const char *vkb_gpu_stats(const vkb_gpu *g) { return g->stats; }
 
+int vkb_gpu_gate(vkb_gpu *g)
+{
+    for (int p = 0; p < g->c->npipe; p++)
+        if (!g->gate[p] && make_pipe(g->v, &g->c->pipe[p], 1, 1, g->layout, &g->gate[p], vk_err, sizeof(vk_err))) return -1;
+    return 0;
+}
+
 void vkb_gpu_release(vkb_gpu *g)
 {
     if (!g) return;
@@ -1123,8 +1138,10 @@ void vkb_gpu_release(vkb_gpu *g)
      * vkDeviceWaitIdle here ran on a worker when its prepare failed, beside the main thread's vkQueueSubmit,
      * and the queue must not be used from two threads at once. */
     VkDevice d = g->v->dev;
-    for (int p = 0; p < VKB_MAX_PIPES; p++)
+    for (int p = 0; p < VKB_MAX_PIPES; p++) {
         if (g->pipe[p]) vkDestroyPipeline(d, g->pipe[p], NULL);
+        if (g->gate[p]) vkDestroyPipeline(d, g->gate[p], NULL);
+    }
     if (g->dpool) vkDestroyDescriptorPool(d, g->dpool, NULL);
     if (g->rpool) vkDestroyDescriptorPool(d, g->rpool, NULL);
     for (size_t k = 0; g->copy && k < (size_t)(g->ncopies - 1) * VKB_MAX_BUFS; k++) {
@@ -1198,7 +1215,7 @@ static void barrier(VkCommandBuffer cmd, VkPipelineStageFlags2 src, VkAccessFlag
 static void record_dispatches(vkb_gpu *g, VkCommandBuffer cmd, uint32_t batch, VkQueryPool prof_pool)
 {
     const vkb_case *c = g->c;
-    int bound = -1;
+    VkPipeline bound = VK_NULL_HANDLE;
     if (c->nbuf)
         vkCmdBindDescriptorSets(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, g->layout, 0, 1, &g->set, 0, NULL);
     for (uint32_t r = 0; r < batch; r++)
@@ -1207,9 +1224,11 @@ static void record_dispatches(vkb_gpu *g, VkCommandBuffer cmd, uint32_t batch, V
                 vkCmdBindDescriptorSets(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, g->layout, 0, 1,
                                         &g->rset[r % g->ncopies], 0, NULL);
             const vkb_dispatch *d = &c->disp[i];
-            if (d->pipe != bound) {
-                vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, g->pipe[d->pipe]);
-                bound = d->pipe;
+            /* an injected slowdown runs the pipeline with the knob compiled in, the plain batches the timed one */
+            VkPipeline pl = d->push.slow && g->gate[d->pipe] ? g->gate[d->pipe] : g->pipe[d->pipe];
+            if (pl != bound) {
+                vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, pl);
+                bound = pl;
             }
             vkCmdPushConstants(cmd, g->layout, VK_SHADER_STAGE_COMPUTE_BIT, 0, sizeof(d->push), &d->push);
             vkCmdDispatch(cmd, d->groups[0], d->groups[1], d->groups[2]);

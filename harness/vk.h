@@ -85,6 +85,9 @@ uint32_t vkb_gpu_copies(const vkb_gpu *g);
 /* What the driver made of the case's shaders: "SHADER: Name=value, ...; ..." from
  * VK_KHR_pipeline_executable_properties (registers, shared memory, ... as the driver names them), or "NA: why". */
 const char *vkb_gpu_stats(const vkb_gpu *g);
+/* Builds g's pipelines again with the gate self-test's knob compiled in (VKB_GATE_SPEC = 1, kernels/common.glsl): the
+ * dispatches whose pc.slow is not 0 run those. The plain ones stay without it. Returns -1 (vkb_vk_error) on failure. */
+int vkb_gpu_gate(vkb_gpu *g);
 /* How cold mode flushes the caches between samples (for the rows' note): a 512 MiB read by default, the
  * former 512 MiB write with VKB_COLD_FLUSH=write. */
 const char *vkb_vk_cold_flush(vkb_vk *v);

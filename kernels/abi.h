@@ -2,7 +2,8 @@
  * Push constants are 16 four-byte scalars, std430-packed on both sides, so the layout cannot drift.
  * Buffers: the case's buffers are bound in declaration order at set 0, bindings 0..nbuf-1.
  * Specialization constant 0 is the workgroup size x (shaders declare local_size_x_id = 0);
- * ids 1..7 are kernel-specific. */
+ * ids 1..15 are kernel-specific; VKB_GATE_SPEC is the gate self-test's switch (kernels/common.glsl), which the
+ * harness sets in every pipeline: 1 in those it builds for an injected slowdown, else 0. */
 #ifndef VKB_ABI_H
 #define VKB_ABI_H
 
@@ -13,6 +14,7 @@
     float alpha; float beta; float eps; float f3;
 
 #define VKB_PUSH_WORDS 16
+#define VKB_GATE_SPEC 63
 #define VKB_GUARD_BYTES 4096u
 /* Poison written into outputs before every GPU run (vkb_poison_fill, harness/check.h): per type, a value no
  * kernel produces, so a check can tell "unwritten" from any result.

@@ -47,7 +47,7 @@ void main() {
     }
     // Gate self-test only (pc.slow's memory bit): the extra weight reads come after the loop, never inside it,
     // where a read loop between the row loads kept them from issuing together.
-    if ((pc.slow & 0x800000u) != 0u)
+    if (vkb_gate_mem())
         for (uint c = tid; c < nc; c += gl_WorkGroupSize.x)
             for (uint r = 0u; r < R; ++r) VKB_SLOW_READ(extra, w, min(row0 + r, pc.n - 1u) * nc + c, pc.n * nc);
     acc[0].x = int(vkb_slow(uint(acc[0].x), extra));

@@ -96,7 +96,7 @@ void main() {
     for (uint t = 0u; t < MT; ++t) sx[t] = 0;
     // Gate self-test only (pc.slow's memory bit): extra weight reads before the loop, folded into sum(x) as 0.
     uint extra = 0u;
-    if ((pc.slow & 0x800000u) != 0u)
+    if (vkb_gate_mem())
         for (uint c = v; c < nc; c += T) VKB_SLOW_READ(extra, w, min(wk * R, pc.n - 1u) * nc + c, pc.n * nc);
     sx[0] = int(vkb_slow(0u, extra));
     uint items = J * steps;

@@ -110,7 +110,7 @@ void main() {
     }
     // Gate self-test only (pc.slow's memory bit): the extra weight reads come after the loop, never between the
     // weight loads, where a read loop kept them from issuing together.
-    if ((pc.slow & 0x800000u) != 0u)
+    if (vkb_gate_mem())
         for (uint c = v; c < nc; c += T)
             for (uint r = 0u; r < R; ++r) VKB_SLOW_READ(extra, w, wrow[r] + c, pc.n * nc);
     if (MT == 1u) acc[0].x = int(vkb_slow(uint(acc[0].x), extra));

@@ -29,10 +29,16 @@ uint vkb_global_id() { return vkb_group_id() * gl_WorkGroupSize.x + gl_LocalInvo
 // on y's bit pattern that only a NaN could pass is foldable by a compiler that knows its FMA returns a
 // canonical NaN. So the work reaches the result through the mask from the push constants: x ^ (w & 0)
 // is x, bit for bit, and the check still compares exact outputs.
-uint vkb_slow_mask() { return pc.slow >> 24; }
+// The knob exists only in the pipelines the harness builds for an injected slowdown (VKB_GATE = 1; harness/vk.c
+// vkb_gpu_gate); everywhere else VKB_GATE = 0 compiles all of it out, so a timed kernel is the kernel itself: on an
+// H200 the dead knob tripled bitnet_gemv_sg's binary (33 KB against 11) and cost it up to 2 us in 13 (session 29,
+// tests/gpu/sweep_s29c.txt). The slowdown is calibrated against the plain pipeline (harness/slowdown.c).
+layout(constant_id = VKB_GATE_SPEC) const uint VKB_GATE = 0u;
+bool vkb_gate_mem() { return VKB_GATE != 0u && (pc.slow & 0x800000u) != 0u; }  // the memory kind is injected
+uint vkb_slow_mask() { return VKB_GATE != 0u ? pc.slow >> 24 : 0u; }
 uint vkb_slow_reads(uint i) {
     uint level = pc.slow & 0x7FFFFFu;
-    if ((pc.slow & 0x800000u) == 0u) return 0u;
+    if (!vkb_gate_mem()) return 0u;
     return (level >> 10) + ((i & 1023u) < (level & 1023u) ? 1u : 0u);
 }
 uint vkb_slow_at(uint i, uint pass, uint n) {
@@ -48,7 +54,7 @@ uint vkb_bits(uint v) { return v; }
 // x with the injected work folded in (x itself, bit for bit): the ALU loop, and extra (VKB_SLOW_READ's acc).
 uint vkb_slow_alu(float x) {
     float y = x;
-    uint count = (pc.slow & 0x800000u) != 0u ? 0u : pc.slow & 0x7FFFFFu;
+    uint count = VKB_GATE == 0u || (pc.slow & 0x800000u) != 0u ? 0u : pc.slow & 0x7FFFFFu;
     for (uint i = 0u; i < count; ++i) y = y * 0.9999999f + 1e-30f;
     return floatBitsToUint(y);
 }
