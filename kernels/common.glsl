@@ -33,7 +33,13 @@ uint vkb_global_id() { return vkb_group_id() * gl_WorkGroupSize.x + gl_LocalInvo
 // vkb_gpu_gate); everywhere else VKB_GATE = 0 compiles all of it out, so a timed kernel is the kernel itself: on an
 // H200 the dead knob tripled bitnet_gemv_sg's binary (33 KB against 11) and cost it up to 2 us in 13 (session 29,
 // tests/gpu/sweep_s29c.txt). The slowdown is calibrated against the plain pipeline (harness/slowdown.c).
+// VKB_KNOB_ALWAYS (defined before this file): the knob stays in every pipeline of that shader, where it was measured to
+// make the kernel faster, not slower (the driver schedules the opaque value differently): matmul_coopmat.glsl.
+#ifdef VKB_KNOB_ALWAYS
+const uint VKB_GATE = 1u;
+#else
 layout(constant_id = VKB_GATE_SPEC) const uint VKB_GATE = 0u;
+#endif
 bool vkb_gate_mem() { return VKB_GATE != 0u && (pc.slow & 0x800000u) != 0u; }  // the memory kind is injected
 uint vkb_slow_mask() { return VKB_GATE != 0u ? pc.slow >> 24 : 0u; }
 uint vkb_slow_reads(uint i) {
