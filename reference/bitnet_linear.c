@@ -61,8 +61,10 @@ typedef struct lin_priv {
  * Default rule, for a 132-SM GPU (H100/H200) at batch 1: R = 4 (x, read through L1, is reused by 4 rows);
  * split doubles while the grid has fewer than 8192 blocks (~62 subgroups per SM) and each invocation still
  * gets a group per row (2 split sg <= groups per row): short wide rows (4096x14336, 2560x6912) get 2-4x the
- * subgroups, tall ones keep split 1 and no barrier; gpt = the groups per row each invocation owns (so one step
- * loads its whole slice), at most 8 and 32/R; lanes = the subgroup size; wg = the fewest whole blocks that make
+ * subgroups, tall ones keep split 1 and no barrier; gpt = 1 (one group a row a step: session 29, with the gate's knob
+ * compiled out of timed pipelines, gpt=1's binary was 6.4-6.9 KB against 10.8-11.3 at 2 groups, and on an H200 it took
+ * 10-21% less time cold on the six bitnet.suite shapes where the rule had said 2 (its whole slice in one step) and
+ * -11% .. +2.4% rotate, tests/gpu/sweep_s29c.txt); lanes = the subgroup size; wg = the fewest whole blocks that make
  * >= min_sg subgroups (4 here; bitnet_layer fuse=1 asks 8, to spread its per-workgroup quantizer over fewer
  * workgroups). algo=gemv_ps (kernels/bitnet_gemv_ps.glsl) plans the same blocks with split = 1 and per= row
  * blocks per worker (default 4: the grid shrinks by that factor, each worker pipelines its blocks' loads).
@@ -89,8 +91,7 @@ int bitnet_sg_plan(vkb_case *c, long long n, int64_t m, size_t nc, uint32_t sg, 
                          (long long)split);
     if (lanes_set && (lanes > sg || sg % lanes))
         return vkb_skip(c, "lanes=%lld on this device: needs a divisor of its subgroup size %u", (long long)lanes, sg);
-    int64_t per = ((int64_t)nc + tb - 1) / tb, cap = 32 / rows < 8 ? 32 / rows : 8;
-    int64_t gpt = vkb_param_int(c, "gpt", per < cap ? per : cap);
+    int64_t gpt = vkb_param_int(c, "gpt", 1);
     int64_t wg = vkb_param_int(c, "wg", (min_sg + split - 1) / split * split * sg);  /* >= min_sg subgroups, a multiple of split */
     if (gpt < 1 || gpt > 16 || rows * gpt > 32)
         return vkb_error(c, "gpt=%lld rows=%lld: expected gpt 1..16 and rows*gpt <= 32 (16-byte loads in flight per invocation)",
