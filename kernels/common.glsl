@@ -31,7 +31,7 @@ uint vkb_global_id() { return vkb_group_id() * gl_WorkGroupSize.x + gl_LocalInvo
 // is x, bit for bit, and the check still compares exact outputs.
 // The knob exists only in the pipelines the harness builds for an injected slowdown (VKB_GATE = 1; harness/vk.c
 // vkb_gpu_gate); everywhere else VKB_GATE = 0 compiles all of it out, so a timed kernel is the kernel itself: on an
-// H200 the dead knob tripled bitnet_gemv_sg's binary (33 KB against 11) and cost it up to 2 us in 13 (session 29,
+// H200 the dead knob tripled bitnet_gemv_sg's binary (33 KB against 11) and cost 28672x4096 2 us of 12.8 (session 29,
 // tests/gpu/sweep_s29c.txt). The slowdown is calibrated against the plain pipeline (harness/slowdown.c).
 // VKB_KNOB_ALWAYS (defined before this file): the knob stays in every pipeline of that shader, where it was measured to
 // make the kernel faster, not slower (the driver schedules the opaque value differently): matmul_coopmat.glsl.
