@@ -243,6 +243,9 @@ grep_out "last element never written: reported unwritten" 'never written.*|i=409
 expect_exit 1 "one element past the end: exit 1" run -e "add n=1000,4097" --shader binary=add_oob --min-time 0.01
 grep_out "one element past the end: caught by the guard" "out-of-bounds write into buffer 'c' at element 1000 "
 grep_out "write past the end caught at a non-multiple-of-4 size too" "out-of-bounds write into buffer 'c' at element 4097 "
+# The gate's knob is compiled out of every timed pipeline (VKB_GATE_SPEC = 0): a shader that is right only then
+# PASSes. (That a slowed batch's pipeline has it compiled in, the --slowdown add test below shows: the knob acts.)
+expect_exit 0 "timed pipelines are built with the gate's knob compiled out (VKB_GATE = 0)" run -e "add n=1000,4097" --shader binary=add_gate --min-time 0.01
 # Right on its first call, then it writes its input: every element checked PASSes, and only the call after
 # timing, compared bit for bit with the validated one, sees it.
 expect_exit 1 "a kernel that carries state between calls: exit 1" run -e "add n=1000,4097" --shader binary=add_drift --min-time 0.01
