@@ -68,9 +68,9 @@ SETS = {
         "noload": W_ROWS_NOLOAD,
         "noxload": [("Q[q] = e_ < XQ && t_ < pc.m && g_ < cend ? x[(t_ * pc.p0 + g_) * 4u + e_ % 4u] : uvec4(0u);",
                      "Q[q] = uvec4(e_ * 0x01010101u + g_);")],
-        "nodecode": [("sm[slab + r_ * 5u + u] = bitnet_codes(P[q][u]);", "sm[slab + r_ * 5u + u] = uvec4(P[q][u]);")],
+        "nodecode": [("sm[slab + r_ * WST + 4u * (H) + u] = bitnet_codes(P[q][u]);", "sm[slab + r_ * WST + 4u * (H) + u] = uvec4(P[q][u]);")],
         "noones": [("                asx[j] = MMA(ones, fb[j], asx[j]);                                                    \\\n", "")],
-        "nobar": [("        subgroupBarrier();  /* the previous step's fragment loads are done */                         \\\n", ""),
+        "nobar": [("        subgroupBarrier();  /* the previous stage's fragment loads are done */                        \\\n", ""),
                   ("        subgroupMemoryBarrierShared();                                                                \\\n"
                    "        subgroupBarrier();                                                                            \\\n", "")],
         "noloop": [("for (uint st = 0u; st < ns;", "for (uint st = 0u; st < 0u;")],
@@ -83,12 +83,6 @@ SETS = {
                     "                                        dot_su(xa.z, wd & 0x30303030u), dot_su(xa.w, wd & 0xC0C0C0C0u));",
                     "acc[r] += ivec4(wd);")],
         "noload": [("wv[u * R + r] = w[wrow[r] + c];", "wv[u * R + r] = uvec4(wrow[r] + c);")],
-        # session 29: the gate self-test's injected reads and their fold gone (its share of the binary: cold mode)
-        "nogate": [("    if ((pc.slow & 0x800000u) != 0u)\n"
-                    "        for (uint c = v; c < nc; c += T)\n"
-                    "            for (uint r = 0u; r < R; ++r) VKB_SLOW_READ(extra, w, wrow[r] + c, pc.n * nc);\n"
-                    "    if (MT == 1u) acc[0].x = int(vkb_slow(uint(acc[0].x), extra));\n"
-                    "    else acc1[0] = int(vkb_slow(uint(acc1[0]), extra));\n", "")],
     }),
     # BitLinear hmma (kernels/bitnet_hmma.glsl, session 28) at m=8, wn=4 16x8x16 dec=1: W or x from registers (what
     # their loads cost), the decode and MMAs of all but each block's first step gone, no K loop (the fixed cost)
