@@ -422,6 +422,12 @@ expect_exit 3 "run --slowdown with a bad spec: exit 3" "$VKB" run -e "add n=10" 
 "$VKB" export --format gbench --samples "$g1" > "$T/gb.json" 2> "$T/out"
 if grep -q '"benchmarks": \[' "$T/gb.json" && grep -q '"aggregate_name": "median"' "$T/gb.json" && grep -q '"run_type": "iteration"' "$T/gb.json"; then
     ok "export: Google Benchmark JSON with repetitions and aggregates"; else bad "gbench export" "$T/gb.json"; fi
+# The GPU ablations (tests/gpu/ablate.py, `sh tests/gpu/run.sh ablate SET`) edit kernels by exact text: a kernel that
+# changed under a set would only fail on the GPU host, costing a device command. Each replacement must still apply.
+if command -v python3 > /dev/null; then
+    if python3 tests/gpu/ablate.py --check > "$T/out" 2>&1; then ok "ablate.py: every GPU ablation's replacements apply to today's kernels"
+    else bad "ablate.py --check" "$T/out"; fi
+else echo "skip - ablate.py --check (no python3)"; fi
 if command -v python3 > /dev/null; then
     if python3 -c 'import json, sys; d = json.load(open(sys.argv[1])); b = d["benchmarks"]; assert d["context"]["date"] and b
 assert all(k in x for x in b for k in ("name", "run_name", "iterations", "real_time", "cpu_time", "time_unit"))

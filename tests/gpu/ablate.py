@@ -7,6 +7,7 @@ The timings come from `vkbench run --established` (a PASS run of the same commit
 shader computes wrong results: they say where the time goes, never that a kernel is correct.
 
 Usage: python3 tests/gpu/ablate.py SET SPV_DIR [--list]  ->  prints "STUB MODULE..." (the stub to replace, the modules);
+python3 tests/gpu/ablate.py --check: every set's replacements still apply (tests/run.sh, no compiler needed);
 --list only names them (a GPU host without glslang: make them where you build, SPV_DIR = build/gpu/spv, and carry it).
 """
 import os, subprocess, sys, tempfile
@@ -106,7 +107,27 @@ SETS = {
 }
 
 
+def edited(name, v, reps, glsl):
+    """The kernel's .glsl (and the includes a replacement names) with variant v's replacements applied; exits naming
+    the first one that no longer applies. The .glsl is always among them, so that its quoted includes resolve beside it,
+    to the edited copies first."""
+    files = {glsl: open(os.path.join("kernels", glsl)).read()}
+    for rep in reps:
+        old, new, f = rep if len(rep) == 3 else rep + (glsl,)
+        s = files.get(f) or open(os.path.join("kernels", f)).read()
+        if old not in s:
+            sys.exit("ablate.py: %s %s: kernels/%s no longer holds %r" % (name, v, f, old[:60]))
+        files[f] = s.replace(old, new)
+    return files
+
+
 def main():
+    if sys.argv[1:] == ["--check"]:  # tests/run.sh: every set's replacements still apply to today's kernels
+        for name, (stub, glsl, variants) in SETS.items():
+            for v, reps in variants.items():
+                edited(name, v, reps, glsl)
+        print("ablate.py: %d sets, %d ablated copies, every replacement applies" % (len(SETS), sum(len(s[2]) for s in SETS.values())))
+        return
     name, spv = sys.argv[1], sys.argv[2]
     stub, glsl, variants = SETS[name]
     if "--list" in sys.argv[3:]:
@@ -114,15 +135,7 @@ def main():
         return
     made = []
     for v, reps in variants.items():
-        # each replacement edits the kernel's .glsl, or the include its third element names; the .glsl is always copied,
-        # so that its quoted includes resolve beside it, to the edited copies first
-        files = {glsl: open(os.path.join("kernels", glsl)).read()}
-        for rep in reps:
-            old, new, f = rep if len(rep) == 3 else rep + (glsl,)
-            s = files.get(f) or open(os.path.join("kernels", f)).read()
-            if old not in s:
-                sys.exit("ablate.py: %s %s: kernels/%s no longer holds %r" % (name, v, f, old[:60]))
-            files[f] = s.replace(old, new)
+        files = edited(name, v, reps, glsl)
         with tempfile.TemporaryDirectory() as d:
             for f, s in files.items():
                 open(os.path.join(d, f), "w").write(s)  # beside a copy of the stub: quoted includes look there first
