@@ -16,6 +16,15 @@ layout(local_size_x = VKB_WG_DEFAULT, local_size_x_id = 0, local_size_y = 1, loc
 uint vkb_group_id() { return gl_WorkGroupID.y * gl_NumWorkGroups.x + gl_WorkGroupID.x; }
 uint vkb_global_id() { return vkb_group_id() * gl_WorkGroupSize.x + gl_LocalInvocationID.x; }
 
+// An invocation's 8 components of a 16x16 fp16 NV cooperative matrix f, in order, from the uvec4 v that holds them as
+// 4 fp16 pairs: a fragment in fragment order (dense_coopmat_g.glsl's lay=frag, peak_coopmat_smem.glsl's src=frag) is
+// one 16-byte load an invocation. Needs GL_EXT_shader_explicit_arithmetic_types_float16.
+#define VKB_FRAG_FILL(f, v) [[unroll]] for (uint q_ = 0u; q_ < 4u; ++q_) {                               \
+        const f16vec2 h_ = unpackFloat2x16((v)[q_]);                                                       \
+        f[2u * q_] = h_.x;                                                                                 \
+        f[2u * q_ + 1u] = h_.y;                                                                            \
+    }
+
 // Gate self-test knob (harness/slowdown.c): make a kernel slower by a calibrated amount. pc.slow packs
 //   bits 0..22: the level L;  bit 23: the kind, 0 = ALU, 1 = memory;  bits 24..31: a mask the host leaves 0.
 // ALU: vkb_slow() runs L dependent FMAs. It suits a compute-bound kernel; on a memory-bound one the extra

@@ -85,11 +85,7 @@ float emu_h(FragEmu f, uint r, uint c) {
 // lay=frag: the invocation's uvec4 of the fragment holds its 8 components in order.
 #define LOAD_W(f, elem, stride) if (PANEL == 2u) {                                                            \
         const uvec4 v_ = w[(elem) + gl_SubgroupInvocationID];                                              \
-        [[unroll]] for (uint q_ = 0u; q_ < 4u; ++q_) {                                                     \
-            const f16vec2 h_ = unpackFloat2x16(v_[q_]);                                                    \
-            f[2u * q_] = h_.x;                                                                             \
-            f[2u * q_ + 1u] = h_.y;                                                                        \
-        }                                                                                                  \
+        VKB_FRAG_FILL(f, v_)                                                                               \
     } else coopMatLoadNV(f, w, elem, stride, false)
 #define LOAD_X(f, elem, stride) coopMatLoadNV(f, x, elem, stride, true)
 #define MMA(a, b, c) coopMatMulAddNV(a, b, c)

@@ -94,11 +94,7 @@ void main() {
 #ifdef PEAK_FRAG
 #define PEAK_LOADF(f, at) {                                                                                  \
         const uvec4 v_ = sm[(at) + gl_SubgroupInvocationID];                                               \
-        [[unroll]] for (uint q_ = 0u; q_ < 4u; ++q_) {                                                     \
-            const f16vec2 h_ = unpackFloat2x16(v_[q_]);                                                    \
-            f[2u * q_] = h_.x;                                                                             \
-            f[2u * q_ + 1u] = h_.y;                                                                        \
-        }                                                                                                  \
+        VKB_FRAG_FILL(f, v_)                                                                               \
     }
             [[unroll]] for (uint i = 0u; i < GM; ++i) PEAK_LOADF(a[i], base + i * 32u)
             [[unroll]] for (uint j = 0u; j < GN; ++j) PEAK_LOADF(b[j], base + ASZ + h * BSZ + j * 32u)
