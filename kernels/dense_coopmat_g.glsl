@@ -31,7 +31,10 @@ layout(constant_id = 1) const uint SGS = 4u;
 // W's layout: 0 rows; 1 16-row panels of 32-byte chunks (WF below); 2 (lay=frag) those panels with each 512-byte
 // fragment in the order its invocations hold a 16x16 fp16 A matrix (reference/bitnet_linear.c frag_slot): invocation
 // l's 8 halves are uvec4 l of the fragment, so one 16-byte load an invocation fills the fragment from registers (4
-// 4-byte loads of 8 rows each through coopMatLoadNV otherwise). Subgroups of 32 only (the host checks).
+// 4-byte loads of 8 rows each through coopMatLoadNV otherwise). Subgroups of 32 only (the host checks). 3 (lay=fragx):
+// lay=frag with K permuted in 64-column blocks (reference/bitnet_linear.c fragx_col), so that x's B fragments for one
+// iteration's 4 steps come in as MT LN / 4 16-byte loads an invocation (LOAD_XS) instead of coopMatLoadNV's 2-byte
+// elements; Kp16 is then a multiple of 64 (the host pads), so the tail loop below never runs.
 layout(constant_id = 2) const uint PANEL = 0u;
 #ifndef DG_LN
 #define DG_LN 16u
@@ -67,7 +70,15 @@ shared uvec4 sm[(SK > 1u || MT > 1u ? SGS * WN * MT : SGS) * 64u];
 #define DG_FRAG_LANE(r, c) (4u * ((r) % 8u) + ((c) % 8u) / 2u)
 #define DG_FRAG_COMP(r, c) (4u * ((r) / 8u) + 2u * ((c) / 8u) + ((c) & 1u))
 #endif
+// lay=fragx: the uvec4 of a 64-column block and the half of its step's word that hold K row r of a step (fragx_col);
+// tests/kernels/dense_coopmat_g_emu_fragxswap.comp names the unpermuted pairing, which the checks must catch.
+#ifndef DG_FRAGX_VEC
+#define DG_FRAGX_VEC(r) ((r) % 8u)
+#define DG_FRAGX_HALF(r) ((r) / 8u)
+#endif
 float emu_h(FragEmu f, uint r, uint c) {
+    if (f.col && PANEL == 3u)  // lay=fragx: step u = (elem % 8) / 2 of the block at elem - elem % 8 (rows start there)
+        return unpackHalf2x16(x[f.elem - f.elem % 8u + c * f.stride + DG_FRAGX_VEC(r)][(f.elem % 8u) / 2u])[DG_FRAGX_HALF(r)];
     if (f.col) return unpackHalf2x16(x[f.elem + c * f.stride + r / 8u][(r % 8u) / 2u])[r % 2u];
     if (f.stride == 0u) {  // lay=frag: component i of invocation l (frag_slot's order)
         const uint l = DG_FRAG_LANE(r, c), i = DG_FRAG_COMP(r, c);
@@ -77,17 +88,35 @@ float emu_h(FragEmu f, uint r, uint c) {
 }
 #define LOAD_W(f, elem, stride) f = FragEmu(elem, stride, false)
 #define LOAD_X(f, elem, stride) f = FragEmu(elem, stride, true)
+#define LOAD_XS(fb, c) [[unroll]] for (uint u_ = 0u; u_ < UK; ++u_)                                       \
+        [[unroll]] for (uint j_ = 0u; j_ < MT; ++j_) LOAD_X(fb[u_][j_], xb[j_] + (c) + 2u * u_, ld)
 #else
 #define FRAG fcoopmatNV<16, gl_ScopeSubgroup, 16, 16>
 #define FRAGB fcoopmatNV<16, gl_ScopeSubgroup, 16, LN>
 #define ACC fcoopmatNV<32, gl_ScopeSubgroup, 16, LN>
 #define ACC_ZERO ACC(0.0)
 // lay=frag: the invocation's uvec4 of the fragment holds its 8 components in order.
-#define LOAD_W(f, elem, stride) if (PANEL == 2u) {                                                            \
+#define LOAD_W(f, elem, stride) if (PANEL >= 2u) {                                                            \
         const uvec4 v_ = w[(elem) + gl_SubgroupInvocationID];                                              \
         VKB_FRAG_FILL(f, v_)                                                                               \
     } else coopMatLoadNV(f, w, elem, stride, false)
 #define LOAD_X(f, elem, stride) coopMatLoadNV(f, x, elem, stride, true)
+// One iteration's B fragments fb[UK][MT] from uvec4 column c (a multiple of 8). lay=fragx: invocation 4 q + t holds
+// K rows q (low halves) and q + 8 (high) of tokens 2 t + h % 2 + 8 (h / 2), h < LN / 4 (cl_want's B order), and the
+// permutation puts row q of step u at half 2 u of x's uvec4 q, row q + 8 at half 2 u + 1: component u of one load.
+#define LOAD_XS(fb, c) if (PANEL == 3u) {                                                                  \
+        uvec4 xv_[MT][LN / 4u];                                                                            \
+        [[unroll]] for (uint j_ = 0u; j_ < MT; ++j_)                                                       \
+            [[unroll]] for (uint h_ = 0u; h_ < LN / 4u; ++h_) xv_[j_][h_] = x[xb[j_] + xt[h_] + (c)];      \
+        [[unroll]] for (uint u_ = 0u; u_ < UK; ++u_)                                                       \
+            [[unroll]] for (uint j_ = 0u; j_ < MT; ++j_)                                                   \
+                [[unroll]] for (uint h_ = 0u; h_ < LN / 4u; ++h_) {                                        \
+                    const f16vec2 p_ = unpackFloat2x16(xv_[j_][h_][u_]);                                   \
+                    fb[u_][j_][h_] = p_.x;                                                                 \
+                    fb[u_][j_][h_ + LN / 4u] = p_.y;                                                       \
+                }                                                                                          \
+    } else [[unroll]] for (uint u_ = 0u; u_ < UK; ++u_)                                                    \
+        [[unroll]] for (uint j_ = 0u; j_ < MT; ++j_) LOAD_X(fb[u_][j_], xb[j_] + (c) + 2u * u_, ld)
 #define MMA(a, b, c) coopMatMulAddNV(a, b, c)
 #define STORE_COL(acc, elem) coopMatStoreNV(acc, sm, elem, 4u, true)
 #endif
@@ -114,9 +143,12 @@ void main() {
     }
     // The fragment of row block i at uvec4 column cc (even) and its row stride: rows, or (PANEL) the 512 contiguous
     // bytes of chunk cc / 2 of the block's panel (reference/bitnet_linear.c panel_row, 32-byte chunks; frag_row).
-    uint wstr = PANEL == 1u ? 2u : PANEL == 2u ? 0u : ld;  // 0: lay=frag (LOAD_W)
+    uint wstr = PANEL == 1u ? 2u : PANEL >= 2u ? 0u : ld;  // 0: lay=frag, fragx (LOAD_W)
 #define WF(i, cc) (PANEL != 0u ? wb[i] + (cc) * 16u : wb[i] + (cc))
     [[unroll]] for (uint j = 0u; j < MT; ++j) xb[j] = (t0 + LN * j) * ld;
+    uint xt[LN / 4u];  // lay=fragx: this invocation's tokens' rows of x (LOAD_XS), and its uvec4 of each 64-column block
+    [[unroll]] for (uint h = 0u; h < LN / 4u; ++h)
+        xt[h] = (2u * (gl_SubgroupInvocationID % 4u) + h % 2u + 8u * (h / 2u)) * ld + gl_SubgroupInvocationID / 4u;
     ACC acc[WN][MT];
     [[unroll]] for (uint i = 0u; i < WN; ++i)
         [[unroll]] for (uint j = 0u; j < MT; ++j) acc[i][j] = ACC_ZERO;
@@ -126,8 +158,7 @@ void main() {
         FRAGB fb[UK][MT];
         [[unroll]] for (uint u = 0u; u < UK; ++u)
             [[unroll]] for (uint i = 0u; i < WN; ++i) LOAD_W(fa[u][i], WF(i, c + 2u * u), wstr);
-        [[unroll]] for (uint u = 0u; u < UK; ++u)
-            [[unroll]] for (uint j = 0u; j < MT; ++j) LOAD_X(fb[u][j], xb[j] + c + 2u * u, ld);
+        LOAD_XS(fb, c);
         [[unroll]] for (uint u = 0u; u < UK; ++u)
             [[unroll]] for (uint i = 0u; i < WN; ++i)
                 [[unroll]] for (uint j = 0u; j < MT; ++j) acc[i][j] = MMA(fa[u][i], fb[u][j], acc[i][j]);

@@ -49,7 +49,7 @@ typedef struct lin_priv {
     double *want, *bound;  /* dense: reference value and error bound, every output */
     void *wlog;     /* lay=panel: W in its logical row-major layout for the references (buffer w holds panels) */
     size_t wchunk;  /* lay=panel: bytes of a panel's chunk (panel_row), set by panel_plan for the plan's kernel */
-    int wfrag;      /* lay=frag (dense_f16 coopmat_g): each 512-byte chunk in fragment order (frag_row) */
+    int wfrag;      /* dense_f16 coopmat_g: each 512-byte chunk in fragment order (frag_row), 1 lay=frag, 2 lay=fragx */
     int whf;        /* lay=hfrag (BitLinear algo=hmma): buffer w in hfrag_word's blocks, built from p->wlog */
 } lin_priv;
 
@@ -151,13 +151,26 @@ static size_t frag_slot(size_t r, size_t col)
     return (4 * (r % 8) + (col % 8) / 2) * 8 + 4 * (r / 8) + 2 * (col / 8) + (col & 1);
 }
 
-/* Row i (kp halves, kp % 16 == 0) of W into lay=frag's buffer dst. */
-static void frag_row(uint16_t *dst, const uint16_t *row, size_t i, size_t kp)
+/* lay=fragx: lay=frag with K permuted within each 64-column block, so that x's B fragments load as 16-byte runs.
+ * NVIDIA's 580 driver holds a B matrix (16 K x 16 or 8 tokens) with invocation l = 4 q + t at K rows q and q + 8
+ * (`coopmat_layout type=f16 use=b`, reference/peak.c cl_want): coopMatLoadNV from row-major x then reads 2-byte
+ * elements, one token's K rows q and q + 8 16 bytes apart, 4 or 8 loads an invocation a fragment. Step u (0 .. 3) of a
+ * 64-column block takes its logical column col from x's column 8 (col % 8) + 2 u + col / 8: invocation q's halves of
+ * four steps, for one token, are then x's 8 consecutive halves at 8 q, one 16-byte load (kernels/dense_coopmat_g.glsl
+ * LOAD_XS). The same products, summed in another order: dense_f16's bound holds in any order. W takes the same
+ * permutation here, offline; x stays row-major. Chunk ch's logical column col: */
+static size_t fragx_col(size_t ch, size_t col)
+{
+    return 64 * (ch / 4) + 8 * (col % 8) + 2 * (ch % 4) + col / 8;
+}
+
+/* Row i (kp halves, kp % 16 == 0; lay=fragx, perm: kp % 64 == 0) of W into lay=frag's buffer dst. */
+static void frag_row(uint16_t *dst, const uint16_t *row, size_t i, size_t kp, int perm)
 {
     size_t nc = kp / 16;
     for (size_t ch = 0; ch < nc; ch++) {
         uint16_t *blk = dst + ((i / 16) * nc + ch) * 256;
-        for (size_t col = 0; col < 16; col++) blk[frag_slot(i % 16, col)] = row[16 * ch + col];
+        for (size_t col = 0; col < 16; col++) blk[frag_slot(i % 16, col)] = row[perm ? fragx_col(ch, col) : 16 * ch + col];
     }
 }
 
@@ -727,7 +740,7 @@ static void dense_cost(vkb_case *c, long long n, long long k, int64_t m)
  * Tunables: wn= row fragments per subgroup (2 or 4; 4 needs mt <= 2), mt= token fragments per subgroup (1, 2, 4),
  * sgs= subgroups per workgroup (share x in L1), sk= K parts (sk subgroups of a workgroup split one tile's K slice and
  * their partial tiles are summed in shared memory, in part order: split-K without a second dispatch), ln= tokens per
- * fragment (8: 16x8x16 MMAs, mt=1 only; 16), split= K slices (0 = auto), lay= rows | panel | frag, fold= 0 (split-K
+ * fragment (8: 16x8x16 MMAs, mt=1 only; 16), split= K slices (0 = auto), lay= rows | panel | frag | fragx (frag_row), fold= 0 (split-K
  * summed by dense_splitk) | 1 (by the tile's last workgroup, kernels/splitk_fold.glsl: slower at the auto splits on the
  * H200, tests/gpu/sweep_fold11.txt). Defaults: mt=1 (one token block per workgroup, the blocks side by side in grid x so
  * that they share W through L2; mt=2 at m=32 took 2.2-2.6x its time, tests/gpu/sweep_cg11b.txt, with its accumulators
@@ -793,8 +806,8 @@ static int dense_g_plan(vkb_case *c, long long n, long long k, int64_t m, int em
     /* lay=frag by default on NVIDIA's driver with 32-invocation subgroups (the order frag_slot names was measured there)
      * and in the emulation; panel elsewhere, where the order is not known */
     const char *lay = vkb_param_str(c, "lay", emu || (c->caps.vendor == 0x10DE && c->caps.subgroup == 32) ? "frag" : "panel");
-    int panel = !strcmp(lay, "panel") ? 1 : !strcmp(lay, "frag") ? 2 : 0;
-    if (!panel && strcmp(lay, "rows")) return vkb_error(c, "lay=%s: expected rows, panel or frag", lay);
+    int panel = !strcmp(lay, "panel") ? 1 : !strcmp(lay, "frag") ? 2 : !strcmp(lay, "fragx") ? 3 : 0;
+    if (!panel && strcmp(lay, "rows")) return vkb_error(c, "lay=%s: expected rows, panel, frag or fragx", lay);
     if (ts < 1 || ts > 4 || sk < 1 || sk > 16 || sgs % (ts * sk))
         return vkb_error(c, "ts=%lld sk=%lld sgs=%lld: expected 1..4 token sets and 1..16 K parts, whose product divides the subgroups "
                          "per workgroup", (long long)ts, (long long)sk, (long long)sgs);
@@ -815,8 +828,8 @@ static int dense_g_plan(vkb_case *c, long long n, long long k, int64_t m, int em
     if (!vkb_param_str(c, "sgs", NULL))
         while (sgs % 2 == 0 && (sgs / 2) % (ts * sk) == 0 && 1024.0 * (double)sgs * (double)tiles_kib + 16 > c->caps.max_shared) sgs /= 2;
     uint32_t sg = c->caps.subgroup ? c->caps.subgroup : 32, wg = sg * (uint32_t)sgs;
-    if (panel == 2 && !emu && sg != 32)  /* frag_slot's order: 8 halves for each of 32 invocations */
-        return vkb_skip(c, "lay=frag lays a fragment out for 32 invocations (this device's subgroup: %u); algo=coopmat_g_emu validates it", sg);
+    if (panel >= 2 && !emu && sg != 32)  /* frag_slot's order: 8 halves for each of 32 invocations */
+        return vkb_skip(c, "lay=%s lays a fragment out for 32 invocations (this device's subgroup: %u); algo=coopmat_g_emu validates it", lay, sg);
     if (emu && (sg < 8 || sg > 16 * (uint32_t)ln))  /* an invocation owns 16 ln / sg accumulator elements */
         return vkb_skip(c, "algo=coopmat_g_emu needs a subgroup size of 8 .. %u at ln=%lld (this device: %u)", 16 * (uint32_t)ln,
                         (long long)ln, sg);
@@ -827,7 +840,8 @@ static int dense_g_plan(vkb_case *c, long long n, long long k, int64_t m, int em
                         c->caps.max_wg_size, smem, c->caps.max_shared);
     lin_priv *p = lin_new(c, n, k, m);
     if (!p) return vkb_error(c, "out of memory");
-    p->kp = ((size_t)k + 15) / 16 * 16;
+    size_t kq = panel == 3 ? 64 : 16;  /* lay=fragx permutes whole 64-column blocks */
+    p->kp = ((size_t)k + kq - 1) / kq * kq;
     uint64_t n16 = ((uint64_t)n + 15) / 16 * 16, tm = (uint64_t)ln * mt, tw = tm * (uint64_t)ts, mp = ((uint64_t)m + tw - 1) / tw * tw;
     uint64_t nc = p->kp / 8, its = (nc + 7) / 8, bn = 16 * (uint64_t)wn * (uint64_t)(sgs / (ts * sk));
     uint64_t gx = ((uint64_t)n + bn - 1) / bn, gz = mp / tw;
@@ -856,7 +870,7 @@ static int dense_g_plan(vkb_case *c, long long n, long long k, int64_t m, int em
      * the logical copy where its row stride (K rounded up to 8) is this one's, else its padded-layout NA stands. */
     if (panel && !panel_plan(c, p, p->kp * sizeof(uint16_t), sizeof(uint16_t), 32, p->kp == ((size_t)k + 7) / 8 * 8))
         return vkb_error(c, "out of memory");
-    p->wfrag = panel == 2;
+    p->wfrag = panel >= 2 ? panel - 1 : 0;
     vkb_add_buf(c, "w", VKB_F16, (size_t)n16 * p->kp, VKB_IN);  /* padding rows and columns stay zero (calloc) */
     vkb_add_buf(c, "x", VKB_F16, (size_t)mp * p->kp, VKB_IN);
     vkb_add_buf(c, "y", VKB_F32, p->m * p->n, VKB_OUT);
@@ -1175,7 +1189,7 @@ static int dense_coop_plan(vkb_case *c, long long n, long long k, int64_t m)
 typedef struct f16_rows {
     uint16_t *h, *panel; /* rows; panel: where not NULL, the same rows placed in panels (panel_row, chunk bytes) */
     size_t k, kp, chunk;
-    int frag;            /* panel in lay=frag's order (frag_row) */
+    int frag;            /* panel in lay=frag's order (frag_row): 1, or 2 with lay=fragx's K permutation */
 } f16_rows;
 
 static void f16_chunk(gsl_rng *r, size_t lo, size_t hi, void *arg)
@@ -1184,7 +1198,7 @@ static void f16_chunk(gsl_rng *r, size_t lo, size_t hi, void *arg)
     for (size_t i = lo; i < hi; i++) {
         for (size_t j = 0; j < f->kp; j++)
             f->h[i * f->kp + j] = j < f->k ? vkb_f32_to_f16((float)gsl_ran_gaussian_ziggurat(r, 1.0)) : 0;
-        if (f->panel && f->frag) frag_row(f->panel, f->h + i * f->kp, i, f->kp);
+        if (f->panel && f->frag) frag_row(f->panel, f->h + i * f->kp, i, f->kp, f->frag == 2);
         else if (f->panel)  /* here, on the fill's threads: a 235 MB W took ~0.2 s more setup permuted afterwards */
             panel_row(f->panel, f->h + i * f->kp, i, f->kp * sizeof(uint16_t), f->chunk);
     }

@@ -264,6 +264,11 @@ expect_exit 1 "lay=frag read in the wrong order: exit 1" run -e "dense_f16 n=64 
     --shader dense_coopmat_g_emu_w4x1n8=dense_coopmat_g_emu_fragswap --min-time 0.01 --no-calibrate
 grep_out "lay=frag read in the wrong order: FAIL by the bound on every output" \
     "^FAIL +dense_f16 .* bound [0-9.e+]+/1 +\(bound metric [0-9.e+]+ > threshold 1 \(512 bad of 512\)\)$"
+# lay=fragx's x read in K order without the permutation W was laid out with: every-element check FAILs.
+expect_exit 1 "lay=fragx read unpermuted: exit 1" run -e "dense_f16 n=64 k=64 m=32 algo=coopmat_g_emu lay=fragx mt=2 wn=2" \
+    --shader dense_coopmat_g_emu_w2x2=dense_coopmat_g_emu_fragxswap --min-time 0.01 --no-calibrate
+grep_out "lay=fragx read unpermuted: FAIL by the bound on every output" \
+    "^FAIL +dense_f16 .* bound [0-9.e+]+/1 +\(bound metric [0-9.e+]+ > threshold 1 \(2048 bad of 2048\)\)$"
 # lay=hfrag's weights read in another order than the host laid them out (PTX's A order): the exact check FAILs.
 expect_exit 1 "lay=hfrag read in the wrong order: exit 1" run -e "bitnet_linear n=64 k=128 m=8 algo=hmma_emu ln=16" \
     --shader bitnet_hmma_emu_w2x1=bitnet_hmma_emu_slotswap --min-time 0.01 --no-calibrate
