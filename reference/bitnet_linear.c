@@ -738,7 +738,8 @@ static void dense_cost(vkb_case *c, long long n, long long k, int64_t m)
  * iteration ahead (removed) took -4% .. +26%, x's -4% .. +13%; x's fragments cost 12-15 us of mt=2's 41.5 on
  * 13824x2560 (`ablate dense_g32`, tests/gpu/sweep_s27e.txt).
  * Tunables: wn= row fragments per subgroup (2 or 4; 4 needs mt <= 2), mt= token fragments per subgroup (1, 2, 4),
- * sgs= subgroups per workgroup (share x in L1), sk= K parts (sk subgroups of a workgroup split one tile's K slice and
+ * sgs= subgroups per workgroup (share x in L1), ts= token sets (subgroups of a workgroup on the same rows for different
+ * token blocks: 2 at 16 < m <= 32 with mt=1, sk_default says why; else 1), sk= K parts (sk subgroups of a workgroup split one tile's K slice and
  * their partial tiles are summed in shared memory, in part order: split-K without a second dispatch), ln= tokens per
  * fragment (8: 16x8x16 MMAs, mt=1 only; 16), split= K slices (0 = auto), lay= rows | panel | frag | fragx (frag_row), fold= 0 (split-K
  * summed by dense_splitk) | 1 (by the tile's last workgroup, kernels/splitk_fold.glsl: slower at the auto splits on the
@@ -764,14 +765,19 @@ static void dense_cost(vkb_case *c, long long n, long long k, int64_t m)
  *   two, sweep_s15g; at m=16 they win 1-11% rotate and lose 5-6% cold there, sweep_s15k).
  * The rule takes 8 at K = 2560 and 3200, 16 from 4096 but 8 on 28672x4096 (the cap; 8 beat 16 there). Halved further
  * while its sk ts subgroups (ts token sets) exceed 16 or their output staging (2 KiB each at wn=2, and FOLD's flag)
- * the device's shared memory. */
+ * the device's shared memory.
+ * Session 30: the same at 16 < m <= 32 with two token sets (ts=2, the default there: both 16-token blocks of a row tile
+ * in one workgroup, W's fragments loaded by one subgroup found in L1 by the other), with sk ts <= 8. On an H200 with
+ * lay=fragx (m=32, rotate, us, the six shapes; tests/gpu/sweep_s30.txt) ts=2 sk=4 sgs=8 took 31.77 53.19 18.96 25.37
+ * 83.37 43.60, sk=8 sgs=16 34.16 51.54 21.65 26.65 85.72 40.91, against the old defaults' (wn=4 sk=1, token blocks
+ * side by side, 3-16 slices) 37.08 54.46 31.11 32.24 85.00 52.06. */
 static int64_t sk_default(const vkb_case *c, long long n, long long k, int64_t m, uint32_t mt, int64_t ts)
 {
     uint64_t sms = c->caps.sm_count ? c->caps.sm_count : 132, tiles = ((uint64_t)n + 31) / 32;
-    if (m > 16 || mt != 1) return 1;
+    if (m > (ts == 2 ? 32 : 16) || mt != 1) return 1;
     int64_t its = ((int64_t)k + 63) / 64, sk = 1;
     while (sk < 16 && its / (2 * sk) >= 4 && tiles * 2 * (uint64_t)sk <= 64 * sms) sk *= 2;
-    while (sk > 1 && (sk * ts > 16 || 2048 * sk * ts + 16 > (int64_t)c->caps.max_shared)) sk /= 2;
+    while (sk > 1 && (sk * ts > (ts == 2 ? 8 : 16) || 2048 * sk * ts + 16 > (int64_t)c->caps.max_shared)) sk /= 2;
     return sk;
 }
 
@@ -795,7 +801,7 @@ static int dense_g_plan(vkb_case *c, long long n, long long k, int64_t m, int em
     uint32_t mt = (uint32_t)mt64;
     /* K parts by default where one token block holds every token (m <= 16, mt=1): sk_default
      * (as many subgroups a workgroup: one 32-row tile, wn=2); the auto split then comes to one slice (below). */
-    int64_t ts = vkb_param_int(c, "ts", 1), skd = sk_default(c, n, k, m, mt, ts);
+    int64_t ts = vkb_param_int(c, "ts", m > 16 && m <= 32 && mt == 1 ? 2 : 1), skd = sk_default(c, n, k, m, mt, ts);
     int64_t sgs = vkb_param_int(c, "sgs", skd > 1 ? skd * ts : 4);
     int64_t sk = vkb_param_int(c, "sk", skd > 1 && sgs % (skd * ts) == 0 ? skd : 1);
     int64_t wn = vkb_param_int(c, "wn", sk > 1 || mt > 1 ? 2 : 4), split = vkb_param_int(c, "split", 0);
@@ -803,9 +809,13 @@ static int dense_g_plan(vkb_case *c, long long n, long long k, int64_t m, int em
     if (fold != 0 && fold != 1) return vkb_error(c, "fold=%lld: expected 0 (split-K summed by a second dispatch) or 1 (in the kernel)", (long long)fold);
     if (vkb_param_str(c, "sr", NULL) || vkb_param_str(c, "xpre", NULL) || vkb_param_str(c, "rb", NULL))
         return vkb_error(c, "sr=, xpre= and rb= apply to algo=stream only (algo=coopmat_g)");
-    /* lay=frag by default on NVIDIA's driver with 32-invocation subgroups (the order frag_slot names was measured there)
-     * and in the emulation; panel elsewhere, where the order is not known */
-    const char *lay = vkb_param_str(c, "lay", emu || (c->caps.vendor == 0x10DE && c->caps.subgroup == 32) ? "frag" : "panel");
+    /* lay=fragx by default on NVIDIA's driver with 32-invocation subgroups (the orders frag_slot and fragx_col rely on
+     * were measured there) and in the emulation; panel elsewhere, where the order is not known. fragx against frag on an
+     * H200 (session 30, us, the six shapes, defaults; tests/gpu/sweep_s30.txt): m=8 rotate 20.75 12.33 35.84 17.08 59.33
+     * 30.54 against 21.59 13.09 37.29 17.87 60.97 31.75, cold 22.37 13.60 36.54 19.26 60.70 31.39 against 22.62 14.62
+     * 38.02 19.14 62.24 32.74; m=16 rotate 22.82 13.56 39.13 18.78 64.07 31.43 against 25.56 16.58 43.91 22.30 70.31
+     * 36.31, cold 23.84 15.20 39.87 20.90 65.38 32.38 against 27.04 17.89 45.28 23.20 72.06 37.63. */
+    const char *lay = vkb_param_str(c, "lay", emu || (c->caps.vendor == 0x10DE && c->caps.subgroup == 32) ? "fragx" : "panel");
     int panel = !strcmp(lay, "panel") ? 1 : !strcmp(lay, "frag") ? 2 : !strcmp(lay, "fragx") ? 3 : 0;
     if (!panel && strcmp(lay, "rows")) return vkb_error(c, "lay=%s: expected rows, panel, frag or fragx", lay);
     if (ts < 1 || ts > 4 || sk < 1 || sk > 16 || sgs % (ts * sk))
@@ -1120,12 +1130,19 @@ static int dense_coop_plan(vkb_case *c, long long n, long long k, int64_t m)
      * 32 and 64, 15-28% under coopmat_g on five of the six shapes (20480x3200 a tie at m=32, +4% at m=64; H200, rotate,
      * tests/gpu/sweep_s13i.txt: m=32 34.5 24.2 59.5 26.0 101.6 47.2 against 40.6 33.4 60.1 34.2 136.8 55.8, m=64 65.1
      * 37.8 103.2 45.8 177.8 76.0 against 69.5 54.2 99.2 53.9 210.1 95.2). Session 26: one shared buffer, ahead 3 and split-K
-     * by grid and K (dense_wgs_plan): m=32 rotate 30.2 24.3 45.2 24.9 89.0 45.0 (tests/gpu/sweep_s26f.txt). */
+     * by grid and K (dense_wgs_plan): m=32 rotate 30.2 24.3 45.2 24.9 89.0 45.0 (tests/gpu/sweep_s26f.txt).
+     * Session 30: coopmat_g with lay=fragx and two token sets (sk_default) at m=32 against wgs (H200, us, rotate / cold;
+     * tests/gpu/sweep_s30.txt): 31.62 / 32.99 against 30.18 / 30.88 (13824x2560), 53.11 / 55.02 against 45.33 / 46.43
+     * (20480x3200), 18.96 / 20.70 against 24.24 / 25.70 (2560x6912), 25.20 / 26.94 against 24.83 / 26.37 (6144x4096),
+     * 82.64 / 84.16 against 89.88 / 87.65 (28672x4096), 44.18 / 45.31 against 45.19 / 46.46 (4096x14336). So wgs stays
+     * at m=32 where K < 4096, and at K = 4096 where the 32-row tiles are fewer than 4 an SM (6144x4096); coopmat_g
+     * elsewhere (K > 4096, and 28672x4096's 896 tiles). */
     const char *algo = vkb_param_str(c, "algo", NULL);
     if (!algo) {  /* the default: wgs where its default tiling runs, else coopmat_g to m = 64, stream above */
         char why[300];
         uint32_t sg4 = 4 * (c->caps.subgroup ? c->caps.subgroup : 32);
-        int wgs = (m == 32 || m == 64) && !dense_wgs_check(c, n, k, m, 0, sg4, 64, 64, 8, dense_wgs_split(n, k, m, 64, 64), 2, why,
+        uint64_t sms = c->caps.sm_count ? c->caps.sm_count : 132;  /* coopmat_g at m=32: below */
+        int wgs = ((m == 32 && k < 4096) || (m == 32 && k == 4096 && (uint64_t)n < 128 * sms) || m == 64) && !dense_wgs_check(c, n, k, m, 0, sg4, 64, 64, 8, dense_wgs_split(n, k, m, 64, 64), 2, why,
                                                               sizeof(why));
         algo = wgs ? "wgs" : m <= 64 ? "coopmat_g" : "stream";
     }

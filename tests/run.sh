@@ -260,7 +260,7 @@ expect_exit 1 "split-K tickets never reset: exit 1" run -e "dense_f16 n=300 k=51
 grep_out "split-K tickets never reset: FAIL by the recheck, y still poisoned after timing" \
     "^FAIL +dense_f16 .*bound [0-9.e-]+/1 +\(call after timing: buffer 'y' element 0: 0x[0-9a-f]{8} in the validated call, 0x7fc0dead in the call after timing\)$"
 # lay=frag's fragments read in another order than the host laid them out (PTX's A order): every-element check FAILs.
-expect_exit 1 "lay=frag read in the wrong order: exit 1" run -e "dense_f16 n=64 k=64 m=8 algo=coopmat_g_emu" \
+expect_exit 1 "lay=frag read in the wrong order: exit 1" run -e "dense_f16 n=64 k=64 m=8 algo=coopmat_g_emu lay=frag" \
     --shader dense_coopmat_g_emu_w4x1n8=dense_coopmat_g_emu_fragswap --min-time 0.01 --no-calibrate
 grep_out "lay=frag read in the wrong order: FAIL by the bound on every output" \
     "^FAIL +dense_f16 .* bound [0-9.e+]+/1 +\(bound metric [0-9.e+]+ > threshold 1 \(512 bad of 512\)\)$"

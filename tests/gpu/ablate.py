@@ -31,16 +31,17 @@ WG_CUTS = {
 
 # kernels/dense_coopmat_g.glsl's K loop: x or W fragments from one place, no K loop
 DG_CUTS = {
-    "xfixed": [("LOAD_X(fb[u][j], xb[j] + c + 2u * u, ld);", "LOAD_X(fb[u][j], xb[j] + 2u * u, ld);")],
+    "xfixed": [("LOAD_XS(fb, c);", "LOAD_XS(fb, 0u);")],
     "wfixed": [("LOAD_W(fa[u][i], WF(i, c + 2u * u), wstr);", "LOAD_W(fa[u][i], WF(i, 2u * u), wstr);")],
     "noloop": [("    uint c = c0;\n", "    uint c = cend;\n")],
 }
 # ... and (session 27, lay=frag) x's or W's fragment loads gone (constant fragments), or x's from shared memory (the
 # staged tiles' cost without their staging; the address follows c, so that no load leaves the loop: session 27's first
 # xsm, at fixed addresses, timed as xnone did)
+XS_LOOP = "[[unroll]] for (uint u = 0u; u < UK; ++u) [[unroll]] for (uint j = 0u; j < MT; ++j) %s"
 DG_CUTS_F = dict(DG_CUTS, **{
-    "xnone": [("LOAD_X(fb[u][j], xb[j] + c + 2u * u, ld);", "fb[u][j] = FRAGB(float16_t(u + j));")],
-    "xsm": [("LOAD_X(fb[u][j], xb[j] + c + 2u * u, ld);", "coopMatLoadNV(fb[u][j], sm, (c + 2u * u) % 32u + j * 32u, 2u, true);")],
+    "xnone": [("LOAD_XS(fb, c);", XS_LOOP % "fb[u][j] = FRAGB(float16_t(u + j));")],
+    "xsm": [("LOAD_XS(fb, c);", XS_LOOP % "coopMatLoadNV(fb[u][j], sm, (c + 2u * u) % 32u + j * 32u, 2u, true);")],
     "wnone": [("LOAD_W(fa[u][i], WF(i, c + 2u * u), wstr);", "fa[u][i] = FRAG(float16_t(2u * u + i));")],
 })
 
