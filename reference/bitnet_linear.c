@@ -1138,7 +1138,8 @@ static int dense_coop_plan(vkb_case *c, long long n, long long k, int64_t m)
      * at m=32 where K < 4096, and at K = 4096 where the 32-row tiles are fewer than 4 an SM (6144x4096); coopmat_g
      * elsewhere (K > 4096, and 28672x4096's 896 tiles). */
     const char *algo = vkb_param_str(c, "algo", NULL);
-    if (!algo) {  /* the default: wgs where its default tiling runs, else coopmat_g to m = 64, stream above */
+    if (!algo) {  /* the default: wgs where its default tiling runs at m = 64, and at 32 by K and grid (above); else
+                   * coopmat_g to m = 64, stream above */
         char why[300];
         uint32_t sg4 = 4 * (c->caps.subgroup ? c->caps.subgroup : 32);
         uint64_t sms = c->caps.sm_count ? c->caps.sm_count : 132;  /* coopmat_g at m=32: below */
@@ -1300,5 +1301,5 @@ static void dense_check(vkb_case *c, vkb_check *r)
 VKB_KERNEL(dense_f16) = {"dense_f16", "n,k,m,shape,algo,rows,mt,wg,bm,bn,bk,sgs,split,wn,sr,sk,lay,rb,xpre,fold,ts,ahead,ln,bufs",
                          "fp16-weight GEMV/GEMM baseline for bitnet_linear: fp16 W, x; fp32 accumulate and y "
                          "(algo gemv|gemv8|gemm SIMT; coopmat, coopmat_g (the default at m 8..64) or stream (above) on matrix units; wgs on "
-                         "workgroup-scope matrices (coopmat2: the default at m 32 and 64); coopmat_emu, coopmat_g_emu, stream_emu, wgs_emu)",
+                         "workgroup-scope matrices (coopmat2: the default at m 64, and at 32 where K < 4096 or the grid is small); coopmat_emu, coopmat_g_emu, stream_emu, wgs_emu)",
                          dense_plan, dense_fill, dense_ref, dense_check, lin_release, "default"};
