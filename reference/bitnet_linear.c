@@ -742,8 +742,8 @@ static void dense_cost(vkb_case *c, long long n, long long k, int64_t m)
  * token blocks: 2 at 16 < m <= 32 with mt=1, sk_default says why; else 1), sk= K parts (sk subgroups of a workgroup split one tile's K slice and
  * their partial tiles are summed in shared memory, in part order: split-K without a second dispatch), ln= tokens per
  * fragment (8: 16x8x16 MMAs, mt=1 only; 16), split= K slices (0 = auto), lay= rows | panel | frag | fragx (frag_row), fold= 0 (split-K
- * summed by dense_splitk) | 1 (by the tile's last workgroup, kernels/splitk_fold.glsl: slower at the auto splits on the
- * H200, tests/gpu/sweep_fold11.txt). Defaults: mt=1 (one token block per workgroup, the blocks side by side in grid x so
+ * summed by dense_splitk) | 1 (by the tile's last workgroup, kernels/splitk_fold.glsl: slower at sk=1's auto splits on the
+ * H200, tests/gpu/sweep_fold11.txt; the default with K parts, at dense_g_plan). Defaults: mt=1 (one token block per workgroup, the blocks side by side in grid x so
  * that they share W through L2; mt=2 at m=32 took 2.2-2.6x its time, tests/gpu/sweep_cg11b.txt, with its accumulators
  * in local memory, and 0.78-1.47x without, sweep_s26b.txt: faster on 2560x6912 alone), wn=4 with mt=1
  * (measured: 0.82-0.91x of wn=2's time at m=8), else 2, sgs=4 (sgs=1, 2 and 8 within 3%), all three as before
@@ -805,7 +805,11 @@ static int dense_g_plan(vkb_case *c, long long n, long long k, int64_t m, int em
     int64_t sgs = vkb_param_int(c, "sgs", skd > 1 ? skd * ts : 4);
     int64_t sk = vkb_param_int(c, "sk", skd > 1 && sgs % (skd * ts) == 0 ? skd : 1);
     int64_t wn = vkb_param_int(c, "wn", sk > 1 || mt > 1 ? 2 : 4), split = vkb_param_int(c, "split", 0);
-    int64_t fold = vkb_param_int(c, "fold", 0);  /* 1 lost at the auto splits on the H200: tests/gpu/sweep_fold11.txt */
+    /* fold: 1 lost at the auto splits of sk=1 on the H200 (10-22 slices, tests/gpu/sweep_fold11.txt); with K parts (sk > 1)
+     * the auto split is 1 to 3 slices, and folding them in the kernel saves dense_splitk's dispatch: at m=32 (ts=2 sk=4)
+     * 2560x6912 (3 slices) took 16.96 / 20.10 us rotate / cold against 18.93 / 20.61, 4096x14336 (2) 39.23 / 40.77
+     * against 43.60 / 45.31; the same elsewhere (one slice; tests/gpu/sweep_s30.txt (j)). So 1 where sk > 1. */
+    int64_t fold = vkb_param_int(c, "fold", sk > 1 ? 1 : 0);
     if (fold != 0 && fold != 1) return vkb_error(c, "fold=%lld: expected 0 (split-K summed by a second dispatch) or 1 (in the kernel)", (long long)fold);
     if (vkb_param_str(c, "sr", NULL) || vkb_param_str(c, "xpre", NULL) || vkb_param_str(c, "rb", NULL))
         return vkb_error(c, "sr=, xpre= and rb= apply to algo=stream only (algo=coopmat_g)");
