@@ -64,6 +64,9 @@ SETS = {
     # session 27: lay=frag's m=16 default (dense_g16f) and m=32 at mt=2 wn=2 sk=4 (dense_g32; 1.6x m=16's time)
     "dense_g16f": ("dense_coopmat_g_w2x1", "dense_coopmat_g.glsl", DG_CUTS_F),
     "dense_g32": ("dense_coopmat_g_w2x2", "dense_coopmat_g.glsl", DG_CUTS_F),
+    # session 30: lay=fragx's m=16 default and m=32's (two token sets of one token fragment, K parts: the same stub)
+    "dense_g16x": ("dense_coopmat_g_w2x1", "dense_coopmat_g.glsl", DG_CUTS_F),
+    "dense_g32x": ("dense_coopmat_g_w2x1", "dense_coopmat_g.glsl", DG_CUTS_F),
     # BitLinear mma_kp (kernels/bitnet_mma_kp.glsl, session 16): W or x from registers (what streaming them costs), no
     # decode, no sum_k x MMA, no subgroup barriers in a step, no K loop
     "mma_kp": ("bitnet_mma_kp", "bitnet_mma_kp.glsl", {

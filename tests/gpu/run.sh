@@ -83,7 +83,8 @@ ablate)  # session 14: where a kernel's time goes, SET mma_sg (BitLinear m=8), w
          # K-parts coopmat_g at m=8, session 15), mma_kp (BitLinear's K-parts kernel at m=8 and 32, session 16), gemv_sg
          # (BitLinear's m=1 default, session 25), dense_wgs (dense_f16's m=32 default before session 26's grid rules) or
          # dense_g16 (dense_g's cuts on coopmat_g's m=16 default, session 26), dense_g16f and dense_g32 (lay=frag at m=16 and
-         # at m=32 mt=2, with x's or W's loads gone or x from shared memory, session 27), hmma (BitLinear on fp16 units at
+         # at m=32 mt=2, with x's or W's loads gone or x from shared memory, session 27; dense_g16x and dense_g32x the same
+         # cuts on lay=fragx's m=16 and m=32 defaults, session 30), hmma (BitLinear on fp16 units at
          # m=8, session 28), wgs_l and wgs_xl (the fp16 GEMM's auto kernels at 4096 and 8192, session 29):
          # a PASS run of the cases, then each ablated copy (tests/gpu/ablate.py) timed with --established on it (status
          # TIMED)
@@ -97,10 +98,12 @@ ablate)  # session 14: where a kernel's time goes, SET mma_sg (BitLinear m=8), w
         dense_g16) E="dense_f16 shape=$SH m=16 mode=rotate lay=panel" ;;  # dense_g, dense_g16: the layout their figures had
         dense_g16f) E="dense_f16 shape=$SH m=16 mode=rotate algo=coopmat_g lay=frag" ;;
         dense_g32) E="dense_f16 shape=$SH m=32 mode=rotate algo=coopmat_g lay=frag mt=2 wn=2 sk=4 sgs=4" ;;
+        dense_g16x) E="dense_f16 shape=$SH m=16 mode=rotate algo=coopmat_g" ;;   # lay=fragx, session 30
+        dense_g32x) E="dense_f16 shape=$SH m=32 mode=rotate algo=coopmat_g" ;;
         hmma) E="bitnet_linear shape=$SH m=8 mode=rotate algo=hmma dec=1 wn=4 sk=4" ;;
         wgs_l) E="matmul n=4096,8192 dtype=f16 variant=coopmat_wgs_l" ;;
         wgs_xl) E="matmul n=4096,8192 dtype=f16 variant=coopmat_wgs_xl" ;;
-        *) echo "ablate: SET mma_sg, wgs, wgs_l, wgs_xl, dense_g, dense_g16, dense_g16f, dense_g32, mma_kp, gemv_sg, dense_wgs or hmma" >&2; exit 2 ;; esac
+        *) echo "ablate: SET mma_sg, wgs, wgs_l, wgs_xl, dense_g, dense_g16, dense_g16f, dense_g32, dense_g16x, dense_g32x, mma_kp, gemv_sg, dense_wgs or hmma" >&2; exit 2 ;; esac
     set -- $(python3 tests/gpu/ablate.py "$set" "$spv" $(command -v glslangValidator > /dev/null || echo --list)) || exit 1
     stub=$1; shift; for v in "$@"; do [ -f "$spv/$v.spv" ] || { echo "ablate: no $spv/$v.spv (tests/gpu/ablate.py $set $spv)" >&2; exit 1; }; done
     "$V" run --no-telemetry --no-cpu-baseline --no-calibrate --seed 3 --min-time 0.05 --timeout 1 --dir "$R/abl_$set" -e "$E" > "$R/abl_$set.log" 2>&1
