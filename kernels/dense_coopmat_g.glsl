@@ -18,7 +18,7 @@
 // (a multiple of 8 = one iteration), p2 = slices, p3 = N16. Grid (ceil(N/BN) x Mp / (LN MT TS), p2, 1): row block
 // x / (Mp / (LN MT TS)), token block x % (Mp / (LN MT TS)); BN = 16 WN SGS / (TS SK).
 // Spec: 0 workgroup size = subgroup size x SGS, 1 SGS, 2 PANEL, 3 FOLD (split-K summed in the kernel), 4 TS (token sets),
-// 5 SK (K parts within the workgroup: BN = 16 WN SGS / (TS SK)), 6 PF (lay=fragx: operands a loop pass ahead). WN and MT are compiled in by the stubs
+// 5 SK (K parts within the workgroup: BN = 16 WN SGS / (TS SK)). WN and MT are compiled in by the stubs
 // dense_coopmat_g_wIxJ.comp (I = WN, J = MT) so that every fragment array has a constant size (the form that
 // keeps matmul's accumulators out of dynamically indexed memory). dense_coopmat_g_emu_wIxJ.comp emulate the
 // matrix operations with the same semantics on any device (lavapipe validates this file's indexing).
@@ -50,7 +50,6 @@ layout(binding = 3) coherent buffer Pb4 { vec4 part4[]; };
 layout(constant_id = 3) const uint FOLD = 0u;  // 1: the last workgroup of a tile sums the slices (splitk_fold.glsl)
 layout(constant_id = 4) const uint TS = 1u;    // token sets: TS subgroups of a workgroup share each row block (SGS % TS == 0)
 layout(constant_id = 5) const uint SK = 1u;    // K parts: SK subgroups of a workgroup split each tile's K slice (below)
-layout(constant_id = 6) const uint PF = 0u;    // lay=fragx: 1 loads the next iteration's W and x while this one's MMAs run
 const uint SR = SGS / SK;                      // subgroups per K part (SGS % (TS SK) == 0)
 #define FOLD_CNT_BINDING 4
 #include "splitk_fold.glsl"
@@ -91,16 +90,6 @@ float emu_h(FragEmu f, uint r, uint c) {
 #define LOAD_X(f, elem, stride) f = FragEmu(elem, stride, true)
 #define LOAD_XS(fb, c) [[unroll]] for (uint u_ = 0u; u_ < UK; ++u_)                                       \
         [[unroll]] for (uint j_ = 0u; j_ < MT; ++j_) LOAD_X(fb[u_][j_], xb[j_] + (c) + 2u * u_, ld)
-// PF: an iteration's operands as handles (the emulation loads nothing ahead; the loop's bounds and addresses are the GPU's)
-#define RAW_DECL FragEmu wr_[UK][WN], xr_[UK][MT];
-#define RAW_LOAD(c) [[unroll]] for (uint u_ = 0u; u_ < UK; ++u_) {                                         \
-        [[unroll]] for (uint i_ = 0u; i_ < WN; ++i_) wr_[u_][i_] = FragEmu(WF(i_, (c) + 2u * u_), 0u, false);  \
-        [[unroll]] for (uint j_ = 0u; j_ < MT; ++j_) xr_[u_][j_] = FragEmu(xb[j_] + (c) + 2u * u_, ld, true);  \
-    }
-#define RAW_FILL(fa, fb) [[unroll]] for (uint u_ = 0u; u_ < UK; ++u_) {                                    \
-        [[unroll]] for (uint i_ = 0u; i_ < WN; ++i_) fa[u_][i_] = wr_[u_][i_];                                  \
-        [[unroll]] for (uint j_ = 0u; j_ < MT; ++j_) fb[u_][j_] = xr_[u_][j_];                                  \
-    }
 #else
 #define FRAG fcoopmatNV<16, gl_ScopeSubgroup, 16, 16>
 #define FRAGB fcoopmatNV<16, gl_ScopeSubgroup, 16, LN>
@@ -115,34 +104,19 @@ float emu_h(FragEmu f, uint r, uint c) {
 // One iteration's B fragments fb[UK][MT] from uvec4 column c (a multiple of 8). lay=fragx: invocation 4 q + t holds
 // K rows q (low halves) and q + 8 (high) of tokens 2 t + h % 2 + 8 (h / 2), h < LN / 4 (cl_want's B order), and the
 // permutation puts row q of step u at half 2 u of x's uvec4 q, row q + 8 at half 2 u + 1: component u of one load.
-// The B fragments fb[UK][MT] from the words xv[MT][LN / 4] of one iteration (lay=fragx's order, above).
-#define FILL_XS(fb, xv) [[unroll]] for (uint u_ = 0u; u_ < UK; ++u_)                                       \
-        [[unroll]] for (uint j_ = 0u; j_ < MT; ++j_)                                                       \
-            [[unroll]] for (uint h_ = 0u; h_ < LN / 4u; ++h_) {                                            \
-                const f16vec2 p_ = unpackFloat2x16(xv[j_][h_][u_]);                                        \
-                fb[u_][j_][h_] = p_.x;                                                                     \
-                fb[u_][j_][h_ + LN / 4u] = p_.y;                                                           \
-            }
-#define LOAD_XV(xv, c) [[unroll]] for (uint j_ = 0u; j_ < MT; ++j_)                                        \
-        [[unroll]] for (uint h_ = 0u; h_ < LN / 4u; ++h_) xv[j_][h_] = x[xb[j_] + xt[h_] + (c)]
 #define LOAD_XS(fb, c) if (PANEL == 3u) {                                                                  \
         uvec4 xv_[MT][LN / 4u];                                                                            \
-        LOAD_XV(xv_, c);                                                                                   \
-        FILL_XS(fb, xv_)                                                                                   \
+        [[unroll]] for (uint j_ = 0u; j_ < MT; ++j_)                                                       \
+            [[unroll]] for (uint h_ = 0u; h_ < LN / 4u; ++h_) xv_[j_][h_] = x[xb[j_] + xt[h_] + (c)];      \
+        [[unroll]] for (uint u_ = 0u; u_ < UK; ++u_)                                                       \
+            [[unroll]] for (uint j_ = 0u; j_ < MT; ++j_)                                                   \
+                [[unroll]] for (uint h_ = 0u; h_ < LN / 4u; ++h_) {                                        \
+                    const f16vec2 p_ = unpackFloat2x16(xv_[j_][h_][u_]);                                   \
+                    fb[u_][j_][h_] = p_.x;                                                                 \
+                    fb[u_][j_][h_ + LN / 4u] = p_.y;                                                       \
+                }                                                                                          \
     } else [[unroll]] for (uint u_ = 0u; u_ < UK; ++u_)                                                    \
         [[unroll]] for (uint j_ = 0u; j_ < MT; ++j_) LOAD_X(fb[u_][j_], xb[j_] + (c) + 2u * u_, ld)
-// PF (lay=fragx): an iteration's W and x as the 16-byte words LOAD_W and LOAD_XS load, held in registers a loop pass ahead
-#define RAW_DECL uvec4 wr_[UK][WN], xr_[MT][LN / 4u];
-#define RAW_LOAD(c) {                                                                                      \
-        [[unroll]] for (uint u_ = 0u; u_ < UK; ++u_)                                                       \
-            [[unroll]] for (uint i_ = 0u; i_ < WN; ++i_) wr_[u_][i_] = w[WF(i_, (c) + 2u * u_) + gl_SubgroupInvocationID]; \
-        LOAD_XV(xr_, c);                                                                                   \
-    }
-#define RAW_FILL(fa, fb) {                                                                                 \
-        [[unroll]] for (uint u_ = 0u; u_ < UK; ++u_)                                                       \
-            [[unroll]] for (uint i_ = 0u; i_ < WN; ++i_) VKB_FRAG_FILL(fa[u_][i_], wr_[u_][i_])            \
-        FILL_XS(fb, xr_)                                                                                   \
-    }
 #define MMA(a, b, c) coopMatMulAddNV(a, b, c)
 #define STORE_COL(acc, elem) coopMatStoreNV(acc, sm, elem, 4u, true)
 #endif
@@ -179,22 +153,6 @@ void main() {
     [[unroll]] for (uint i = 0u; i < WN; ++i)
         [[unroll]] for (uint j = 0u; j < MT; ++j) acc[i][j] = ACC_ZERO;
     uint c = c0;
-    // PF (lay=fragx, whole iterations: cend - c0 is a multiple of 8): pass c fills its fragments from the words pass c - 8
-    // loaded, then loads pass c + 8's (the last pass reloads its own, unused) before its MMAs, so that the loads' latency
-    // runs under the MMAs instead of after them.
-    if (PF != 0u && PANEL == 3u && c + 2u * UK <= cend) {
-        RAW_DECL
-        RAW_LOAD(c)
-        for (; c + 2u * UK <= cend; c += 2u * UK) {
-            FRAG fa[UK][WN];
-            FRAGB fb[UK][MT];
-            RAW_FILL(fa, fb)
-            RAW_LOAD(min(c + 2u * UK, cend - 2u * UK))
-            [[unroll]] for (uint u = 0u; u < UK; ++u)
-                [[unroll]] for (uint i = 0u; i < WN; ++i)
-                    [[unroll]] for (uint j = 0u; j < MT; ++j) acc[i][j] = MMA(fa[u][i], fb[u][j], acc[i][j]);
-        }
-    }
     for (; c + 2u * UK <= cend; c += 2u * UK) {
         FRAG fa[UK][WN];
         FRAGB fb[UK][MT];
