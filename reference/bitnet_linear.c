@@ -799,8 +799,8 @@ static int dense_g_plan(vkb_case *c, long long n, long long k, int64_t m, int em
     int64_t mt64 = vkb_param_int(c, "mt", 1);  /* mt=2: 0.78-1.47x mt=1's time at m=32 (dense_coop_plan) */
     if (mt64 != 1 && mt64 != 2 && mt64 != 4) return vkb_error(c, "mt=%lld: expected 1, 2 or 4 token fragments per subgroup", (long long)mt64);
     uint32_t mt = (uint32_t)mt64;
-    /* K parts by default where one token block holds every token (m <= 16, mt=1): sk_default
-     * (as many subgroups a workgroup: one 32-row tile, wn=2); the auto split then comes to one slice (below). */
+    /* K parts by default where one token block holds every token (m <= 16, mt=1), or two token sets do (16 < m <= 32):
+     * sk_default (sk ts subgroups a workgroup: one 32-row tile, wn=2); the auto split then comes to 1 .. 3 slices (below). */
     int64_t ts = vkb_param_int(c, "ts", m > 16 && m <= 32 && mt == 1 ? 2 : 1), skd = sk_default(c, n, k, m, mt, ts);
     int64_t sgs = vkb_param_int(c, "sgs", skd > 1 ? skd * ts : 4);
     int64_t sk = vkb_param_int(c, "sk", skd > 1 && sgs % (skd * ts) == 0 ? skd : 1);
