@@ -19,6 +19,13 @@ uint vkb_global_id() { return vkb_group_id() * gl_WorkGroupSize.x + gl_LocalInvo
 // An invocation's 8 components of a 16x16 fp16 NV cooperative matrix f, in order, from the uvec4 v that holds them as
 // 4 fp16 pairs: a fragment in fragment order (dense_coopmat_g.glsl's lay=frag, peak_coopmat_smem.glsl's src=frag) is
 // one 16-byte load an invocation. Needs GL_EXT_shader_explicit_arithmetic_types_float16.
+// The order itself (NVIDIA's 580 driver; reference/bitnet_linear.c frag_slot, checked by `coopmat_layout type=f16`):
+// component i of invocation l = 4 g + t holds row g + 8 (i / 4), column 2 t + (i & 1) + 8 ((i >> 1) & 1); element (r, c)
+// is component VKB_FRAG_COMP(r, c) of invocation VKB_FRAG_LANE(r, c).
+#define VKB_FRAG_ROW(l, i) ((l) / 4u + 8u * ((i) / 4u))
+#define VKB_FRAG_COL(l, i) (2u * ((l) % 4u) + ((i) & 1u) + 8u * (((i) >> 1u) & 1u))
+#define VKB_FRAG_LANE(r, c) (4u * ((r) % 8u) + ((c) % 8u) / 2u)
+#define VKB_FRAG_COMP(r, c) (4u * ((r) / 8u) + 2u * ((c) / 8u) + ((c) & 1u))
 #define VKB_FRAG_FILL(f, v) [[unroll]] for (uint q_ = 0u; q_ < 4u; ++q_) {                               \
         const f16vec2 h_ = unpackFloat2x16((v)[q_]);                                                       \
         f[2u * q_] = h_.x;                                                                                 \

@@ -67,8 +67,8 @@ shared uvec4 sm[(SK > 1u || MT > 1u ? SGS * WN * MT : SGS) * 64u];
 // lay=frag: the invocation and the component that hold W's element (r, c) of a fragment (reference/bitnet_linear.c
 // frag_slot); tests/kernels/dense_coopmat_g_emu_fragswap.comp names another order, which the checks must catch.
 #ifndef DG_FRAG_LANE
-#define DG_FRAG_LANE(r, c) (4u * ((r) % 8u) + ((c) % 8u) / 2u)
-#define DG_FRAG_COMP(r, c) (4u * ((r) / 8u) + 2u * ((c) / 8u) + ((c) & 1u))
+#define DG_FRAG_LANE(r, c) VKB_FRAG_LANE(r, c)
+#define DG_FRAG_COMP(r, c) VKB_FRAG_COMP(r, c)
 #endif
 // lay=fragx: the uvec4 of a 64-column block and the half of its step's word that hold K row r of a step (fragx_col);
 // tests/kernels/dense_coopmat_g_emu_fragxswap.comp names the unpermuted pairing, which the checks must catch.

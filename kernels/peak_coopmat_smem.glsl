@@ -14,8 +14,7 @@
 // peak_coopmat_emu_smem.comp (PEAK_EMULATED: the arithmetic in plain code, reading the same shared copies).
 // PEAK_FRAG (src=frag, stubs peak_coopmat_smemf.comp and peak_coopmat_emu_smemf.comp; 16x16x16, 32 invocations): the
 // shared tiles hold each 512-byte fragment in the order its invocations hold it (NVIDIA's 16x16 fp16 order, A's and
-// B's alike: component i of invocation l = 4 g + t at row g + 8 (i / 4), column 2 t + (i & 1) + 8 ((i >> 1) & 1),
-// reference/bitnet_linear.c frag_slot, which `coopmat_layout type=f16` checks), and every fragment is ONE 16-byte
+// B's alike: common.glsl's VKB_FRAG_ROW / VKB_FRAG_LANE, which `coopmat_layout type=f16` checks), and every fragment is ONE 16-byte
 // shared load an invocation, its components written from registers, in place of coopMatLoadNV: whether the driver's
 // loads from shared memory, not the shared bytes, are what caps the GEMMs (session 29).
 #extension GL_GOOGLE_include_directive : require
@@ -39,18 +38,15 @@ layout(binding = 2) writeonly buffer Y { float y[]; };
 shared uvec4 sm[2u * COPY];
 
 #ifdef PEAK_FRAG
-// Element (r, c) of a 16x16 fragment: its invocation and component (the order above, inverted).
-uint frag_lane(uint r, uint c) { return 4u * (r % 8u) + (c % 8u) / 2u; }
-uint frag_comp(uint r, uint c) { return 4u * (r / 8u) + 2u * (c / 8u) + (c & 1u); }
 // Both copies: fragment f (A's GM, then B0's and B1's GN each), invocation l's uvec4, from the global layout.
 void fill_shared() {
     for (uint e = gl_LocalInvocationID.x; e < 2u * COPY; e += gl_WorkGroupSize.x) {
-        uint f = (e % COPY) / 32u, l = e % 32u, g = l / 4u, t = l % 4u;
+        uint f = (e % COPY) / 32u, l = e % 32u;
         uvec4 v;
         [[unroll]] for (uint q = 0u; q < 4u; ++q) {
             float16_t h[2];
             [[unroll]] for (uint b = 0u; b < 2u; ++b) {
-                uint i = 2u * q + b, r = g + 8u * (i / 4u), c = 2u * t + (i & 1u) + 8u * ((i >> 1u) & 1u);
+                uint i = 2u * q + b, r = VKB_FRAG_ROW(l, i), c = VKB_FRAG_COL(l, i);
                 h[b] = f < GM ? ab[(f * lM + r) * SA + c] : ab[B_BASE + (f - GM) * lK * SB + r * SB + c];
             }
             v[q] = packFloat2x16(f16vec2(h[0], h[1]));
@@ -133,7 +129,8 @@ void main() {
                 float s = 0.0;
                 for (uint k = 0u; k < lK; ++k) {
 #ifdef PEAK_FRAG
-                    uint ca = (i * 32u + frag_lane(r, k)) * 8u + frag_comp(r, k), cb = (j * 32u + frag_lane(k, c)) * 8u + frag_comp(k, c);
+                    uint ca = (i * 32u + VKB_FRAG_LANE(r, k)) * 8u + VKB_FRAG_COMP(r, k);
+                    uint cb = (j * 32u + VKB_FRAG_LANE(k, c)) * 8u + VKB_FRAG_COMP(k, c);
 #else
                     uint ca = (i * lM + r) * ASTR * 8u + k, cb = k * BSTR * 8u + j * lN + c;  // half offsets
 #endif
