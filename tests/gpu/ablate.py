@@ -43,6 +43,9 @@ DG_CUTS_F = dict(DG_CUTS, **{
     "xnone": [("LOAD_XS(fb, c);", XS_LOOP % "fb[u][j] = FRAGB(float16_t(u + j));")],
     "xsm": [("LOAD_XS(fb, c);", XS_LOOP % "coopMatLoadNV(fb[u][j], sm, (c + 2u * u) % 32u + j * 32u, 2u, true);")],
     "wnone": [("LOAD_W(fa[u][i], WF(i, c + 2u * u), wstr);", "fa[u][i] = FRAG(float16_t(2u * u + i));")],
+    # session 31: neither (the MMAs and the loop alone: what the chains of dependent MMAs cost at this occupancy)
+    "wxnone": [("LOAD_XS(fb, c);", XS_LOOP % "fb[u][j] = FRAGB(float16_t(u + j));"),
+               ("LOAD_W(fa[u][i], WF(i, c + 2u * u), wstr);", "fa[u][i] = FRAG(float16_t(2u * u + i));")],
 })
 
 SETS = {
