@@ -28,10 +28,6 @@ AccEmu emu_mma(FragEmu a, FragEmu b, AccEmu c) {  // c + a b, products exact, fp
     }
     return c;
 }
-AccEmu emu_add(AccEmu a, AccEmu b) {
-    for (uint i = 0u; i < 32u; ++i) a.v[i] += b.v[i];
-    return a;
-}
 void emu_store_col(AccEmu a, uint elem) {  // fp32 matrix into sm, column-major, stride 4 uvec4
     for (uint q = 0u; q < 16u * EMU_LN / gl_SubgroupSize; ++q) {
         uint e = gl_SubgroupInvocationID + q * gl_SubgroupSize, o = (elem + (e % EMU_LN) * 4u) * 4u + e / EMU_LN;
@@ -44,4 +40,3 @@ void emu_store_col(AccEmu a, uint elem) {  // fp32 matrix into sm, column-major,
 #define ACC_ZERO emu_zero()
 #define MMA(a, b, c) emu_mma(a, b, c)
 #define STORE_COL(acc, elem) emu_store_col(acc, elem)
-#define ACC_ADD(a, b) emu_add(a, b)

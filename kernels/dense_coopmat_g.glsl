@@ -50,8 +50,6 @@ layout(binding = 3) coherent buffer Pb4 { vec4 part4[]; };
 layout(constant_id = 3) const uint FOLD = 0u;  // 1: the last workgroup of a tile sums the slices (splitk_fold.glsl)
 layout(constant_id = 4) const uint TS = 1u;    // token sets: TS subgroups of a workgroup share each row block (SGS % TS == 0)
 layout(constant_id = 5) const uint SK = 1u;    // K parts: SK subgroups of a workgroup split each tile's K slice (below)
-layout(constant_id = 6) const uint AC = 1u;    // accumulator sets: 2 puts an iteration's odd steps into a second set
-                                               // (chains of dependent MMAs half as deep), added to the first at the end
 const uint SR = SGS / SK;                      // subgroups per K part (SGS % (TS SK) == 0)
 #define FOLD_CNT_BINDING 4
 #include "splitk_fold.glsl"
@@ -121,7 +119,6 @@ float emu_h(FragEmu f, uint r, uint c) {
         [[unroll]] for (uint j_ = 0u; j_ < MT; ++j_) LOAD_X(fb[u_][j_], xb[j_] + (c) + 2u * u_, ld)
 #define MMA(a, b, c) coopMatMulAddNV(a, b, c)
 #define STORE_COL(acc, elem) coopMatStoreNV(acc, sm, elem, 4u, true)
-#define ACC_ADD(a, b) ((a) + (b))
 #endif
 
 void main() {
@@ -152,9 +149,9 @@ void main() {
     uint xt[LN / 4u];  // lay=fragx: this invocation's tokens' rows of x (LOAD_XS), and its uvec4 of each 64-column block
     [[unroll]] for (uint h = 0u; h < LN / 4u; ++h)
         xt[h] = (2u * (gl_SubgroupInvocationID % 4u) + h % 2u + 8u * (h / 2u)) * ld + gl_SubgroupInvocationID / 4u;
-    ACC acc[WN][MT], acc2[WN][MT];
+    ACC acc[WN][MT];
     [[unroll]] for (uint i = 0u; i < WN; ++i)
-        [[unroll]] for (uint j = 0u; j < MT; ++j) acc[i][j] = ACC_ZERO, acc2[i][j] = ACC_ZERO;
+        [[unroll]] for (uint j = 0u; j < MT; ++j) acc[i][j] = ACC_ZERO;
     uint c = c0;
     for (; c + 2u * UK <= cend; c += 2u * UK) {
         FRAG fa[UK][WN];
@@ -164,9 +161,7 @@ void main() {
         LOAD_XS(fb, c);
         [[unroll]] for (uint u = 0u; u < UK; ++u)
             [[unroll]] for (uint i = 0u; i < WN; ++i)
-                [[unroll]] for (uint j = 0u; j < MT; ++j)
-                    if (AC == 2u && u % 2u == 1u) acc2[i][j] = MMA(fa[u][i], fb[u][j], acc2[i][j]);
-                    else acc[i][j] = MMA(fa[u][i], fb[u][j], acc[i][j]);
+                [[unroll]] for (uint j = 0u; j < MT; ++j) acc[i][j] = MMA(fa[u][i], fb[u][j], acc[i][j]);
     }
     for (; c < cend; c += 2u) {  // the last slice's tail: K steps of 16 (p0 is even)
         FRAG fa[WN];
@@ -176,9 +171,6 @@ void main() {
         [[unroll]] for (uint i = 0u; i < WN; ++i)
             [[unroll]] for (uint j = 0u; j < MT; ++j) acc[i][j] = MMA(fa[i], fb[j], acc[i][j]);
     }
-    if (AC == 2u)
-        [[unroll]] for (uint i = 0u; i < WN; ++i)
-            [[unroll]] for (uint j = 0u; j < MT; ++j) acc[i][j] = ACC_ADD(acc[i][j], acc2[i][j]);
     // Each subgroup stages one 16 x LN fp32 tile (in a 64-uvec4 slot) in its own slice of sm, column-major: element
     // (row r, token c) at 16 c + r, so the invocations write 64-byte runs of one token's outputs.
     if (SK > 1u || MT > 1u) {
