@@ -18,7 +18,7 @@
 // (a multiple of 8 = one iteration), p2 = slices, p3 = N16. Grid (ceil(N/BN) x Mp / (LN MT TS), p2, 1): row block
 // x / (Mp / (LN MT TS)), token block x % (Mp / (LN MT TS)); BN = 16 WN SGS / (TS SK).
 // Spec: 0 workgroup size = subgroup size x SGS, 1 SGS, 2 PANEL, 3 FOLD (split-K summed in the kernel), 4 TS (token sets),
-// 5 SK (K parts within the workgroup: BN = 16 WN SGS / (TS SK)). WN and MT are compiled in by the stubs
+// 5 SK (K parts within the workgroup: BN = 16 WN SGS / (TS SK)), 6 XC (x read past L1). WN and MT are compiled in by the stubs
 // dense_coopmat_g_wIxJ.comp (I = WN, J = MT) so that every fragment array has a constant size (the form that
 // keeps matmul's accumulators out of dynamically indexed memory). dense_coopmat_g_emu_wIxJ.comp emulate the
 // matrix operations with the same semantics on any device (lavapipe validates this file's indexing).
@@ -43,6 +43,7 @@ const uint WN = DG_WN, MT = DG_MT, UK = 4u, LN = DG_LN;  // LN: tokens per fragm
 
 layout(binding = 0) readonly buffer Wb { uvec4 w[]; };
 layout(binding = 1) readonly buffer Xb { uvec4 x[]; };
+layout(binding = 1) coherent readonly buffer Xc { uvec4 xc[]; };  // x again: read past L1 when XC != 0 (below)
 layout(binding = 2) writeonly buffer Yb { float y[]; };
 layout(binding = 3) coherent buffer Pb { float part[]; };
 layout(binding = 2) writeonly buffer Yb4 { vec4 y4[]; };     // FOLD's sums where N % 4 == 0: 4 rows at a time
@@ -50,6 +51,11 @@ layout(binding = 3) coherent buffer Pb4 { vec4 part4[]; };
 layout(constant_id = 3) const uint FOLD = 0u;  // 1: the last workgroup of a tile sums the slices (splitk_fold.glsl)
 layout(constant_id = 4) const uint TS = 1u;    // token sets: TS subgroups of a workgroup share each row block (SGS % TS == 0)
 layout(constant_id = 5) const uint SK = 1u;    // K parts: SK subgroups of a workgroup split each tile's K slice (below)
+layout(constant_id = 6) const uint XC = 0u;    // 1: x's loads bypass L1 (a coherent view), so that x, re-read from L2 by
+// every row tile, does not evict the W lines a workgroup's other token set is about to read from L1. On an H200 at m=32
+// (two token sets, K parts) that took 8-10% off 13824x2560 and 6144x4096, 5% off 20480x3200, and 0-5% off m=16; it cost
+// 1-6% on 28672x4096, 2560x6912 and 4096x14336 at m=32 (tests/gpu/sweep_s31b.txt). W read past L1 instead, or both, lost.
+#define XLD(i) (XC != 0u ? xc[i] : x[i])
 const uint SR = SGS / SK;                      // subgroups per K part (SGS % (TS SK) == 0)
 #define FOLD_CNT_BINDING 4
 #include "splitk_fold.glsl"
@@ -78,8 +84,8 @@ shared uvec4 sm[(SK > 1u || MT > 1u ? SGS * WN * MT : SGS) * 64u];
 #endif
 float emu_h(FragEmu f, uint r, uint c) {
     if (f.col && PANEL == 3u)  // lay=fragx: step u = (elem % 8) / 2 of the block at elem - elem % 8 (rows start there)
-        return unpackHalf2x16(x[f.elem - f.elem % 8u + c * f.stride + DG_FRAGX_VEC(r)][(f.elem % 8u) / 2u])[DG_FRAGX_HALF(r)];
-    if (f.col) return unpackHalf2x16(x[f.elem + c * f.stride + r / 8u][(r % 8u) / 2u])[r % 2u];
+        return unpackHalf2x16(XLD(f.elem - f.elem % 8u + c * f.stride + DG_FRAGX_VEC(r))[(f.elem % 8u) / 2u])[DG_FRAGX_HALF(r)];
+    if (f.col) return unpackHalf2x16(XLD(f.elem + c * f.stride + r / 8u)[(r % 8u) / 2u])[r % 2u];
     if (f.stride == 0u) {  // lay=frag: component i of invocation l (frag_slot's order)
         const uint l = DG_FRAG_LANE(r, c), i = DG_FRAG_COMP(r, c);
         return unpackHalf2x16(w[f.elem + l][i / 2u])[i % 2u];
@@ -100,14 +106,14 @@ float emu_h(FragEmu f, uint r, uint c) {
         const uvec4 v_ = w[(elem) + gl_SubgroupInvocationID];                                              \
         VKB_FRAG_FILL(f, v_)                                                                               \
     } else coopMatLoadNV(f, w, elem, stride, false)
-#define LOAD_X(f, elem, stride) coopMatLoadNV(f, x, elem, stride, true)
+#define LOAD_X(f, elem, stride) if (XC != 0u) coopMatLoadNV(f, xc, elem, stride, true); else coopMatLoadNV(f, x, elem, stride, true)
 // One iteration's B fragments fb[UK][MT] from uvec4 column c (a multiple of 8). lay=fragx: invocation 4 q + t holds
 // K rows q (low halves) and q + 8 (high) of tokens 2 t + h % 2 + 8 (h / 2), h < LN / 4 (cl_want's B order), and the
 // permutation puts row q of step u at half 2 u of x's uvec4 q, row q + 8 at half 2 u + 1: component u of one load.
 #define LOAD_XS(fb, c) if (PANEL == 3u) {                                                                  \
         uvec4 xv_[MT][LN / 4u];                                                                            \
         [[unroll]] for (uint j_ = 0u; j_ < MT; ++j_)                                                       \
-            [[unroll]] for (uint h_ = 0u; h_ < LN / 4u; ++h_) xv_[j_][h_] = x[xb[j_] + xt[h_] + (c)];      \
+            [[unroll]] for (uint h_ = 0u; h_ < LN / 4u; ++h_) xv_[j_][h_] = XLD(xb[j_] + xt[h_] + (c));    \
         [[unroll]] for (uint u_ = 0u; u_ < UK; ++u_)                                                       \
             [[unroll]] for (uint j_ = 0u; j_ < MT; ++j_)                                                   \
                 [[unroll]] for (uint h_ = 0u; h_ < LN / 4u; ++h_) {                                        \

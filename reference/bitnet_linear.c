@@ -811,6 +811,15 @@ static int dense_g_plan(vkb_case *c, long long n, long long k, int64_t m, int em
      * against 43.60 / 45.31; the same elsewhere (one slice; tests/gpu/sweep_s30.txt (j)). So 1 where sk > 1. */
     int64_t fold = vkb_param_int(c, "fold", sk > 1 ? 1 : 0);
     if (fold != 0 && fold != 1) return vkb_error(c, "fold=%lld: expected 0 (split-K summed by a second dispatch) or 1 (in the kernel)", (long long)fold);
+    /* xc=1: x's loads past L1 (kernels/dense_coopmat_g.glsl XC). On an H200 (session 31, us, rotate, the six shapes,
+     * defaults; tests/gpu/sweep_s31b.txt) m=32 took 28.71 17.07 50.37 22.64 82.90 39.87 against 31.59 16.96 53.05 25.13
+     * 81.82 39.44 (cold 29.89 20.19 51.23 24.10 84.80 41.34 against 32.96 20.06 51.47 26.59 84.35 40.61), m=16 22.26
+     * 12.95 38.27 18.21 63.01 31.15 against 22.77 13.70 39.12 18.74 63.87 31.48, m=8 within 1.2%. So 1, but at 16 < m
+     * <= 32 where K > 4096 or the 32-row tiles are at least 4 an SM (where it cost 1-6%). */
+    uint64_t sms = c->caps.sm_count ? c->caps.sm_count : 132;
+    int many = (uint64_t)(n + 31) / 32 >= 4 * sms;
+    int64_t xc = vkb_param_int(c, "xc", m > 16 && m <= 32 && (k > 4096 || many) ? 0 : 1);
+    if (xc != 0 && xc != 1) return vkb_error(c, "xc=%lld: expected 0 or 1 (x's loads past L1)", (long long)xc);
     if (vkb_param_str(c, "sr", NULL) || vkb_param_str(c, "xpre", NULL) || vkb_param_str(c, "rb", NULL))
         return vkb_error(c, "sr=, xpre= and rb= apply to algo=stream only (algo=coopmat_g)");
     /* lay=fragx by default on NVIDIA's driver with 32-invocation subgroups (the orders frag_slot and fragx_col rely on
@@ -893,15 +902,15 @@ static int dense_g_plan(vkb_case *c, long long n, long long k, int64_t m, int em
     vkb_add_buf(c, "tickets", VKB_U32, fold ? (size_t)(gx * gz) : 1, VKB_IN);  /* zero (kernels/splitk_fold.glsl) */
     char shader[48];
     snprintf(shader, sizeof(shader), "dense_coopmat_g%s_w%lldx%u%s", emu ? "_emu" : "", (long long)wn, mt, ln == 8 ? "n8" : "");
-    uint32_t spec[6] = {wg, (uint32_t)sgs, (uint32_t)panel, (uint32_t)fold, (uint32_t)ts, (uint32_t)sk};
-    vkb_dispatch *d = vkb_add_dispatch(c, vkb_add_pipe(c, shader, 6, spec), (uint32_t)(gx * gz), (uint32_t)s, 1);
+    uint32_t spec[7] = {wg, (uint32_t)sgs, (uint32_t)panel, (uint32_t)fold, (uint32_t)ts, (uint32_t)sk, (uint32_t)xc};
+    vkb_dispatch *d = vkb_add_dispatch(c, vkb_add_pipe(c, shader, 7, spec), (uint32_t)(gx * gz), (uint32_t)s, 1);
     if (!d) return vkb_error(c, "out of memory");
     d->push.n = (uint32_t)n, d->push.m = (uint32_t)m, d->push.k = (uint32_t)k;
     d->push.p0 = (uint32_t)nc, d->push.p1 = (uint32_t)per, d->push.p2 = (uint32_t)s, d->push.p3 = (uint32_t)n16;
     if (s > 1 && !fold && dense_add_splitk(c, n, m, s)) return vkb_error(c, "out of memory");
-    snprintf(c->note, sizeof(c->note), "%s %llux%llu wn%lld ln%lld sg%lld ts%lld sk%lld split%llu%s %s", emu ? "coopmat_g_emu" : "coopmat_g",
+    snprintf(c->note, sizeof(c->note), "%s %llux%llu wn%lld ln%lld sg%lld ts%lld sk%lld split%llu%s%s %s", emu ? "coopmat_g_emu" : "coopmat_g",
              (unsigned long long)bn, (unsigned long long)tw, (long long)wn, (long long)ln, (long long)sgs, (long long)ts, (long long)sk, (unsigned long long)s,
-             fold ? " folded" : "", lay);
+             fold ? " folded" : "", xc ? " xc" : "", lay);
     dense_cost(c, n, k, m);
     return 0;
 }
@@ -951,8 +960,9 @@ static int dense_stream_plan(vkb_case *c, long long n, long long k, int64_t m, i
     const char *lay = vkb_param_str(c, "lay", "panel");
     int panel = !strcmp(lay, "panel");
     int64_t rb = vkb_param_int(c, "rb", 2), xpre = vkb_param_int(c, "xpre", 1);
-    if (vkb_param_str(c, "fold", NULL) || vkb_param_str(c, "mt", NULL) || vkb_param_str(c, "ts", NULL) || vkb_param_str(c, "ln", NULL))
-        return vkb_error(c, "fold=, mt=, ts= and ln= apply to algo=coopmat_g only (algo=stream)");
+    if (vkb_param_str(c, "fold", NULL) || vkb_param_str(c, "mt", NULL) || vkb_param_str(c, "ts", NULL) || vkb_param_str(c, "ln", NULL) ||
+        vkb_param_str(c, "xc", NULL))
+        return vkb_error(c, "fold=, mt=, ts=, ln= and xc= apply to algo=coopmat_g only (algo=stream)");
     if (!panel && strcmp(lay, "rows")) return vkb_error(c, "lay=%s: expected rows or panel", lay);
     if ((rb != 1 && rb != 2 && rb != 4) || (xpre != 0 && xpre != 1))
         return vkb_error(c, "rb=%lld xpre=%lld: expected rb 1, 2 or 4 (register buffers), xpre 0 or 1", (long long)rb, (long long)xpre);
@@ -1062,8 +1072,8 @@ static int dense_wgs_plan(vkb_case *c, long long n, long long k, int64_t m, int 
 {
     if (vkb_param_str(c, "sr", NULL) || vkb_param_str(c, "sk", NULL) || vkb_param_str(c, "xpre", NULL) || vkb_param_str(c, "rb", NULL) ||
         vkb_param_str(c, "fold", NULL) || vkb_param_str(c, "mt", NULL) || vkb_param_str(c, "ts", NULL) || vkb_param_str(c, "wn", NULL) ||
-        vkb_param_str(c, "ln", NULL))
-        return vkb_error(c, "sr=, sk=, xpre=, rb=, fold=, mt=, ts=, wn= and ln= do not apply to algo=wgs (its axes: bn, bk, sgs, ahead, split, "
+        vkb_param_str(c, "ln", NULL) || vkb_param_str(c, "xc", NULL))
+        return vkb_error(c, "sr=, sk=, xpre=, rb=, fold=, mt=, ts=, wn=, ln= and xc= do not apply to algo=wgs (its axes: bn, bk, sgs, ahead, split, "
                          "bufs)");
     const char *lay = vkb_param_str(c, "lay", "rows");
     if (strcmp(lay, "rows")) return vkb_error(c, "lay=%s: algo=wgs reads W row-major (lay=rows)", lay);
@@ -1140,14 +1150,17 @@ static int dense_coop_plan(vkb_case *c, long long n, long long k, int64_t m)
      * (20480x3200), 18.96 / 20.70 against 24.24 / 25.70 (2560x6912), 25.20 / 26.94 against 24.83 / 26.37 (6144x4096),
      * 82.64 / 84.16 against 89.88 / 87.65 (28672x4096), 44.18 / 45.31 against 45.19 / 46.46 (4096x14336). So wgs stays
      * at m=32 where K < 4096, and at K = 4096 where the 32-row tiles are fewer than 4 an SM (6144x4096); coopmat_g
-     * elsewhere (K > 4096, and 28672x4096's 896 tiles). */
+     * elsewhere (K > 4096, and 28672x4096's 896 tiles).
+     * Session 31: with x read past L1 (xc=1, dense_g_plan) coopmat_g took 28.71 (13824x2560) and 22.64 (6144x4096)
+     * against wgs's 30.11 and 24.99, and 50.37 on 20480x3200 against 45.10 (tests/gpu/sweep_s31b.txt). So wgs stays at
+     * m=32 only where K < 4096 and the 32-row tiles are at least 4 an SM (20480x3200's 640). */
     const char *algo = vkb_param_str(c, "algo", NULL);
     if (!algo) {  /* the default: wgs where its default tiling runs at m = 64, and at 32 by K and grid (above); else
                    * coopmat_g to m = 64, stream above */
         char why[300];
         uint32_t sg4 = 4 * (c->caps.subgroup ? c->caps.subgroup : 32);
         uint64_t sms = c->caps.sm_count ? c->caps.sm_count : 132;  /* coopmat_g at m=32: below */
-        int wgs = ((m == 32 && k < 4096) || (m == 32 && k == 4096 && (uint64_t)n < 128 * sms) || m == 64) && !dense_wgs_check(c, n, k, m, 0, sg4, 64, 64, 8, dense_wgs_split(n, k, m, 64, 64), 2, why,
+        int wgs = ((m == 32 && k < 4096 && (uint64_t)(n + 31) / 32 >= 4 * sms) || m == 64) && !dense_wgs_check(c, n, k, m, 0, sg4, 64, 64, 8, dense_wgs_split(n, k, m, 64, 64), 2, why,
                                                               sizeof(why));
         algo = wgs ? "wgs" : m <= 64 ? "coopmat_g" : "stream";
     }
@@ -1164,8 +1177,9 @@ static int dense_coop_plan(vkb_case *c, long long n, long long k, int64_t m)
     if (vkb_param_str(c, "sr", NULL) || vkb_param_str(c, "sk", NULL) || vkb_param_str(c, "lay", NULL) || vkb_param_str(c, "xpre", NULL) ||
         vkb_param_str(c, "rb", NULL))
         return vkb_error(c, "sr=, xpre= and rb= apply to algo=stream only, sk= and lay= to stream and coopmat_g (algo=%s)", algo);
-    if (vkb_param_str(c, "fold", NULL) || vkb_param_str(c, "mt", NULL) || vkb_param_str(c, "ts", NULL) || vkb_param_str(c, "ln", NULL))
-        return vkb_error(c, "fold=, mt=, ts= and ln= apply to algo=coopmat_g only (algo=%s)", algo);
+    if (vkb_param_str(c, "fold", NULL) || vkb_param_str(c, "mt", NULL) || vkb_param_str(c, "ts", NULL) || vkb_param_str(c, "ln", NULL) ||
+        vkb_param_str(c, "xc", NULL))
+        return vkb_error(c, "fold=, mt=, ts=, ln= and xc= apply to algo=coopmat_g only (algo=%s)", algo);
     if (!emu && !c->caps.coopmat_nv)
         return vkb_skip(c, "device lacks VK_NV_cooperative_matrix (fp16 matrix units); algo=coopmat_emu validates the tiling");
     if (!emu && !c->caps.f16) return vkb_skip(c, "device lacks shaderFloat16 (fp16 cooperative matrices)");
@@ -1302,7 +1316,7 @@ static void dense_check(vkb_case *c, vkb_check *r)
     vkb_check_ref(r, p->fast ? &p->cmp : NULL, p->fast ? "blas+scalar-sample" : "scalar");
 }
 
-VKB_KERNEL(dense_f16) = {"dense_f16", "n,k,m,shape,algo,rows,mt,wg,bm,bn,bk,sgs,split,wn,sr,sk,lay,rb,xpre,fold,ts,ahead,ln,bufs",
+VKB_KERNEL(dense_f16) = {"dense_f16", "n,k,m,shape,algo,rows,mt,wg,bm,bn,bk,sgs,split,wn,sr,sk,lay,rb,xpre,fold,ts,ahead,ln,bufs,xc",
                          "fp16-weight GEMV/GEMM baseline for bitnet_linear: fp16 W, x; fp32 accumulate and y "
                          "(algo gemv|gemv8|gemm SIMT; coopmat, coopmat_g (the default at m 8..64) or stream (above) on matrix units; wgs on "
                          "workgroup-scope matrices (coopmat2: the default at m 64, and at 32 where K < 4096 or the grid is small); coopmat_emu, coopmat_g_emu, stream_emu, wgs_emu)",
