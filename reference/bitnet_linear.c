@@ -801,10 +801,18 @@ static int dense_g_plan(vkb_case *c, long long n, long long k, int64_t m, int em
     uint32_t mt = (uint32_t)mt64;
     /* K parts by default where one token block holds every token (m <= 16, mt=1), or two token sets do (16 < m <= 32):
      * sk_default (sk ts subgroups a workgroup: one 32-row tile, wn=2); the auto split then comes to 1 .. 3 slices (below). */
-    int64_t ts = vkb_param_int(c, "ts", m > 16 && m <= 32 && mt == 1 ? 2 : 1), skd = sk_default(c, n, k, m, mt, ts);
+    /* many: 32-row tiles at least 4 an SM. There at 16 < m <= 32 with K >= 4096, 64-row subgroups (wn=4) in two K parts
+     * and x past L1 (xc=1, below): on an H200 (session 31, us, 28672x4096 m=32; tests/gpu/sweep_s31c.txt) 77.67 and
+     * 77.97 rotate, 78.91 cold, against 82.57 and 81.76 rotate, 83.90 cold for the 32-row tiles of sk_default; with x
+     * through L1 (xc=0) 83.16 / 84.48; sk=4 sgs=8 82.05, one K part 82.2-82.4, split 2 94.0; on the shapes with fewer
+     * tiles it lost (33.6-33.8 against 28.8 on 13824x2560, 28.35 against 22.52 on 6144x4096, 46.8 against 39.8 on
+     * 4096x14336). */
+    uint64_t sms = c->caps.sm_count ? c->caps.sm_count : 132;
+    int many = (uint64_t)(n + 31) / 32 >= 4 * sms, wide = m > 16 && m <= 32 && mt == 1 && many && k >= 4096;
+    int64_t ts = vkb_param_int(c, "ts", m > 16 && m <= 32 && mt == 1 ? 2 : 1), skd = wide && ts == 2 ? 2 : sk_default(c, n, k, m, mt, ts);
     int64_t sgs = vkb_param_int(c, "sgs", skd > 1 ? skd * ts : 4);
     int64_t sk = vkb_param_int(c, "sk", skd > 1 && sgs % (skd * ts) == 0 ? skd : 1);
-    int64_t wn = vkb_param_int(c, "wn", sk > 1 || mt > 1 ? 2 : 4), split = vkb_param_int(c, "split", 0);
+    int64_t wn = vkb_param_int(c, "wn", (sk > 1 && !wide) || mt > 1 ? 2 : 4), split = vkb_param_int(c, "split", 0);
     /* fold: 1 lost at the auto splits of sk=1 on the H200 (10-22 slices, tests/gpu/sweep_fold11.txt); with K parts (sk > 1)
      * the auto split is 1 to 3 slices, and folding them in the kernel saves dense_splitk's dispatch: at m=32 (ts=2 sk=4)
      * 2560x6912 (3 slices) took 16.96 / 20.10 us rotate / cold against 18.93 / 20.61, 4096x14336 (2) 39.23 / 40.77
@@ -815,10 +823,8 @@ static int dense_g_plan(vkb_case *c, long long n, long long k, int64_t m, int em
      * defaults; tests/gpu/sweep_s31b.txt) m=32 took 28.71 17.07 50.37 22.64 82.90 39.87 against 31.59 16.96 53.05 25.13
      * 81.82 39.44 (cold 29.89 20.19 51.23 24.10 84.80 41.34 against 32.96 20.06 51.47 26.59 84.35 40.61), m=16 22.26
      * 12.95 38.27 18.21 63.01 31.15 against 22.77 13.70 39.12 18.74 63.87 31.48, m=8 within 1.2%. So 1, but at 16 < m
-     * <= 32 where K > 4096 or the 32-row tiles are at least 4 an SM (where it cost 1-6%). */
-    uint64_t sms = c->caps.sm_count ? c->caps.sm_count : 132;
-    int many = (uint64_t)(n + 31) / 32 >= 4 * sms;
-    int64_t xc = vkb_param_int(c, "xc", m > 16 && m <= 32 && (k > 4096 || many) ? 0 : 1);
+     * <= 32 where K > 4096, or where the 32-row tiles are at least 4 an SM (where it cost 1-6%) but in 64-row subgroups. */
+    int64_t xc = vkb_param_int(c, "xc", m > 16 && m <= 32 && (k > 4096 || (many && wn != 4)) ? 0 : 1);
     if (xc != 0 && xc != 1) return vkb_error(c, "xc=%lld: expected 0 or 1 (x's loads past L1)", (long long)xc);
     if (vkb_param_str(c, "sr", NULL) || vkb_param_str(c, "xpre", NULL) || vkb_param_str(c, "rb", NULL))
         return vkb_error(c, "sr=, xpre= and rb= apply to algo=stream only (algo=coopmat_g)");
