@@ -840,8 +840,8 @@ static int dense_g_plan(vkb_case *c, long long n, long long k, int64_t m, int em
     if (ts < 1 || ts > 4 || sk < 1 || sk > 16 || sgs % (ts * sk))
         return vkb_error(c, "ts=%lld sk=%lld sgs=%lld: expected 1..4 token sets and 1..16 K parts, whose product divides the subgroups "
                          "per workgroup", (long long)ts, (long long)sk, (long long)sgs);
-    if ((wn != 2 && wn != 4) || (wn == 4 && mt > 2) || sgs < 1 || sgs > 16 || split < 0 || split > 4096)
-        return vkb_error(c, "wn=%lld sgs=%lld split=%lld mt=%u: expected wn 2 or 4 (4 with mt <= 2), sgs 1..16, split 0 (auto) .. 4096",
+    if ((wn != 1 && wn != 2 && wn != 4) || (wn == 4 && mt > 2) || (wn == 1 && mt > 1) || sgs < 1 || sgs > 16 || split < 0 || split > 4096)
+        return vkb_error(c, "wn=%lld sgs=%lld split=%lld mt=%u: expected wn 1 (with mt=1), 2 or 4 (4 with mt <= 2), sgs 1..16, split 0 (auto) .. 4096",
                          (long long)wn, (long long)sgs, (long long)split, mt);
     /* Tokens per fragment: 8 (16x8x16 MMAs, B 16 x 8: half the x bytes and MMA work of 16) where every token fits one
      * fragment (m <= 8, mt=1) and the device offers that shape, else 16 (ln= names it). */

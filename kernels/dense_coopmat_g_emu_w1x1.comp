@@ -1,0 +1,7 @@
+#version 450
+// dense_coopmat_g.glsl with 1 row x 1 token fragments per subgroup, matrix operations emulated (validation only)
+#extension GL_GOOGLE_include_directive : require
+#define VKB_COOP_EMU
+#define DG_WN 1u
+#define DG_MT 1u
+#include "dense_coopmat_g.glsl"
