@@ -51,10 +51,12 @@ layout(binding = 3) coherent buffer Pb4 { vec4 part4[]; };
 layout(constant_id = 3) const uint FOLD = 0u;  // 1: the last workgroup of a tile sums the slices (splitk_fold.glsl)
 layout(constant_id = 4) const uint TS = 1u;    // token sets: TS subgroups of a workgroup share each row block (SGS % TS == 0)
 layout(constant_id = 5) const uint SK = 1u;    // K parts: SK subgroups of a workgroup split each tile's K slice (below)
-layout(constant_id = 6) const uint XC = 0u;    // 1: x's loads bypass L1 (a coherent view), so that x, re-read from L2 by
-// every row tile, does not evict the W lines a workgroup's other token set is about to read from L1. On an H200 at m=32
-// (two token sets, K parts) that took 8-10% off 13824x2560 and 6144x4096, 5% off 20480x3200, and 0-5% off m=16; it cost
-// 1-6% on 28672x4096, 2560x6912 and 4096x14336 at m=32 (tests/gpu/sweep_s31b.txt). W read past L1 instead, or both, lost.
+layout(constant_id = 6) const uint XC = 0u;    // 1: x read through a coherent view (device-scope coherence, which a
+// non-coherent L1 cannot serve: the aim is L2), so that x, re-read from L2 by every row tile, does not evict the W lines a
+// workgroup's other token set is about to read from L1. On an H200 at m=32 (two token sets, K parts, 32-row subgroups)
+// that took 8-10% off 13824x2560 and 6144x4096, 5% off 20480x3200, and 0-5% off m=16; it cost 1-6% on 28672x4096,
+// 2560x6912 and 4096x14336 (tests/gpu/sweep_s31b.txt), but took 6% off 28672x4096 in 64-row subgroups (sweep_s31c.txt).
+// W through such a view instead, or both, lost.
 #define XLD(i) (XC != 0u ? xc[i] : x[i])
 const uint SR = SGS / SK;                      // subgroups per K part (SGS % (TS SK) == 0)
 #define FOLD_CNT_BINDING 4

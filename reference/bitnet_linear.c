@@ -1325,5 +1325,5 @@ static void dense_check(vkb_case *c, vkb_check *r)
 VKB_KERNEL(dense_f16) = {"dense_f16", "n,k,m,shape,algo,rows,mt,wg,bm,bn,bk,sgs,split,wn,sr,sk,lay,rb,xpre,fold,ts,ahead,ln,bufs,xc",
                          "fp16-weight GEMV/GEMM baseline for bitnet_linear: fp16 W, x; fp32 accumulate and y "
                          "(algo gemv|gemv8|gemm SIMT; coopmat, coopmat_g (the default at m 8..64) or stream (above) on matrix units; wgs on "
-                         "workgroup-scope matrices (coopmat2: the default at m 64, and at 32 where K < 4096 or the grid is small); coopmat_emu, coopmat_g_emu, stream_emu, wgs_emu)",
+                         "workgroup-scope matrices (coopmat2: the default at m 64, and at 32 where K < 4096 and the grid is large); coopmat_emu, coopmat_g_emu, stream_emu, wgs_emu)",
                          dense_plan, dense_fill, dense_ref, dense_check, lin_release, "default"};
