@@ -781,6 +781,14 @@ static int64_t sk_default(const vkb_case *c, long long n, long long k, int64_t m
     return sk;
 }
 
+/* Whether N makes at least 4 32-row tiles an SM: at m=32 the wgs rule (dense_coop_plan) and coopmat_g's 64-row subgroups
+ * and x view (dense_g_plan) turn on it. */
+static int dense_many_tiles(const vkb_case *c, long long n)
+{
+    uint64_t sms = c->caps.sm_count ? c->caps.sm_count : 132;
+    return ((uint64_t)n + 31) / 32 >= 4 * sms;
+}
+
 /* Whether the device offers NV cooperative matrices 16x8x16 fp16 x fp16 -> fp32. */
 static int has_f16_16x8(const vkb_case *c)
 {
@@ -807,8 +815,7 @@ static int dense_g_plan(vkb_case *c, long long n, long long k, int64_t m, int em
      * through L1 (xc=0) 83.16 / 84.48; sk=4 sgs=8 82.05, one K part 82.2-82.4, split 2 94.0; on the shapes with fewer
      * tiles it lost (33.6-33.8 against 28.8 on 13824x2560, 28.35 against 22.52 on 6144x4096, 46.8 against 39.8 on
      * 4096x14336). */
-    uint64_t sms = c->caps.sm_count ? c->caps.sm_count : 132;
-    int many = (uint64_t)(n + 31) / 32 >= 4 * sms, wide = m > 16 && m <= 32 && mt == 1 && many && k >= 4096;
+    int many = dense_many_tiles(c, n), wide = m > 16 && m <= 32 && mt == 1 && many && k >= 4096;
     int64_t ts = vkb_param_int(c, "ts", m > 16 && m <= 32 && mt == 1 ? 2 : 1), skd = wide && ts == 2 ? 2 : sk_default(c, n, k, m, mt, ts);
     int64_t sgs = vkb_param_int(c, "sgs", skd > 1 ? skd * ts : 4);
     int64_t sk = vkb_param_int(c, "sk", skd > 1 && sgs % (skd * ts) == 0 ? skd : 1);
@@ -1165,8 +1172,7 @@ static int dense_coop_plan(vkb_case *c, long long n, long long k, int64_t m)
                    * coopmat_g to m = 64, stream above */
         char why[300];
         uint32_t sg4 = 4 * (c->caps.subgroup ? c->caps.subgroup : 32);
-        uint64_t sms = c->caps.sm_count ? c->caps.sm_count : 132;  /* coopmat_g at m=32: below */
-        int wgs = ((m == 32 && k < 4096 && (uint64_t)(n + 31) / 32 >= 4 * sms) || m == 64) && !dense_wgs_check(c, n, k, m, 0, sg4, 64, 64, 8, dense_wgs_split(n, k, m, 64, 64), 2, why,
+        int wgs = ((m == 32 && k < 4096 && dense_many_tiles(c, n)) || m == 64) && !dense_wgs_check(c, n, k, m, 0, sg4, 64, 64, 8, dense_wgs_split(n, k, m, 64, 64), 2, why,
                                                               sizeof(why));
         algo = wgs ? "wgs" : m <= 64 ? "coopmat_g" : "stream";
     }
