@@ -737,13 +737,14 @@ static void dense_cost(vkb_case *c, long long n, long long k, int64_t m)
  * mt=1 ts=2 sk=4 sgs=8 took 23.48-23.50 against wgs's 24.27 (-3%, rotate; cold not measured). W's fragments an
  * iteration ahead (removed) took -4% .. +26%, x's -4% .. +13%; x's fragments cost 12-15 us of mt=2's 41.5 on
  * 13824x2560 (`ablate dense_g32`, tests/gpu/sweep_s27e.txt).
- * Tunables: wn= row fragments per subgroup (2 or 4; 4 needs mt <= 2), mt= token fragments per subgroup (1, 2, 4),
+ * Tunables: wn= row fragments per subgroup (1 or 2 or 4; 1 needs mt=1, 4 mt <= 2), mt= token fragments per subgroup (1, 2, 4),
  * sgs= subgroups per workgroup (share x in L1), ts= token sets (subgroups of a workgroup on the same rows for different
  * token blocks: 2 at 16 < m <= 32 with mt=1, sk_default says why; else 1), sk= K parts (sk subgroups of a workgroup split one tile's K slice and
  * their partial tiles are summed in shared memory, in part order: split-K without a second dispatch), ln= tokens per
  * fragment (8: 16x8x16 MMAs, mt=1 only; 16), split= K slices (0 = auto), lay= rows | panel | frag | fragx (frag_row), fold= 0 (split-K
  * summed by dense_splitk) | 1 (by the tile's last workgroup, kernels/splitk_fold.glsl: slower at sk=1's auto splits on the
- * H200, tests/gpu/sweep_fold11.txt; the default with K parts, at dense_g_plan). Defaults: mt=1 (one token block per workgroup, the blocks side by side in grid x so
+ * H200, tests/gpu/sweep_fold11.txt; the default with K parts, at dense_g_plan), xc= 0 | 1 (x through a coherent view,
+ * kernels/dense_coopmat_g.glsl XC; its default and the 64-row subgroups of many-tile shapes at dense_g_plan). Defaults: mt=1 (one token block per workgroup, the blocks side by side in grid x so
  * that they share W through L2; mt=2 at m=32 took 2.2-2.6x its time, tests/gpu/sweep_cg11b.txt, with its accumulators
  * in local memory, and 0.78-1.47x without, sweep_s26b.txt: faster on 2560x6912 alone), wn=4 with mt=1
  * (measured: 0.82-0.91x of wn=2's time at m=8), else 2, sgs=4 (sgs=1, 2 and 8 within 3%), all three as before
