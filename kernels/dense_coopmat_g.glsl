@@ -256,8 +256,8 @@ void main() {
         for (uint u = lo; u < hi;) {
             uint t = u / ip, j0 = u - t * ip, j1 = min(ip, hi - t * ip);
             uint gf = sk_owner(t * ip, ng, nu), gend = sk_owner(t * ip + ip - 1u, ng, nu);
-            if (gf == gend) segment(t, 0u, 0u, ip, ~0u, 1u, 0u, true);  // the whole tile here: y
-            else segment(t, 0u, j0, j1, 2u * g + (u == lo ? 0u : 1u), gend - gf + 1u, gf, sk_lo(gf, ng, nu) == t * ip);
+            // one call site (the K loop inlined once); a tile wholly here (j0 = 0, j1 = ip) goes to y
+            segment(t, 0u, j0, j1, gf == gend ? ~0u : 2u * g + (u == lo ? 0u : 1u), gend - gf + 1u, gf, sk_lo(gf, ng, nu) == t * ip);
             u = t * ip + j1;
         }
         return;
