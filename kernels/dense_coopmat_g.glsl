@@ -58,15 +58,6 @@ layout(constant_id = 6) const uint XC = 0u;    // 1: x read through a coherent v
 // 2560x6912 and 4096x14336 (tests/gpu/sweep_s31b.txt), but took 6% off 28672x4096 in 64-row subgroups (sweep_s31c.txt).
 // W through such a view instead, or both, lost.
 #define XLD(i) (XC != 0u ? xc[i] : x[i])
-// 7 STREAMK: 0, or stream-K (the host's streamk= / sgrid=): a grid of G = gl_NumWorkGroups.x workgroups splits the
-// T tiles x IP iterations (each K part's 64-deep steps, all parts abreast) evenly, workgroup g taking units
-// [g U / G, (g + 1) U / G) of U = T IP in order, across tile boundaries. Why: where the tiles are few (6144x4096 at
-// m=32: 192 workgroups, some SMs 2 and others 1) or come to a fraction of a wave more than the resident slots
-// (13824x2560: 432 on 264), every SM got whole tiles and the loads in flight per SM were uneven; units even them
-// out. A tile that one workgroup covers whole goes to y as without; the segments of a split one go to part
-// (workgroup g's first segment at slot 2 g, its last at 2 g + 1; one tile a segment each, so at most those two are
-// partial), and the tile's last workgroup to arrive (the FOLD ticket) sums them in K order (g ascending) into y.
-layout(constant_id = 7) const uint STREAMK = 0u;
 const uint SR = SGS / SK;                      // subgroups per K part (SGS % (TS SK) == 0)
 #define FOLD_CNT_BINDING 4
 #include "splitk_fold.glsl"
@@ -74,8 +65,7 @@ const uint SR = SGS / SK;                      // subgroups per K part (SGS % (T
 // at once. Why MT > 1 too: staged a tile at a time (a subgroup barrier and a loop inside the tile loops), NVIDIA's 580
 // driver indexed acc dynamically and kept all of it in local memory (128 B at WN = 2, 256 at 4: the pipeline
 // statistics), and mt=2 took 1.5-3x mt=1's time; staged at once, no local memory (tests/gpu/sweep_s26b.txt).
-const bool ALLTILES = SK > 1u || MT > 1u || STREAMK != 0u;  // every tile of a subgroup staged at once (below)
-shared uvec4 sm[(ALLTILES ? SGS * WN * MT : SGS) * 64u];
+shared uvec4 sm[(SK > 1u || MT > 1u ? SGS * WN * MT : SGS) * 64u];
 
 #ifdef VKB_COOP_EMU
 // Emulated (kernels/dense_coop_emu.glsl): a fragment is a handle into W (row-major) or x (column-major), read by the
@@ -139,14 +129,7 @@ float emu_h(FragEmu f, uint r, uint c) {
 #define STORE_COL(acc, elem) coopMatStoreNV(acc, sm, elem, 4u, true)
 #endif
 
-// Stream-K's split: the workgroup whose units hold unit a (the largest g with g U / G <= a), and g's first unit.
-uint sk_owner(uint a, uint g, uint u) { return ((a + 1u) * g + u - 1u) / u - 1u; }
-uint sk_lo(uint g, uint ng, uint u) { return g * u / ng; }
-
-// One tile's K range: tile wgx (row block x token block, as grid x without stream-K), K slice `slice`, iterations
-// [j0, j1) of each of its K parts. Output: y, or part[slice] where p2 > 1 (then FOLD, in main), or (pslot != ~0u,
-// stream-K's partial segments) part slot pslot, then the tile's last workgroup sums its nseg segments into y.
-void segment(uint wgx, uint slice, uint j0, uint j1, uint pslot, uint nseg, uint gfirst, bool firstpart) {
+void main() {
     // Grid x = row block x token block, token block fastest: the workgroups that read the same rows of W for different
     // tokens are launched side by side, so all but the first find W in L2 (m > LN MT: grid z used to hold the token
     // blocks, and each re-read W from memory after all row blocks of the one before).
@@ -157,10 +140,10 @@ void segment(uint wgx, uint slice, uint j0, uint j1, uint pslot, uint nseg, uint
     // second dispatch, no partial sums through L2).
     uint sg = gl_SubgroupID, ks = sg / SR, sr = sg % SR;
     uint bn = 16u * WN * (SR / TS), tw = LN * MT * TS;
-    uint gz = (pc.m + tw - 1u) / tw, wx = wgx / gz, tb = wgx % gz;
+    uint gz = (pc.m + tw - 1u) / tw, wx = gl_WorkGroupID.x / gz, tb = gl_WorkGroupID.x % gz;
     uint n0 = wx * bn + (sr / TS) * 16u * WN, t0 = tb * tw + (sr % TS) * LN * MT;
-    uint q8 = (pc.p1 / 8u + SK - 1u) / SK * 8u, ld = pc.p0, pb = slice * pc.p1 + ks * q8;
-    uint c0 = min(pc.p0, pb + 8u * j0), cend = min(min(pc.p0, slice * pc.p1 + pc.p1), pb + 8u * j1);
+    uint slice = gl_WorkGroupID.y, q8 = (pc.p1 / 8u + SK - 1u) / SK * 8u, ld = pc.p0;
+    uint c0 = min(pc.p0, slice * pc.p1 + ks * q8), cend = min(min(pc.p0, slice * pc.p1 + pc.p1), c0 + q8);
     uint wb[WN], xb[MT];  // first uvec4 of each row block / token block
     [[unroll]] for (uint i = 0u; i < WN; ++i) {
         uint r = n0 + 16u * i;
@@ -198,7 +181,7 @@ void segment(uint wgx, uint slice, uint j0, uint j1, uint pslot, uint nseg, uint
     }
     // Each subgroup stages one 16 x LN fp32 tile (in a 64-uvec4 slot) in its own slice of sm, column-major: element
     // (row r, token c) at 16 c + r, so the invocations write 64-byte runs of one token's outputs.
-    if (ALLTILES) {
+    if (SK > 1u || MT > 1u) {
         [[unroll]] for (uint i = 0u; i < WN; ++i)
             [[unroll]] for (uint j = 0u; j < MT; ++j) STORE_COL(acc[i][j], ((sg * WN + i) * MT + j) * 64u);
         barrier();
@@ -208,25 +191,11 @@ void segment(uint wgx, uint slice, uint j0, uint j1, uint pslot, uint nseg, uint
             float v = uintBitsToFloat(sm[((r * WN + i) * MT + j) * 64u + el / 4u][el % 4u]);
             for (uint q = 1u; q < SK; ++q) v += uintBitsToFloat(sm[(((q * SR + r) * WN + i) * MT + j) * 64u + el / 4u][el % 4u]);
             uint tok = tb * tw + (r % TS) * LN * MT + LN * j + el / 16u, row = wx * bn + (r / TS) * 16u * WN + 16u * i + el % 16u;
-            if (STREAMK != 0u && pslot != ~0u) part[pslot * SR * WN * MT * 16u * LN + e] = v;
-            else if (tok < pc.m && row < pc.n) {
+            if (tok < pc.m && row < pc.n) {
                 if (pc.p2 == 1u) y[tok * pc.n + row] = v;
                 else part[(slice * pc.m + tok) * pc.n + row] = v;
             }
         }
-        // Stream-K: the tile's last segment to arrive sums all nseg of them, the first workgroup's first: its slot is
-        // 2 g + 1 where the tile is not the first of its units (firstpart false), every later workgroup's 2 g.
-        if (STREAMK != 0u && pslot != ~0u && fold_arrive(wgx, nseg)) {
-            const uint tsz = SR * WN * MT * 16u * LN;
-            for (uint e = gl_LocalInvocationIndex; e < tsz; e += gl_WorkGroupSize.x) {
-                uint el = e % (16u * LN), tt = e / (16u * LN), j = tt % MT, i = (tt / MT) % WN, r = tt / (MT * WN);
-                uint tok = tb * tw + (r % TS) * LN * MT + LN * j + el / 16u, row = wx * bn + (r / TS) * 16u * WN + 16u * i + el % 16u;
-                float v = part[(2u * gfirst + (firstpart ? 0u : 1u)) * tsz + e];
-                for (uint q = 1u; q < nseg; ++q) v += part[2u * (gfirst + q) * tsz + e];
-                if (tok < pc.m && row < pc.n) y[tok * pc.n + row] = v;
-            }
-        }
-        if (STREAMK != 0u) barrier();  // sm (and fold_last) are the next segment's
     } else
     [[unroll]] for (uint i = 0u; i < WN; ++i)
         [[unroll]] for (uint j = 0u; j < MT; ++j) {
@@ -243,32 +212,12 @@ void segment(uint wgx, uint slice, uint j0, uint j1, uint pslot, uint nseg, uint
             }
             subgroupBarrier();
         }
-}
-
-void main() {
-    uint bn = 16u * WN * (SR / TS), tw = LN * MT * TS;
-    uint gz = (pc.m + tw - 1u) / tw, wx = gl_WorkGroupID.x / gz, tb = gl_WorkGroupID.x % gz;
-    uint ip = (pc.p1 / 8u + SK - 1u) / SK;  // iterations of each K part of a slice
-    if (STREAMK == 0u) segment(gl_WorkGroupID.x, gl_WorkGroupID.y, 0u, ip, ~0u, 1u, 0u, true);
-    else {
-        uint ng = gl_NumWorkGroups.x, g = gl_WorkGroupID.x, nu = (pc.n + bn - 1u) / bn * gz * ip;
-        uint lo = sk_lo(g, ng, nu), hi = sk_lo(g + 1u, ng, nu);
-        for (uint u = lo; u < hi;) {
-            uint t = u / ip, j0 = u - t * ip, j1 = min(ip, hi - t * ip);
-            uint gf = sk_owner(t * ip, ng, nu), gend = sk_owner(t * ip + ip - 1u, ng, nu);
-            // one call site (the K loop inlined once); a tile wholly here (j0 = 0, j1 = ip) goes to y
-            segment(t, 0u, j0, j1, gf == gend ? ~0u : 2u * g + (u == lo ? 0u : 1u), gend - gf + 1u, gf, sk_lo(gf, ng, nu) == t * ip);
-            u = t * ip + j1;
-        }
-        return;
-    }
-    uint slice = gl_WorkGroupID.y;
     // FOLD: the tile's last workgroup sums its BN rows x (up to) TS LN MT tokens over the slices, in slice order as
     // dense_splitk.comp (the same sums, bit for bit). Where N % 4 == 0 an invocation takes 4 groups of 4 rows and
     // loads 4 slices of each before adding: 16 vec4 in flight, so the tail costs ~p2 / 4 load latencies, not p2 x 16.
     if (FOLD != 0u && pc.p2 > 1u && fold_arrive(gl_WorkGroupID.x, pc.p2)) {
         uint nb = wx * bn, mn = pc.m * pc.n;
-        uint t0 = tb * tw;  // the workgroup's tokens
+        t0 = tb * tw;  // the workgroup's tokens from here on
         uint ntok = min(pc.m, t0 + tw) - t0;
         uint lid = gl_LocalInvocationIndex, wgs = gl_WorkGroupSize.x;
         if ((pc.n & 3u) == 0u) {

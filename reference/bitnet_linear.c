@@ -744,9 +744,7 @@ static void dense_cost(vkb_case *c, long long n, long long k, int64_t m)
  * fragment (8: 16x8x16 MMAs, mt=1 only; 16), split= K slices (0 = auto), lay= rows | panel | frag | fragx (frag_row), fold= 0 (split-K
  * summed by dense_splitk) | 1 (by the tile's last workgroup, kernels/splitk_fold.glsl: slower at sk=1's auto splits on the
  * H200, tests/gpu/sweep_fold11.txt; the default with K parts, at dense_g_plan), xc= 0 | 1 (x through a coherent view,
- * kernels/dense_coopmat_g.glsl XC; its default and the 64-row subgroups of many-tile shapes at dense_g_plan), streamk= workgroups
- * an SM or sgrid= in all (stream-K, kernels/dense_coopmat_g.glsl STREAMK: one K slice, the tiles' iterations split evenly
- * over a grid of that size; 0, off, by default). Defaults: mt=1 (one token block per workgroup, the blocks side by side in grid x so
+ * kernels/dense_coopmat_g.glsl XC; its default and the 64-row subgroups of many-tile shapes at dense_g_plan). Defaults: mt=1 (one token block per workgroup, the blocks side by side in grid x so
  * that they share W through L2; mt=2 at m=32 took 2.2-2.6x its time, tests/gpu/sweep_cg11b.txt, with its accumulators
  * in local memory, and 0.78-1.47x without, sweep_s26b.txt: faster on 2560x6912 alone), wn=4 with mt=1
  * (measured: 0.82-0.91x of wn=2's time at m=8), else 2, sgs=4 (sgs=1, 2 and 8 within 3%), all three as before
@@ -886,15 +884,6 @@ static int dense_g_plan(vkb_case *c, long long n, long long k, int64_t m, int em
     uint64_t gx = ((uint64_t)n + bn - 1) / bn, gz = mp / tw;
     uint64_t tasks = ((n16 / 16 + (uint64_t)wn - 1) / (uint64_t)wn) * (((uint64_t)m + tm - 1) / tm);  /* subgroups a slice */
     uint64_t s = (uint64_t)split;
-    /* streamk= workgroups an SM (or sgrid= workgroups in all): stream-K (kernels/dense_coopmat_g.glsl STREAMK), one K
-     * slice whose tiles x iterations the grid splits evenly; 0 (off) by default. */
-    int64_t skw = vkb_param_int(c, "streamk", 0), sgrid = vkb_param_int(c, "sgrid", 0);
-    if (skw < 0 || skw > 64 || sgrid < 0 || sgrid > 65535)
-        return vkb_error(c, "streamk=%lld sgrid=%lld: expected 0 (off) .. 64 workgroups an SM, 0 .. 65535 workgroups", (long long)skw,
-                         (long long)sgrid);
-    if ((skw || sgrid) && s > 1)
-        return vkb_error(c, "split=%lld with stream-K (streamk=, sgrid=): stream-K splits K by its own units", (long long)split);
-    if (skw || sgrid) s = 1;
     if (!s) {
         uint64_t cap = (uint64_t)k / (16 * (uint64_t)m);
         /* sk subgroups share a tile's slice; with K parts, at most 2112 subgroups (one slice wherever the tiles and
@@ -920,34 +909,22 @@ static int dense_g_plan(vkb_case *c, long long n, long long k, int64_t m, int em
         return vkb_error(c, "out of memory");
     p->wfrag = panel >= 2 ? panel - 1 : 0;
     vkb_add_buf(c, "w", VKB_F16, (size_t)n16 * p->kp, VKB_IN);  /* padding rows and columns stay zero (calloc) */
-    /* stream-K: U = tiles x each K part's iterations, split over ng workgroups (at most U); two partial tiles a
-     * workgroup (its first and last segments) and a ticket a tile */
-    uint64_t ip = ((per / 8) + (uint64_t)sk - 1) / (uint64_t)sk, nu = gx * gz * ip, ng = 0, tsz = bn * tm * (uint64_t)ts;
-    if (skw || sgrid) {
-        ng = sgrid ? (uint64_t)sgrid : (uint64_t)skw * (c->caps.sm_count ? c->caps.sm_count : 132);
-        if (ng > nu) ng = nu;
-        if ((double)(nu + 1) * (double)ng >= 4294967296.0 || (double)ng * 2.0 * (double)tsz >= 4294967296.0)
-            return vkb_error(c, "streamk=%lld sgrid=%lld: %llu units on %llu workgroups need < 2^32 in the kernel's arithmetic", (long long)skw,
-                             (long long)sgrid, (unsigned long long)nu, (unsigned long long)ng);
-    }
     vkb_add_buf(c, "x", VKB_F16, (size_t)mp * p->kp, VKB_IN);
     vkb_add_buf(c, "y", VKB_F32, p->m * p->n, VKB_OUT);
-    vkb_add_buf(c, "part", VKB_F32, ng ? (size_t)(ng * 2 * tsz) : s > 1 ? (size_t)s * p->m * p->n : 1, VKB_SCRATCH);
+    vkb_add_buf(c, "part", VKB_F32, s > 1 ? (size_t)s * p->m * p->n : 1, VKB_SCRATCH);
     fold = fold && s > 1;
-    vkb_add_buf(c, "tickets", VKB_U32, fold || ng ? (size_t)(gx * gz) : 1, VKB_IN);  /* zero (kernels/splitk_fold.glsl) */
+    vkb_add_buf(c, "tickets", VKB_U32, fold ? (size_t)(gx * gz) : 1, VKB_IN);  /* zero (kernels/splitk_fold.glsl) */
     char shader[48];
     snprintf(shader, sizeof(shader), "dense_coopmat_g%s_w%lldx%u%s", emu ? "_emu" : "", (long long)wn, mt, ln == 8 ? "n8" : "");
-    uint32_t spec[8] = {wg, (uint32_t)sgs, (uint32_t)panel, (uint32_t)fold, (uint32_t)ts, (uint32_t)sk, (uint32_t)xc, ng ? 1u : 0u};
-    vkb_dispatch *d = vkb_add_dispatch(c, vkb_add_pipe(c, shader, 8, spec), ng ? (uint32_t)ng : (uint32_t)(gx * gz), (uint32_t)s, 1);
+    uint32_t spec[7] = {wg, (uint32_t)sgs, (uint32_t)panel, (uint32_t)fold, (uint32_t)ts, (uint32_t)sk, (uint32_t)xc};
+    vkb_dispatch *d = vkb_add_dispatch(c, vkb_add_pipe(c, shader, 7, spec), (uint32_t)(gx * gz), (uint32_t)s, 1);
     if (!d) return vkb_error(c, "out of memory");
     d->push.n = (uint32_t)n, d->push.m = (uint32_t)m, d->push.k = (uint32_t)k;
     d->push.p0 = (uint32_t)nc, d->push.p1 = (uint32_t)per, d->push.p2 = (uint32_t)s, d->push.p3 = (uint32_t)n16;
     if (s > 1 && !fold && dense_add_splitk(c, n, m, s)) return vkb_error(c, "out of memory");
-    char skn[40] = "";
-    if (ng) snprintf(skn, sizeof(skn), " streamk %llu/%llu", (unsigned long long)ng, (unsigned long long)nu);
-    snprintf(c->note, sizeof(c->note), "%s %llux%llu wn%lld ln%lld sg%lld ts%lld sk%lld split%llu%s%s%s %s", emu ? "coopmat_g_emu" : "coopmat_g",
+    snprintf(c->note, sizeof(c->note), "%s %llux%llu wn%lld ln%lld sg%lld ts%lld sk%lld split%llu%s%s %s", emu ? "coopmat_g_emu" : "coopmat_g",
              (unsigned long long)bn, (unsigned long long)tw, (long long)wn, (long long)ln, (long long)sgs, (long long)ts, (long long)sk, (unsigned long long)s,
-             fold ? " folded" : "", xc ? " xc" : "", skn, lay);
+             fold ? " folded" : "", xc ? " xc" : "", lay);
     dense_cost(c, n, k, m);
     return 0;
 }
@@ -998,8 +975,8 @@ static int dense_stream_plan(vkb_case *c, long long n, long long k, int64_t m, i
     int panel = !strcmp(lay, "panel");
     int64_t rb = vkb_param_int(c, "rb", 2), xpre = vkb_param_int(c, "xpre", 1);
     if (vkb_param_str(c, "fold", NULL) || vkb_param_str(c, "mt", NULL) || vkb_param_str(c, "ts", NULL) || vkb_param_str(c, "ln", NULL) ||
-        vkb_param_str(c, "xc", NULL) || vkb_param_str(c, "streamk", NULL) || vkb_param_str(c, "sgrid", NULL))
-        return vkb_error(c, "fold=, mt=, ts=, ln=, xc=, streamk= and sgrid= apply to algo=coopmat_g only (algo=stream)");
+        vkb_param_str(c, "xc", NULL))
+        return vkb_error(c, "fold=, mt=, ts=, ln= and xc= apply to algo=coopmat_g only (algo=stream)");
     if (!panel && strcmp(lay, "rows")) return vkb_error(c, "lay=%s: expected rows or panel", lay);
     if ((rb != 1 && rb != 2 && rb != 4) || (xpre != 0 && xpre != 1))
         return vkb_error(c, "rb=%lld xpre=%lld: expected rb 1, 2 or 4 (register buffers), xpre 0 or 1", (long long)rb, (long long)xpre);
@@ -1109,8 +1086,8 @@ static int dense_wgs_plan(vkb_case *c, long long n, long long k, int64_t m, int 
 {
     if (vkb_param_str(c, "sr", NULL) || vkb_param_str(c, "sk", NULL) || vkb_param_str(c, "xpre", NULL) || vkb_param_str(c, "rb", NULL) ||
         vkb_param_str(c, "fold", NULL) || vkb_param_str(c, "mt", NULL) || vkb_param_str(c, "ts", NULL) || vkb_param_str(c, "wn", NULL) ||
-        vkb_param_str(c, "ln", NULL) || vkb_param_str(c, "xc", NULL) || vkb_param_str(c, "streamk", NULL) || vkb_param_str(c, "sgrid", NULL))
-        return vkb_error(c, "sr=, sk=, xpre=, rb=, fold=, mt=, ts=, wn=, ln=, xc=, streamk= and sgrid= do not apply to algo=wgs (its axes: bn, bk, sgs, ahead, split, "
+        vkb_param_str(c, "ln", NULL) || vkb_param_str(c, "xc", NULL))
+        return vkb_error(c, "sr=, sk=, xpre=, rb=, fold=, mt=, ts=, wn=, ln= and xc= do not apply to algo=wgs (its axes: bn, bk, sgs, ahead, split, "
                          "bufs)");
     const char *lay = vkb_param_str(c, "lay", "rows");
     if (strcmp(lay, "rows")) return vkb_error(c, "lay=%s: algo=wgs reads W row-major (lay=rows)", lay);
@@ -1214,8 +1191,8 @@ static int dense_coop_plan(vkb_case *c, long long n, long long k, int64_t m)
         vkb_param_str(c, "rb", NULL))
         return vkb_error(c, "sr=, xpre= and rb= apply to algo=stream only, sk= and lay= to stream and coopmat_g (algo=%s)", algo);
     if (vkb_param_str(c, "fold", NULL) || vkb_param_str(c, "mt", NULL) || vkb_param_str(c, "ts", NULL) || vkb_param_str(c, "ln", NULL) ||
-        vkb_param_str(c, "xc", NULL) || vkb_param_str(c, "streamk", NULL) || vkb_param_str(c, "sgrid", NULL))
-        return vkb_error(c, "fold=, mt=, ts=, ln=, xc=, streamk= and sgrid= apply to algo=coopmat_g only (algo=%s)", algo);
+        vkb_param_str(c, "xc", NULL))
+        return vkb_error(c, "fold=, mt=, ts=, ln= and xc= apply to algo=coopmat_g only (algo=%s)", algo);
     if (!emu && !c->caps.coopmat_nv)
         return vkb_skip(c, "device lacks VK_NV_cooperative_matrix (fp16 matrix units); algo=coopmat_emu validates the tiling");
     if (!emu && !c->caps.f16) return vkb_skip(c, "device lacks shaderFloat16 (fp16 cooperative matrices)");
@@ -1352,7 +1329,7 @@ static void dense_check(vkb_case *c, vkb_check *r)
     vkb_check_ref(r, p->fast ? &p->cmp : NULL, p->fast ? "blas+scalar-sample" : "scalar");
 }
 
-VKB_KERNEL(dense_f16) = {"dense_f16", "n,k,m,shape,algo,rows,mt,wg,bm,bn,bk,sgs,split,wn,sr,sk,lay,rb,xpre,fold,ts,ahead,ln,bufs,xc,streamk,sgrid",
+VKB_KERNEL(dense_f16) = {"dense_f16", "n,k,m,shape,algo,rows,mt,wg,bm,bn,bk,sgs,split,wn,sr,sk,lay,rb,xpre,fold,ts,ahead,ln,bufs,xc",
                          "fp16-weight GEMV/GEMM baseline for bitnet_linear: fp16 W, x; fp32 accumulate and y "
                          "(algo gemv|gemv8|gemm SIMT; coopmat, coopmat_g (the default at m 8..64) or stream (above) on matrix units; wgs on "
                          "workgroup-scope matrices (coopmat2: the default at m 64, and at 32 where K < 4096 and the grid is large); coopmat_emu, coopmat_g_emu, stream_emu, wgs_emu)",
