@@ -95,19 +95,25 @@ def issue15(rows, peers):
                   need, us(fl, wf), ratio(t(d), t(fl)), ">= 6x, >= 70% copy" if big else ">= 4x", verdict(ok)))
         print()
     for mode in ("rotate", "cold"):
-        print("### Batch 8 and 32, mode=%s (defaults; cuBLAS = peers.py linear_f16, CUDA graph, rotating W)\n" % mode)
-        print("| shape | m | BitLinear us | dense us | cuBLAS us | dense / cuBLAS (<= 1.25) | BitLinear x (>= 3 at 8, >= 2 at 32) |")
-        print("|---|---:|---:|---:|---:|---:|---:|")
+        print("### Batch 8 and 32, mode=%s (defaults; cuBLAS = peers.py linear_f16, CUDA graph, rotating W; needed = dense / target x, "
+              "beside the readbw floor of BitLinear's weight bytes: a needed time under it is out of one dispatch's reach)\n" % mode)
+        print("| shape | m | BitLinear us | dense us | cuBLAS us | dense / cuBLAS (<= 1.25) | BitLinear x (>= 3 at 8, >= 2 at 32) | needed us | readbw floor us |")
+        print("|---|---:|---:|---:|---:|---:|---:|---:|---:|")
         for sh in SIX:
+            n, k = (int(v) for v in sh.split("x"))
+            fl, wf = pick(rows, "readbw", n=n * ((k + 63) // 64 * 64) // 16, mode=mode, items=None, unroll=None)
             for m in (8, 32):
                 b, wb = pick(rows, "bitnet_linear", shape=sh, m=m, mode=mode, algo=None, rows=None, mt=None)
                 d, wd = pick(rows, "dense_f16", shape=sh, m=m, mode=mode, algo=None)
                 cb = peers.get(("linear_f16", "%s m=%d" % (sh, m), "f16"))
                 dr = t(d) / cb if d and cb else None
                 x = t(d) / t(b) if b and d else None
-                print("| %s | %d | %s | %s | %s | %s %s | %s %s |" % (sh, m, us(b, wb), us(d, wd), "%.2f" % (cb * 1e6) if cb else "NA (no peers)",
+                need = t(d) / (3 if m == 8 else 2) if d else None
+                under = need is not None and fl is not None and need < t(fl)
+                print("| %s | %d | %s | %s | %s | %s %s | %s %s | %s%s | %s |" % (sh, m, us(b, wb), us(d, wd), "%.2f" % (cb * 1e6) if cb else "NA (no peers)",
                       ratio(t(d), cb), "" if dr is None else verdict(dr <= 1.25), ratio(t(d), t(b)),
-                      "" if x is None else verdict(x >= (3 if m == 8 else 2))))
+                      "" if x is None else verdict(x >= (3 if m == 8 else 2)), "NA" if need is None else "%.2f" % (need * 1e6),
+                      " (under the floor)" if under else "", us(fl, wf)))
         print()
     print("### The layer (bitnet_layer: default = one fused dispatch; fuse=0 = two) vs its parts, m=1\n")
     print("| shape | mode | layer | layer us | aquant rmsnorm us | linear us | layer / parts (<= 1.15) | dense fp16 us |")
