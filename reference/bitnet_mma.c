@@ -246,7 +246,8 @@ static uint64_t kp_slot(int64_t wn, uint64_t tn, const uint32_t f[3], int64_t gs
 
 /* algo=mma_kp's automatic tiling (kernels/bitnet_mma_kp.glsl) for N rows, nc groups a row and gz token tiles of TN tokens:
  * the most subgroups S = gz x ceil(N / RS) x sk within 8 a SM (SMs: the device's, else 132), over wn 4 and 2 (2 above 16
- * tokens a tile; wn=1 only when given) and sk a power of two up to 16 whose parts keep >= 4 groups and whose sk slots fit
+ * tokens a tile: at m=32 wn=4 held 220-255 registers and lost on all six issue-15 shapes, by 2% to 5.6x, on an H200,
+ * tests/gpu/sweep_s32c.txt; wn=1 only when given) and sk a power of two up to 16 whose parts keep >= 4 groups and whose sk slots fit
  * the shared memory (fit_words uvec4); ties: the larger wn; when even the fewest exceed the bound, the fewest. sgs = sk:
  * one row tile a workgroup. Measured on an H200 (tests/gpu/sweep_s16e.txt, rotate): the rule's tiling is the fastest of
  * the 9 tried at m = 32 on all six issue-15 shapes, and of the 12 tried at m = 8 on five, 11% behind the best on
