@@ -75,6 +75,12 @@ def peers_load(path):
     return out
 
 
+def read_floor(rows, sh, mode):
+    """readbw's row over a shape's packed ternary weights (2 bits each, K padded to 64): one dispatch's read floor."""
+    n, k = (int(v) for v in sh.split("x"))
+    return pick(rows, "readbw", n=n * ((k + 63) // 64 * 64) // 16, mode=mode, items=None, unroll=None)
+
+
 def issue15(rows, peers):
     print("## Issue 15\n")
     for mode in ("rotate", "cold"):
@@ -82,10 +88,9 @@ def issue15(rows, peers):
         print("| shape | BitLinear us | % copy | dense us | x | needed us (dense / target x; the speed part) | readbw floor us | x at the floor | target | verdict |")
         print("|---|---:|---:|---:|---:|---:|---:|---:|---|---|")
         for sh in SIX:
-            n, k = (int(v) for v in sh.split("x"))
             b, wb = pick(rows, "bitnet_linear", shape=sh, m=1, mode=mode, algo=None, rows=None, gpt=None, split=None, lanes=None, wg=None)
             d, wd = pick(rows, "dense_f16", shape=sh, m=1, mode=mode, algo=None)
-            fl, wf = pick(rows, "readbw", n=n * ((k + 63) // 64 * 64) // 16, mode=mode, items=None, unroll=None)
+            fl, wf = read_floor(rows, sh, mode)
             x = t(d) / t(b) if b and d else None
             big = sh in ("28672x4096", "4096x14336")
             cf = float(b["bw_frac_copy"]) if b and b.get("bw_frac_copy") not in (None, "", "NA") else None
@@ -100,8 +105,7 @@ def issue15(rows, peers):
         print("| shape | m | BitLinear us | dense us | cuBLAS us | dense / cuBLAS (<= 1.25) | BitLinear x (>= 3 at 8, >= 2 at 32) | needed us | readbw floor us |")
         print("|---|---:|---:|---:|---:|---:|---:|---:|---:|")
         for sh in SIX:
-            n, k = (int(v) for v in sh.split("x"))
-            fl, wf = pick(rows, "readbw", n=n * ((k + 63) // 64 * 64) // 16, mode=mode, items=None, unroll=None)
+            fl, wf = read_floor(rows, sh, mode)
             for m in (8, 32):
                 b, wb = pick(rows, "bitnet_linear", shape=sh, m=m, mode=mode, algo=None, rows=None, mt=None)
                 d, wd = pick(rows, "dense_f16", shape=sh, m=m, mode=mode, algo=None)
