@@ -800,6 +800,15 @@ static int has_f16_16x8(const vkb_case *c)
     return 0;
 }
 
+/* Whether the case names an axis that only algo=coopmat_g reads (fold, mt, ts, ln, xc): the other dense plans refuse them. */
+static int dense_g_axis_given(const vkb_case *c)
+{
+    static const char *const axes[] = {"fold", "mt", "ts", "ln", "xc"};
+    for (size_t i = 0; i < sizeof(axes) / sizeof(axes[0]); i++)
+        if (vkb_param_str(c, axes[i], NULL)) return 1;
+    return 0;
+}
+
 static int dense_g_plan(vkb_case *c, long long n, long long k, int64_t m, int emu)
 {
     if (!emu && !c->caps.coopmat_nv)
@@ -974,9 +983,7 @@ static int dense_stream_plan(vkb_case *c, long long n, long long k, int64_t m, i
     const char *lay = vkb_param_str(c, "lay", "panel");
     int panel = !strcmp(lay, "panel");
     int64_t rb = vkb_param_int(c, "rb", 2), xpre = vkb_param_int(c, "xpre", 1);
-    if (vkb_param_str(c, "fold", NULL) || vkb_param_str(c, "mt", NULL) || vkb_param_str(c, "ts", NULL) || vkb_param_str(c, "ln", NULL) ||
-        vkb_param_str(c, "xc", NULL))
-        return vkb_error(c, "fold=, mt=, ts=, ln= and xc= apply to algo=coopmat_g only (algo=stream)");
+    if (dense_g_axis_given(c)) return vkb_error(c, "fold=, mt=, ts=, ln= and xc= apply to algo=coopmat_g only (algo=stream)");
     if (!panel && strcmp(lay, "rows")) return vkb_error(c, "lay=%s: expected rows or panel", lay);
     if ((rb != 1 && rb != 2 && rb != 4) || (xpre != 0 && xpre != 1))
         return vkb_error(c, "rb=%lld xpre=%lld: expected rb 1, 2 or 4 (register buffers), xpre 0 or 1", (long long)rb, (long long)xpre);
@@ -1085,8 +1092,7 @@ static int64_t dense_wgs_split(long long n, long long k, int64_t m, int64_t bn, 
 static int dense_wgs_plan(vkb_case *c, long long n, long long k, int64_t m, int emu)
 {
     if (vkb_param_str(c, "sr", NULL) || vkb_param_str(c, "sk", NULL) || vkb_param_str(c, "xpre", NULL) || vkb_param_str(c, "rb", NULL) ||
-        vkb_param_str(c, "fold", NULL) || vkb_param_str(c, "mt", NULL) || vkb_param_str(c, "ts", NULL) || vkb_param_str(c, "wn", NULL) ||
-        vkb_param_str(c, "ln", NULL) || vkb_param_str(c, "xc", NULL))
+        vkb_param_str(c, "wn", NULL) || dense_g_axis_given(c))
         return vkb_error(c, "sr=, sk=, xpre=, rb=, fold=, mt=, ts=, wn=, ln= and xc= do not apply to algo=wgs (its axes: bn, bk, sgs, ahead, split, "
                          "bufs)");
     const char *lay = vkb_param_str(c, "lay", "rows");
@@ -1190,9 +1196,7 @@ static int dense_coop_plan(vkb_case *c, long long n, long long k, int64_t m)
     if (vkb_param_str(c, "sr", NULL) || vkb_param_str(c, "sk", NULL) || vkb_param_str(c, "lay", NULL) || vkb_param_str(c, "xpre", NULL) ||
         vkb_param_str(c, "rb", NULL))
         return vkb_error(c, "sr=, xpre= and rb= apply to algo=stream only, sk= and lay= to stream and coopmat_g (algo=%s)", algo);
-    if (vkb_param_str(c, "fold", NULL) || vkb_param_str(c, "mt", NULL) || vkb_param_str(c, "ts", NULL) || vkb_param_str(c, "ln", NULL) ||
-        vkb_param_str(c, "xc", NULL))
-        return vkb_error(c, "fold=, mt=, ts=, ln= and xc= apply to algo=coopmat_g only (algo=%s)", algo);
+    if (dense_g_axis_given(c)) return vkb_error(c, "fold=, mt=, ts=, ln= and xc= apply to algo=coopmat_g only (algo=%s)", algo);
     if (!emu && !c->caps.coopmat_nv)
         return vkb_skip(c, "device lacks VK_NV_cooperative_matrix (fp16 matrix units); algo=coopmat_emu validates the tiling");
     if (!emu && !c->caps.f16) return vkb_skip(c, "device lacks shaderFloat16 (fp16 cooperative matrices)");
