@@ -107,16 +107,17 @@ def issue15(rows, peers):
         for sh in SIX:
             fl, wf = read_floor(rows, sh, mode)
             for m in (8, 32):
+                tx = 3 if m == 8 else 2  # the BitLinear target: x dense_f16's time
                 b, wb = pick(rows, "bitnet_linear", shape=sh, m=m, mode=mode, algo=None, rows=None, mt=None)
                 d, wd = pick(rows, "dense_f16", shape=sh, m=m, mode=mode, algo=None)
                 cb = peers.get(("linear_f16", "%s m=%d" % (sh, m), "f16"))
                 dr = t(d) / cb if d and cb else None
                 x = t(d) / t(b) if b and d else None
-                need = t(d) / (3 if m == 8 else 2) if d else None
+                need = t(d) / tx if d else None
                 under = need is not None and fl is not None and need < t(fl)
                 print("| %s | %d | %s | %s | %s | %s %s | %s %s | %s%s | %s |" % (sh, m, us(b, wb), us(d, wd), "%.2f" % (cb * 1e6) if cb else "NA (no peers)",
                       ratio(t(d), cb), "" if dr is None else verdict(dr <= 1.25), ratio(t(d), t(b)),
-                      "" if x is None else verdict(x >= (3 if m == 8 else 2)), "NA" if need is None else "%.2f" % (need * 1e6),
+                      "" if x is None else verdict(x >= tx), "NA" if need is None else "%.2f" % (need * 1e6),
                       " (under the floor)" if under else "", us(fl, wf)))
         print()
     print("### The layer (bitnet_layer: default = one fused dispatch; fuse=0 = two) vs its parts, m=1\n")
