@@ -82,6 +82,11 @@ SETS = {
                   ("        subgroupMemoryBarrierShared();                                                                \\\n"
                    "        subgroupBarrier();                                                                            \\\n", "")],
         "noloop": [("for (uint st = 0u; st < ns;", "for (uint st = 0u; st < 0u;")],
+        # session 33: x's or W's stores into the slab gone (so their loads go dead too: against noxload / noload, what
+        # staging them costs; the fragment loads still read the slab)
+        "noxstage": [("            if (e_ < XQ) sm[slab + WSL + (e_ / 4u) * WST + 4u * (H) + e_ % 4u] = Q[q];               \\\n", "")],
+        "nowstage": [("                [[unroll]] for (uint u = 0u; u < 4u; ++u) sm[slab + r_ * WST + 4u * (H) + u] = bitnet_codes(P[q][u]); \\\n",
+                      "                {}                                                                            \\\n")],
     }),
     # BitLinear gemv_sg (kernels/bitnet_gemv_sg.glsl, the m=1 default, session 25): x from registers (what its L1/L2
     # reads cost), no dot products (the W words still summed), W from registers (the fixed cost with x and the math)
