@@ -81,6 +81,7 @@ int vkb_add_pipe(vkb_case *c, const char *shader, int nspec, const uint32_t *spe
 
 vkb_dispatch *vkb_add_dispatch(vkb_case *c, int pipe, uint32_t gx, uint32_t gy, uint32_t gz)
 {
+    if (pipe < 0) return NULL;  /* vkb_add_pipe refused it (too many pipelines or spec constants) */
     if (c->ndisp == c->capdisp) {
         int cap = c->capdisp ? 2 * c->capdisp : 8;
         vkb_dispatch *d = realloc(c->disp, (size_t)cap * sizeof(*d));

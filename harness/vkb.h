@@ -23,7 +23,7 @@
 #define VKB_MAX_PARAMS 12
 #define VKB_MAX_BUFS 8
 #define VKB_MAX_PIPES 12
-#define VKB_MAX_SPEC 12
+#define VKB_MAX_SPEC 16  /* spec ids 0..15 (kernels/abi.h) */
 
 typedef enum { VKB_F32, VKB_F16, VKB_I8, VKB_U8, VKB_I32, VKB_U32 } vkb_dtype;
 size_t vkb_dtype_size(vkb_dtype t);

@@ -36,18 +36,21 @@ layout(constant_id = 8) const uint SS = 32u;
 layout(constant_id = 9) const uint PANEL = 1u;  // W's layout: 0 rows (T2, row-major); 1 16-row panels (w_at)
 layout(constant_id = 10) const uint GS = 1u;    // groups a stage (1, 2): their W and x staged, then their MMAs
 layout(constant_id = 11) const uint AH = 4u;    // groups in flight: 4 register sets, or 2 (fewer registers; GS = 1 only)
+layout(constant_id = 12) const uint XS = 0u;    // 1: a step's x staged once per K part, shared by its SR row tiles (GS = 1)
 
 const uint SR = SGS / SK;                         // row tiles per workgroup
 const uint RS = WN * LM;                          // rows per subgroup
 const uint LPL = (RS + SS - 1u) / SS;             // W rows (uvec4 loads) per lane per step
-const uint XQ = TN * 4u, XPL = (XQ + SS - 1u) / SS;  // x: uvec4 per step, per lane
+const uint XLN = XS != 0u ? SR * SS : SS;         // lanes that load and stage a step's x: the part's, or the subgroup's
+const uint XQ = TN * 4u, XPL = (XQ + XLN - 1u) / XLN;  // x: uvec4 per step, per lane
 const uint WST = 4u * GS + 1u;                    // slab row stride (uvec4): GS groups + 1 of padding (conflict-free)
 const uint WSL = RS * WST;                        // slab: RS decoded rows, then TN tokens
-const uint SLAB = WSL + TN * WST;
+const uint SLAB = XS != 0u ? WSL : WSL + TN * WST;  // XS: x is in the part's two stages after the ones instead
 const uint TILE = LM * LN / 4u;                   // uvec4 of one staged int32 accumulator
 const uint SLOT = SLAB > WN * MT * TILE ? SLAB : WN * MT * TILE;
 const uint ONES = SGS * SLOT;                     // an LM x LK block of ones (2 uvec4 a row): sum_k x by MMA
-shared uvec4 sm[ONES + 2u * LM];
+const uint XB = ONES + 2u * LM;                   // XS: stage b of part ks at XB + (2 ks + b) TN WST, TN rows of WST
+shared uvec4 sm[XB + XS * SK * 2u * TN * WST];
 #ifndef KP_SUM_END
 #define KP_SUM_END SK  // K parts summed; tests/kernels/bitnet_mma_kp_emu_droppart.comp sums one fewer
 #endif
@@ -73,11 +76,11 @@ AccEmu emu_sub(AccEmu a, AccEmu b) {
 #define LOADX(Q, S) {                                                                                 \
         uint g_ = c0 + (S);                                                                           \
         [[unroll]] for (uint q = 0u; q < XPL; ++q) {                                                  \
-            uint e_ = lane + q * SS, t_ = t0 + e_ / 4u;                                               \
+            uint e_ = xl + q * XLN, t_ = t0 + e_ / 4u;                                                \
             Q[q] = e_ < XQ && t_ < pc.m && g_ < cend ? x[(t_ * pc.p0 + g_) * 4u + e_ % 4u] : uvec4(0u); \
         }                                                                                             \
     }
-// Group S's W (P) and x (Q) into half H of the stage (uvec4 4 H .. 4 H + 3 of each slab row).
+// Group S's W (P) and x (Q) into half H of the stage (uvec4 4 H .. 4 H + 3 of each slab row); x's rows at xa_.
 #define STAGE(P, Q, H) {                                                                              \
         [[unroll]] for (uint q = 0u; q < LPL; ++q) {                                                  \
             uint r_ = lane + q * SS;                                                                  \
@@ -85,23 +88,30 @@ AccEmu emu_sub(AccEmu a, AccEmu b) {
                 [[unroll]] for (uint u = 0u; u < 4u; ++u) sm[slab + r_ * WST + 4u * (H) + u] = bitnet_codes(P[q][u]); \
         }                                                                                             \
         [[unroll]] for (uint q = 0u; q < XPL; ++q) {                                                  \
-            uint e_ = lane + q * SS;                                                                  \
-            if (e_ < XQ) sm[slab + WSL + (e_ / 4u) * WST + 4u * (H) + e_ % 4u] = Q[q];               \
+            uint e_ = xl + q * XLN;                                                                   \
+            if (e_ < XQ) sm[xa_ + (e_ / 4u) * WST + 4u * (H) + e_ % 4u] = Q[q];                      \
         }                                                                                             \
     }
 // Steps S .. S + GS - 1 on register sets P, Q (and PB, QB when GS = 2; past the part they hold zeros, which add
-// nothing); then each set takes the step AH later.
+// nothing); then each set takes the step AH later. XS: x in the part's stage (S) & 1, which every subgroup last read
+// two steps ago, before the workgroup barrier of the step between; so one barrier a step (uniform: ns = p1 for all).
 #define STEP(P, Q, PB, QB, S) if ((S) < ns) {                                                         \
+        uint xa_ = XS != 0u ? XB + (2u * ks + ((S) & 1u)) * TN * WST : slab + WSL;                    \
         subgroupBarrier();  /* the previous stage's fragment loads are done */                        \
         STAGE(P, Q, 0u)                                                                               \
         if (GS == 2u) STAGE(PB, QB, 1u)                                                               \
-        subgroupMemoryBarrierShared();                                                                \
-        subgroupBarrier();                                                                            \
+        if (XS != 0u) {                                                                               \
+            memoryBarrierShared();                                                                    \
+            barrier();                                                                                \
+        } else {                                                                                      \
+            subgroupMemoryBarrierShared();                                                            \
+            subgroupBarrier();                                                                        \
+        }                                                                                             \
         [[unroll]] for (uint kk = 0u; kk < KP_N(2u * GS); ++kk) {                                     \
             FRAG_B fb[MT];                                                                            \
             FRAG_A fa;                                                                                \
             [[unroll]] for (uint j = 0u; j < KP_N(MT); ++j) {                                         \
-                LOAD_COL(fb[j], slab + WSL + LN * j * WST + 2u * kk, WST);                            \
+                LOAD_COL(fb[j], xa_ + LN * j * WST + 2u * kk, WST);                                   \
                 asx[j] = MMA(ones, fb[j], asx[j]);                                                    \
             }                                                                                         \
             [[unroll]] for (uint i = 0u; i < KP_N(WN); ++i) {                                         \
@@ -120,7 +130,8 @@ AccEmu emu_sub(AccEmu a, AccEmu b) {
 void main() {
     uint sg = gl_SubgroupID, lane = gl_SubgroupInvocationID, tid = gl_LocalInvocationID.x;
     uint ks = sg / SR, sr = sg % SR, n0 = gl_WorkGroupID.x * SR * RS, r0 = n0 + sr * RS, t0 = gl_WorkGroupID.z * TN;
-    uint c0 = min(pc.p0, ks * pc.p1), cend = min(pc.p0, c0 + pc.p1), ns = cend - c0, slab = sg * SLOT;
+    uint c0 = min(pc.p0, ks * pc.p1), cend = min(pc.p0, c0 + pc.p1), ns = XS != 0u ? pc.p1 : cend - c0, slab = sg * SLOT;
+    uint xl = XS != 0u ? sr * SS + lane : lane;  // this lane's share of a step's x
     uvec4 p0[LPL], p1[LPL], p2[LPL], p3[LPL], q0[XPL], q1[XPL], q2[XPL], q3[XPL];
     LOADW(p0, 0u) LOADW(p1, 1u) LOADX(q0, 0u) LOADX(q1, 1u)  // in flight while the ones are written
     if (AH == 4u) {

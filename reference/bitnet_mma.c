@@ -236,11 +236,11 @@ int bitnet_mma_sg_plan(vkb_case *c, long long n, long long k, int64_t m, size_t 
     return 0;
 }
 
-/* uvec4 of one mma_kp subgroup's shared slot (kernels/bitnet_mma_kp.glsl SLOT): its slab (RS = 16 wn rows and TN tokens,
- * 4 gs + 1 uvec4 each) or, after the loop, its wn x TN / N staged int32 accumulators, whichever is larger. */
-static uint64_t kp_slot(int64_t wn, uint64_t tn, const uint32_t f[3], int64_t gs)
+/* uvec4 of one mma_kp subgroup's shared slot (kernels/bitnet_mma_kp.glsl SLOT): its slab (RS = 16 wn rows and, unless xs,
+ * TN tokens, 4 gs + 1 uvec4 each) or, after the loop, its wn x TN / N staged int32 accumulators, whichever is larger. */
+static uint64_t kp_slot(int64_t wn, uint64_t tn, const uint32_t f[3], int64_t gs, int xs)
 {
-    uint64_t slab = ((uint64_t)wn * f[0] + tn) * (4 * (uint64_t)gs + 1), stage = (uint64_t)wn * (tn / f[1]) * f[0] * f[1] / 4;
+    uint64_t slab = ((uint64_t)wn * f[0] + (xs ? 0 : tn)) * (4 * (uint64_t)gs + 1), stage = (uint64_t)wn * (tn / f[1]) * f[0] * f[1] / 4;
     return slab > stage ? slab : stage;
 }
 
@@ -263,7 +263,7 @@ static int kp_auto(uint64_t n, size_t nc, uint64_t tn, uint64_t gz, uint64_t sms
     for (size_t i = 0; i < sizeof(wns) / sizeof(wns[0]); i++) {
         int64_t w = wns[i];
         if ((wn0 && w != wn0) || (!wn0 && (w == 1 || (w == 4 && tn > 16)))) continue;
-        uint64_t rs = (uint64_t)w * f[0], tiles = (n + rs - 1) / rs, fit = fit_words / kp_slot(w, tn, f, gs);
+        uint64_t rs = (uint64_t)w * f[0], tiles = (n + rs - 1) / rs, fit = fit_words / kp_slot(w, tn, f, gs, 0);
         for (int64_t k = sk0 ? sk0 : 1; k <= (sk0 ? sk0 : 16); k *= 2) {
             int64_t g = sgs0 ? sgs0 : k;
             if ((!sk0 && k > 1 && (nc + (uint64_t)k - 1) / (uint64_t)k < 4) || g % k || (uint64_t)g > fit) continue;
@@ -280,7 +280,9 @@ static int kp_auto(uint64_t n, size_t nc, uint64_t tn, uint64_t gz, uint64_t sms
  * ceil(m / N) token fragments per subgroup, up to 32 tokens a tile (grid z holds the rest). gs= groups staged between
  * one pair of barriers (1, the default; 2: no consistent gain, tests/gpu/sweep_s17c.txt), ah= groups in flight (4 in four
  * register sets; 2 in two, fewer registers: the default where one 32-token tile holds every token, below). Shared
- * memory: sgs slots of max(RS + TN rows x (4 gs + 1) uvec4, the WN x MT staged accumulators) and the block of ones. */
+ * memory: sgs slots of max(RS + TN rows x (4 gs + 1) uvec4, the WN x MT staged accumulators) and the block of ones.
+ * xs=1 (gs=1; wn, sk and sgs given): a step's x staged once per K part and shared by its sgs / sk row tiles, in two stages
+ * of TN rows x 5 uvec4 a part (the slots then hold RS rows), one workgroup barrier a step instead of two subgroup ones. */
 int bitnet_mma_kp_plan(vkb_case *c, long long n, long long k, int64_t m, size_t nc, int emu, int panel)
 {
     int64_t gs = vkb_param_int(c, "gs", 1);
@@ -299,6 +301,10 @@ int bitnet_mma_kp_plan(vkb_case *c, long long n, long long k, int64_t m, size_t 
     if ((ah != 2 && ah != 4) || (ah == 2 && gs == 2))
         return vkb_error(c, "ah=%lld gs=%lld: expected 4 or 2 groups in flight (2 with gs=1 only)", (long long)ah, (long long)gs);
     int64_t wn = vkb_param_int(c, "wn", 0), sk = vkb_param_int(c, "sk", 0), sgs = vkb_param_int(c, "sgs", 0);
+    int64_t xs = vkb_param_int(c, "xs", 0);
+    if ((xs != 0 && xs != 1) || (xs && (gs != 1 || !wn || !sk || !sgs)))
+        return vkb_error(c, "xs=%lld: expected 0, or 1 with gs=1 and wn, sk and sgs given (gs=%lld wn=%lld sk=%lld sgs=%lld)",
+                         (long long)xs, (long long)gs, (long long)wn, (long long)sk, (long long)sgs);
     if ((wn != 0 && wn != 1 && wn != 2 && wn != 4) || sk < 0 || sk > 16 || sgs < 0 || sgs > 16 || (sk && sgs && sgs % sk))
         return vkb_error(c, "wn=%lld sk=%lld sgs=%lld: expected wn 1, 2 or 4, sk 1 .. 16, sgs 1 .. 16 and a multiple of sk",
                          (long long)wn, (long long)sk, (long long)sgs);
@@ -307,7 +313,7 @@ int bitnet_mma_kp_plan(vkb_case *c, long long n, long long k, int64_t m, size_t 
         return vkb_skip(c, "algo=mma_kp: no tiling with wn=%lld sk=%lld sgs=%lld (0: any) fits this device's %u B of shared memory",
                         (long long)wn, (long long)sk, (long long)sgs, c->caps.max_shared);
     uint64_t rs = (uint64_t)wn * f[0], sr = (uint64_t)(sgs / sk), wg = (uint64_t)ss * (uint64_t)sgs;
-    uint64_t shared = 16 * ((uint64_t)sgs * kp_slot(wn, tn, f, gs) + 2 * f[0]);
+    uint64_t shared = 16 * ((uint64_t)sgs * kp_slot(wn, tn, f, gs, (int)xs) + 2 * f[0] + (uint64_t)xs * (uint64_t)sk * 2 * tn * 5);
     if (wg > c->caps.max_wg_size || shared > c->caps.max_shared)
         return vkb_skip(c, "wn=%lld sk=%lld sgs=%lld on this device: %llu invocations (<= %u), %llu B shared (<= %u)", (long long)wn,
                         (long long)sk, (long long)sgs, (unsigned long long)wg, c->caps.max_wg_size, (unsigned long long)shared,
@@ -316,15 +322,16 @@ int bitnet_mma_kp_plan(vkb_case *c, long long n, long long k, int64_t m, size_t 
     if (gx > c->caps.max_wg_count_x || gz > 65535)
         return vkb_skip(c, "grid %llux1x%llu exceeds this device's maxComputeWorkGroupCount", (unsigned long long)gx,
                         (unsigned long long)gz);
-    uint32_t spec[12] = {(uint32_t)wg, f[0], f[1], f[2], (uint32_t)wn, (uint32_t)sgs, (uint32_t)mt, (uint32_t)sk, ss, (uint32_t)panel, (uint32_t)gs,
-                         (uint32_t)ah};
-    vkb_dispatch *d = vkb_add_dispatch(c, vkb_add_pipe(c, emu ? "bitnet_mma_kp_emu" : "bitnet_mma_kp", 12, spec), (uint32_t)gx, 1,
+    uint32_t spec[13] = {(uint32_t)wg, f[0], f[1], f[2], (uint32_t)wn, (uint32_t)sgs, (uint32_t)mt, (uint32_t)sk, ss, (uint32_t)panel, (uint32_t)gs,
+                         (uint32_t)ah, (uint32_t)xs};
+    vkb_dispatch *d = vkb_add_dispatch(c, vkb_add_pipe(c, emu ? "bitnet_mma_kp_emu" : "bitnet_mma_kp", 13, spec), (uint32_t)gx, 1,
                                        (uint32_t)gz);
     if (!d) return vkb_error(c, "out of memory");
     d->push.n = (uint32_t)n, d->push.m = (uint32_t)m, d->push.k = (uint32_t)k, d->push.p0 = (uint32_t)nc, d->push.p1 = (uint32_t)per;
     mma_cost(c, n, k, m);
-    snprintf(c->note, sizeof(c->note), "%s %ux%ux%u %llux%llu wn%lld sk%lld sgs%lld gs%lld%s (%llu groups a part) %s",
+    snprintf(c->note, sizeof(c->note), "%s %ux%ux%u %llux%llu wn%lld sk%lld sgs%lld gs%lld%s%s (%llu groups a part) %s",
              emu ? "mma_kp_emu" : "mma_kp", f[0], f[1], f[2], (unsigned long long)(rs * sr), (unsigned long long)tn, (long long)wn,
-             (long long)sk, (long long)sgs, (long long)gs, ah == 2 ? " ah2" : "", (unsigned long long)per, panel ? "panel" : "rows");
+             (long long)sk, (long long)sgs, (long long)gs, ah == 2 ? " ah2" : "", xs ? " xs" : "", (unsigned long long)per,
+             panel ? "panel" : "rows");
     return 0;
 }
