@@ -294,22 +294,33 @@ int bitnet_mma_kp_plan(vkb_case *c, long long n, long long k, int64_t m, size_t 
     uint64_t mt = ((uint64_t)m + f[1] - 1) / f[1], mtmax = 32 / f[1];
     if (mt > mtmax) mt = mtmax;
     uint64_t tn = f[1] * mt, gz = ((uint64_t)m + tn - 1) / tn;
-    /* ah: 2 where one tile holds 32 tokens and m <= 32 (gs=1): on the H200 (tests/gpu/sweep_s26g.txt, m=32, the six
-     * shapes) 164 registers against 206 took 3.5-11% less time cold and -1.5..+2.2% rotate; at m=8 (118 against 138)
-     * 3-13% less cold but up to 8% more rotate, so 4 there. m > 32 is unmeasured and keeps 4. */
-    int64_t ah = vkb_param_int(c, "ah", tn == 32 && m <= 32 && gs == 1 ? 2 : 4);
-    if ((ah != 2 && ah != 4) || (ah == 2 && gs == 2))
-        return vkb_error(c, "ah=%lld gs=%lld: expected 4 or 2 groups in flight (2 with gs=1 only)", (long long)ah, (long long)gs);
     int64_t wn = vkb_param_int(c, "wn", 0), sk = vkb_param_int(c, "sk", 0), sgs = vkb_param_int(c, "sgs", 0);
     int64_t xs = vkb_param_int(c, "xs", 0);
     if ((xs != 0 && xs != 1) || (xs && (gs != 1 || !wn || !sk || !sgs)))
         return vkb_error(c, "xs=%lld: expected 0, or 1 with gs=1 and wn, sk and sgs given (gs=%lld wn=%lld sk=%lld sgs=%lld)",
                          (long long)xs, (long long)gs, (long long)wn, (long long)sk, (long long)sgs);
+    uint64_t sms = c->caps.sm_count ? c->caps.sm_count : 132;
+    /* xs=1 wn=2 sk=1 sgs=4 (4 row tiles share each step's x; loads 4 steps ahead) where one 32-token tile holds every token,
+     * gs=1, and the 32-row tiles are at least 4 an SM, when none of xs, wn, sk, sgs is given. On the H200 (rotate / cold,
+     * us, tests/gpu/sweep_s33c.txt, s33d): 28672x4096 (6.8 tiles an SM) 36.16 / 38.53 against kp_auto's sk=1 sgs=1 39.94
+     * / 42.85, 20480x3200 (4.8) 29.28 / 31.84 against 30.44 / 33.34; below, on 13824x2560 (3.3), every xs tiling lost
+     * or tied (too few workgroups to fill the SMs: 22.76 at sgs=2 against 17.15). m=16 is left out (xs won 17% on
+     * 28672x4096 and lost 24% on 20480x3200), and so is m > 32 (unmeasured). */
+    if (!vkb_param_str(c, "xs", NULL) && !wn && !sk && !sgs && gs == 1 && tn == 32 && m <= 32 && ((uint64_t)n + 31) / 32 >= 4 * sms)
+        xs = 1, wn = 2, sk = 1, sgs = 4;
+    /* ah: 2 where one tile holds 32 tokens and m <= 32 (gs=1) without xs: on the H200 (tests/gpu/sweep_s26g.txt, m=32,
+     * the six shapes) 164 registers against 206 took 3.5-11% less time cold and -1.5..+2.2% rotate; at m=8 (118 against
+     * 138) 3-13% less cold but up to 8% more rotate, so 4 there. m > 32 is unmeasured and keeps 4. With xs (x's loads
+     * shared) ah=4 held 146 registers against 130 and took 1.4-3.7% less on 28672x4096 and 20480x3200 at sgs=4, both
+     * modes (sweep_s33d.txt). */
+    int64_t ah = vkb_param_int(c, "ah", tn == 32 && m <= 32 && gs == 1 && !xs ? 2 : 4);
+    if ((ah != 2 && ah != 4) || (ah == 2 && gs == 2))
+        return vkb_error(c, "ah=%lld gs=%lld: expected 4 or 2 groups in flight (2 with gs=1 only)", (long long)ah, (long long)gs);
     if ((wn != 0 && wn != 1 && wn != 2 && wn != 4) || sk < 0 || sk > 16 || sgs < 0 || sgs > 16 || (sk && sgs && sgs % sk))
         return vkb_error(c, "wn=%lld sk=%lld sgs=%lld: expected wn 1, 2 or 4, sk 1 .. 16, sgs 1 .. 16 and a multiple of sk",
                          (long long)wn, (long long)sk, (long long)sgs);
     uint64_t fit_words = (uint64_t)c->caps.max_shared / 16 - 2 * f[0];  /* uvec4 beside the ones */
-    if ((!wn || !sk || !sgs) && kp_auto((uint64_t)n, nc, tn, gz, c->caps.sm_count ? c->caps.sm_count : 132, fit_words, f, gs, &wn, &sk, &sgs))
+    if ((!wn || !sk || !sgs) && kp_auto((uint64_t)n, nc, tn, gz, sms, fit_words, f, gs, &wn, &sk, &sgs))
         return vkb_skip(c, "algo=mma_kp: no tiling with wn=%lld sk=%lld sgs=%lld (0: any) fits this device's %u B of shared memory",
                         (long long)wn, (long long)sk, (long long)sgs, c->caps.max_shared);
     uint64_t rs = (uint64_t)wn * f[0], sr = (uint64_t)(sgs / sk), wg = (uint64_t)ss * (uint64_t)sgs;

@@ -296,8 +296,14 @@ if ! grep -q '^PASS' "$T/out"; then ok "impossible sizes: no case ran"; else bad
 expect_exit 3 "gs=3, ah=3, and gs= outside algo=mma_kp: exit 3" run -e "bitnet_linear n=64 k=64 m=8 algo=mma_kp_emu gs=3" \
     -e "bitnet_linear n=64 k=64 m=8 algo=mma_sg_emu gs=2" -e "bitnet_linear n=64 k=64 m=8 algo=mma_kp_emu ah=3" --min-time 0.01
 grep_out "gs=3: names the line and the value" '-e#1:1: .*gs=3: expected 1 or 2 groups a stage'
-grep_out "gs= outside mma_kp: names the line" '-e#2:1: .*gs= applies to algo=mma_kp only, ah= to mma_kp and hmma'
+grep_out "gs= outside mma_kp: names the line" '-e#2:1: .*gs= and xs= apply to algo=mma_kp only, ah= to mma_kp and hmma'
 grep_out "ah=3: names the line and the value" '-e#3:1: .*ah=3 gs=1: expected 4 or 2 groups in flight \(2 with gs=1 only\)'
+expect_exit 3 "xs=1 without its tiling, with gs=2, and xs= outside algo=mma_kp: exit 3" run \
+    -e "bitnet_linear n=64 k=64 m=8 algo=mma_kp_emu xs=1 wn=2 sk=1" -e "bitnet_linear n=64 k=64 m=8 algo=mma_kp_emu xs=1 gs=2 wn=2 sk=1 sgs=2" \
+    -e "bitnet_linear n=64 k=64 m=8 algo=hmma_emu xs=1" --min-time 0.01
+grep_out "xs=1 without sgs: names the line and what is missing" '-e#1:1: .*xs=1: expected 0, or 1 with gs=1 and wn, sk and sgs given \(gs=1 wn=2 sk=1 sgs=0\)'
+grep_out "xs=1 gs=2: names the line" '-e#2:1: .*xs=1: expected 0, or 1 with gs=1 .*\(gs=2 wn=2 sk=1 sgs=2\)'
+grep_out "xs= outside mma_kp: names the line" '-e#3:1: .*gs= and xs= apply to algo=mma_kp only'
 expect_exit 3 "a --filter that selects nothing: exit 3" run -e "add n=10" --filter zzz
 grep_out "a --filter that selects nothing: says so" "no case matches --filter 'zzz'"
 expect_exit 0 "size beyond the device: SKIP, run goes on" run -e "add n=4000000000" -e "add n=10" --min-time 0.01
@@ -816,6 +822,17 @@ $(printf 'SKIP\t')" ] && grep -q "~66718 loop passes an invocation (>= 60000: ll
         ok "wgs's defaults: one buffer and ahead 3 from 192 workgroups, not 191 nor with bufs= named; split 4 from K = 4096, not 4032; its emulation near llvmpipe's loop limit PASSes, past it SKIPs"
     else cat "$T/wgs.tsv" >> "$T/out"; bad "wgs's defaults by grid" "$T/out"; fi
 else echo "skip - wgs's defaults by grid (the device reports its SM count, and the rules scale with it)"; fi
+# mma_kp's shared x stage (xs=1 wn=2 sk=1 sgs=4, reference/bitnet_mma.c) is the default at 17 <= m <= 32 from 4 32-row
+# tiles an SM (132 SMs where the device reports none): 16896 rows (528 tiles) take it, 16864 (527) and a given xs=0 do not.
+if "$VKB" devices 2>&1 | grep -q 'SMs/CUs: NA'; then
+    fast --timeout 0.1 --no-telemetry -e "bitnet_linear n=16896,16864 k=64 m=32 algo=mma_kp_emu" \
+        -e "bitnet_linear n=16896 k=64 m=32 algo=mma_kp_emu xs=0" > "$T/out" 2>&1
+    csv_col "$(lastdir)/results.csv" status note | sed 's/ (.*//' > "$T/kpxs.tsv"
+    if [ "$(cat "$T/kpxs.tsv")" = "$(printf 'PASS\tmma_kp_emu 16x16x32 %s\n' '128x32 wn2 sk1 sgs4 gs1 xs' '32x32 wn2 sk1 sgs1 gs1 ah2' \
+            '32x32 wn2 sk1 sgs1 gs1 ah2')" ]; then
+        ok "mma_kp's shared x stage: the default from 528 32-row tiles (4 an SM), not at 527 nor with xs=0 given"
+    else cat "$T/kpxs.tsv" >> "$T/out"; bad "mma_kp's shared x stage by grid" "$T/out"; fi
+else echo "skip - mma_kp's shared x stage by grid (the device reports its SM count, and the rule scales with it)"; fi
 # A fast reference that disagrees with the oracle's sample is an ERROR naming it, never a PASS
 # (VKB_FASTREF_CORRUPT=1 adds 1 to its first output: cpu/fastref.h).
 VKB_FASTREF_CORRUPT=1 fast -e "matmul n=256 variant=tiled" -e "bitnet_linear n=256 k=1024 m=64 variant=int" \
