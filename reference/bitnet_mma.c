@@ -301,12 +301,14 @@ int bitnet_mma_kp_plan(vkb_case *c, long long n, long long k, int64_t m, size_t 
                          (long long)xs, (long long)gs, (long long)wn, (long long)sk, (long long)sgs);
     uint64_t sms = c->caps.sm_count ? c->caps.sm_count : 132;
     /* xs=1 wn=2 sk=1 sgs=4 (4 row tiles share each step's x; loads 4 steps ahead) where one 32-token tile holds every token,
-     * gs=1, and the 32-row tiles are at least 4 an SM, when none of xs, wn, sk, sgs is given. On the H200 (rotate / cold,
-     * us, tests/gpu/sweep_s33c.txt, s33d): 28672x4096 (6.8 tiles an SM) 36.16 / 38.53 against kp_auto's sk=1 sgs=1 39.94
-     * / 42.85, 20480x3200 (4.8) 29.28 / 31.84 against 30.44 / 33.34; below, on 13824x2560 (3.3), every xs tiling lost
-     * or tied (too few workgroups to fill the SMs: 22.76 at sgs=2 against 17.15). m=16 is left out (xs won 17% on
-     * 28672x4096 and lost 24% on 20480x3200), and so is m > 32 (unmeasured). */
-    if (!vkb_param_str(c, "xs", NULL) && !wn && !sk && !sgs && gs == 1 && tn == 32 && m <= 32 && ((uint64_t)n + 31) / 32 >= 4 * sms)
+     * gs=1, the 32-row tiles are at least 4 an SM and a row has at least 50 groups (K >= 3200), when none of xs, wn, sk,
+     * sgs is given. On the H200 (rotate / cold, us, tests/gpu/sweep_s33c.txt, s33d, s33e): 28672x4096 (6.8 tiles an SM)
+     * 36.16 / 38.53 against kp_auto's sk=1 sgs=1 39.94 / 42.85, 20480x3200 (4.8) 29.28 / 31.84 against 30.44 / 33.34;
+     * on 13824x2560 (3.3) every xs tiling lost or tied (too few workgroups to fill the SMs: 22.76 at sgs=2 against
+     * 17.15), and on 16896x1000 (4.0, 16 groups) xs took 10.81 at m=17 where kp_auto took 9.23 on 16864x1000. m=16 is
+     * left out (xs won 17% on 28672x4096 and lost 24% on 20480x3200), and so is m > 32 (unmeasured). */
+    if (!vkb_param_str(c, "xs", NULL) && !wn && !sk && !sgs && gs == 1 && tn == 32 && m <= 32 && nc >= 50 &&
+        ((uint64_t)n + 31) / 32 >= 4 * sms)
         xs = 1, wn = 2, sk = 1, sgs = 4;
     /* ah: 2 where one tile holds 32 tokens and m <= 32 (gs=1) without xs: on the H200 (tests/gpu/sweep_s26g.txt, m=32,
      * the six shapes) 164 registers against 206 took 3.5-11% less time cold and -1.5..+2.2% rotate; at m=8 (118 against
