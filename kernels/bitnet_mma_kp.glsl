@@ -47,10 +47,13 @@ const uint WST = 4u * GS + 1u;                    // slab row stride (uvec4): GS
 const uint WSL = RS * WST;                        // slab: RS decoded rows, then TN tokens
 const uint SLAB = XS != 0u ? WSL : WSL + TN * WST;  // XS: x is in the part's two stages after the ones instead
 const uint TILE = LM * LN / 4u;                   // uvec4 of one staged int32 accumulator
-const uint SLOT = SLAB > WN * MT * TILE ? SLAB : WN * MT * TILE;
+const uint ACS = WN * MT * TILE;                  // a subgroup's staged accumulators
+const uint SLOT = XS != 0u ? SLAB : (SLAB > ACS ? SLAB : ACS);
 const uint ONES = SGS * SLOT;                     // an LM x LK block of ones (2 uvec4 a row): sum_k x by MMA
 const uint XB = ONES + 2u * LM;                   // XS: stage b of part ks at XB + (2 ks + b) TN WST, TN rows of WST
-shared uvec4 sm[XB + XS * SK * 2u * TN * WST];
+const uint XE = XB + XS * SK * 2u * TN * WST;
+const uint ASL = XS != 0u ? ACS : SLOT;           // accumulators of subgroup sg at sg ASL (XS: over the whole array)
+shared uvec4 sm[XE > SGS * ASL ? XE : SGS * ASL];
 #ifndef KP_SUM_END
 #define KP_SUM_END SK  // K parts summed; tests/kernels/bitnet_mma_kp_emu_droppart.comp sums one fewer
 #endif
@@ -156,17 +159,19 @@ void main() {
         }
     }
     // The part's exact sums, acc - sum_k x, staged column-major in the subgroup's own slab (its last fragment loads came
-    // before this subgroup barrier); then every part of every tile is in shared memory after one workgroup barrier.
+    // before this subgroup barrier; XS: at sg ASL over the slabs, the ones and the x stages, after every subgroup's last
+    // fragment loads); then every part of every tile is in shared memory after one workgroup barrier.
     subgroupBarrier();
+    if (XS != 0u) barrier();
     [[unroll]] for (uint i = 0u; i < WN; ++i)
-        [[unroll]] for (uint j = 0u; j < MT; ++j) STORE_COL(ACC_SUB(acc[i][j], asx[j]), slab + (i * MT + j) * TILE, LM / 4u);
+        [[unroll]] for (uint j = 0u; j < MT; ++j) STORE_COL(ACC_SUB(acc[i][j], asx[j]), sg * ASL + (i * MT + j) * TILE, LM / 4u);
     barrier();
     // Output e: row tile e / (RS TN), then token, then row (consecutive invocations write consecutive rows of a token).
     for (uint e = tid; e < SR * RS * TN; e += WG) {
         uint tr = e / (RS * TN), tl = (e / RS) % TN, rr = e % RS, tok = t0 + tl, row = n0 + tr * RS + rr;
         uint o = ((rr / LM) * MT + tl / LN) * TILE * 4u + (tl % LN) * LM + rr % LM;  // int32 index within a slot
         int a = 0;
-        for (uint q = 0u; q < KP_SUM_END; ++q) a += int(sm[(q * SR + tr) * SLOT + o / 4u][o % 4u]);
+        for (uint q = 0u; q < KP_SUM_END; ++q) a += int(sm[(q * SR + tr) * ASL + o / 4u][o % 4u]);
         if (tok < pc.m && row < pc.n) {
             precise float p = float(a) * gam[0];
             precise float v = p / sc[tok];

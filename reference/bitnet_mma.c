@@ -236,12 +236,16 @@ int bitnet_mma_sg_plan(vkb_case *c, long long n, long long k, int64_t m, size_t 
     return 0;
 }
 
-/* uvec4 of one mma_kp subgroup's shared slot (kernels/bitnet_mma_kp.glsl SLOT): its slab (RS = 16 wn rows and, unless xs,
- * TN tokens, 4 gs + 1 uvec4 each) or, after the loop, its wn x TN / N staged int32 accumulators, whichever is larger. */
+/* uvec4 of one mma_kp subgroup's staged int32 accumulators (wn x TN / N of them, kernels/bitnet_mma_kp.glsl ACS) */
+static uint64_t kp_acc(int64_t wn, uint64_t tn, const uint32_t f[3]) { return (uint64_t)wn * (tn / f[1]) * f[0] * f[1] / 4; }
+
+/* uvec4 of one mma_kp subgroup's shared slot (SLOT): its slab (RS = 16 wn rows and, unless xs, TN tokens, 4 gs + 1
+ * uvec4 each) or, after the loop and unless xs (which stages them over the whole array), its accumulators, whichever is
+ * larger. */
 static uint64_t kp_slot(int64_t wn, uint64_t tn, const uint32_t f[3], int64_t gs, int xs)
 {
-    uint64_t slab = ((uint64_t)wn * f[0] + (xs ? 0 : tn)) * (4 * (uint64_t)gs + 1), stage = (uint64_t)wn * (tn / f[1]) * f[0] * f[1] / 4;
-    return slab > stage ? slab : stage;
+    uint64_t slab = ((uint64_t)wn * f[0] + (xs ? 0 : tn)) * (4 * (uint64_t)gs + 1), stage = kp_acc(wn, tn, f);
+    return slab > stage || xs ? slab : stage;
 }
 
 /* algo=mma_kp's automatic tiling (kernels/bitnet_mma_kp.glsl) for N rows, nc groups a row and gz token tiles of TN tokens:
@@ -282,7 +286,8 @@ static int kp_auto(uint64_t n, size_t nc, uint64_t tn, uint64_t gz, uint64_t sms
  * register sets; 2 in two, fewer registers: the default where one 32-token tile holds every token, below). Shared
  * memory: sgs slots of max(RS + TN rows x (4 gs + 1) uvec4, the WN x MT staged accumulators) and the block of ones.
  * xs=1 (gs=1; wn, sk and sgs given): a step's x staged once per K part and shared by its sgs / sk row tiles, in two stages
- * of TN rows x 5 uvec4 a part (the slots then hold RS rows), one workgroup barrier a step instead of two subgroup ones. */
+ * of TN rows x 5 uvec4 a part (the slots then hold RS rows), one workgroup barrier a step instead of two subgroup ones;
+ * the accumulators are staged over the whole array at the end. */
 int bitnet_mma_kp_plan(vkb_case *c, long long n, long long k, int64_t m, size_t nc, int emu, int panel)
 {
     int64_t gs = vkb_param_int(c, "gs", 1);
@@ -326,7 +331,9 @@ int bitnet_mma_kp_plan(vkb_case *c, long long n, long long k, int64_t m, size_t 
         return vkb_skip(c, "algo=mma_kp: no tiling with wn=%lld sk=%lld sgs=%lld (0: any) fits this device's %u B of shared memory",
                         (long long)wn, (long long)sk, (long long)sgs, c->caps.max_shared);
     uint64_t rs = (uint64_t)wn * f[0], sr = (uint64_t)(sgs / sk), wg = (uint64_t)ss * (uint64_t)sgs;
-    uint64_t shared = 16 * ((uint64_t)sgs * kp_slot(wn, tn, f, gs, (int)xs) + 2 * f[0] + (uint64_t)xs * (uint64_t)sk * 2 * tn * 5);
+    uint64_t words = (uint64_t)sgs * kp_slot(wn, tn, f, gs, (int)xs) + 2 * f[0] + (uint64_t)xs * (uint64_t)sk * 2 * tn * 5;
+    if (xs && (uint64_t)sgs * kp_acc(wn, tn, f) > words) words = (uint64_t)sgs * kp_acc(wn, tn, f);
+    uint64_t shared = 16 * words;
     if (wg > c->caps.max_wg_size || shared > c->caps.max_shared)
         return vkb_skip(c, "wn=%lld sk=%lld sgs=%lld on this device: %llu invocations (<= %u), %llu B shared (<= %u)", (long long)wn,
                         (long long)sk, (long long)sgs, (unsigned long long)wg, c->caps.max_wg_size, (unsigned long long)shared,
