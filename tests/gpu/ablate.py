@@ -70,6 +70,8 @@ SETS = {
     # session 30: lay=fragx's m=16 default and m=32's (two token sets of one token fragment, K parts: the same stub)
     "dense_g16x": ("dense_coopmat_g_w2x1", "dense_coopmat_g.glsl", DG_CUTS_F),
     "dense_g32x": ("dense_coopmat_g_w2x1", "dense_coopmat_g.glsl", DG_CUTS_F),
+    # session 33: the same cuts on 28672x4096's m=32 default (wn=4 ts=2 sk=2 sgs=4 xc=1: 64-row subgroups, the w4x1 stub)
+    "dense_g32w4": ("dense_coopmat_g_w4x1", "dense_coopmat_g.glsl", DG_CUTS_F),
     # BitLinear mma_kp (kernels/bitnet_mma_kp.glsl, session 16): W or x from registers (what streaming them costs), no
     # decode, no sum_k x MMA, no subgroup barriers in a step, no K loop
     "mma_kp": ("bitnet_mma_kp", "bitnet_mma_kp.glsl", {
@@ -79,12 +81,12 @@ SETS = {
         "nodecode": [("sm[slab + r_ * WST + 4u * (H) + u] = bitnet_codes(P[q][u]);", "sm[slab + r_ * WST + 4u * (H) + u] = uvec4(P[q][u]);")],
         "noones": [("                asx[j] = MMA(ones, fb[j], asx[j]);                                                    \\\n", "")],
         "nobar": [("        subgroupBarrier();  /* the previous stage's fragment loads are done */                        \\\n", ""),
-                  ("        subgroupMemoryBarrierShared();                                                                \\\n"
-                   "        subgroupBarrier();                                                                            \\\n", "")],
+                  ("            subgroupMemoryBarrierShared();                                                            \\\n"
+                   "            subgroupBarrier();                                                                        \\\n", "")],
         "noloop": [("for (uint st = 0u; st < ns;", "for (uint st = 0u; st < 0u;")],
         # session 33: x's or W's stores into the slab gone (so their loads go dead too: against noxload / noload, what
         # staging them costs; the fragment loads still read the slab)
-        "noxstage": [("            if (e_ < XQ) sm[slab + WSL + (e_ / 4u) * WST + 4u * (H) + e_ % 4u] = Q[q];               \\\n", "")],
+        "noxstage": [("            if (e_ < XQ) sm[xa_ + (e_ / 4u) * WST + 4u * (H) + e_ % 4u] = Q[q];                      \\\n", "")],
         "nowstage": [("                [[unroll]] for (uint u = 0u; u < 4u; ++u) sm[slab + r_ * WST + 4u * (H) + u] = bitnet_codes(P[q][u]); \\\n",
                       "                {}                                                                            \\\n")],
     }),

@@ -100,10 +100,11 @@ ablate)  # session 14: where a kernel's time goes, SET mma_sg (BitLinear m=8), w
         dense_g32) E="dense_f16 shape=$SH m=32 mode=rotate algo=coopmat_g lay=frag mt=2 wn=2 sk=4 sgs=4" ;;
         dense_g16x) E="dense_f16 shape=$SH m=16 mode=rotate algo=coopmat_g" ;;   # lay=fragx, session 30
         dense_g32x) E="dense_f16 shape=$SH m=32 mode=rotate algo=coopmat_g" ;;
+        dense_g32w4) E="dense_f16 shape=28672x4096 m=32 mode=rotate algo=coopmat_g" ;;  # session 33: its wn=4 default
         hmma) E="bitnet_linear shape=$SH m=8 mode=rotate algo=hmma dec=1 wn=4 sk=4" ;;
         wgs_l) E="matmul n=4096,8192 dtype=f16 variant=coopmat_wgs_l" ;;
         wgs_xl) E="matmul n=4096,8192 dtype=f16 variant=coopmat_wgs_xl" ;;
-        *) echo "ablate: SET mma_sg, wgs, wgs_l, wgs_xl, dense_g, dense_g16, dense_g16f, dense_g32, dense_g16x, dense_g32x, mma_kp, gemv_sg, dense_wgs or hmma" >&2; exit 2 ;; esac
+        *) echo "ablate: SET mma_sg, wgs, wgs_l, wgs_xl, dense_g, dense_g16, dense_g16f, dense_g32, dense_g16x, dense_g32x, dense_g32w4, mma_kp, gemv_sg, dense_wgs or hmma" >&2; exit 2 ;; esac
     set -- $(python3 tests/gpu/ablate.py "$set" "$spv" $(command -v glslangValidator > /dev/null || echo --list)) || exit 1
     stub=$1; shift; for v in "$@"; do [ -f "$spv/$v.spv" ] || { echo "ablate: no $spv/$v.spv (tests/gpu/ablate.py $set $spv)" >&2; exit 1; }; done
     "$V" run --no-telemetry --no-cpu-baseline --no-calibrate --seed 3 --min-time 0.05 --timeout 1 --dir "$R/abl_$set" -e "$E" > "$R/abl_$set.log" 2>&1
