@@ -18,7 +18,7 @@
 // Buffers as bitnet_mma_io.glsl (0 W, 1 gamma', 2 xq, 3 s, 4 y; 5 part is not used). Push: n, m, p0 = groups per row,
 // p1 = groups per K part. Grid (ceil(N / (SR RS)), 1, ceil(M / TN)). Spec: 0 workgroup size = SS SGS, 1 LM, 2 LN, 3 LK
 // (32), 4 WN, 5 SGS, 6 MT, 7 SK (SGS % SK == 0), 8 SS (the subgroup size the host reads off the device), 9 PANEL, 10 GS,
-// 11 AH.
+// 11 AH, 12 XS.
 // Measured on an H200 (session 16, rotate): 21-33% under mma_sg at m=8 and 9-43% under mma at m=32 on the six issue-15
 // shapes (reference/bitnet_linear.c linear_default_algo has the figures; the tilings: reference/bitnet_mma.c
 // kp_auto). Ablated (sweep_s16c.txt) the K loop is mostly the on-chip step, not DRAM: loads 8 steps ahead were no faster
@@ -30,6 +30,12 @@
 // two groups between one pair of barriers: 6 of 24 rows faster, 18 slower (sweep_s17c.txt); GS = 1 stays. Neither a
 // rolled K loop (a quarter of the code: less cold-mode fetch, slower in rotate, sweep_s17e.txt) nor reading the output
 // scales before the loop (sweep_s17d.txt) helped.
+// Session 33 (H200): XS = 1 stages a step's x once per K part for the workgroup's SR row tiles (x's own loads and staging
+// were 4-12 us of the m=32 time, sweep_s33b.txt): with sk=1 sgs=4 it took 28672x4096 at m=32 from 39.9 to 36.2 us rotate
+// and 20480x3200 from 30.4 to 29.3, the default there (reference/bitnet_mma.c); it lost at m=8 and where the row tiles
+// are too few to fill the SMs four at a time (sweep_s33c.txt). x's int8 fragments loaded straight from the x buffer by
+// coopMatLoadNV took 1.7-3.9x this kernel's time, and W decoded to signed int8 (no sum_k x MMA) 1-22% more
+// (sweep_s33a.txt): neither kept.
 #include "bitnet_mma_io.glsl"
 layout(constant_id = 7) const uint SK = 4u;
 layout(constant_id = 8) const uint SS = 32u;
