@@ -304,22 +304,25 @@ int bitnet_mma_kp_plan(vkb_case *c, long long n, long long k, int64_t m, size_t 
     if ((xs != 0 && xs != 1) || (xs && (gs != 1 || !wn || !sk || !sgs)))
         return vkb_error(c, "xs=%lld: expected 0, or 1 with gs=1 and wn, sk and sgs given (gs=%lld wn=%lld sk=%lld sgs=%lld)",
                          (long long)xs, (long long)gs, (long long)wn, (long long)sk, (long long)sgs);
+    /* xs=1 wn=2 with bitnet_kp_xs_rule's sk and sgs (reference/bitnet_linear.h) where one 32-token tile holds every
+     * token, gs=1, and none of xs, wn, sk, sgs is given. On the H200 (rotate / cold, us; tests/gpu/sweep_s33c.txt):
+     *   13824x2560 (SR 4: sk=3 sgs=12) 15.63 / 17.70 against kp_auto's 17.30 / 20.03;
+     *   20480x3200 (SR 5: sk=2 sgs=10) 22.25 / 24.16 against 29.27 / 31.90 (sk=1 sgs=4: 29.12 rotate);
+     *   28672x4096 (SR 7: sk=1 sgs=4, 2 workgroups an SM) 35.87 against 39.94, where SR 7 sk=1 took 38.45;
+     *   6144x4096 (SR 2, left to kp_auto) ties at best (sk=4 sgs=8 14.58 against 14.45); 2560x6912 and 4096x14336
+     *   (SR 1) only lose with xs; 16896x1000 (16 groups a row) took 10.81 at m=17 with sk=1 sgs=4 where kp_auto took
+     *   9.23 on 16864x1000.
+     * One wave of workgroups sharing x over SR row tiles cuts x's L2 reads by SR; K parts fill the SMs' subgroups.
+     * m=16 is left out (xs won 17% on 28672x4096 and lost 24% on 20480x3200), and so is m > 32 (unmeasured). */
     uint64_t sms = c->caps.sm_count ? c->caps.sm_count : 132;
-    /* xs=1 wn=2 sk=1 sgs=4 (4 row tiles share each step's x; loads 4 steps ahead) where one 32-token tile holds every token,
-     * gs=1, the 32-row tiles are at least 4 an SM and a row has at least 50 groups (K >= 3200), when none of xs, wn, sk,
-     * sgs is given. On the H200 (rotate / cold, us, tests/gpu/sweep_s33c.txt, s33d, s33e): 28672x4096 (6.8 tiles an SM)
-     * 36.16 / 38.53 against kp_auto's sk=1 sgs=1 39.94 / 42.85, 20480x3200 (4.8) 29.28 / 31.84 against 30.44 / 33.34;
-     * on 13824x2560 (3.3) every xs tiling lost or tied (too few workgroups to fill the SMs: 22.76 at sgs=2 against
-     * 17.15), and on 16896x1000 (4.0, 16 groups) xs took 10.81 at m=17 where kp_auto took 9.23 on 16864x1000. m=16 is
-     * left out (xs won 17% on 28672x4096 and lost 24% on 20480x3200), and so is m > 32 (unmeasured). */
-    if (!vkb_param_str(c, "xs", NULL) && !wn && !sk && !sgs && gs == 1 && tn == 32 && m <= 32 && nc >= 50 &&
-        ((uint64_t)n + 31) / 32 >= 4 * sms)
-        xs = 1, wn = 2, sk = 1, sgs = 4;
+    if (!vkb_param_str(c, "xs", NULL) && !wn && !sk && !sgs && gs == 1 && tn == 32 && m <= 32 &&
+        bitnet_kp_xs_rule((uint64_t)n, nc, sms, (uint64_t)c->caps.max_shared / 16, &sk, &sgs))
+        xs = 1, wn = 2;
     /* ah: 2 where one tile holds 32 tokens and m <= 32 (gs=1) without xs: on the H200 (tests/gpu/sweep_s26g.txt, m=32,
      * the six shapes) 164 registers against 206 took 3.5-11% less time cold and -1.5..+2.2% rotate; at m=8 (118 against
      * 138) 3-13% less cold but up to 8% more rotate, so 4 there. m > 32 is unmeasured and keeps 4. With xs (x's loads
-     * shared) ah=4 held 146 registers against 130 and took 1.4-3.7% less on 28672x4096 and 20480x3200 at sgs=4, both
-     * modes (sweep_s33d.txt). */
+     * shared) ah=4 held 146 registers against 130 and took 1.4-3.7% less on 28672x4096 and 20480x3200 at sk=1 sgs=4,
+     * both modes (sweep_s33c.txt (d)); the figures above for the other xs tilings are at ah=4 too. */
     int64_t ah = vkb_param_int(c, "ah", tn == 32 && m <= 32 && gs == 1 && !xs ? 2 : 4);
     if ((ah != 2 && ah != 4) || (ah == 2 && gs == 2))
         return vkb_error(c, "ah=%lld gs=%lld: expected 4 or 2 groups in flight (2 with gs=1 only)", (long long)ah, (long long)gs);

@@ -822,16 +822,17 @@ $(printf 'SKIP\t')" ] && grep -q "~66718 loop passes an invocation (>= 60000: ll
         ok "wgs's defaults: one buffer and ahead 3 from 192 workgroups, not 191 nor with bufs= named; split 4 from K = 4096, not 4032; its emulation near llvmpipe's loop limit PASSes, past it SKIPs"
     else cat "$T/wgs.tsv" >> "$T/out"; bad "wgs's defaults by grid" "$T/out"; fi
 else echo "skip - wgs's defaults by grid (the device reports its SM count, and the rules scale with it)"; fi
-# mma_kp's shared x stage (xs=1 wn=2 sk=1 sgs=4, reference/bitnet_mma.c) is the default at 17 <= m <= 32 from 4 32-row
-# tiles an SM (132 SMs where the device reports none) and 50 groups a row: 16896 rows (528 tiles) at K = 3200 take it;
-# 16864 rows (527) and K = 3136 (49 groups) do not (kp_auto's K parts there).
+# mma_kp's shared x stage (xs=1, reference/bitnet_linear.h bitnet_kp_xs_rule, unit-tested on an H200's figures) is the
+# default at 17 <= m <= 32 from 4 32-row tiles a workgroup in one wave (132 SMs where the device reports none) and 40
+# groups a row: 12704 rows (397 tiles) at K = 2560 take it (sk=2 sgs=8: what fits lavapipe's 32 KiB); 12672 rows (396:
+# 3 a workgroup) and K = 2496 (39 groups) do not (kp_auto's K parts there).
 if "$VKB" devices 2>&1 | grep -q 'SMs/CUs: NA'; then
-    fast --timeout 0.1 --no-telemetry -e "bitnet_linear n=16896,16864 k=3200 m=17 algo=mma_kp_emu" \
-        -e "bitnet_linear n=16896 k=3136 m=17 algo=mma_kp_emu" > "$T/out" 2>&1
+    fast --timeout 0.1 --no-telemetry -e "bitnet_linear n=12704,12672 k=2560 m=17 algo=mma_kp_emu" \
+        -e "bitnet_linear n=12704 k=2496 m=17 algo=mma_kp_emu" > "$T/out" 2>&1
     csv_col "$(lastdir)/results.csv" status note | sed 's/ (.*//' > "$T/kpxs.tsv"
-    if [ "$(cat "$T/kpxs.tsv")" = "$(printf 'PASS\tmma_kp_emu 16x16x32 %s\n' '128x32 wn2 sk1 sgs4 gs1 xs' '32x32 wn2 sk2 sgs2 gs1 ah2' \
+    if [ "$(cat "$T/kpxs.tsv")" = "$(printf 'PASS\tmma_kp_emu 16x16x32 %s\n' '128x32 wn2 sk2 sgs8 gs1 xs' '32x32 wn2 sk2 sgs2 gs1 ah2' \
             '32x32 wn2 sk2 sgs2 gs1 ah2')" ]; then
-        ok "mma_kp's shared x stage: the default from 528 32-row tiles (4 an SM) and 50 groups a row, not at 527 tiles nor 49 groups"
+        ok "mma_kp's shared x stage: the default from 397 32-row tiles (4 a workgroup for one wave) and 40 groups a row, not at 396 tiles nor 39 groups"
     else cat "$T/kpxs.tsv" >> "$T/out"; bad "mma_kp's shared x stage by grid" "$T/out"; fi
 else echo "skip - mma_kp's shared x stage by grid (the device reports its SM count, and the rule scales with it)"; fi
 # A fast reference that disagrees with the oracle's sample is an ERROR naming it, never a PASS

@@ -16,6 +16,7 @@
 #include "result.h"
 #include "stats.h"
 #include "../reference/decomp.h"
+#include "../reference/bitnet_linear.h"
 #include "suite.h"
 #include "telemetry.h"
 #include "report.h"
@@ -2146,6 +2147,36 @@ static void test_spv_khr(void)
     }
 }
 
+/* mma_kp's shared-x rule (reference/bitnet_linear.h) on the issue-15 shapes of its measurements, an H200's 132 SMs and
+ * 48 KiB (3072 uvec4): the tilings sweep_s33c.txt measured fastest, nothing where it measured none, and lavapipe's
+ * 32 KiB (2048) fitting only what fits. */
+static void test_kp_xs_rule(void)
+{
+    int64_t sk = -1, sgs = -1;
+    CHECK(bitnet_kp_xs_rule(13824, 40, 132, 3072, &sk, &sgs) && sk == 3 && sgs == 12);   /* SR 4 */
+    CHECK(bitnet_kp_xs_rule(20480, 50, 132, 3072, &sk, &sgs) && sk == 2 && sgs == 10);   /* SR 5 */
+    CHECK(bitnet_kp_xs_rule(25344, 64, 132, 3072, &sk, &sgs) && sk == 2 && sgs == 12);   /* SR 6: 792 tiles */
+    CHECK(bitnet_kp_xs_rule(28672, 64, 132, 3072, &sk, &sgs) && sk == 1 && sgs == 4);    /* SR 7 */
+    sk = sgs = -1;
+    CHECK(!bitnet_kp_xs_rule(6144, 64, 132, 3072, &sk, &sgs) && sk == -1 && sgs == -1);  /* SR 2 */
+    CHECK(!bitnet_kp_xs_rule(4096, 224, 132, 3072, &sk, &sgs));                           /* SR 1 */
+    CHECK(!bitnet_kp_xs_rule(12672, 40, 132, 3072, &sk, &sgs));                           /* 396 tiles: SR 3 */
+    CHECK(bitnet_kp_xs_rule(12704, 40, 132, 3072, &sk, &sgs) && sk == 3 && sgs == 12);    /* 397: SR 4 */
+    sk = sgs = -1;
+    CHECK(!bitnet_kp_xs_rule(13824, 39, 132, 3072, &sk, &sgs) && sk == -1);               /* 39 groups a row */
+    CHECK(!bitnet_kp_xs_rule(16896, 16, 132, 3072, &sk, &sgs));                           /* 16896x1000 */
+    /* 32 KiB (2048 uvec4): SR 4 at sk 3 needs 2912, at sk 2 1952 (and 8 x 256 accumulators: 2048, just); SR 5 at sk 2
+     * needs 2272, so nothing; SR 7's 992 fits */
+    CHECK(bitnet_kp_xs_rule(13824, 40, 132, 2048, &sk, &sgs) && sk == 2 && sgs == 8);
+    sk = sgs = -1;
+    CHECK(!bitnet_kp_xs_rule(20480, 50, 132, 2048, &sk, &sgs) && sk == -1);
+    CHECK(bitnet_kp_xs_rule(28672, 64, 132, 2048, &sk, &sgs) && sk == 1 && sgs == 4);
+    CHECK(!bitnet_kp_xs_rule(13824, 40, 132, 2047, &sk, &sgs));                           /* one uvec4 short */
+    /* the SM count scales it: 114 SMs make 13824 rows SR 4 as well, 66 SMs SR 7 */
+    CHECK(bitnet_kp_xs_rule(13824, 40, 114, 3072, &sk, &sgs) && sk == 3 && sgs == 12);
+    CHECK(bitnet_kp_xs_rule(13824, 40, 66, 3072, &sk, &sgs) && sk == 1 && sgs == 4);
+}
+
 static const struct { const char *name; void (*fn)(void); } tests[] = {
     {"summary_1_to_10", test_summary_1_to_10},
     {"summary_outliers", test_summary_outliers},
@@ -2201,6 +2232,7 @@ static const struct { const char *name; void (*fn)(void); } tests[] = {
     {"report_fmt_family", test_report_fmt_family},
     {"spv_khr", test_spv_khr},
     {"host_calloc", test_host_calloc},
+    {"kp_xs_rule", test_kp_xs_rule},
 };
 
 int main(int argc, char **argv)
