@@ -322,8 +322,10 @@ int bitnet_mma_kp_plan(vkb_case *c, long long n, long long k, int64_t m, size_t 
      * the six shapes) 164 registers against 206 took 3.5-11% less time cold and -1.5..+2.2% rotate; at m=8 (118 against
      * 138) 3-13% less cold but up to 8% more rotate, so 4 there. m > 32 is unmeasured and keeps 4. With xs (x's loads
      * shared) ah=4 held 146 registers against 130 and took 1.4-3.7% less on 28672x4096 and 20480x3200 at sk=1 sgs=4,
-     * both modes (sweep_s33c.txt (d)); the figures above for the other xs tilings are at ah=4 too. */
-    int64_t ah = vkb_param_int(c, "ah", tn == 32 && m <= 32 && gs == 1 && !xs ? 2 : 4);
+     * both modes (sweep_s33c.txt (d)), but with K parts ah=2 (125 against 144) took 1.5-6% less: 13824x2560 sk=3 sgs=12
+     * 15.15 / 16.74 against 15.66 / 17.82, 20480x3200 sk=2 sgs=10 21.80 / 23.17 against 22.13 / 23.97 (rotate / cold,
+     * sweep_s33c.txt (k); the rule's figures above are at ah=4). So 2 there, 4 at xs sk=1. */
+    int64_t ah = vkb_param_int(c, "ah", tn == 32 && m <= 32 && gs == 1 && (!xs || sk >= 2) ? 2 : 4);
     if ((ah != 2 && ah != 4) || (ah == 2 && gs == 2))
         return vkb_error(c, "ah=%lld gs=%lld: expected 4 or 2 groups in flight (2 with gs=1 only)", (long long)ah, (long long)gs);
     if ((wn != 0 && wn != 1 && wn != 2 && wn != 4) || sk < 0 || sk > 16 || sgs < 0 || sgs > 16 || (sk && sgs && sgs % sk))
