@@ -315,8 +315,10 @@ int bitnet_mma_kp_plan(vkb_case *c, long long n, long long k, int64_t m, size_t 
      * One wave of workgroups sharing x over SR row tiles cuts x's L2 reads by SR; K parts fill the SMs' subgroups.
      * m=16 is left out (xs won 17% on 28672x4096 and lost 24% on 20480x3200), and so is m > 32 (unmeasured). */
     uint64_t sms = c->caps.sm_count ? c->caps.sm_count : 132;
+    uint64_t xpart = 2 * tn * (4 * (uint64_t)gs + 1);  /* xs: a K part's two x stages (kernels/bitnet_mma_kp.glsl) */
     if (!vkb_param_str(c, "xs", NULL) && !wn && !sk && !sgs && gs == 1 && tn == 32 && m <= 32 &&
-        bitnet_kp_xs_rule((uint64_t)n, nc, sms, (uint64_t)c->caps.max_shared / 16, &sk, &sgs))
+        bitnet_kp_xs_rule((uint64_t)n, nc, sms, (uint64_t)c->caps.max_shared / 16, kp_slot(2, tn, f, gs, 1), xpart,
+                          kp_acc(2, tn, f), 2 * f[0], &sk, &sgs))
         xs = 1, wn = 2;
     /* ah: 2 where one tile holds 32 tokens and m <= 32 (gs=1) without xs: on the H200 (tests/gpu/sweep_s26g.txt, m=32,
      * the six shapes) 164 registers against 206 took 3.5-11% less time cold and -1.5..+2.2% rotate; at m=8 (118 against
@@ -336,7 +338,7 @@ int bitnet_mma_kp_plan(vkb_case *c, long long n, long long k, int64_t m, size_t 
         return vkb_skip(c, "algo=mma_kp: no tiling with wn=%lld sk=%lld sgs=%lld (0: any) fits this device's %u B of shared memory",
                         (long long)wn, (long long)sk, (long long)sgs, c->caps.max_shared);
     uint64_t rs = (uint64_t)wn * f[0], sr = (uint64_t)(sgs / sk), wg = (uint64_t)ss * (uint64_t)sgs;
-    uint64_t words = (uint64_t)sgs * kp_slot(wn, tn, f, gs, (int)xs) + 2 * f[0] + (uint64_t)xs * (uint64_t)sk * 2 * tn * 5;
+    uint64_t words = (uint64_t)sgs * kp_slot(wn, tn, f, gs, (int)xs) + 2 * f[0] + (uint64_t)xs * (uint64_t)sk * xpart;
     if (xs && (uint64_t)sgs * kp_acc(wn, tn, f) > words) words = (uint64_t)sgs * kp_acc(wn, tn, f);
     uint64_t shared = 16 * words;
     if (wg > c->caps.max_wg_size || shared > c->caps.max_shared)

@@ -2152,29 +2152,32 @@ static void test_spv_khr(void)
  * 32 KiB (2048) fitting only what fits. */
 static void test_kp_xs_rule(void)
 {
+    /* wn=2 at 32 tokens: a W slab 32 x 5 uvec4, a part's x stages 2 x 32 x 5, 2 x 2 accumulators of 16x16 int32, 32 ones */
+#define XS_RULE(n, nc, sms, words) bitnet_kp_xs_rule(n, nc, sms, words, 160, 320, 256, 32, &sk, &sgs)
     int64_t sk = -1, sgs = -1;
-    CHECK(bitnet_kp_xs_rule(13824, 40, 132, 3072, &sk, &sgs) && sk == 3 && sgs == 12);   /* SR 4 */
-    CHECK(bitnet_kp_xs_rule(20480, 50, 132, 3072, &sk, &sgs) && sk == 2 && sgs == 10);   /* SR 5 */
-    CHECK(bitnet_kp_xs_rule(25344, 64, 132, 3072, &sk, &sgs) && sk == 2 && sgs == 12);   /* SR 6: 792 tiles */
-    CHECK(bitnet_kp_xs_rule(28672, 64, 132, 3072, &sk, &sgs) && sk == 1 && sgs == 4);    /* SR 7 */
+    CHECK(XS_RULE(13824, 40, 132, 3072) && sk == 3 && sgs == 12);   /* SR 4 */
+    CHECK(XS_RULE(20480, 50, 132, 3072) && sk == 2 && sgs == 10);   /* SR 5 */
+    CHECK(XS_RULE(25344, 64, 132, 3072) && sk == 2 && sgs == 12);   /* SR 6: 792 tiles */
+    CHECK(XS_RULE(28672, 64, 132, 3072) && sk == 1 && sgs == 4);    /* SR 7 */
     sk = sgs = -1;
-    CHECK(!bitnet_kp_xs_rule(6144, 64, 132, 3072, &sk, &sgs) && sk == -1 && sgs == -1);  /* SR 2 */
-    CHECK(!bitnet_kp_xs_rule(4096, 224, 132, 3072, &sk, &sgs));                           /* SR 1 */
-    CHECK(!bitnet_kp_xs_rule(12672, 40, 132, 3072, &sk, &sgs));                           /* 396 tiles: SR 3 */
-    CHECK(bitnet_kp_xs_rule(12704, 40, 132, 3072, &sk, &sgs) && sk == 3 && sgs == 12);    /* 397: SR 4 */
+    CHECK(!XS_RULE(6144, 64, 132, 3072) && sk == -1 && sgs == -1);  /* SR 2 */
+    CHECK(!XS_RULE(4096, 224, 132, 3072));                           /* SR 1 */
+    CHECK(!XS_RULE(12672, 40, 132, 3072));                           /* 396 tiles: SR 3 */
+    CHECK(XS_RULE(12704, 40, 132, 3072) && sk == 3 && sgs == 12);    /* 397: SR 4 */
     sk = sgs = -1;
-    CHECK(!bitnet_kp_xs_rule(13824, 39, 132, 3072, &sk, &sgs) && sk == -1);               /* 39 groups a row */
-    CHECK(!bitnet_kp_xs_rule(16896, 16, 132, 3072, &sk, &sgs));                           /* 16896x1000 */
+    CHECK(!XS_RULE(13824, 39, 132, 3072) && sk == -1);               /* 39 groups a row */
+    CHECK(!XS_RULE(16896, 16, 132, 3072));                           /* 16896x1000 */
     /* 32 KiB (2048 uvec4): SR 4 at sk 3 needs 2912, at sk 2 1952 (and 8 x 256 accumulators: 2048, just); SR 5 at sk 2
      * needs 2272, so nothing; SR 7's 992 fits */
-    CHECK(bitnet_kp_xs_rule(13824, 40, 132, 2048, &sk, &sgs) && sk == 2 && sgs == 8);
+    CHECK(XS_RULE(13824, 40, 132, 2048) && sk == 2 && sgs == 8);
     sk = sgs = -1;
-    CHECK(!bitnet_kp_xs_rule(20480, 50, 132, 2048, &sk, &sgs) && sk == -1);
-    CHECK(bitnet_kp_xs_rule(28672, 64, 132, 2048, &sk, &sgs) && sk == 1 && sgs == 4);
-    CHECK(!bitnet_kp_xs_rule(13824, 40, 132, 2047, &sk, &sgs));                           /* one uvec4 short */
+    CHECK(!XS_RULE(20480, 50, 132, 2048) && sk == -1);
+    CHECK(XS_RULE(28672, 64, 132, 2048) && sk == 1 && sgs == 4);
+    CHECK(!XS_RULE(13824, 40, 132, 2047));                           /* one uvec4 short */
     /* the SM count scales it: 114 SMs make 13824 rows SR 4 as well, 66 SMs SR 7 */
-    CHECK(bitnet_kp_xs_rule(13824, 40, 114, 3072, &sk, &sgs) && sk == 3 && sgs == 12);
-    CHECK(bitnet_kp_xs_rule(13824, 40, 66, 3072, &sk, &sgs) && sk == 1 && sgs == 4);
+    CHECK(XS_RULE(13824, 40, 114, 3072) && sk == 3 && sgs == 12);
+    CHECK(XS_RULE(13824, 40, 66, 3072) && sk == 1 && sgs == 4);
+#undef XS_RULE
 }
 
 static const struct { const char *name; void (*fn)(void); } tests[] = {
