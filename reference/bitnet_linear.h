@@ -33,16 +33,16 @@ int bitnet_mma_sg_plan(vkb_case *c, long long n, long long k, int64_t m, size_t 
 int bitnet_mma_kp_plan(vkb_case *c, long long n, long long k, int64_t m, size_t nc, int emu, int panel);
 
 /* mma_kp's shared x stage by grid (xs=1; the caller takes it at a 32-token tile, gs=1, where none of xs, wn, sk, sgs is
- * given; the measurements are at its call in reference/bitnet_mma.c). For N = n rows in 32-row tiles, nc 64-weight
+ * given; the measurements are at its call in reference/bitnet_mma.c). For tiles 32-row x 32-token tiles, nc 64-weight
  * groups a row, sms SMs and words uvec4 of shared memory a workgroup, and the kernel's uvec4 counts at its wn (slab: a
  * subgroup's W slab; part: a K part's two x stages; acc: a subgroup's staged accumulators, which go over all the rest
  * after the loop; ones: the block of ones): SR = the row tiles a workgroup that one wave of workgroups needs; SR 4..6
  * take the most K parts sk (>= 2) whose SR sk <= 12 subgroups fit, SR >= 7 sk=1 sgs=4 (two or more workgroups an SM).
  * Returns 1 with *sk, *sgs; 0 (nothing set) below 40 groups a row, below SR 4, or where nothing fits. */
-static inline int bitnet_kp_xs_rule(uint64_t n, uint64_t nc, uint64_t sms, uint64_t words, uint64_t slab, uint64_t part,
-                                    uint64_t acc, uint64_t ones, int64_t *sk, int64_t *sgs)
+static inline int bitnet_kp_xs_rule(uint64_t tiles, uint64_t nc, uint64_t sms, uint64_t words, uint64_t slab,
+                                    uint64_t part, uint64_t acc, uint64_t ones, int64_t *sk, int64_t *sgs)
 {
-    uint64_t sr = ((n + 31) / 32 + sms - 1) / sms;
+    uint64_t sr = (tiles + sms - 1) / sms;
     if (nc < 40 || sr < 4) return 0;
     for (uint64_t k = sr >= 7 ? 1 : 12 / sr; k >= (sr >= 7 ? 1u : 2u); k--) {
         uint64_t g = sr >= 7 ? 4 : sr * k;

@@ -304,8 +304,8 @@ int bitnet_mma_kp_plan(vkb_case *c, long long n, long long k, int64_t m, size_t 
     if ((xs != 0 && xs != 1) || (xs && (gs != 1 || !wn || !sk || !sgs)))
         return vkb_error(c, "xs=%lld: expected 0, or 1 with gs=1 and wn, sk and sgs given (gs=%lld wn=%lld sk=%lld sgs=%lld)",
                          (long long)xs, (long long)gs, (long long)wn, (long long)sk, (long long)sgs);
-    /* xs=1 wn=2 with bitnet_kp_xs_rule's sk and sgs (reference/bitnet_linear.h) where one 32-token tile holds every
-     * token, gs=1, and none of xs, wn, sk, sgs is given. On the H200 (rotate / cold, us; tests/gpu/sweep_s33c.txt):
+    /* xs=1 wn=2 with bitnet_kp_xs_rule's sk and sgs (reference/bitnet_linear.h) at 32-token tiles, one or two of them
+     * (17 <= m <= 64), gs=1, where none of xs, wn, sk, sgs is given. On the H200 (rotate / cold, us; sweep_s33c.txt):
      *   13824x2560 (SR 4: sk=3 sgs=12) 15.63 / 17.70 against kp_auto's 17.30 / 20.03;
      *   20480x3200 (SR 5: sk=2 sgs=10) 22.25 / 24.16 against 29.27 / 31.90 (sk=1 sgs=4: 29.12 rotate);
      *   28672x4096 (SR 7: sk=1 sgs=4, 2 workgroups an SM) 35.87 against 39.94, where SR 7 sk=1 took 38.45;
@@ -313,11 +313,15 @@ int bitnet_mma_kp_plan(vkb_case *c, long long n, long long k, int64_t m, size_t 
      *   (SR 1) only lose with xs; 16896x1000 (16 groups a row) took 10.81 at m=17 with sk=1 sgs=4 where kp_auto took
      *   9.23 on 16864x1000.
      * One wave of workgroups sharing x over SR row tiles cuts x's L2 reads by SR; K parts fill the SMs' subgroups.
-     * m=16 is left out (xs won 17% on 28672x4096 and lost 24% on 20480x3200), and so is m > 32 (unmeasured). */
+     * At m=64 (two token tiles: twice the tiles) it picks sk=1 sgs=4 on 13824x2560, 20480x3200 and 28672x4096: 24.92,
+     * 35.24, 71.92 rotate against kp_auto's 27.12, 61.79, 81.26, each the fastest of the 5 xs tilings tried or within
+     * 0.1%; on the other three kp_auto stays (6144x4096: 21.38, where SR 3 sk=3 sgs=12 took 20.21; 2560x6912 and
+     * 4096x14336 lost with xs) (sweep_s33c.txt (m)). m=16 is left out (xs won 17% on 28672x4096 and lost 24% on
+     * 20480x3200), and so is m > 64 (unmeasured). */
     uint64_t sms = c->caps.sm_count ? c->caps.sm_count : 132;
     uint64_t xpart = 2 * tn * (4 * (uint64_t)gs + 1);  /* xs: a K part's two x stages (kernels/bitnet_mma_kp.glsl) */
-    if (!vkb_param_str(c, "xs", NULL) && !wn && !sk && !sgs && gs == 1 && tn == 32 && m <= 32 &&
-        bitnet_kp_xs_rule((uint64_t)n, nc, sms, (uint64_t)c->caps.max_shared / 16, kp_slot(2, tn, f, gs, 1), xpart,
+    if (!vkb_param_str(c, "xs", NULL) && !wn && !sk && !sgs && gs == 1 && tn == 32 && gz <= 2 &&
+        bitnet_kp_xs_rule(((uint64_t)n + 31) / 32 * gz, nc, sms, (uint64_t)c->caps.max_shared / 16, kp_slot(2, tn, f, gs, 1), xpart,
                           kp_acc(2, tn, f), 2 * f[0], &sk, &sgs))
         xs = 1, wn = 2;
     /* ah: 2 where one tile holds 32 tokens and m <= 32 (gs=1) without xs: on the H200 (tests/gpu/sweep_s26g.txt, m=32,

@@ -2153,7 +2153,7 @@ static void test_spv_khr(void)
 static void test_kp_xs_rule(void)
 {
     /* wn=2 at 32 tokens: a W slab 32 x 5 uvec4, a part's x stages 2 x 32 x 5, 2 x 2 accumulators of 16x16 int32, 32 ones */
-#define XS_RULE(n, nc, sms, words) bitnet_kp_xs_rule(n, nc, sms, words, 160, 320, 256, 32, &sk, &sgs)
+#define XS_RULE(n, nc, sms, words) bitnet_kp_xs_rule(((n) + 31) / 32, nc, sms, words, 160, 320, 256, 32, &sk, &sgs)
     int64_t sk = -1, sgs = -1;
     CHECK(XS_RULE(13824, 40, 132, 3072) && sk == 3 && sgs == 12);   /* SR 4 */
     CHECK(XS_RULE(20480, 50, 132, 3072) && sk == 2 && sgs == 10);   /* SR 5 */
@@ -2177,6 +2177,9 @@ static void test_kp_xs_rule(void)
     /* the SM count scales it: 114 SMs make 13824 rows SR 4 as well, 66 SMs SR 7 */
     CHECK(XS_RULE(13824, 40, 114, 3072) && sk == 3 && sgs == 12);
     CHECK(XS_RULE(13824, 40, 66, 3072) && sk == 1 && sgs == 4);
+    /* two token tiles (m=64) count twice: 13824 rows are SR 7 (sk=1 sgs=4), 6144 SR 3 (none) */
+    CHECK(XS_RULE(2 * 13824, 40, 132, 3072) && sk == 1 && sgs == 4);
+    CHECK(!XS_RULE(2 * 6144, 64, 132, 3072));
 #undef XS_RULE
 }
 
