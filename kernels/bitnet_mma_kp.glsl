@@ -32,11 +32,11 @@
 // scales before the loop (sweep_s17d.txt) helped.
 // Session 33 (H200): XS = 1 stages a step's x once per K part for the workgroup's SR row tiles (x's own loads and staging
 // were 4-12 us of the m=32 time, sweep_s33b.txt). With one wave of workgroups of SR row tiles and K parts it took m=32
-// on 13824x2560 from 17.3 to 15.1 us rotate, 20480x3200 from 29.3 to 21.8 (x's reads from L2 had bound it), and with
-// sk=1 sgs=4 28672x4096 from 39.9 to 35.9: the default there (reference/bitnet_linear.h bitnet_kp_xs_rule); it lost at
-// m=8 and where the row tiles are too few (sweep_s33c.txt). x's int8 fragments loaded straight from the x buffer by
-// coopMatLoadNV took 1.7-3.9x this kernel's time, and W decoded to signed int8 (no sum_k x MMA) 1-22% more
-// (sweep_s33a.txt): neither kept.
+// on 13824x2560 from 17.3 to 15.1 us rotate, 20480x3200 from 30.4 to 21.8 (x's reads from L2 had bound it), and with
+// sk=1 sgs=4 28672x4096 from 39.9 to 35.9, and at m=64 20480x3200 from 61.8 to 35.4: the default there
+// (reference/bitnet_linear.h bitnet_kp_xs_rule); it lost at m=8 and where the row tiles are too few (sweep_s33c.txt).
+// x's int8 fragments loaded straight from the x buffer by coopMatLoadNV took 1.7-3.9x this kernel's time, and W
+// decoded to signed int8 (no sum_k x MMA) 1-22% more (sweep_s33a.txt): neither kept.
 #include "bitnet_mma_io.glsl"
 layout(constant_id = 7) const uint SK = 4u;
 layout(constant_id = 8) const uint SS = 32u;
