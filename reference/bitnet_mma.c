@@ -307,7 +307,7 @@ int bitnet_mma_kp_plan(vkb_case *c, long long n, long long k, int64_t m, size_t 
     /* xs=1 wn=2 with bitnet_kp_xs_rule's sk and sgs (reference/bitnet_linear.h) at 32-token tiles, one or two of them
      * (17 <= m <= 64), gs=1, where none of xs, wn, sk, sgs is given. On the H200 (rotate / cold, us; sweep_s33c.txt):
      *   13824x2560 (SR 4: sk=3 sgs=12) 15.63 / 17.70 against kp_auto's 17.30 / 20.03;
-     *   20480x3200 (SR 5: sk=2 sgs=10) 22.25 / 24.16 against 29.27 / 31.90 (sk=1 sgs=4: 29.12 rotate);
+     *   20480x3200 (SR 5: sk=2 sgs=10) 22.25 / 24.16 against kp_auto's 30.44 / 33.34 and sk=1 sgs=4's 29.27 / 31.90;
      *   28672x4096 (SR 7: sk=1 sgs=4, 2 workgroups an SM) 35.87 against 39.94, where SR 7 sk=1 took 38.45;
      *   6144x4096 (SR 2, left to kp_auto) ties at best (sk=4 sgs=8 14.58 against 14.45); 2560x6912 and 4096x14336
      *   (SR 1) only lose with xs; 16896x1000 (16 groups a row) took 10.81 at m=17 with sk=1 sgs=4 where kp_auto took
