@@ -39,6 +39,14 @@ int bitnet_mma_kp_plan(vkb_case *c, long long n, long long k, int64_t m, size_t 
  * after the loop; ones: the block of ones): SR = the row tiles a workgroup that one wave of workgroups needs; SR 4..6
  * take the most K parts sk (>= 2) whose SR sk <= 12 subgroups fit, SR >= 7 sk=1 sgs=4 (two or more workgroups an SM).
  * Returns 1 with *sk, *sgs; 0 (nothing set) below 40 groups a row, below SR 4, or where nothing fits. */
+/* uvec4 of shared memory an xs=1 mma_kp workgroup of sgs subgroups and sk K parts holds (kernels/bitnet_mma_kp.glsl's
+ * sm[]): its W slabs, the ones and the parts' x stages, or the staged accumulators laid over all of them, the larger. */
+static inline uint64_t bitnet_kp_xs_words(uint64_t sgs, uint64_t sk, uint64_t slab, uint64_t part, uint64_t acc, uint64_t ones)
+{
+    uint64_t loop = sgs * slab + ones + sk * part;
+    return loop > sgs * acc ? loop : sgs * acc;
+}
+
 static inline int bitnet_kp_xs_rule(uint64_t tiles, uint64_t nc, uint64_t sms, uint64_t words, uint64_t slab,
                                     uint64_t part, uint64_t acc, uint64_t ones, int64_t *sk, int64_t *sgs)
 {
@@ -46,7 +54,7 @@ static inline int bitnet_kp_xs_rule(uint64_t tiles, uint64_t nc, uint64_t sms, u
     if (nc < 40 || sr < 4) return 0;
     for (uint64_t k = sr >= 7 ? 1 : 12 / sr; k >= (sr >= 7 ? 1u : 2u); k--) {
         uint64_t g = sr >= 7 ? 4 : sr * k;
-        if (g * slab + ones + k * part <= words && g * acc <= words) {
+        if (bitnet_kp_xs_words(g, k, slab, part, acc, ones) <= words) {
             *sk = (int64_t)k, *sgs = (int64_t)g;
             return 1;
         }

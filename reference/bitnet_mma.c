@@ -342,8 +342,8 @@ int bitnet_mma_kp_plan(vkb_case *c, long long n, long long k, int64_t m, size_t 
         return vkb_skip(c, "algo=mma_kp: no tiling with wn=%lld sk=%lld sgs=%lld (0: any) fits this device's %u B of shared memory",
                         (long long)wn, (long long)sk, (long long)sgs, c->caps.max_shared);
     uint64_t rs = (uint64_t)wn * f[0], sr = (uint64_t)(sgs / sk), wg = (uint64_t)ss * (uint64_t)sgs;
-    uint64_t words = (uint64_t)sgs * kp_slot(wn, tn, f, gs, (int)xs) + 2 * f[0] + (uint64_t)xs * (uint64_t)sk * xpart;
-    if (xs && (uint64_t)sgs * kp_acc(wn, tn, f) > words) words = (uint64_t)sgs * kp_acc(wn, tn, f);
+    uint64_t words = xs ? bitnet_kp_xs_words((uint64_t)sgs, (uint64_t)sk, kp_slot(wn, tn, f, gs, 1), xpart, kp_acc(wn, tn, f), 2 * f[0])
+                        : (uint64_t)sgs * kp_slot(wn, tn, f, gs, 0) + 2 * f[0];
     uint64_t shared = 16 * words;
     if (wg > c->caps.max_wg_size || shared > c->caps.max_shared)
         return vkb_skip(c, "wn=%lld sk=%lld sgs=%lld on this device: %llu invocations (<= %u), %llu B shared (<= %u)", (long long)wn,

@@ -823,7 +823,7 @@ $(printf 'SKIP\t')" ] && grep -q "~66718 loop passes an invocation (>= 60000: ll
     else cat "$T/wgs.tsv" >> "$T/out"; bad "wgs's defaults by grid" "$T/out"; fi
 else echo "skip - wgs's defaults by grid (the device reports its SM count, and the rules scale with it)"; fi
 # mma_kp's shared x stage (xs=1, reference/bitnet_linear.h bitnet_kp_xs_rule, unit-tested on an H200's figures) is the
-# default at 17 <= m <= 32 from 4 32-row tiles a workgroup in one wave (132 SMs where the device reports none) and 40
+# default at 17 <= m <= 64 from 4 32-row tiles a workgroup in one wave (132 SMs where the device reports none) and 40
 # groups a row: 12704 rows (397 tiles) at K = 2560 take it (sk=2 sgs=8: what fits lavapipe's 32 KiB); 12672 rows (396:
 # 3 a workgroup) and K = 2496 (39 groups) do not (kp_auto's K parts there).
 if "$VKB" devices 2>&1 | grep -q 'SMs/CUs: NA'; then
