@@ -3,13 +3,14 @@
 cuSOLVER, CUDA copies): the numbers vkbench's closing notes compare against.
 
 Usage: python3 tests/gpu/peers.py OUT.csv [--quick]
-Each row: op, shape, dtype, median_s, min_s, samples, rate, unit, method, calls_per_sample. Timing: 5 warm-up calls; then each
+Each row: op, shape, dtype, median_s, min_s, samples, rate, unit, method, calls_per_sample, iqm_s (cold rows). Timing: 5 warm-up calls; then each
 sample times R back-to-back calls between one pair of CUDA events and divides by R, R chosen so that a sample
 lasts >= 200 us: one call per event pair would time the ~10-20 us launch path, not the kernel (fp16 512^3 and
 1024^3 both read ~19 us that way). Where the call can be captured, the R calls are one CUDA graph (method
 "graph"), otherwise a plain loop of R launches (method "loop", cuSOLVER's host syncs forbid capture).
 R grows until a sample really lasts that long (calls_per_sample records it). Median of N samples (N from a
-~0.3 s budget, at least 5).
+~0.3 s budget, at least 5). Ops ending in _cold are vkbench's mode=cold instead: each call after a 512 MiB read
+that empties the L2 of its data (timed_cold: graphs with and without the calls, the difference per call).
 """
 import csv, sys, time
 import torch
@@ -69,6 +70,38 @@ def timed(fn, budget=0.3, warm=5, graph=True):
     return ts[len(ts) // 2], ts[0], len(ts), method, reps
 
 
+def timed_cold(fn, flush, reps=40, n=15):
+    """One call in vkbench's mode=cold: the L2 emptied of the call's data before it by reading `flush` (512 MiB, clean
+    lines, as harness/vk.c's flush). Two CUDA graphs, A = reps x (flush, call) and B = reps x (flush), timed in
+    alternation; a sample is (A - B) / reps: the call after a flush, with the same per-call path as timed()'s graphs.
+    (A call alone between a pair of events after the flush costs the events' own ~3 us: null_cold read 4.4 us that
+    way against 1.1 in a graph, H200, session 34.) Median of n samples; iqm_s, the interquartile mean, beside it."""
+    def graph(body):
+        side = torch.cuda.Stream()
+        side.wait_stream(torch.cuda.current_stream())
+        with torch.cuda.stream(side):
+            body()
+        torch.cuda.current_stream().wait_stream(side)
+        g = torch.cuda.CUDAGraph()
+        with torch.cuda.graph(g):
+            for _ in range(reps):
+                body()
+        g.replay(); torch.cuda.synchronize()
+        return g
+
+    ga = graph(lambda: (flush.sum(), fn()))
+    gb = graph(lambda: flush.sum())
+    s, e = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
+
+    def one(g):
+        s.record(); g.replay(); e.record(); torch.cuda.synchronize()
+        return s.elapsed_time(e) / 1e3
+
+    ts = sorted((one(ga) - one(gb)) / reps for _ in range(n))
+    mid = ts[n // 4:n - n // 4]
+    return ts[n // 2], ts[0], n, "cold-graph-diff", reps, sum(mid) / len(mid)
+
+
 def main():
     out = sys.argv[1]
     quick = "--quick" in sys.argv
@@ -76,7 +109,8 @@ def main():
 
     def add(op, shape, dtype, t, rate, unit):
         rows.append(dict(op=op, shape=shape, dtype=dtype, median_s="%.6g" % t[0], min_s="%.6g" % t[1],
-                         samples=t[2], rate="%.6g" % rate, unit=unit, method=t[3], calls_per_sample=t[4]))
+                         samples=t[2], rate="%.6g" % rate, unit=unit, method=t[3], calls_per_sample=t[4],
+                         iqm_s="%.6g" % t[5] if len(t) > 5 else "NA (not a cold row)"))
         print("%-10s %-18s %-5s %10.4g s  %10.4g %-10s %s" % (op, shape, dtype, t[0], rate, unit, t[3]), flush=True)
 
     n = 2 ** 28
@@ -87,6 +121,10 @@ def main():
     # (one dispatch and the barrier that serialises it) to show how much of a small case's ratio is the API's.
     z = torch.zeros(1, device=dev)
     t = timed(lambda: z.add_(1)); add("null", "1", "f32", t, 1 / t[0], "calls/s")
+    # mode=cold's peers (ops with _cold): each call after a 512 MiB read (timed_cold); null_cold is that method's floor
+    flush = torch.empty(128 << 20, device=dev)
+    flush.fill_(1.0)
+    t = timed_cold(lambda: z.add_(1), flush); add("null_cold", "1", "f32", t, 1 / t[0], "calls/s")
     for dt, name in ((torch.float32, "f32"), (torch.float16, "f16")):
         for s in ((512, 1024, 2048, 4096, 8192) if not quick else (4096,)):
             A = torch.randn(s, s, device=dev, dtype=dt); B = torch.randn(s, s, device=dev, dtype=dt)
@@ -101,12 +139,16 @@ def main():
         nxt = iter(range(1 << 62))
         t = timed(lambda: torch.mv(Ws[next(nxt) % len(Ws)], x))
         add("gemv_f16", "%dx%d" % (N, K), "f16", t, (2 * N * K + 2 * K + 2 * N) / t[0] / 1e9, "GB/s")
+        t = timed_cold(lambda: torch.mv(W, x), flush)
+        add("gemv_f16_cold", "%dx%d" % (N, K), "f16", t, (2 * N * K + 2 * K + 2 * N) / t[0] / 1e9, "GB/s")
         # dense_f16's batched rows: y = x W^T with m tokens (vkbench's dense_f16 shape=NxK m=M mode=rotate; its y
         # is fp32, torch's fp16)
         for m in (8, 32):
             X = torch.randn(m, K, device=dev, dtype=torch.float16)
             t = timed(lambda: torch.nn.functional.linear(X, Ws[next(nxt) % len(Ws)]))
             add("linear_f16", "%dx%d m=%d" % (N, K, m), "f16", t, 2 * m * N * K / t[0] / 1e12, "TFLOP/s")
+            t = timed_cold(lambda: torch.nn.functional.linear(X, W), flush)
+            add("linear_f16_cold", "%dx%d m=%d" % (N, K, m), "f16", t, 2 * m * N * K / t[0] / 1e12, "TFLOP/s")
         del W, Ws
     for s in ((256, 1024, 2048, 4096) if not quick else (4096,)):
         M = torch.randn(s, s, device=dev, dtype=torch.float64)

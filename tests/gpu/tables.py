@@ -100,8 +100,11 @@ def issue15(rows, peers):
                   need, us(fl, wf), ratio(t(d), t(fl)), ">= 6x, >= 70% copy" if big else ">= 4x", verdict(ok)))
         print()
     for mode in ("rotate", "cold"):
-        print("### Batch 8 and 32, mode=%s (defaults; cuBLAS = peers.py linear_f16, CUDA graph, rotating W; needed = dense / target x, "
-              "beside the readbw floor of BitLinear's weight bytes: a needed time under it is out of one dispatch's reach)\n" % mode)
+        cold = mode == "cold" and any(k[0] == "linear_f16_cold" for k in peers)
+        print("### Batch 8 and 32, mode=%s (defaults; cuBLAS = peers.py %s; needed = dense / target x, "
+              "beside the readbw floor of BitLinear's weight bytes: a needed time under it is out of one dispatch's reach)\n"
+              % (mode, "linear_f16_cold, each call after a 512 MiB read (CUDA graphs with and without the calls)" if cold
+                 else "linear_f16, CUDA graph, rotating W"))
         print("| shape | m | BitLinear us | dense us | cuBLAS us | dense / cuBLAS (<= 1.25) | BitLinear x (>= 3 at 8, >= 2 at 32) | needed us | readbw floor us |")
         print("|---|---:|---:|---:|---:|---:|---:|---:|---:|")
         for sh in SIX:
@@ -110,7 +113,7 @@ def issue15(rows, peers):
                 tx = 3 if m == 8 else 2  # the BitLinear target: x dense_f16's time
                 b, wb = pick(rows, "bitnet_linear", shape=sh, m=m, mode=mode, algo=None, rows=None, mt=None)
                 d, wd = pick(rows, "dense_f16", shape=sh, m=m, mode=mode, algo=None)
-                cb = peers.get(("linear_f16", "%s m=%d" % (sh, m), "f16"))
+                cb = peers.get(("linear_f16_cold" if cold else "linear_f16", "%s m=%d" % (sh, m), "f16"))
                 dr = t(d) / cb if d and cb else None
                 x = t(d) / t(b) if b and d else None
                 need = t(d) / tx if d else None
