@@ -20,6 +20,21 @@ torch.backends.cudnn.allow_tf32 = False
 dev = torch.device("cuda")
 
 
+def capture(fn, reps):
+    """reps calls of fn as one CUDA graph (one warm-up call on a side stream first, as capture needs), replayed once."""
+    side = torch.cuda.Stream()
+    side.wait_stream(torch.cuda.current_stream())
+    with torch.cuda.stream(side):
+        fn()
+    torch.cuda.current_stream().wait_stream(side)
+    g = torch.cuda.CUDAGraph()
+    with torch.cuda.graph(g):
+        for _ in range(reps):
+            fn()
+    g.replay(); torch.cuda.synchronize()
+    return g
+
+
 def timed(fn, budget=0.3, warm=5, graph=True):
     for _ in range(warm):
         fn()
@@ -31,17 +46,7 @@ def timed(fn, budget=0.3, warm=5, graph=True):
     def build(reps):
         if graph:
             try:
-                side = torch.cuda.Stream()
-                side.wait_stream(torch.cuda.current_stream())
-                with torch.cuda.stream(side):
-                    fn()
-                torch.cuda.current_stream().wait_stream(side)
-                g = torch.cuda.CUDAGraph()
-                with torch.cuda.graph(g):
-                    for _ in range(reps):
-                        fn()
-                g.replay(); torch.cuda.synchronize()
-                return g.replay, "graph"
+                return capture(fn, reps).replay, "graph"
             except Exception:
                 torch.cuda.synchronize()
 
@@ -76,21 +81,8 @@ def timed_cold(fn, flush, reps=40, n=15):
     alternation; a sample is (A - B) / reps: the call after a flush, with the same per-call path as timed()'s graphs.
     (A call alone between a pair of events after the flush costs the events' own ~3 us: null_cold read 4.4 us that
     way against 1.1 in a graph, H200, session 34.) Median of n samples; iqm_s, the interquartile mean, beside it."""
-    def graph(body):
-        side = torch.cuda.Stream()
-        side.wait_stream(torch.cuda.current_stream())
-        with torch.cuda.stream(side):
-            body()
-        torch.cuda.current_stream().wait_stream(side)
-        g = torch.cuda.CUDAGraph()
-        with torch.cuda.graph(g):
-            for _ in range(reps):
-                body()
-        g.replay(); torch.cuda.synchronize()
-        return g
-
-    ga = graph(lambda: (flush.sum(), fn()))
-    gb = graph(lambda: flush.sum())
+    ga = capture(lambda: (flush.sum(), fn()), reps)
+    gb = capture(lambda: flush.sum(), reps)
     s, e = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
 
     def one(g):
