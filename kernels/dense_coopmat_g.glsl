@@ -18,7 +18,7 @@
 // (a multiple of 8 = one iteration), p2 = slices, p3 = N16. Grid (ceil(N/BN) x Mp / (LN MT TS), p2, 1): row block
 // x / (Mp / (LN MT TS)), token block x % (Mp / (LN MT TS)); BN = 16 WN SGS / (TS SK).
 // Spec: 0 workgroup size = subgroup size x SGS, 1 SGS, 2 PANEL, 3 FOLD (split-K summed in the kernel), 4 TS (token sets),
-// 5 SK (K parts within the workgroup: BN = 16 WN SGS / (TS SK)), 6 XC (x read past L1). WN and MT are compiled in by the stubs
+// 5 SK (K parts within the workgroup: BN = 16 WN SGS / (TS SK)), 6 XC (x read past L1), 7 UB (blocks of 4 K steps an iteration). WN and MT are compiled in by the stubs
 // dense_coopmat_g_wIxJ.comp (I = WN, J = MT) so that every fragment array has a constant size (the form that
 // keeps matmul's accumulators out of dynamically indexed memory). dense_coopmat_g_emu_wIxJ.comp emulate the
 // matrix operations with the same semantics on any device (lavapipe validates this file's indexing).
@@ -58,6 +58,10 @@ layout(constant_id = 6) const uint XC = 0u;    // 1: x read through a coherent v
 // 2560x6912 and 4096x14336 (tests/gpu/sweep_s31b.txt), but took 6% off 28672x4096 in 64-row subgroups (sweep_s31c.txt).
 // W through such a view instead, or both, lost.
 #define XLD(i) (XC != 0u ? xc[i] : x[i])
+layout(constant_id = 7) const uint UB = 1u;    // blocks of UK steps an iteration (KLOOP below): W's fragments of 4 UB steps in
+// flight before the first MMA. On an H200 (session 34, m=32, tests/gpu/sweep_s34a.txt) UB = 2 took 28672x4096's 64-row
+// subgroups from 77.8 to 69.4 us rotate (79.0 to 72.3 cold): a subgroup there streams 256 KiB of W a K part in 32
+// iterations at UB = 1, and their round trips, not the bandwidth, set its time.
 const uint SR = SGS / SK;                      // subgroups per K part (SGS % (TS SK) == 0)
 #define FOLD_CNT_BINDING 4
 #include "splitk_fold.glsl"
@@ -161,16 +165,22 @@ void main() {
     [[unroll]] for (uint i = 0u; i < WN; ++i)
         [[unroll]] for (uint j = 0u; j < MT; ++j) acc[i][j] = ACC_ZERO;
     uint c = c0;
-    for (; c + 2u * UK <= cend; c += 2u * UK) {
-        FRAG fa[UK][WN];
-        FRAGB fb[UK][MT];
-        [[unroll]] for (uint u = 0u; u < UK; ++u)
-            [[unroll]] for (uint i = 0u; i < WN; ++i) LOAD_W(fa[u][i], WF(i, c + 2u * u), wstr);
-        LOAD_XS(fb, c);
-        [[unroll]] for (uint u = 0u; u < UK; ++u)
-            [[unroll]] for (uint i = 0u; i < WN; ++i)
-                [[unroll]] for (uint j = 0u; j < MT; ++j) acc[i][j] = MMA(fa[u][i], fb[u][j], acc[i][j]);
+    // NB blocks of UK steps an iteration: W's fragments of UK NB steps and x's of NB 64-column blocks (8 uvec4 each) all
+    // loaded before the first MMA. UB blocks, then (UB > 1) one at a time for what is left of the slice.
+#define KLOOP(NB) for (; c + 2u * UK * (NB) <= cend; c += 2u * UK * (NB)) {                                  \
+        FRAG fa[NB][UK][WN];                                                                                 \
+        FRAGB fb[NB][UK][MT];                                                                                \
+        [[unroll]] for (uint b = 0u; b < (NB); ++b)                                                          \
+            [[unroll]] for (uint u = 0u; u < UK; ++u)                                                        \
+                [[unroll]] for (uint i = 0u; i < WN; ++i) LOAD_W(fa[b][u][i], WF(i, c + 8u * b + 2u * u), wstr); \
+        [[unroll]] for (uint b = 0u; b < (NB); ++b) LOAD_XS(fb[b], c + 8u * b);                              \
+        [[unroll]] for (uint b = 0u; b < (NB); ++b)                                                          \
+            [[unroll]] for (uint u = 0u; u < UK; ++u)                                                        \
+                [[unroll]] for (uint i = 0u; i < WN; ++i)                                                    \
+                    [[unroll]] for (uint j = 0u; j < MT; ++j) acc[i][j] = MMA(fa[b][u][i], fb[b][u][j], acc[i][j]); \
     }
+    KLOOP(UB)
+    if (UB > 1u) KLOOP(1u)
     for (; c < cend; c += 2u) {  // the last slice's tail: K steps of 16 (p0 is even)
         FRAG fa[WN];
         FRAGB fb[MT];

@@ -744,7 +744,7 @@ static void dense_cost(vkb_case *c, long long n, long long k, int64_t m)
  * fragment (8: 16x8x16 MMAs, mt=1 only; 16), split= K slices (0 = auto), lay= rows | panel | frag | fragx (frag_row), fold= 0 (split-K
  * summed by dense_splitk) | 1 (by the tile's last workgroup, kernels/splitk_fold.glsl: slower at sk=1's auto splits on the
  * H200, tests/gpu/sweep_fold11.txt; the default with K parts, at dense_g_plan), xc= 0 | 1 (x through a coherent view,
- * kernels/dense_coopmat_g.glsl XC; its default and the 64-row subgroups of many-tile shapes at dense_g_plan). Defaults: mt=1 (one token block per workgroup, the blocks side by side in grid x so
+ * kernels/dense_coopmat_g.glsl XC; its default and the 64-row subgroups of many-tile shapes at dense_g_plan), ub= 1 .. 3 (blocks of 4 K steps an iteration, UB; 2 in those 64-row subgroups). Defaults: mt=1 (one token block per workgroup, the blocks side by side in grid x so
  * that they share W through L2; mt=2 at m=32 took 2.2-2.6x its time, tests/gpu/sweep_cg11b.txt, with its accumulators
  * in local memory, and 0.78-1.47x without, sweep_s26b.txt: faster on 2560x6912 alone), wn=4 with mt=1
  * (measured: 0.82-0.91x of wn=2's time at m=8), else 2, sgs=4 (sgs=1, 2 and 8 within 3%), all three as before
@@ -800,10 +800,10 @@ static int has_f16_16x8(const vkb_case *c)
     return 0;
 }
 
-/* Whether the case names an axis that only algo=coopmat_g reads (fold, mt, ts, ln, xc): the other dense plans refuse them. */
+/* Whether the case names an axis that only algo=coopmat_g reads (fold, mt, ts, ln, xc, ub): the other dense plans refuse them. */
 static int dense_g_axis_given(const vkb_case *c)
 {
-    static const char *const axes[] = {"fold", "mt", "ts", "ln", "xc"};
+    static const char *const axes[] = {"fold", "mt", "ts", "ln", "xc", "ub"};
     for (size_t i = 0; i < sizeof(axes) / sizeof(axes[0]); i++)
         if (vkb_param_str(c, axes[i], NULL)) return 1;
     return 0;
@@ -825,7 +825,7 @@ static int dense_g_plan(vkb_case *c, long long n, long long k, int64_t m, int em
      * through L1 (xc=0) 83.16 / 84.48; sk=4 sgs=8 82.05, one K part 82.2-82.4, split 2 94.0; on the shapes with fewer
      * tiles it lost (33.6-33.8 against 28.8 on 13824x2560, 28.35 against 22.52 on 6144x4096, 46.8 against 39.8 on
      * 4096x14336). */
-    int many = dense_many_tiles(c, n), wide = m > 16 && m <= 32 && mt == 1 && many && k >= 4096;
+    int many = dense_many_tiles(c, n), wide = mt == 1 && dense_g_wide((uint64_t)n, (uint64_t)k, m, c->caps.sm_count ? c->caps.sm_count : 132);
     int64_t ts = vkb_param_int(c, "ts", m > 16 && m <= 32 && mt == 1 ? 2 : 1), skd = wide && ts == 2 ? 2 : sk_default(c, n, k, m, mt, ts);
     int64_t sgs = vkb_param_int(c, "sgs", skd > 1 ? skd * ts : 4);
     int64_t sk = vkb_param_int(c, "sk", skd > 1 && sgs % (skd * ts) == 0 ? skd : 1);
@@ -843,6 +843,11 @@ static int dense_g_plan(vkb_case *c, long long n, long long k, int64_t m, int em
      * <= 32 where K > 4096, or where the 32-row tiles are at least 4 an SM (where it cost 1-6%) but in 64-row subgroups. */
     int64_t xc = vkb_param_int(c, "xc", m > 16 && m <= 32 && (k > 4096 || (many && wn != 4)) ? 0 : 1);
     if (xc != 0 && xc != 1) return vkb_error(c, "xc=%lld: expected 0 or 1 (x's loads past L1)", (long long)xc);
+    /* ub=: blocks of 4 K steps an iteration (kernels/dense_coopmat_g.glsl UB). 2 in the 64-row subgroups of `wide`: on an
+     * H200 (session 34, us, 28672x4096 m=32, tests/gpu/sweep_s34a.txt) 69.44 rotate and 72.29 cold against 77.77 and
+     * 78.98 at 1. */
+    int64_t ub = vkb_param_int(c, "ub", wide && wn == 4 ? 2 : 1);
+    if (ub < 1 || ub > 3) return vkb_error(c, "ub=%lld: expected 1, 2 or 3 blocks of 4 K steps an iteration", (long long)ub);
     if (vkb_param_str(c, "sr", NULL) || vkb_param_str(c, "xpre", NULL) || vkb_param_str(c, "rb", NULL))
         return vkb_error(c, "sr=, xpre= and rb= apply to algo=stream only (algo=coopmat_g)");
     /* lay=fragx by default on NVIDIA's driver with 32-invocation subgroups (the orders frag_slot and fragx_col rely on
@@ -925,15 +930,15 @@ static int dense_g_plan(vkb_case *c, long long n, long long k, int64_t m, int em
     vkb_add_buf(c, "tickets", VKB_U32, fold ? (size_t)(gx * gz) : 1, VKB_IN);  /* zero (kernels/splitk_fold.glsl) */
     char shader[48];
     snprintf(shader, sizeof(shader), "dense_coopmat_g%s_w%lldx%u%s", emu ? "_emu" : "", (long long)wn, mt, ln == 8 ? "n8" : "");
-    uint32_t spec[7] = {wg, (uint32_t)sgs, (uint32_t)panel, (uint32_t)fold, (uint32_t)ts, (uint32_t)sk, (uint32_t)xc};
-    vkb_dispatch *d = vkb_add_dispatch(c, vkb_add_pipe(c, shader, 7, spec), (uint32_t)(gx * gz), (uint32_t)s, 1);
+    uint32_t spec[8] = {wg, (uint32_t)sgs, (uint32_t)panel, (uint32_t)fold, (uint32_t)ts, (uint32_t)sk, (uint32_t)xc, (uint32_t)ub};
+    vkb_dispatch *d = vkb_add_dispatch(c, vkb_add_pipe(c, shader, 8, spec), (uint32_t)(gx * gz), (uint32_t)s, 1);
     if (!d) return vkb_error(c, "out of memory");
     d->push.n = (uint32_t)n, d->push.m = (uint32_t)m, d->push.k = (uint32_t)k;
     d->push.p0 = (uint32_t)nc, d->push.p1 = (uint32_t)per, d->push.p2 = (uint32_t)s, d->push.p3 = (uint32_t)n16;
     if (s > 1 && !fold && dense_add_splitk(c, n, m, s)) return vkb_error(c, "out of memory");
-    snprintf(c->note, sizeof(c->note), "%s %llux%llu wn%lld ln%lld sg%lld ts%lld sk%lld split%llu%s%s %s", emu ? "coopmat_g_emu" : "coopmat_g",
+    snprintf(c->note, sizeof(c->note), "%s %llux%llu wn%lld ln%lld sg%lld ts%lld sk%lld split%llu%s%s ub%lld %s", emu ? "coopmat_g_emu" : "coopmat_g",
              (unsigned long long)bn, (unsigned long long)tw, (long long)wn, (long long)ln, (long long)sgs, (long long)ts, (long long)sk, (unsigned long long)s,
-             fold ? " folded" : "", xc ? " xc" : "", lay);
+             fold ? " folded" : "", xc ? " xc" : "", (long long)ub, lay);
     dense_cost(c, n, k, m);
     return 0;
 }
@@ -983,7 +988,7 @@ static int dense_stream_plan(vkb_case *c, long long n, long long k, int64_t m, i
     const char *lay = vkb_param_str(c, "lay", "panel");
     int panel = !strcmp(lay, "panel");
     int64_t rb = vkb_param_int(c, "rb", 2), xpre = vkb_param_int(c, "xpre", 1);
-    if (dense_g_axis_given(c)) return vkb_error(c, "fold=, mt=, ts=, ln= and xc= apply to algo=coopmat_g only (algo=stream)");
+    if (dense_g_axis_given(c)) return vkb_error(c, "fold=, mt=, ts=, ln=, xc= and ub= apply to algo=coopmat_g only (algo=stream)");
     if (!panel && strcmp(lay, "rows")) return vkb_error(c, "lay=%s: expected rows or panel", lay);
     if ((rb != 1 && rb != 2 && rb != 4) || (xpre != 0 && xpre != 1))
         return vkb_error(c, "rb=%lld xpre=%lld: expected rb 1, 2 or 4 (register buffers), xpre 0 or 1", (long long)rb, (long long)xpre);
@@ -1093,7 +1098,7 @@ static int dense_wgs_plan(vkb_case *c, long long n, long long k, int64_t m, int 
 {
     if (vkb_param_str(c, "sr", NULL) || vkb_param_str(c, "sk", NULL) || vkb_param_str(c, "xpre", NULL) || vkb_param_str(c, "rb", NULL) ||
         vkb_param_str(c, "wn", NULL) || dense_g_axis_given(c))
-        return vkb_error(c, "sr=, sk=, xpre=, rb=, fold=, mt=, ts=, wn=, ln= and xc= do not apply to algo=wgs (its axes: bn, bk, sgs, ahead, split, "
+        return vkb_error(c, "sr=, sk=, xpre=, rb=, fold=, mt=, ts=, wn=, ln=, xc= and ub= do not apply to algo=wgs (its axes: bn, bk, sgs, ahead, split, "
                          "bufs)");
     const char *lay = vkb_param_str(c, "lay", "rows");
     if (strcmp(lay, "rows")) return vkb_error(c, "lay=%s: algo=wgs reads W row-major (lay=rows)", lay);
@@ -1196,7 +1201,7 @@ static int dense_coop_plan(vkb_case *c, long long n, long long k, int64_t m)
     if (vkb_param_str(c, "sr", NULL) || vkb_param_str(c, "sk", NULL) || vkb_param_str(c, "lay", NULL) || vkb_param_str(c, "xpre", NULL) ||
         vkb_param_str(c, "rb", NULL))
         return vkb_error(c, "sr=, xpre= and rb= apply to algo=stream only, sk= and lay= to stream and coopmat_g (algo=%s)", algo);
-    if (dense_g_axis_given(c)) return vkb_error(c, "fold=, mt=, ts=, ln= and xc= apply to algo=coopmat_g only (algo=%s)", algo);
+    if (dense_g_axis_given(c)) return vkb_error(c, "fold=, mt=, ts=, ln=, xc= and ub= apply to algo=coopmat_g only (algo=%s)", algo);
     if (!emu && !c->caps.coopmat_nv)
         return vkb_skip(c, "device lacks VK_NV_cooperative_matrix (fp16 matrix units); algo=coopmat_emu validates the tiling");
     if (!emu && !c->caps.f16) return vkb_skip(c, "device lacks shaderFloat16 (fp16 cooperative matrices)");
@@ -1333,7 +1338,7 @@ static void dense_check(vkb_case *c, vkb_check *r)
     vkb_check_ref(r, p->fast ? &p->cmp : NULL, p->fast ? "blas+scalar-sample" : "scalar");
 }
 
-VKB_KERNEL(dense_f16) = {"dense_f16", "n,k,m,shape,algo,rows,mt,wg,bm,bn,bk,sgs,split,wn,sr,sk,lay,rb,xpre,fold,ts,ahead,ln,bufs,xc",
+VKB_KERNEL(dense_f16) = {"dense_f16", "n,k,m,shape,algo,rows,mt,wg,bm,bn,bk,sgs,split,wn,sr,sk,lay,rb,xpre,fold,ts,ahead,ln,bufs,xc,ub",
                          "fp16-weight GEMV/GEMM baseline for bitnet_linear: fp16 W, x; fp32 accumulate and y "
                          "(algo gemv|gemv8|gemm SIMT; coopmat, coopmat_g (the default at m 8..64) or stream (above) on matrix units; wgs on "
                          "workgroup-scope matrices (coopmat2: the default at m 64, and at 32 where K < 4096 and the grid is large); coopmat_emu, coopmat_g_emu, stream_emu, wgs_emu)",

@@ -32,6 +32,14 @@ int bitnet_mma_sg_plan(vkb_case *c, long long n, long long k, int64_t m, size_t 
 /* algo=mma_kp / mma_kp_emu (kernels/bitnet_mma_kp.glsl): as bitnet_mma_sg_plan, K parts in the workgroup, one dispatch. */
 int bitnet_mma_kp_plan(vkb_case *c, long long n, long long k, int64_t m, size_t nc, int emu, int panel);
 
+/* dense_f16 algo=coopmat_g's wide tiling (reference/bitnet_linear.c dense_g_plan, where it is measured): 16 < m <= 32
+ * tokens, K >= 4096 and N at least 4 32-row tiles for each of sms SMs. Its default there: 64-row subgroups (wn=4) in two
+ * K parts, x past L1, two blocks of K steps an iteration (ub=2). */
+static inline int dense_g_wide(uint64_t n, uint64_t k, int64_t m, uint64_t sms)
+{
+    return m > 16 && m <= 32 && k >= 4096 && (n + 31) / 32 >= 4 * sms;
+}
+
 /* mma_kp's shared x stage by grid (xs=1; the caller takes it at a 32-token tile, gs=1, where none of xs, wn, sk, sgs is
  * given; the measurements are at its call in reference/bitnet_mma.c). For tiles 32-row x 32-token tiles, nc 64-weight
  * groups a row, sms SMs and words uvec4 of shared memory a workgroup, and the kernel's uvec4 counts at its wn (slab: a

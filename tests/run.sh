@@ -304,6 +304,10 @@ expect_exit 3 "xs=1 without its tiling, with gs=2, and xs= outside algo=mma_kp: 
 grep_out "xs=1 without sgs: names the line and what is missing" '-e#1:1: .*xs=1: expected 0, or 1 with gs=1 and wn, sk and sgs given \(gs=1 wn=2 sk=1 sgs=0\)'
 grep_out "xs=1 gs=2: names the line" '-e#2:1: .*xs=1: expected 0, or 1 with gs=1 .*\(gs=2 wn=2 sk=1 sgs=2\)'
 grep_out "xs= outside mma_kp: names the line" '-e#3:1: .*gs= and xs= apply to algo=mma_kp only'
+expect_exit 3 "ub=4, and ub= outside algo=coopmat_g: exit 3" run -e "dense_f16 n=64 k=64 m=8 algo=coopmat_g_emu ub=4" \
+    -e "dense_f16 n=64 k=64 m=8 algo=stream_emu ub=2" --min-time 0.01
+grep_out "ub=4: names the line and the value" '-e#1:1: .*ub=4: expected 1, 2 or 3 blocks of 4 K steps an iteration'
+grep_out "ub= outside coopmat_g: names the line" '-e#2:1: .*xc= and ub= apply to algo=coopmat_g only \(algo=stream\)'
 expect_exit 3 "a --filter that selects nothing: exit 3" run -e "add n=10" --filter zzz
 grep_out "a --filter that selects nothing: says so" "no case matches --filter 'zzz'"
 expect_exit 0 "size beyond the device: SKIP, run goes on" run -e "add n=4000000000" -e "add n=10" --min-time 0.01

@@ -2150,6 +2150,18 @@ static void test_spv_khr(void)
 /* mma_kp's shared-x rule (reference/bitnet_linear.h) on the issue-15 shapes of its measurements, an H200's 132 SMs and
  * 48 KiB (3072 uvec4): the tilings sweep_s33c.txt measured fastest, nothing where it measured none, and lavapipe's
  * 32 KiB (2048) fitting only what fits. */
+/* dense_f16 coopmat_g's wide tiling (wn=4, two K parts, ub=2; reference/bitnet_linear.h) on the shapes it was measured
+ * on (28672x4096 and 36864x4096 at m = 17, 24, 32, an H200's 132 SMs) and at each bound: tokens, K and the tiles an SM. */
+static void test_dense_g_wide(void)
+{
+    CHECK(dense_g_wide(28672, 4096, 32, 132) && dense_g_wide(28672, 4096, 17, 132) && dense_g_wide(36864, 4096, 24, 132));
+    CHECK(!dense_g_wide(28672, 4096, 16, 132) && !dense_g_wide(28672, 4096, 33, 132));   /* tokens */
+    CHECK(!dense_g_wide(28672, 4032, 32, 132) && dense_g_wide(4224, 14336, 32, 33));       /* K; 132 tiles on 33 SMs */
+    CHECK(dense_g_wide(16896, 4096, 32, 132) && !dense_g_wide(16864, 4096, 32, 132));    /* 528 = 4 x 132 tiles, 527 */
+    CHECK(!dense_g_wide(13824, 2560, 32, 132) && !dense_g_wide(4096, 14336, 32, 132) && !dense_g_wide(6144, 4096, 32, 132));
+    CHECK(dense_g_wide(14592, 4096, 32, 114) && !dense_g_wide(14560, 4096, 32, 114));    /* 456 = 4 x 114, 455 */
+}
+
 static void test_kp_xs_rule(void)
 {
     /* wn=2 at 32 tokens: a W slab 32 x 5 uvec4, a part's x stages 2 x 32 x 5, 2 x 2 accumulators of 16x16 int32, 32 ones */
@@ -2239,6 +2251,7 @@ static const struct { const char *name; void (*fn)(void); } tests[] = {
     {"spv_khr", test_spv_khr},
     {"host_calloc", test_host_calloc},
     {"kp_xs_rule", test_kp_xs_rule},
+    {"dense_g_wide", test_dense_g_wide},
 };
 
 int main(int argc, char **argv)

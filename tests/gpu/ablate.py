@@ -31,8 +31,8 @@ WG_CUTS = {
 
 # kernels/dense_coopmat_g.glsl's K loop: x or W fragments from one place, no K loop
 DG_CUTS = {
-    "xfixed": [("LOAD_XS(fb, c);", "LOAD_XS(fb, 0u);")],
-    "wfixed": [("LOAD_W(fa[u][i], WF(i, c + 2u * u), wstr);", "LOAD_W(fa[u][i], WF(i, 2u * u), wstr);")],
+    "xfixed": [("LOAD_XS(fb[b], c + 8u * b);", "LOAD_XS(fb[b], 8u * b);")],
+    "wfixed": [("LOAD_W(fa[b][u][i], WF(i, c + 8u * b + 2u * u), wstr);", "LOAD_W(fa[b][u][i], WF(i, 8u * b + 2u * u), wstr);")],
     "noloop": [("    uint c = c0;\n", "    uint c = cend;\n")],
 }
 # ... and (session 27, lay=frag) x's or W's fragment loads gone (constant fragments), or x's from shared memory (the
@@ -40,12 +40,12 @@ DG_CUTS = {
 # xsm, at fixed addresses, timed as xnone did)
 XS_LOOP = "[[unroll]] for (uint u = 0u; u < UK; ++u) [[unroll]] for (uint j = 0u; j < MT; ++j) %s"
 DG_CUTS_F = dict(DG_CUTS, **{
-    "xnone": [("LOAD_XS(fb, c);", XS_LOOP % "fb[u][j] = FRAGB(float16_t(u + j));")],
-    "xsm": [("LOAD_XS(fb, c);", XS_LOOP % "coopMatLoadNV(fb[u][j], sm, (c + 2u * u) % 32u + j * 32u, 2u, true);")],
-    "wnone": [("LOAD_W(fa[u][i], WF(i, c + 2u * u), wstr);", "fa[u][i] = FRAG(float16_t(2u * u + i));")],
+    "xnone": [("LOAD_XS(fb[b], c + 8u * b);", XS_LOOP % "fb[b][u][j] = FRAGB(float16_t(u + j));")],
+    "xsm": [("LOAD_XS(fb[b], c + 8u * b);", XS_LOOP % "coopMatLoadNV(fb[b][u][j], sm, (c + 8u * b + 2u * u) % 32u + j * 32u, 2u, true);")],
+    "wnone": [("LOAD_W(fa[b][u][i], WF(i, c + 8u * b + 2u * u), wstr);", "fa[b][u][i] = FRAG(float16_t(2u * u + i));")],
     # session 31: neither (the MMAs and the loop alone: what the chains of dependent MMAs cost at this occupancy)
-    "wxnone": [("LOAD_XS(fb, c);", XS_LOOP % "fb[u][j] = FRAGB(float16_t(u + j));"),
-               ("LOAD_W(fa[u][i], WF(i, c + 2u * u), wstr);", "fa[u][i] = FRAG(float16_t(2u * u + i));")],
+    "wxnone": [("LOAD_XS(fb[b], c + 8u * b);", XS_LOOP % "fb[b][u][j] = FRAGB(float16_t(u + j));"),
+               ("LOAD_W(fa[b][u][i], WF(i, c + 8u * b + 2u * u), wstr);", "fa[b][u][i] = FRAG(float16_t(2u * u + i));")],
 })
 
 SETS = {
