@@ -825,8 +825,16 @@ static int dense_g_plan(vkb_case *c, long long n, long long k, int64_t m, int em
      * through L1 (xc=0) 83.16 / 84.48; sk=4 sgs=8 82.05, one K part 82.2-82.4, split 2 94.0; on the shapes with fewer
      * tiles it lost (33.6-33.8 against 28.8 on 13824x2560, 28.35 against 22.52 on 6144x4096, 46.8 against 39.8 on
      * 4096x14336). */
-    int many = dense_many_tiles(c, n), wide = mt == 1 && dense_g_wide((uint64_t)n, (uint64_t)k, m, c->caps.sm_count ? c->caps.sm_count : 132);
-    int64_t ts = vkb_param_int(c, "ts", m > 16 && m <= 32 && mt == 1 ? 2 : 1), skd = wide && ts == 2 ? 2 : sk_default(c, n, k, m, mt, ts);
+    /* longk: 16 < m <= 32 with K >= 8192 (and not wide): one token set a workgroup, 8 K parts, x past L1 and two blocks
+     * of K steps an iteration. On an H200 (session 34, us, 4096x14336, tests/gpu/sweep_s34c.txt) m=32 took 35.23 rotate
+     * and 37.31 cold against 39.37 and 40.99 for ts=2 sk=4 (split 2, folded), m=17 35.34 against 39.13, m=24 36.02
+     * against 39.24; ts=1 sk=8 without x past L1 or at ub=1, or sk=16, were slower (37.4-43.4). On 2560x6912 (K = 6912)
+     * the same tiling lost (19.10 / 20.77 against 16.98 / 20.06), so the bound is K >= 8192, from one shape above it. */
+    uint64_t sms = c->caps.sm_count ? c->caps.sm_count : 132;
+    int many = dense_many_tiles(c, n), wide = mt == 1 && dense_g_wide((uint64_t)n, (uint64_t)k, m, sms);
+    int longk = mt == 1 && dense_g_longk((uint64_t)n, (uint64_t)k, m, sms);
+    int64_t ts = vkb_param_int(c, "ts", m > 16 && m <= 32 && mt == 1 && !longk ? 2 : 1);
+    int64_t skd = wide && ts == 2 ? 2 : longk && ts == 1 ? 8 : sk_default(c, n, k, m, mt, ts);
     int64_t sgs = vkb_param_int(c, "sgs", skd > 1 ? skd * ts : 4);
     int64_t sk = vkb_param_int(c, "sk", skd > 1 && sgs % (skd * ts) == 0 ? skd : 1);
     int64_t wn = vkb_param_int(c, "wn", (sk > 1 && !wide) || mt > 1 ? 2 : 4), split = vkb_param_int(c, "split", 0);
@@ -841,12 +849,12 @@ static int dense_g_plan(vkb_case *c, long long n, long long k, int64_t m, int em
      * 81.82 39.44 (cold 29.89 20.19 51.23 24.10 84.80 41.34 against 32.96 20.06 51.47 26.59 84.35 40.61), m=16 22.26
      * 12.95 38.27 18.21 63.01 31.15 against 22.77 13.70 39.12 18.74 63.87 31.48, m=8 within 1.2%. So 1, but at 16 < m
      * <= 32 where K > 4096, or where the 32-row tiles are at least 4 an SM (where it cost 1-6%) but in 64-row subgroups. */
-    int64_t xc = vkb_param_int(c, "xc", m > 16 && m <= 32 && (k > 4096 || (many && wn != 4)) ? 0 : 1);
+    int64_t xc = vkb_param_int(c, "xc", m > 16 && m <= 32 && !longk && (k > 4096 || (many && wn != 4)) ? 0 : 1);
     if (xc != 0 && xc != 1) return vkb_error(c, "xc=%lld: expected 0 or 1 (x's loads past L1)", (long long)xc);
     /* ub=: blocks of 4 K steps an iteration (kernels/dense_coopmat_g.glsl UB). 2 in the 64-row subgroups of `wide`: on an
      * H200 (session 34, us, 28672x4096 m=32, tests/gpu/sweep_s34a.txt) 69.44 rotate and 72.29 cold against 77.77 and
-     * 78.98 at 1. */
-    int64_t ub = vkb_param_int(c, "ub", wide && wn == 4 ? 2 : 1);
+     * 78.98 at 1; and in `longk`'s tiling (above). */
+    int64_t ub = vkb_param_int(c, "ub", (wide && wn == 4) || longk ? 2 : 1);
     if (ub < 1 || ub > 3) return vkb_error(c, "ub=%lld: expected 1, 2 or 3 blocks of 4 K steps an iteration", (long long)ub);
     if (vkb_param_str(c, "sr", NULL) || vkb_param_str(c, "xpre", NULL) || vkb_param_str(c, "rb", NULL))
         return vkb_error(c, "sr=, xpre= and rb= apply to algo=stream only (algo=coopmat_g)");

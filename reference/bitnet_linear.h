@@ -40,6 +40,14 @@ static inline int dense_g_wide(uint64_t n, uint64_t k, int64_t m, uint64_t sms)
     return m > 16 && m <= 32 && k >= 4096 && (n + 31) / 32 >= 4 * sms;
 }
 
+/* dense_f16 algo=coopmat_g's long-K tiling (dense_g_plan, measured there): 16 < m <= 32 tokens and K >= 8192 where the
+ * wide tiling does not apply. Its default there: one token set a workgroup (the two token blocks side by side in the
+ * grid), 8 K parts, x past L1, ub=2. */
+static inline int dense_g_longk(uint64_t n, uint64_t k, int64_t m, uint64_t sms)
+{
+    return m > 16 && m <= 32 && k >= 8192 && !dense_g_wide(n, k, m, sms);
+}
+
 /* mma_kp's shared x stage by grid (xs=1; the caller takes it at a 32-token tile, gs=1, where none of xs, wn, sk, sgs is
  * given; the measurements are at its call in reference/bitnet_mma.c). For tiles 32-row x 32-token tiles, nc 64-weight
  * groups a row, sms SMs and words uvec4 of shared memory a workgroup, and the kernel's uvec4 counts at its wn (slab: a

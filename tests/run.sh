@@ -844,6 +844,14 @@ if "$VKB" devices 2>&1 | grep -q 'SMs/CUs: NA'; then
         ok "mma_kp's shared x stage: the default from 397 32-row tiles (4 a workgroup for one wave) and 40 groups a row, not at 396 tiles nor 39 groups"
     else cat "$T/kpxs.tsv" >> "$T/out"; bad "mma_kp's shared x stage by grid" "$T/out"; fi
 else echo "skip - mma_kp's shared x stage by grid (the device reports its SM count, and the rule scales with it)"; fi
+# dense_f16 coopmat_g's long-K default (reference/bitnet_linear.h dense_g_longk, unit-tested on an H200's shapes): at
+# 16 < m <= 32 from K = 8192 one token set a workgroup, 8 K parts, x past L1, ub=2; at K = 8128 the two token sets of before.
+fast --timeout 0.1 --no-telemetry -e "dense_f16 n=64 k=8192,8128 m=20 algo=coopmat_g_emu" > "$T/out" 2>&1
+csv_col "$(lastdir)/results.csv" status note | sed 's/;.*//' > "$T/longk.tsv"
+if [ "$(cat "$T/longk.tsv")" = "$(printf 'PASS\tcoopmat_g_emu %s fragx\n' '32x16 wn2 ln16 sg8 ts1 sk8 split4 folded xc ub2' \
+        '32x32 wn2 ln16 sg8 ts2 sk4 split7 folded ub1')" ]; then
+    ok "dense_f16's long-K default: one token set, 8 K parts, x past L1 and ub=2 from K = 8192, not at 8128 (both PASS)"
+else cat "$T/longk.tsv" >> "$T/out"; bad "dense_f16's long-K default" "$T/out"; fi
 # A fast reference that disagrees with the oracle's sample is an ERROR naming it, never a PASS
 # (VKB_FASTREF_CORRUPT=1 adds 1 to its first output: cpu/fastref.h).
 VKB_FASTREF_CORRUPT=1 fast -e "matmul n=256 variant=tiled" -e "bitnet_linear n=256 k=1024 m=64 variant=int" \

@@ -2160,6 +2160,11 @@ static void test_dense_g_wide(void)
     CHECK(dense_g_wide(16896, 4096, 32, 132) && !dense_g_wide(16864, 4096, 32, 132));    /* 528 = 4 x 132 tiles, 527 */
     CHECK(!dense_g_wide(13824, 2560, 32, 132) && !dense_g_wide(4096, 14336, 32, 132) && !dense_g_wide(6144, 4096, 32, 132));
     CHECK(dense_g_wide(14592, 4096, 32, 114) && !dense_g_wide(14560, 4096, 32, 114));    /* 456 = 4 x 114, 455 */
+    /* the long-K tiling (ts=1 sk=8 ub=2): 4096x14336 at m = 17, 24, 32; not 2560x6912 (K 6912), K 8128, 16 or 33 tokens,
+     * nor where the wide tiling applies (28672x14336) */
+    CHECK(dense_g_longk(4096, 14336, 32, 132) && dense_g_longk(4096, 14336, 17, 132) && dense_g_longk(64, 8192, 24, 132));
+    CHECK(!dense_g_longk(2560, 6912, 32, 132) && !dense_g_longk(4096, 8128, 32, 132));
+    CHECK(!dense_g_longk(4096, 14336, 16, 132) && !dense_g_longk(4096, 14336, 33, 132) && !dense_g_longk(28672, 14336, 32, 132));
 }
 
 static void test_kp_xs_rule(void)
