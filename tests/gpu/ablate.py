@@ -48,6 +48,24 @@ DG_CUTS_F = dict(DG_CUTS, **{
                ("LOAD_W(fa[b][u][i], WF(i, c + 8u * b + 2u * u), wstr);", "fa[b][u][i] = FRAG(float16_t(2u * u + i));")],
 })
 
+# kernels/bitnet_mma_kp.glsl (BitLinear's K-parts kernel)
+KP_CUTS = {
+    "noload": W_ROWS_NOLOAD,
+    "noxload": [("Q[q] = e_ < XQ && t_ < pc.m && g_ < cend ? x[(t_ * pc.p0 + g_) * 4u + e_ % 4u] : uvec4(0u);",
+                 "Q[q] = uvec4(e_ * 0x01010101u + g_);")],
+    "nodecode": [("sm[slab + r_ * WST + 4u * (H) + u] = bitnet_codes(P[q][u]);", "sm[slab + r_ * WST + 4u * (H) + u] = uvec4(P[q][u]);")],
+    "noones": [("                asx[j] = MMA(ones, fb[j], asx[j]);                                                    \\\n", "")],
+    "nobar": [("        subgroupBarrier();  /* the previous stage's fragment loads are done */                        \\\n", ""),
+              ("            subgroupMemoryBarrierShared();                                                            \\\n"
+               "            subgroupBarrier();                                                                        \\\n", "")],
+    "noloop": [("for (uint st = 0u; st < ns;", "for (uint st = 0u; st < 0u;")],
+    # session 33: x's or W's stores into the slab gone (so their loads go dead too: against noxload / noload, what
+    # staging them costs; the fragment loads still read the slab)
+    "noxstage": [("            if (e_ < XQ) sm[xa_ + (e_ / 4u) * WST + 4u * (H) + e_ % 4u] = Q[q];                      \\\n", "")],
+    "nowstage": [("                [[unroll]] for (uint u = 0u; u < 4u; ++u) sm[slab + r_ * WST + 4u * (H) + u] = bitnet_codes(P[q][u]); \\\n",
+                  "                {}                                                                            \\\n")],
+}
+
 SETS = {
     # BitLinear mma_sg (kernels/bitnet_mma_sg.glsl) at m=8
     "mma_sg": ("bitnet_mma_sg", "bitnet_mma_sg.glsl", {
@@ -74,22 +92,14 @@ SETS = {
     "dense_g32w4": ("dense_coopmat_g_w4x1", "dense_coopmat_g.glsl", DG_CUTS_F),
     # BitLinear mma_kp (kernels/bitnet_mma_kp.glsl, session 16): W or x from registers (what streaming them costs), no
     # decode, no sum_k x MMA, no subgroup barriers in a step, no K loop
-    "mma_kp": ("bitnet_mma_kp", "bitnet_mma_kp.glsl", {
-        "noload": W_ROWS_NOLOAD,
-        "noxload": [("Q[q] = e_ < XQ && t_ < pc.m && g_ < cend ? x[(t_ * pc.p0 + g_) * 4u + e_ % 4u] : uvec4(0u);",
-                     "Q[q] = uvec4(e_ * 0x01010101u + g_);")],
-        "nodecode": [("sm[slab + r_ * WST + 4u * (H) + u] = bitnet_codes(P[q][u]);", "sm[slab + r_ * WST + 4u * (H) + u] = uvec4(P[q][u]);")],
-        "noones": [("                asx[j] = MMA(ones, fb[j], asx[j]);                                                    \\\n", "")],
-        "nobar": [("        subgroupBarrier();  /* the previous stage's fragment loads are done */                        \\\n", ""),
-                  ("            subgroupMemoryBarrierShared();                                                            \\\n"
-                   "            subgroupBarrier();                                                                        \\\n", "")],
-        "noloop": [("for (uint st = 0u; st < ns;", "for (uint st = 0u; st < 0u;")],
-        # session 33: x's or W's stores into the slab gone (so their loads go dead too: against noxload / noload, what
-        # staging them costs; the fragment loads still read the slab)
-        "noxstage": [("            if (e_ < XQ) sm[xa_ + (e_ / 4u) * WST + 4u * (H) + e_ % 4u] = Q[q];                      \\\n", "")],
-        "nowstage": [("                [[unroll]] for (uint u = 0u; u < 4u; ++u) sm[slab + r_ * WST + 4u * (H) + u] = bitnet_codes(P[q][u]); \\\n",
-                      "                {}                                                                            \\\n")],
-    }),
+    "mma_kp": ("bitnet_mma_kp", "bitnet_mma_kp.glsl", KP_CUTS),
+    # session 34: the same on the shared x stage's m=32 defaults (xs=1), and its workgroup barrier a step made a subgroup
+    # one (noxbar: what waiting for the other row tiles costs)
+    "mma_kp_xs": ("bitnet_mma_kp", "bitnet_mma_kp.glsl", dict(KP_CUTS, noxbar=[(
+        "            memoryBarrierShared();                                                                    \\\n"
+        "            barrier();                                                                                \\\n",
+        "            subgroupMemoryBarrierShared();                                                            \\\n"
+        "            subgroupBarrier();                                                                        \\\n")])),
     # BitLinear gemv_sg (kernels/bitnet_gemv_sg.glsl, the m=1 default, session 25): x from registers (what its L1/L2
     # reads cost), no dot products (the W words still summed), W from registers (the fixed cost with x and the math)
     "gemv_sg": ("bitnet_gemv_sg_dot", "bitnet_gemv_sg.glsl", {

@@ -80,8 +80,9 @@ gatespread)   # issue 13: launch-to-launch spread of the gate's >= 50 us cases, 
     awk '{ n = 0; s = 0; ss = 0; for (i = 3; i <= NF; i++) { x = log($i); s += x; ss += x * x; n++ }
            m = s / n; printf "%s %s sd_log %.4f%%\n", $1, $2, 100 * sqrt((ss - n * m * m) / (n - 1)) }' "$R/spread.txt" ;;
 ablate)  # session 14: where a kernel's time goes, SET mma_sg (BitLinear m=8), wgs (fp16 matmul at 512), dense_g (dense_f16's
-         # K-parts coopmat_g at m=8, session 15), mma_kp (BitLinear's K-parts kernel at m=8 and 32, session 16), gemv_sg
-         # (BitLinear's m=1 default, session 25), dense_wgs (dense_f16's m=32 default before session 26's grid rules) or
+         # K-parts coopmat_g at m=8, session 15), mma_kp (BitLinear's K-parts kernel at m=8 and 32, session 16; mma_kp_xs
+         # its shared x stage's m=32 defaults, session 34), gemv_sg (BitLinear's m=1 default, session 25), dense_wgs
+         # (dense_f16's m=32 default before session 26's grid rules) or
          # dense_g16 (dense_g's cuts on coopmat_g's m=16 default, session 26), dense_g16f and dense_g32 (lay=frag at m=16 and
          # at m=32 mt=2, with x's or W's loads gone or x from shared memory, session 27; dense_g16x and dense_g32x the same
          # cuts on lay=fragx's m=16 and m=32 defaults, session 30), hmma (BitLinear on fp16 units at
@@ -93,6 +94,7 @@ ablate)  # session 14: where a kernel's time goes, SET mma_sg (BitLinear m=8), w
         wgs) E="matmul m=512 n=512 k=64,512 dtype=f16 variant=coopmat_wgs_s" ;;
         dense_g) E="dense_f16 shape=13824x2560,2560x6912,6144x4096,4096x14336 m=8 mode=rotate lay=panel" ;;
         mma_kp) E="bitnet_linear shape=13824x2560,28672x4096,4096x14336 m=8,32 mode=rotate algo=mma_kp wn=2 sk=4" ;;
+        mma_kp_xs) E="bitnet_linear shape=13824x2560,20480x3200,28672x4096 m=32 mode=rotate" ;;  # session 34: the xs defaults
         gemv_sg) E="bitnet_linear shape=$SH m=1 mode=rotate" ;;
         dense_wgs) E="dense_f16 shape=$SH m=32 mode=rotate algo=wgs bufs=2 ahead=8" ;;
         dense_g16) E="dense_f16 shape=$SH m=16 mode=rotate lay=panel" ;;  # dense_g, dense_g16: the layout their figures had
@@ -104,7 +106,7 @@ ablate)  # session 14: where a kernel's time goes, SET mma_sg (BitLinear m=8), w
         hmma) E="bitnet_linear shape=$SH m=8 mode=rotate algo=hmma dec=1 wn=4 sk=4" ;;
         wgs_l) E="matmul n=4096,8192 dtype=f16 variant=coopmat_wgs_l" ;;
         wgs_xl) E="matmul n=4096,8192 dtype=f16 variant=coopmat_wgs_xl" ;;
-        *) echo "ablate: SET mma_sg, wgs, wgs_l, wgs_xl, dense_g, dense_g16, dense_g16f, dense_g32, dense_g16x, dense_g32x, dense_g32w4, mma_kp, gemv_sg, dense_wgs or hmma" >&2; exit 2 ;; esac
+        *) echo "ablate: SET mma_sg, wgs, wgs_l, wgs_xl, dense_g, dense_g16, dense_g16f, dense_g32, dense_g16x, dense_g32x, dense_g32w4, mma_kp, mma_kp_xs, gemv_sg, dense_wgs or hmma" >&2; exit 2 ;; esac
     set -- $(python3 tests/gpu/ablate.py "$set" "$spv" $(command -v glslangValidator > /dev/null || echo --list)) || exit 1
     stub=$1; shift; for v in "$@"; do [ -f "$spv/$v.spv" ] || { echo "ablate: no $spv/$v.spv (tests/gpu/ablate.py $set $spv)" >&2; exit 1; }; done
     "$V" run --no-telemetry --no-cpu-baseline --no-calibrate --seed 3 --min-time 0.05 --timeout 1 --dir "$R/abl_$set" -e "$E" > "$R/abl_$set.log" 2>&1
