@@ -37,13 +37,21 @@
 // (reference/bitnet_linear.h bitnet_kp_xs_rule); it lost at m=8 and where the row tiles are too few (sweep_s33c.txt).
 // x's int8 fragments loaded straight from the x buffer by coopMatLoadNV took 1.7-3.9x this kernel's time, and W
 // decoded to signed int8 (no sum_k x MMA) 1-22% more (sweep_s33a.txt): neither kept.
+// Session 34 (H200): XSUM = 1 sums x per token from the staged x words (packed dot products) instead of the ones MMA:
+// 28672x4096 m=32 (xs, one K part) from 35.8 to 33.9 us rotate, 38.0 to 37.1 cold; with two K parts (20480x3200) or two
+// token tiles it lost (sweep_s34d.txt), so the host takes it at one K part and one token tile.
 #include "bitnet_mma_io.glsl"
+#define BITNET_DOT
+#include "bitnet_dot.glsl"
+#define KP_XSUM(v) (dot_ss((v).x, 0x01010101u) + dot_ss((v).y, 0x01010101u) + dot_ss((v).z, 0x01010101u) + dot_ss((v).w, 0x01010101u))
 layout(constant_id = 7) const uint SK = 4u;
 layout(constant_id = 8) const uint SS = 32u;
 layout(constant_id = 9) const uint PANEL = 1u;  // W's layout: 0 rows (T2, row-major); 1 16-row panels (w_at)
 layout(constant_id = 10) const uint GS = 1u;    // groups a stage (1, 2): their W and x staged, then their MMAs
 layout(constant_id = 11) const uint AH = 4u;    // groups in flight: 4 register sets, or 2 (fewer registers; GS = 1 only)
 layout(constant_id = 12) const uint XS = 0u;    // 1: a step's x staged once per K part, shared by its SR row tiles (GS = 1)
+layout(constant_id = 13) const uint XSUM = 0u;  // 1 (XS only): sum_k x per token from the staged x words by packed dot
+// products, one per word, summed over the workgroup at the end (KXS), instead of the ones MMA a fragment every step
 
 const uint SR = SGS / SK;                         // row tiles per workgroup
 const uint RS = WN * LM;                          // rows per subgroup
@@ -60,7 +68,8 @@ const uint ONES = SGS * SLOT;                     // an LM x LK block of ones (2
 const uint XB = ONES + 2u * LM;                   // XS: stage b of part ks at XB + (2 ks + b) TN WST, TN rows of WST
 const uint XE = XB + XS * SK * 2u * TN * WST;
 const uint ASL = XS != 0u ? ACS : SLOT;           // accumulators of subgroup sg at sg ASL (XS: over the whole array)
-shared uvec4 sm[XE > SGS * ASL ? XE : SGS * ASL];
+const uint KXS = XE > SGS * ASL ? XE : SGS * ASL; // XSUM: sum_k x of token t of the tile at component t % 4 of KXS + t / 4
+shared uvec4 sm[KXS + (XSUM != 0u ? TN / 4u : 0u)];  // (none without: the 48 KiB tilings use every byte)
 #ifndef KP_SUM_END
 #define KP_SUM_END SK  // K parts summed; tests/kernels/bitnet_mma_kp_emu_droppart.comp sums one fewer
 #endif
@@ -100,6 +109,7 @@ AccEmu emu_sub(AccEmu a, AccEmu b) {
         [[unroll]] for (uint q = 0u; q < XPL; ++q) {                                                  \
             uint e_ = xl + q * XLN;                                                                   \
             if (e_ < XQ) sm[xa_ + (e_ / 4u) * WST + 4u * (H) + e_ % 4u] = Q[q];                      \
+            if (XSUM != 0u && e_ < XQ) xsa[q] += KP_XSUM(Q[q]);                                       \
         }                                                                                             \
     }
 // Steps S .. S + GS - 1 on register sets P, Q (and PB, QB when GS = 2; past the part they hold zeros, which add
@@ -122,7 +132,7 @@ AccEmu emu_sub(AccEmu a, AccEmu b) {
             FRAG_A fa;                                                                                \
             [[unroll]] for (uint j = 0u; j < KP_N(MT); ++j) {                                         \
                 LOAD_COL(fb[j], xa_ + LN * j * WST + 2u * kk, WST);                                   \
-                asx[j] = MMA(ones, fb[j], asx[j]);                                                    \
+                if (XSUM == 0u) asx[j] = MMA(ones, fb[j], asx[j]);                                    \
             }                                                                                         \
             [[unroll]] for (uint i = 0u; i < KP_N(WN); ++i) {                                         \
                 LOAD_ROW(fa, slab + i * LM * WST + 2u * kk, WST);                                     \
@@ -148,6 +158,10 @@ void main() {
         LOADW(p2, 2u) LOADW(p3, 3u) LOADX(q2, 2u) LOADX(q3, 3u)
     }
     for (uint e = tid; e < 2u * LM; e += WG) sm[ONES + e] = uvec4(0x01010101u);
+    int xsa[XPL];  // XSUM: this lane's sum of its staged x words (token (xl + q XLN) / 4 of the tile)
+    [[unroll]] for (uint q = 0u; q < XPL; ++q) xsa[q] = 0;
+    if (XSUM != 0u)
+        for (uint e = tid; e < TN / 4u; e += WG) sm[KXS + e] = uvec4(0u);
     barrier();
     FRAG_A ones;
     LOAD_ROW(ones, ONES, 2u);
@@ -168,6 +182,9 @@ void main() {
     // The part's exact sums, acc - sum_k x, staged column-major in the subgroup's own slab (its last fragment loads came
     // before this subgroup barrier; XS: at sg ASL over the slabs, the ones and the x stages, after every subgroup's last
     // fragment loads); then every part of every tile is in shared memory after one workgroup barrier.
+    if (XSUM != 0u)
+        [[unroll]] for (uint q = 0u; q < XPL; ++q)
+            if (xl + q * XLN < XQ) atomicAdd(sm[KXS + (xl + q * XLN) / 16u][((xl + q * XLN) / 4u) % 4u], uint(xsa[q]));
     subgroupBarrier();
     if (XS != 0u) barrier();
     [[unroll]] for (uint i = 0u; i < WN; ++i)
@@ -179,6 +196,7 @@ void main() {
         uint o = ((rr / LM) * MT + tl / LN) * TILE * 4u + (tl % LN) * LM + rr % LM;  // int32 index within a slot
         int a = 0;
         for (uint q = 0u; q < KP_SUM_END; ++q) a += int(sm[(q * SR + tr) * ASL + o / 4u][o % 4u]);
+        if (XSUM != 0u) a -= int(sm[KXS + tl / 4u][tl % 4u]);
         if (tok < pc.m && row < pc.n) {
             precise float p = float(a) * gam[0];
             precise float v = p / sc[tok];

@@ -396,8 +396,9 @@ static int linear_plan(vkb_case *c, int dense)
         return vkb_error(c, "fold= applies to bitnet_linear's algo=mma_sg and dense_f16's coopmat_g only (algo=%s)", algo);
     if ((msg || mkp) && (vkb_param_str(c, "bk", NULL) || vkb_param_str(c, "rb", NULL)))
         return vkb_error(c, "bk= and rb= apply to algo=mma only (algo=%s: one 64-weight group a step, loads 4 steps ahead)", algo);
-    if ((!mkp && (vkb_param_str(c, "gs", NULL) || vkb_param_str(c, "xs", NULL))) || (!mkp && !hm && vkb_param_str(c, "ah", NULL)))
-        return vkb_error(c, "gs= and xs= apply to algo=mma_kp only, ah= to mma_kp and hmma (algo=%s)", algo);
+    if ((!mkp && (vkb_param_str(c, "gs", NULL) || vkb_param_str(c, "xs", NULL) || vkb_param_str(c, "xsum", NULL))) ||
+        (!mkp && !hm && vkb_param_str(c, "ah", NULL)))
+        return vkb_error(c, "gs=, xs= and xsum= apply to algo=mma_kp only, ah= to mma_kp and hmma (algo=%s)", algo);
     if (mkp && vkb_param_str(c, "split", NULL))
         return vkb_error(c, "split= does not apply to algo=%s (its K parts, sk=, stay in the workgroup)", algo);
     if (!hm && vkb_param_str(c, "dec", NULL)) return vkb_error(c, "dec= applies to algo=hmma only (algo=%s)", algo);
@@ -649,7 +650,7 @@ static void lin_release(vkb_case *c)
     if (p) free(p->pick), free(p->acc), free(p->want), free(p->bound), free(p->wlog);
 }
 
-VKB_KERNEL(bitnet_linear) = {"bitnet_linear", "n,k,m,shape,algo,rows,mt,wg,bm,gpt,split,lanes,per,wn,sgs,bk,frag,rb,sb,lay,fold,sk,gs,ah,dec,ln,xs",
+VKB_KERNEL(bitnet_linear) = {"bitnet_linear", "n,k,m,shape,algo,rows,mt,wg,bm,gpt,split,lanes,per,wn,sgs,bk,frag,rb,sb,lay,fold,sk,gs,ah,dec,ln,xs,xsum",
                              "BitLinear y = (W_t x_q) gamma'/s, packed 2-bit W, int8 x, int32 acc (variant dot|int; algo gemv|gemv_sg|gemv_ps|gemm "
                              "SIMT, mma, mma_sg and mma_kp on int8 matrix units, hmma on fp16 ones, mma_emu, mma_sg_emu, mma_kp_emu and hmma_emu "
                              "emulated)",

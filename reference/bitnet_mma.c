@@ -344,6 +344,16 @@ int bitnet_mma_kp_plan(vkb_case *c, long long n, long long k, int64_t m, size_t 
     uint64_t rs = (uint64_t)wn * f[0], sr = (uint64_t)(sgs / sk), wg = (uint64_t)ss * (uint64_t)sgs;
     uint64_t words = xs ? bitnet_kp_xs_words((uint64_t)sgs, (uint64_t)sk, kp_slot(wn, tn, f, gs, 1), xpart, kp_acc(wn, tn, f), 2 * f[0])
                         : (uint64_t)sgs * kp_slot(wn, tn, f, gs, 0) + 2 * f[0];
+    /* xsum=1 (xs only): sum_k x by packed dot products over the staged x words instead of the ones MMA (kernels/
+     * bitnet_mma_kp.glsl XSUM; TN ints more shared memory). On the H200 (session 34, us, tests/gpu/sweep_s34d.txt) with
+     * one K part at one 32-token tile, 28672x4096 m=32 took 33.92 rotate and 37.12 cold against 35.77 and 37.98; with two
+     * K parts 20480x3200 lost 1.3% and 3.8%, and at two token tiles (m=64) it went 24.15 / 49.63 / 62.07 against 24.68 /
+     * 35.16 / 71.62 on 13824x2560 / 20480x3200 / 28672x4096 (the middle one a cliff not pinned down). So the default
+     * where xs takes sk=1 at one token tile, and it fits. */
+    int64_t xsum = vkb_param_int(c, "xsum", xs && sk == 1 && gz == 1 && 16 * (words + tn / 4) <= c->caps.max_shared ? 1 : 0);
+    if (xsum < 0 || xsum > 1 || (xsum && !xs))
+        return vkb_error(c, "xsum=%lld: expected 0, or 1 with xs=1 (xs=%lld)", (long long)xsum, (long long)xs);
+    if (xsum) words += tn / 4;
     uint64_t shared = 16 * words;
     if (wg > c->caps.max_wg_size || shared > c->caps.max_shared)
         return vkb_skip(c, "wn=%lld sk=%lld sgs=%lld on this device: %llu invocations (<= %u), %llu B shared (<= %u)", (long long)wn,
@@ -353,16 +363,16 @@ int bitnet_mma_kp_plan(vkb_case *c, long long n, long long k, int64_t m, size_t 
     if (gx > c->caps.max_wg_count_x || gz > 65535)
         return vkb_skip(c, "grid %llux1x%llu exceeds this device's maxComputeWorkGroupCount", (unsigned long long)gx,
                         (unsigned long long)gz);
-    uint32_t spec[13] = {(uint32_t)wg, f[0], f[1], f[2], (uint32_t)wn, (uint32_t)sgs, (uint32_t)mt, (uint32_t)sk, ss, (uint32_t)panel, (uint32_t)gs,
-                         (uint32_t)ah, (uint32_t)xs};
-    vkb_dispatch *d = vkb_add_dispatch(c, vkb_add_pipe(c, emu ? "bitnet_mma_kp_emu" : "bitnet_mma_kp", 13, spec), (uint32_t)gx, 1,
+    uint32_t spec[14] = {(uint32_t)wg, f[0], f[1], f[2], (uint32_t)wn, (uint32_t)sgs, (uint32_t)mt, (uint32_t)sk, ss, (uint32_t)panel, (uint32_t)gs,
+                         (uint32_t)ah, (uint32_t)xs, (uint32_t)xsum};
+    vkb_dispatch *d = vkb_add_dispatch(c, vkb_add_pipe(c, emu ? "bitnet_mma_kp_emu" : "bitnet_mma_kp", 14, spec), (uint32_t)gx, 1,
                                        (uint32_t)gz);
     if (!d) return vkb_error(c, "out of memory");
     d->push.n = (uint32_t)n, d->push.m = (uint32_t)m, d->push.k = (uint32_t)k, d->push.p0 = (uint32_t)nc, d->push.p1 = (uint32_t)per;
     mma_cost(c, n, k, m);
     snprintf(c->note, sizeof(c->note), "%s %ux%ux%u %llux%llu wn%lld sk%lld sgs%lld gs%lld%s%s (%llu groups a part) %s",
              emu ? "mma_kp_emu" : "mma_kp", f[0], f[1], f[2], (unsigned long long)(rs * sr), (unsigned long long)tn, (long long)wn,
-             (long long)sk, (long long)sgs, (long long)gs, ah == 2 ? " ah2" : "", xs ? " xs" : "", (unsigned long long)per,
+             (long long)sk, (long long)sgs, (long long)gs, ah == 2 ? " ah2" : "", xs ? (xsum ? " xs xsum" : " xs") : "", (unsigned long long)per,
              panel ? "panel" : "rows");
     return 0;
 }

@@ -54,7 +54,7 @@ KP_CUTS = {
     "noxload": [("Q[q] = e_ < XQ && t_ < pc.m && g_ < cend ? x[(t_ * pc.p0 + g_) * 4u + e_ % 4u] : uvec4(0u);",
                  "Q[q] = uvec4(e_ * 0x01010101u + g_);")],
     "nodecode": [("sm[slab + r_ * WST + 4u * (H) + u] = bitnet_codes(P[q][u]);", "sm[slab + r_ * WST + 4u * (H) + u] = uvec4(P[q][u]);")],
-    "noones": [("                asx[j] = MMA(ones, fb[j], asx[j]);                                                    \\\n", "")],
+    "noones": [("                if (XSUM == 0u) asx[j] = MMA(ones, fb[j], asx[j]);                                    \\\n", "")],
     "nobar": [("        subgroupBarrier();  /* the previous stage's fragment loads are done */                        \\\n", ""),
               ("            subgroupMemoryBarrierShared();                                                            \\\n"
                "            subgroupBarrier();                                                                        \\\n", "")],
