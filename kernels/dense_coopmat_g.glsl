@@ -18,10 +18,11 @@
 // (a multiple of 8 = one iteration), p2 = slices, p3 = N16. Grid (ceil(N/BN) x Mp / (LN MT TS), p2, 1): row block
 // x / (Mp / (LN MT TS)), token block x % (Mp / (LN MT TS)); BN = 16 WN SGS / (TS SK).
 // Spec: 0 workgroup size = subgroup size x SGS, 1 SGS, 2 PANEL, 3 FOLD (split-K summed in the kernel), 4 TS (token sets),
-// 5 SK (K parts within the workgroup: BN = 16 WN SGS / (TS SK)), 6 XC (x read past L1), 7 UB (blocks of 4 K steps an iteration). WN and MT are compiled in by the stubs
-// dense_coopmat_g_wIxJ.comp (I = WN, J = MT) so that every fragment array has a constant size (the form that
-// keeps matmul's accumulators out of dynamically indexed memory). dense_coopmat_g_emu_wIxJ.comp emulate the
-// matrix operations with the same semantics on any device (lavapipe validates this file's indexing).
+// 5 SK (K parts within the workgroup: BN = 16 WN SGS / (TS SK)), 6 XC (x read past L1), 7 UB (blocks of 4 K steps an
+// iteration). WN and MT are compiled in by the stubs dense_coopmat_g_wIxJ.comp (I = WN, J = MT) so that every fragment
+// array has a constant size (the form that keeps matmul's accumulators out of dynamically indexed memory).
+// dense_coopmat_g_emu_wIxJ.comp emulate the matrix operations with the same semantics on any device (lavapipe validates
+// this file's indexing).
 #extension GL_EXT_control_flow_attributes : enable
 #extension GL_EXT_shader_16bit_storage : require
 #extension GL_EXT_shader_explicit_arithmetic_types_float16 : require

@@ -745,7 +745,9 @@ static void dense_cost(vkb_case *c, long long n, long long k, int64_t m)
  * fragment (8: 16x8x16 MMAs, mt=1 only; 16), split= K slices (0 = auto), lay= rows | panel | frag | fragx (frag_row), fold= 0 (split-K
  * summed by dense_splitk) | 1 (by the tile's last workgroup, kernels/splitk_fold.glsl: slower at sk=1's auto splits on the
  * H200, tests/gpu/sweep_fold11.txt; the default with K parts, at dense_g_plan), xc= 0 | 1 (x through a coherent view,
- * kernels/dense_coopmat_g.glsl XC; its default and the 64-row subgroups of many-tile shapes at dense_g_plan), ub= 1 .. 3 (blocks of 4 K steps an iteration, UB; 2 in those 64-row subgroups). Defaults: mt=1 (one token block per workgroup, the blocks side by side in grid x so
+ * kernels/dense_coopmat_g.glsl XC; its default and the 64-row subgroups of many-tile shapes at dense_g_plan), ub= 1 .. 3
+ * (blocks of 4 K steps an iteration, UB; 2 in those 64-row subgroups and the long-K tiling, at dense_g_plan). Defaults:
+ * mt=1 (one token block per workgroup, the blocks side by side in grid x so
  * that they share W through L2; mt=2 at m=32 took 2.2-2.6x its time, tests/gpu/sweep_cg11b.txt, with its accumulators
  * in local memory, and 0.78-1.47x without, sweep_s26b.txt: faster on 2560x6912 alone), wn=4 with mt=1
  * (measured: 0.82-0.91x of wn=2's time at m=8), else 2, sgs=4 (sgs=1, 2 and 8 within 3%), all three as before
