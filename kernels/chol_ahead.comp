@@ -44,7 +44,12 @@ void ahead_update(uint ra, uint j1, uint jb1, bool diag, inout float a[4][4]) {
 void main() {
     uint g = vkb_group_id(), t = (pc.n - pc.p0 - pc.p1 + 63u) / 64u, ns = t * (t - 1u) / 2u;
     if (g < ns) {
-        if (info[0] != 0u) return;
+        // Exit on a failing pivot of an earlier dispatch only (one in block k or before). One in block k + 1 is set by
+        // this dispatch's panel group 0 while these tiles run: exiting on it made which tiles ran depend on the order
+        // of the groups, and the columns right of block k + 1 (dead, but part of the output) differed from call to
+        // call, so the harness's recheck after timing failed the row once on lavapipe (session 34).
+        uint f = info[0];
+        if (f != 0u && f - 1u < pc.p0 + pc.p1) return;
         uvec2 tt = tri_tile(g);
         syrk_tile(tt.x + 1u, tt.y + 1u);
         return;
