@@ -183,8 +183,10 @@ void main() {
     // before this subgroup barrier; XS: at sg ASL over the slabs, the ones and the x stages, after every subgroup's last
     // fragment loads); then every part of every tile is in shared memory after one workgroup barrier.
     if (XSUM != 0u)
-        [[unroll]] for (uint q = 0u; q < XPL; ++q)
-            if (xl + q * XLN < XQ) atomicAdd(sm[KXS + (xl + q * XLN) / 16u][((xl + q * XLN) / 4u) % 4u], uint(xsa[q]));
+        [[unroll]] for (uint q = 0u; q < XPL; ++q) {
+            uint e = xl + q * XLN, t = e / 4u;  // the staged uvec4 and its token, as STAGE took them
+            if (e < XQ) atomicAdd(sm[KXS + t / 4u][t % 4u], uint(xsa[q]));
+        }
     subgroupBarrier();
     if (XS != 0u) barrier();
     [[unroll]] for (uint i = 0u; i < WN; ++i)

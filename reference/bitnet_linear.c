@@ -785,12 +785,10 @@ static int64_t sk_default(const vkb_case *c, long long n, long long k, int64_t m
     return sk;
 }
 
-/* Whether N makes at least 4 32-row tiles an SM: at m=32 the wgs rule (dense_coop_plan) and coopmat_g's 64-row subgroups
- * and x view (dense_g_plan) turn on it. */
+/* dense_many_tiles_n (reference/bitnet_linear.h) on the case's device (132 SMs where it reports none). */
 static int dense_many_tiles(const vkb_case *c, long long n)
 {
-    uint64_t sms = c->caps.sm_count ? c->caps.sm_count : 132;
-    return ((uint64_t)n + 31) / 32 >= 4 * sms;
+    return dense_many_tiles_n((uint64_t)n, c->caps.sm_count ? c->caps.sm_count : 132);
 }
 
 /* Whether the device offers NV cooperative matrices 16x8x16 fp16 x fp16 -> fp32. */
@@ -834,7 +832,7 @@ static int dense_g_plan(vkb_case *c, long long n, long long k, int64_t m, int em
      * against 39.24; ts=1 sk=8 without x past L1 or at ub=1, or sk=16, were slower (37.4-43.4). On 2560x6912 (K = 6912)
      * the same tiling lost (19.10 / 20.77 against 16.98 / 20.06), so the bound is K >= 8192, from one shape above it. */
     uint64_t sms = c->caps.sm_count ? c->caps.sm_count : 132;
-    int many = dense_many_tiles(c, n), wide = mt == 1 && dense_g_wide((uint64_t)n, (uint64_t)k, m, sms);
+    int many = dense_many_tiles_n((uint64_t)n, sms), wide = mt == 1 && dense_g_wide((uint64_t)n, (uint64_t)k, m, sms);
     int longk = mt == 1 && dense_g_longk((uint64_t)n, (uint64_t)k, m, sms);
     int64_t ts = vkb_param_int(c, "ts", m > 16 && m <= 32 && mt == 1 && !longk ? 2 : 1);
     int64_t skd = wide && ts == 2 ? 2 : longk && ts == 1 ? 8 : sk_default(c, n, k, m, mt, ts);

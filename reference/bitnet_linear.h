@@ -32,12 +32,16 @@ int bitnet_mma_sg_plan(vkb_case *c, long long n, long long k, int64_t m, size_t 
 /* algo=mma_kp / mma_kp_emu (kernels/bitnet_mma_kp.glsl): as bitnet_mma_sg_plan, K parts in the workgroup, one dispatch. */
 int bitnet_mma_kp_plan(vkb_case *c, long long n, long long k, int64_t m, size_t nc, int emu, int panel);
 
+/* Whether N rows make at least 4 32-row tiles for each of sms SMs: at m=32 the wgs rule (dense_coop_plan), and
+ * coopmat_g's wide tiling and x view (dense_g_plan) turn on it. */
+static inline int dense_many_tiles_n(uint64_t n, uint64_t sms) { return (n + 31) / 32 >= 4 * sms; }
+
 /* dense_f16 algo=coopmat_g's wide tiling (reference/bitnet_linear.c dense_g_plan, where it is measured): 16 < m <= 32
  * tokens, K >= 4096 and N at least 4 32-row tiles for each of sms SMs. Its default there: 64-row subgroups (wn=4) in two
  * K parts, x past L1, two blocks of K steps an iteration (ub=2). */
 static inline int dense_g_wide(uint64_t n, uint64_t k, int64_t m, uint64_t sms)
 {
-    return m > 16 && m <= 32 && k >= 4096 && (n + 31) / 32 >= 4 * sms;
+    return m > 16 && m <= 32 && k >= 4096 && dense_many_tiles_n(n, sms);
 }
 
 /* dense_f16 algo=coopmat_g's long-K tiling (dense_g_plan, measured there): 16 < m <= 32 tokens and K >= 8192 where the
@@ -48,13 +52,6 @@ static inline int dense_g_longk(uint64_t n, uint64_t k, int64_t m, uint64_t sms)
     return m > 16 && m <= 32 && k >= 8192 && !dense_g_wide(n, k, m, sms);
 }
 
-/* mma_kp's shared x stage by grid (xs=1; the caller takes it at a 32-token tile, gs=1, where none of xs, wn, sk, sgs is
- * given; the measurements are at its call in reference/bitnet_mma.c). For tiles 32-row x 32-token tiles, nc 64-weight
- * groups a row, sms SMs and words uvec4 of shared memory a workgroup, and the kernel's uvec4 counts at its wn (slab: a
- * subgroup's W slab; part: a K part's two x stages; acc: a subgroup's staged accumulators, which go over all the rest
- * after the loop; ones: the block of ones): SR = the row tiles a workgroup that one wave of workgroups needs; SR 4..6
- * take the most K parts sk (>= 2) whose SR sk <= 12 subgroups fit, SR >= 7 sk=1 sgs=4 (two or more workgroups an SM).
- * Returns 1 with *sk, *sgs; 0 (nothing set) below 40 groups a row, below SR 4, or where nothing fits. */
 /* uvec4 of shared memory an xs=1 mma_kp workgroup of sgs subgroups and sk K parts holds (kernels/bitnet_mma_kp.glsl's
  * sm[]): its W slabs, the ones and the parts' x stages, or the staged accumulators laid over all of them, the larger. */
 static inline uint64_t bitnet_kp_xs_words(uint64_t sgs, uint64_t sk, uint64_t slab, uint64_t part, uint64_t acc, uint64_t ones)
@@ -63,6 +60,13 @@ static inline uint64_t bitnet_kp_xs_words(uint64_t sgs, uint64_t sk, uint64_t sl
     return loop > sgs * acc ? loop : sgs * acc;
 }
 
+/* mma_kp's shared x stage by grid (xs=1; the caller takes it at a 32-token tile, gs=1, where none of xs, wn, sk, sgs is
+ * given; the measurements are at its call in reference/bitnet_mma.c). For tiles 32-row x 32-token tiles, nc 64-weight
+ * groups a row, sms SMs and words uvec4 of shared memory a workgroup, and the kernel's uvec4 counts at its wn (slab: a
+ * subgroup's W slab; part: a K part's two x stages; acc: a subgroup's staged accumulators, which go over all the rest
+ * after the loop; ones: the block of ones): SR = the row tiles a workgroup that one wave of workgroups needs; SR 4..6
+ * take the most K parts sk (>= 2) whose SR sk <= 12 subgroups fit, SR >= 7 sk=1 sgs=4 (two or more workgroups an SM).
+ * Returns 1 with *sk, *sgs; 0 (nothing set) below 40 groups a row, below SR 4, or where nothing fits. */
 static inline int bitnet_kp_xs_rule(uint64_t tiles, uint64_t nc, uint64_t sms, uint64_t words, uint64_t slab,
                                     uint64_t part, uint64_t acc, uint64_t ones, int64_t *sk, int64_t *sgs)
 {

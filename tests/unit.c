@@ -2147,9 +2147,6 @@ static void test_spv_khr(void)
     }
 }
 
-/* mma_kp's shared-x rule (reference/bitnet_linear.h) on the issue-15 shapes of its measurements, an H200's 132 SMs and
- * 48 KiB (3072 uvec4): the tilings sweep_s33c.txt measured fastest, nothing where it measured none, and lavapipe's
- * 32 KiB (2048) fitting only what fits. */
 /* dense_f16 coopmat_g's wide tiling (wn=4, two K parts, ub=2; reference/bitnet_linear.h) on the shapes it was measured
  * on (28672x4096 and 36864x4096 at m = 17, 24, 32, an H200's 132 SMs) and at each bound: tokens, K and the tiles an SM. */
 static void test_dense_g_wide(void)
@@ -2167,6 +2164,9 @@ static void test_dense_g_wide(void)
     CHECK(!dense_g_longk(4096, 14336, 16, 132) && !dense_g_longk(4096, 14336, 33, 132) && !dense_g_longk(28672, 14336, 32, 132));
 }
 
+/* mma_kp's shared-x rule (reference/bitnet_linear.h) on the issue-15 shapes of its measurements, an H200's 132 SMs and
+ * 48 KiB (3072 uvec4): the tilings sweep_s33c.txt measured fastest, nothing where it measured none, and lavapipe's
+ * 32 KiB (2048) fitting only what fits. */
 static void test_kp_xs_rule(void)
 {
     /* wn=2 at 32 tokens: a W slab 32 x 5 uvec4, a part's x stages 2 x 32 x 5, 2 x 2 accumulators of 16x16 int32, 32 ones */
