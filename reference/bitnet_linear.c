@@ -250,8 +250,14 @@ static void hfrag_permute(vkb_case *c)
  * in the workgroup (1 .. 16), sgs= subgroups (a multiple of sk, <= 16), ln= tokens a fragment (8: 16x8x16 MMAs, the
  * default at m <= 8 where the device has them; 16), ah= W's register sets (2, 4: as many blocks in flight; 1: 2 in flight, one copy of the loop's code), dec= W's decode (0: codes under a 1024 offset, three
  * instructions a pair of weights; 1: subnormal codes, one, and an MMA of the offset a step). Defaults: mt=1 to 16 tokens and 2 above
- * (grid y holds 32 a tile), sk doubling while the grid holds fewer than 8 subgroups an SM and every part keeps 2 of the 128-column
- * blocks, sgs = sk and at least 4, ah=1; dec=1, and wn=4 at ln=8, else 2 (emulated: 2, or 1 at mt=2, the stubs lavapipe runs): at m=8
+ * (grid y holds 32 a tile), sk doubling while the grid holds fewer than 8 subgroups an SM (10 at ln=8) and every part keeps 2 of
+ * the 128-column blocks, sgs = sk and at least 4, ah=1; dec=1, and at ln=8 wn=4 where its 64-row tiles are at least 3 an SM
+ * (bitnet_hmma_n8_wn), else 2 (emulated: 2, or 1 at mt=2, the stubs lavapipe runs). Session 35 (H200, m=8, us rotate / cold,
+ * tests/gpu/sweep_s35a.txt (e)): wn=4 holds 11.6 KB of code and wn=2 8.4, and cold minus rotate went from 2.7-2.8 us to
+ * 1.6-1.8 (a cold dispatch fetches its code from DRAM); on 13824x2560, 20480x3200 and 6144x4096 wn=2 at sk 4, 4, 8 took 9.84 / 11.52, 13.42 / 14.98, 8.35 / 10.18 against wn=4
+ * at session 28's rule (sk 8, 4, 16) 9.62 / 12.45, 13.79 / 16.48, 8.36 / 11.07; on 28672x4096 (448 64-row tiles) wn=4 sk=4
+ * stays, 18.62 / 21.06 against wn=2's best 19.79 / 21.15. wn=2 at sk 2 took 12.84, 17.03, 17.25 rotate (the 8-an-SM rule's
+ * pick on 20480x3200). Before that, at m=8
  * on an H200 (tests/gpu/sweep_s28c.txt, rotate, us, the six issue-15 shapes) ln=8 dec=1 wn=4 at the rule's sk took 9.75-9.80 15.97
  * 14.00 8.09-11.14 18.85 16.81-28.28, wn=2 9.99-11.36 9.10-13.87 13.86-15.82 8.37-10.20 21.63-22.34 14.90-24.25, dec=0 at its best
  * 12.09 11.35 17.38 10.41 25.37 19.42. ah=4 won only where sk=8 (sweep_s28d.txt); ah=1 (one copy of the block code, 11.6 KB
@@ -280,7 +286,9 @@ static int hmma_plan(vkb_case *c, long long n, long long k, int64_t m, int emu)
     if ((ln != 8 && ln != 16) || (ln == 8 && mt != 1))
         return vkb_error(c, "ln=%lld mt=%lld: expected 16 tokens a fragment, or 8 with mt=1", (long long)ln, (long long)mt);
     if (ln == 8 && !n8) return vkb_skip(c, "ln=8: the device offers no 16x8x16 fp16 x fp16 -> fp32 NV cooperative matrix");
-    int64_t wn = vkb_param_int(c, "wn", emu ? (mt == 2 ? 1 : 2) : ln == 8 ? 4 : 2);
+    uint64_t nb = (p->kp + 127) / 128, npan = ((uint64_t)n + 15) / 16, gy = ((uint64_t)m + (uint64_t)(ln * mt) - 1) / (uint64_t)(ln * mt);
+    uint64_t sms = c->caps.sm_count ? c->caps.sm_count : 132;
+    int64_t wn = vkb_param_int(c, "wn", emu ? (mt == 2 ? 1 : 2) : ln == 8 ? bitnet_hmma_n8_wn(npan, gy, sms) : 2);
     if ((mt != 1 && mt != 2) || (wn != 1 && wn != 2 && wn != 4) || (wn == 4 && mt == 2) || sk < 0 || sk > 16 || sgs < 0 ||
         sgs > 16 || (sk && sgs && sgs % sk))
         return vkb_error(c, "wn=%lld mt=%lld sk=%lld sgs=%lld: expected wn 1, 2 or 4, mt 1 or 2 (wn 4 with mt 1), sk 1 .. 16, sgs "
@@ -289,8 +297,7 @@ static int hmma_plan(vkb_case *c, long long n, long long k, int64_t m, int emu)
         return vkb_skip(c, "algo=hmma_emu is compiled for wn=2 mt=1 and wn=1 mt=2 ln=16 (this case: wn=%lld mt=%lld ln=%lld)", (long long)wn,
                         (long long)mt, (long long)ln);
     if (ln == 8 && wn == 1) return vkb_skip(c, "ln=8 is compiled for wn 2 and 4");
-    uint64_t nb = (p->kp + 127) / 128, npan = ((uint64_t)n + 15) / 16, gy = ((uint64_t)m + (uint64_t)(ln * mt) - 1) / (uint64_t)(ln * mt);
-    uint64_t tiles = (npan + (uint64_t)wn - 1) / (uint64_t)wn * gy, want = 8 * (uint64_t)(c->caps.sm_count ? c->caps.sm_count : 132);
+    uint64_t tiles = (npan + (uint64_t)wn - 1) / (uint64_t)wn * gy, want = (ln == 8 ? 10 : 8) * sms;
     if (!sk)
         for (sk = 1; sk < 16 && tiles * (uint64_t)sk < want && 4 * (uint64_t)sk <= nb;) sk *= 2;
     if (!sgs) sgs = sk < 4 ? 4 / sk * sk : sk;

@@ -36,6 +36,11 @@ int bitnet_mma_kp_plan(vkb_case *c, long long n, long long k, int64_t m, size_t 
  * coopmat_g's wide tiling and x view (dense_g_plan) turn on it. */
 static inline int dense_many_tiles_n(uint64_t n, uint64_t sms) { return (n + 31) / 32 >= 4 * sms; }
 
+/* bitnet_linear algo=hmma's default 16-row panels per subgroup at 16x8x16 MMAs (ln=8; reference/bitnet_linear.c hmma_plan,
+ * where it is measured) for npan 16-row panels, gy token tiles and sms SMs: 4 where 64-row tiles are at least 3 for each
+ * SM, else 2 (half the code per step: a cold dispatch fetches less). */
+static inline int64_t bitnet_hmma_n8_wn(uint64_t npan, uint64_t gy, uint64_t sms) { return (npan + 3) / 4 * gy >= 3 * sms ? 4 : 2; }
+
 /* dense_f16 algo=coopmat_g's wide tiling (reference/bitnet_linear.c dense_g_plan, where it is measured): 16 < m <= 32
  * tokens, K >= 4096 and N at least 4 32-row tiles for each of sms SMs. Its default there: 64-row subgroups (wn=4) in two
  * K parts, x past L1, two blocks of K steps an iteration (ub=2). */

@@ -2164,6 +2164,16 @@ static void test_dense_g_wide(void)
     CHECK(!dense_g_longk(4096, 14336, 16, 132) && !dense_g_longk(4096, 14336, 33, 132) && !dense_g_longk(28672, 14336, 32, 132));
 }
 
+/* hmma's 16x8x16 panels per subgroup (reference/bitnet_linear.h) on the shapes sweep_s35a.txt (e) measured and at the bound:
+ * 4 from 3 64-row tiles an SM (28672 rows, 448 tiles on 132 SMs; 20480 rows at two token tiles), else 2. */
+static void test_hmma_n8_wn(void)
+{
+    CHECK(bitnet_hmma_n8_wn(1792, 1, 132) == 4 && bitnet_hmma_n8_wn(1280, 1, 132) == 2 && bitnet_hmma_n8_wn(864, 1, 132) == 2);
+    CHECK(bitnet_hmma_n8_wn(384, 1, 132) == 2 && bitnet_hmma_n8_wn(1280, 2, 132) == 4);
+    CHECK(bitnet_hmma_n8_wn(1581, 1, 132) == 4 && bitnet_hmma_n8_wn(1580, 1, 132) == 2);  /* 396 = 3 x 132 tiles, 395 */
+    CHECK(bitnet_hmma_n8_wn(1280, 1, 106) == 4 && bitnet_hmma_n8_wn(1280, 1, 107) == 2);  /* 320 tiles: 3 x 106, 3 x 107 */
+}
+
 /* mma_kp's shared-x rule (reference/bitnet_linear.h) on the issue-15 shapes of its measurements, an H200's 132 SMs and
  * 48 KiB (3072 uvec4): the tilings sweep_s33c.txt measured fastest, nothing where it measured none, and lavapipe's
  * 32 KiB (2048) fitting only what fits. */
@@ -2257,6 +2267,7 @@ static const struct { const char *name; void (*fn)(void); } tests[] = {
     {"host_calloc", test_host_calloc},
     {"kp_xs_rule", test_kp_xs_rule},
     {"dense_g_wide", test_dense_g_wide},
+    {"hmma_n8_wn", test_hmma_n8_wn},
 };
 
 int main(int argc, char **argv)
