@@ -49,7 +49,8 @@ layout(binding = 2) writeonly buffer Yb { float y[]; };
 layout(binding = 3) coherent buffer Pb { float part[]; };
 layout(binding = 2) writeonly buffer Yb4 { vec4 y4[]; };     // FOLD's sums where N % 4 == 0: 4 rows at a time
 layout(binding = 3) coherent buffer Pb4 { vec4 part4[]; };
-layout(constant_id = 3) const uint FOLD = 0u;  // 1: the last workgroup of a tile sums the slices (splitk_fold.glsl)
+layout(constant_id = 3) const uint FOLD = 0u;  // 1: the last workgroup of a tile sums the slices (splitk_fold.glsl);
+// 2: the same where N % 4 == 0, 4 rows at a time (one path compiled: less code for a cold dispatch to fetch)
 layout(constant_id = 4) const uint TS = 1u;    // token sets: TS subgroups of a workgroup share each row block (SGS % TS == 0)
 layout(constant_id = 5) const uint SK = 1u;    // K parts: SK subgroups of a workgroup split each tile's K slice (below)
 layout(constant_id = 6) const uint XC = 0u;    // 1: x read through a coherent view (device-scope coherence, which a
@@ -224,36 +225,29 @@ void main() {
             subgroupBarrier();
         }
     // FOLD: the tile's last workgroup sums its BN rows x (up to) TS LN MT tokens over the slices, in slice order as
-    // dense_splitk.comp (the same sums, bit for bit). Where N % 4 == 0 an invocation takes 4 groups of 4 rows and
-    // loads 4 slices of each before adding: 16 vec4 in flight, so the tail costs ~p2 / 4 load latencies, not p2 x 16.
+    // dense_splitk.comp (the same sums, bit for bit). FOLD = 2 (N % 4 == 0): an invocation takes 4 rows a pass and
+    // loads 4 slices of them before adding. Session 35 (H200, tests/gpu/sweep_s35a.txt (i)): 16 vec4 in flight (4 groups
+    // of rows) and both paths in one binary took 17.3 KB against this form's 9.7, and 2560x6912 m=32 (split 3) 16.96 /
+    // 20.03 us rotate / cold against 16.71 / 18.24: a cold dispatch fetches its code from DRAM.
     if (FOLD != 0u && pc.p2 > 1u && fold_arrive(gl_WorkGroupID.x, pc.p2)) {
         uint nb = wx * bn, mn = pc.m * pc.n;
         t0 = tb * tw;  // the workgroup's tokens from here on
         uint ntok = min(pc.m, t0 + tw) - t0;
         uint lid = gl_LocalInvocationIndex, wgs = gl_WorkGroupSize.x;
-        if ((pc.n & 3u) == 0u) {
-            uint nq = bn / 4u, total = nq * ntok, mn4 = mn / 4u;
-            for (uint e0 = 0u; e0 < total; e0 += 4u * wgs) {
-                uint idx[4];
-                bool ok[4];
-                vec4 s[4];
-                [[unroll]] for (uint q = 0u; q < 4u; ++q) {
-                    uint e = e0 + q * wgs + lid, row = nb + 4u * (e % nq);
-                    ok[q] = e < total && row < pc.n;
-                    idx[q] = ok[q] ? ((t0 + e / nq) * pc.n + row) / 4u : 0u;
-                    s[q] = vec4(0.0);
+        if (FOLD == 2u) {
+            uint nq = bn / 4u, mn4 = mn / 4u;
+            [[dont_unroll]] for (uint e = lid; e < nq * ntok; e += wgs) {
+                uint row = nb + 4u * (e % nq), idx = ((t0 + e / nq) * pc.n + row) / 4u;
+                if (row < pc.n) {
+                    vec4 s = part4[idx];
+                    [[dont_unroll]] for (uint j0 = 1u; j0 < pc.p2; j0 += 4u) {
+                        vec4 v[4];
+                        [[unroll]] for (uint u = 0u; u < 4u; ++u) v[u] = j0 + u < pc.p2 ? part4[(j0 + u) * mn4 + idx] : vec4(0.0);
+                        [[unroll]] for (uint u = 0u; u < 4u; ++u)
+                            if (j0 + u < pc.p2) s += v[u];
+                    }
+                    y4[idx] = s;
                 }
-                for (uint j0 = 0u; j0 < pc.p2; j0 += 4u) {
-                    vec4 v[4][4];
-                    [[unroll]] for (uint u = 0u; u < 4u; ++u)
-                        [[unroll]] for (uint q = 0u; q < 4u; ++q)
-                            v[u][q] = ok[q] && j0 + u < pc.p2 ? part4[(j0 + u) * mn4 + idx[q]] : vec4(0.0);
-                    [[unroll]] for (uint u = 0u; u < 4u; ++u)
-                        [[unroll]] for (uint q = 0u; q < 4u; ++q)
-                            if (j0 + u < pc.p2) s[q] = j0 + u == 0u ? v[u][q] : s[q] + v[u][q];
-                }
-                [[unroll]] for (uint q = 0u; q < 4u; ++q)
-                    if (ok[q]) y4[idx[q]] = s[q];
             }
         } else {
             for (uint e = lid; e < bn * ntok; e += wgs) {

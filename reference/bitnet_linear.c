@@ -946,7 +946,8 @@ static int dense_g_plan(vkb_case *c, long long n, long long k, int64_t m, int em
     vkb_add_buf(c, "tickets", VKB_U32, fold ? (size_t)(gx * gz) : 1, VKB_IN);  /* zero (kernels/splitk_fold.glsl) */
     char shader[48];
     snprintf(shader, sizeof(shader), "dense_coopmat_g%s_w%lldx%u%s", emu ? "_emu" : "", (long long)wn, mt, ln == 8 ? "n8" : "");
-    uint32_t spec[8] = {wg, (uint32_t)sgs, (uint32_t)panel, (uint32_t)fold, (uint32_t)ts, (uint32_t)sk, (uint32_t)xc, (uint32_t)ub};
+    uint32_t spec[8] = {wg, (uint32_t)sgs, (uint32_t)panel, fold ? (n % 4 == 0 ? 2u : 1u) : 0u /* the 4-row path only: less code */,
+                        (uint32_t)ts, (uint32_t)sk, (uint32_t)xc, (uint32_t)ub};
     vkb_dispatch *d = vkb_add_dispatch(c, vkb_add_pipe(c, shader, 8, spec), (uint32_t)(gx * gz), (uint32_t)s, 1);
     if (!d) return vkb_error(c, "out of memory");
     d->push.n = (uint32_t)n, d->push.m = (uint32_t)m, d->push.k = (uint32_t)k;
