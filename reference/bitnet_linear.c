@@ -253,12 +253,12 @@ static void hfrag_permute(vkb_case *c)
  * (grid y holds 32 a tile), sk doubling while the grid holds fewer than 8 subgroups an SM (10 at ln=8) and every part keeps 2 of
  * the 128-column blocks, sgs = sk and at least 4, ah=1; dec=1, and at ln=8 wn=4 where its 64-row tiles are at least 3 an SM
  * (bitnet_hmma_n8_wn), else 2 (emulated: 2, or 1 at mt=2, the stubs lavapipe runs). Session 35 (H200, m=8, us rotate / cold,
- * tests/gpu/sweep_s35a.txt (e)): wn=4 holds 11.6 KB of code and wn=2 8.4, and cold minus rotate went from 2.7-2.8 us to
- * 1.6-1.8 (a cold dispatch fetches its code from DRAM); on 13824x2560, 20480x3200 and 6144x4096 wn=2 at sk 4, 4, 8 took 9.84 / 11.52, 13.42 / 14.98, 8.35 / 10.18 against wn=4
- * at session 28's rule (sk 8, 4, 16) 9.62 / 12.45, 13.79 / 16.48, 8.36 / 11.07; on 28672x4096 (448 64-row tiles) wn=4 sk=4
- * stays, 18.62 / 21.06 against wn=2's best 19.79 / 21.15. wn=2 at sk 2 took 12.84, 17.03, 17.25 rotate (the 8-an-SM rule's
- * pick on 20480x3200). Before that, at m=8
- * on an H200 (tests/gpu/sweep_s28c.txt, rotate, us, the six issue-15 shapes) ln=8 dec=1 wn=4 at the rule's sk took 9.75-9.80 15.97
+ * tests/gpu/sweep_s35a.txt (e)): wn=4 holds 11.6 KB of code and wn=2 8.4, and cold minus rotate went from 2.7-2.8 us to 1.6-1.8
+ * (a cold dispatch fetches its code from DRAM); on 13824x2560, 20480x3200 and 6144x4096 wn=2 at sk 4, 4, 8 took 9.84 / 11.52,
+ * 13.42 / 14.98, 8.35 / 10.18 against wn=4 at session 28's rule (sk 8, 4, 16) 9.62 / 12.45, 13.79 / 16.48, 8.36 / 11.07; on
+ * 28672x4096 (448 64-row tiles) wn=4 sk=4 stays, 18.62 / 21.06 against wn=2's best 19.79 / 21.15. wn=2 at sk 2 took 12.84,
+ * 17.03, 17.25 rotate (the 8-an-SM rule's pick on 20480x3200). Before that, at m=8 on an H200
+ * (tests/gpu/sweep_s28c.txt, rotate, us, the six issue-15 shapes) ln=8 dec=1 wn=4 at the rule's sk took 9.75-9.80 15.97
  * 14.00 8.09-11.14 18.85 16.81-28.28, wn=2 9.99-11.36 9.10-13.87 13.86-15.82 8.37-10.20 21.63-22.34 14.90-24.25, dec=0 at its best
  * 12.09 11.35 17.38 10.41 25.37 19.42. ah=4 won only where sk=8 (sweep_s28d.txt); ah=1 (one copy of the block code, 11.6 KB
  * against ah=2's 17.8) took 1-6% less rotate and 7-15% less cold on all six (sweep_s28e.txt). */

@@ -324,17 +324,16 @@ int bitnet_mma_kp_plan(vkb_case *c, long long n, long long k, int64_t m, size_t 
         bitnet_kp_xs_rule(((uint64_t)n + 31) / 32 * gz, nc, sms, (uint64_t)c->caps.max_shared / 16, kp_slot(2, tn, f, gs, 1), xpart,
                           kp_acc(2, tn, f), 2 * f[0], &sk, &sgs))
         xs = 1, wn = 2;
-    /* ah: 2 where a tile holds 32 tokens and m <= 64 (gs=1) without xs: on the H200 (tests/gpu/sweep_s26g.txt, m=32,
-     * the six shapes) 164 registers against 206 took 3.5-11% less time cold and -1.5..+2.2% rotate; at m=8 (118 against
-     * 138) 3-13% less cold but up to 8% more rotate, so 4 there. With xs (x's loads
-     * shared) ah=4 held 146 registers against 130 and took 1.4-3.7% less on 28672x4096 and 20480x3200 at sk=1 sgs=4,
-     * both modes (sweep_s33c.txt (d)), but with K parts ah=2 (125 against 144) took 1.5-6% less: 13824x2560 sk=3 sgs=12
-     * 15.15 / 16.74 against 15.66 / 17.82, 20480x3200 sk=2 sgs=10 21.80 / 23.17 against 22.13 / 23.97 (rotate / cold,
-     * sweep_s33c.txt (k); the rule's figures above are at ah=4). So 2 there, 4 at xs sk=1. Session 35 (sweep_s35a.txt
-     * (l)): at m=64 without xs (2560x6912, 6144x4096, 4096x14336) ah=2 took 20.43 / 23.23, 21.50 / 24.45, 36.62 / 39.71
-     * against 20.63 / 24.80, 21.49 / 26.21, 37.17 / 41.73 (rotate / cold; 11.5 KB of code against 18.9), so the rule runs to
-     * m=64; at m=12 and 16 (16-token tiles) ah=2 took 4-8% less cold but 0.6-4.7% more rotate, and on 28672x4096 more in
-     * both, so 4 stays there. */
+    /* ah: 2 where a tile holds 32 tokens and m <= 64 (gs=1) without xs: on the H200 (tests/gpu/sweep_s26g.txt, m=32, the six
+     * shapes) 164 registers against 206 took 3.5-11% less time cold and -1.5..+2.2% rotate; at m=8 (118 against 138) 3-13%
+     * less cold but up to 8% more rotate, so 4 there. With xs (x's loads shared) ah=4 held 146 registers against 130 and
+     * took 1.4-3.7% less on 28672x4096 and 20480x3200 at sk=1 sgs=4, both modes (sweep_s33c.txt (d)), but with K parts ah=2
+     * (125 against 144) took 1.5-6% less: 13824x2560 sk=3 sgs=12 15.15 / 16.74 against 15.66 / 17.82, 20480x3200 sk=2 sgs=10
+     * 21.80 / 23.17 against 22.13 / 23.97 (rotate / cold, sweep_s33c.txt (k); the rule's figures above are at ah=4). So 2
+     * there, 4 at xs sk=1. Session 35 (sweep_s35a.txt (l)): at m=64 without xs (2560x6912, 6144x4096, 4096x14336) ah=2 took
+     * 20.43 / 23.23, 21.50 / 24.45, 36.62 / 39.71 against 20.63 / 24.80, 21.49 / 26.21, 37.17 / 41.73 (rotate / cold; 11.5
+     * KB of code against 18.9), so the rule runs to m=64; at m=12 and 16 (16-token tiles) ah=2 took 4-8% less cold but
+     * 0.6-4.7% more rotate, and on 28672x4096 more in both, so 4 stays there. */
     int64_t ah = vkb_param_int(c, "ah", tn == 32 && m <= 64 && gs == 1 && (!xs || sk >= 2) ? 2 : 4);
     if ((ah != 2 && ah != 4) || (ah == 2 && gs == 2))
         return vkb_error(c, "ah=%lld gs=%lld: expected 4 or 2 groups in flight (2 with gs=1 only)", (long long)ah, (long long)gs);
