@@ -318,7 +318,7 @@ int bitnet_mma_kp_plan(vkb_case *c, long long n, long long k, int64_t m, size_t 
      * 0.1%; on the other three kp_auto stays (6144x4096: 21.38, where SR 3 sk=3 sgs=12 took 20.21; 2560x6912 and
      * 4096x14336 lost with xs) (sweep_s33c.txt (m)). m=16 is left out (xs won 17% on 28672x4096 and lost 24% on
      * 20480x3200), and so is m > 64 (unmeasured). */
-    uint64_t sms = c->caps.sm_count ? c->caps.sm_count : 132;
+    uint64_t sms = bitnet_sms(c);
     uint64_t xpart = 2 * tn * (4 * (uint64_t)gs + 1);  /* xs: a K part's two x stages (kernels/bitnet_mma_kp.glsl) */
     if (!vkb_param_str(c, "xs", NULL) && !wn && !sk && !sgs && gs == 1 && tn == 32 && gz <= 2 &&
         bitnet_kp_xs_rule(((uint64_t)n + 31) / 32 * gz, nc, sms, (uint64_t)c->caps.max_shared / 16, kp_slot(2, tn, f, gs, 1), xpart,
