@@ -53,6 +53,7 @@ struct vkb_vk {
     VkDeviceSize flush_size;
     uint32_t flush_value;
     int flush_write;         /* VKB_COLD_FLUSH=write: the former fill, which leaves the L2 full of dirty lines */
+    int code_cold;           /* VKB_COLD_CODE=cold: no untimed run before the flush (record_timed) */
     VkBuffer flush_out;      /* read flush: kernels/readbw.comp over the flush buffer, its sums land here */
     VkDeviceMemory flush_out_mem;
     VkDescriptorSetLayout flush_dsl;
@@ -62,7 +63,7 @@ struct vkb_vk {
     VkPipeline flush_pipe;
     uint32_t flush_groups;
     int flush_state;         /* 0 not made yet, 1 ready, -1 failed (vk_err says why) */
-    char flush_note[128];    /* vkb_vk_cold_flush */
+    char flush_note[224];    /* vkb_vk_cold_flush */
     char spv_dir[512];
     /* VK_KHR_pipeline_executable_properties, when the device offers it (else NULL) */
     PFN_vkGetPipelineExecutablePropertiesKHR exec_props;
@@ -781,6 +782,8 @@ vkb_vk *vkb_vk_open(const char *select, int validate, char *err, size_t errlen)
     v->flush_size = c->is_cpu ? (64u << 20) : (512u << 20);
     const char *cf = getenv("VKB_COLD_FLUSH");
     v->flush_write = cf && !strcmp(cf, "write");
+    const char *cc = getenv("VKB_COLD_CODE");
+    v->code_cold = cc && !strcmp(cc, "cold");
     /* SPIR-V lives next to the binary: <dir of vkbench>/spv. */
     char exe[400];
     ssize_t len = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
@@ -1375,8 +1378,10 @@ static void record_flush(vkb_vk *v, VkCommandBuffer cmd)
 const char *vkb_vk_cold_flush(vkb_vk *v)
 {
     snprintf(v->flush_note, sizeof(v->flush_note), v->flush_write
-             ? "cold: caches flushed by writing %llu MiB (VKB_COLD_FLUSH=write: the timed work pays the L2's write-backs)"
-             : "cold: caches flushed by reading %llu MiB (clean lines)", (unsigned long long)(v->flush_size >> 20));
+             ? "cold: caches flushed by writing %llu MiB (VKB_COLD_FLUSH=write: the timed work pays the L2's write-backs)%s"
+             : "cold: caches flushed by reading %llu MiB (clean lines)%s", (unsigned long long)(v->flush_size >> 20),
+             v->code_cold ? "; code cold (VKB_COLD_CODE=cold: the timed work first in its submission)"
+                          : "; code warm (the work ran untimed before the flush)");
     return v->flush_note;
 }
 
@@ -1388,11 +1393,17 @@ static double ticks_to_s(const vkb_vk *v, uint64_t t0, uint64_t t1)
 
 /* Records into cmd (begun) the timed work: the query reset, the flush when cold, the first timestamp, batch times
  * the case's dispatch sequence (none without g), and the last timestamp (qp = v->qpool), or with prof one after
- * each dispatch (batch 1). */
+ * each dispatch (batch 1). Cold: the dispatch sequence once, untimed, before the flush. On an H200 the NVIDIA
+ * driver starts each submission with the shaders' instruction caches empty, and a cold sample is one submission:
+ * timed first there, a kernel fetched its code from DRAM (the flush had emptied the L2 of it), 2-3 us more at
+ * 11-17 KB of code than with the untimed run (tests/gpu/sweep_s36a.txt). The flush leaves the code in the SMs'
+ * instruction caches, as it leaves cuBLAS's in peers.py's cold graphs and as a decoder's one submission of many
+ * layers leaves each kernel's: the weights come from DRAM, the code does not. VKB_COLD_CODE=cold times it first. */
 static void record_timed(vkb_vk *v, VkCommandBuffer cmd, vkb_gpu *g, uint32_t batch, int cold, VkQueryPool qp,
                          uint32_t nq, int prof)
 {
     vkCmdResetQueryPool(cmd, qp, 0, nq);
+    if (cold && g && !v->code_cold) record_dispatches(g, cmd, 1, VK_NULL_HANDLE);
     if (cold) record_flush(v, cmd);
     vkCmdWriteTimestamp2(cmd, VK_PIPELINE_STAGE_2_ALL_COMMANDS_BIT, qp, 0);
     if (g) record_dispatches(g, cmd, batch, prof ? qp : VK_NULL_HANDLE);
