@@ -605,6 +605,7 @@ typedef struct checker {
     job *j;
     vkb_check *chk;
     int rc;
+    char note[sizeof(((vkb_result *)0)->note)];  /* the kernel's note: r->note is the timing's meanwhile */
 } checker;
 
 static void *check_case(void *arg)
@@ -644,7 +645,7 @@ static void *check_case(void *arg)
         chk->pass = 1;
         r->threshold = l->tol;
     }
-    snprintf(r->note, sizeof(r->note), "%s%s%s", c->note, c->note[0] && !isnan(l->tol) ? "; " : "",
+    snprintf(k->note, sizeof(k->note), "%s%s%s", c->note, c->note[0] && !isnan(l->tol) ? "; " : "",
              !isnan(l->tol) ? l->tol_reason : "");
     if (chk->pass) return NULL;
     char why[300];
@@ -753,7 +754,7 @@ static void case_gpu(ctx *x, job *j, vkb_check *chk, double **samples, size_t *n
     }
     snprintf(r->pipeline_stats, sizeof(r->pipeline_stats), "%s", vkb_gpu_stats(g));
     if (case_validate(x, j, g)) goto out;
-    checker ck = {x, j, chk, 0};
+    checker ck = {x, j, chk, 0, ""};
     pthread_t th;
     /* Beside the timing only where the timed device is not this CPU (lavapipe: first the check, then timing). */
     int threaded = !j->established && !x->caps.is_cpu && pthread_create(&th, NULL, check_case, &ck) == 0;
@@ -762,6 +763,11 @@ static void case_gpu(ctx *x, job *j, vkb_check *chk, double **samples, size_t *n
     t0 = vkb_now_s();
     if (threaded) pthread_join(th, NULL);
     vkb_trace("check_join", c->k->name, t0);
+    /* The kernel's note first, then what the timing added (its mode, its samples): written by the check's thread
+     * into r->note beside the timing, it had replaced the cold flush's note on an H200. */
+    char timed[sizeof(r->note)];
+    snprintf(timed, sizeof(timed), "%s", r->note);
+    snprintf(r->note, sizeof(r->note), "%s%s%s", ck.note, ck.note[0] && timed[0] ? "; " : "", timed);
     if (ck.rc || trc) {
         free(*samples);
         *samples = NULL;
