@@ -13,24 +13,37 @@
 #define CLOCK_REWARM_S 0.5   /* the warm-up before timing again a case whose samples ran at a low clock */
 #define CLOCK_WARM_MAX_S 1.5 /* the most clock_warm adds to a case's warm-up */
 
-/* Run the case's batches for >= busy_s GPU seconds (or 2 busy_s + 1 s of wall time); the GPU seconds in *done. */
-static int keep_busy(vkb_gpu *g, uint32_t batch, int cold, double busy_s, double *done)
+/* One submission of the timed work: batch calls (hot, rotate) or, cold, nsamp samples (vkb_gpu_run_cold; batch 1).
+ * The samples' seconds in t[], the GPU seconds of the whole submission (cold: flushes included) in *busy; returns
+ * how many samples, or -1. */
+static int run_samples(vkb_gpu *g, uint32_t batch, int cold, uint32_t nsamp, double *t, double *busy)
+{
+    if (cold) return vkb_gpu_run_cold(g, nsamp, t, busy);
+    if (vkb_gpu_run(g, batch, 0, t)) return -1;
+    *busy = t[0];
+    return 1;
+}
+
+/* Run the case's batches for >= busy_s GPU seconds (or 2 busy_s + 1 s of wall time); the GPU seconds in *done.
+ * Cold mode's flushes count: they keep the GPU as busy as the work (one sample's work alone, a few us against a
+ * 120 us flush, kept a case warming up for the wall-time limit). */
+static int keep_busy(vkb_gpu *g, uint32_t batch, int cold, uint32_t nsamp, double busy_s, double *done)
 {
     double busy = 0, wall0 = vkb_now_s();
     while (busy < busy_s && vkb_now_s() - wall0 < 2 * busy_s + 1) {
-        double t;
-        if (vkb_gpu_run(g, batch, cold, &t)) return -1;
-        busy += t;
+        double t[VKB_COLD_SAMPLES_MAX], b;
+        if (run_samples(g, batch, cold, nsamp, t, &b) < 0) return -1;
+        busy += b;
     }
     *done = busy;
     return 0;
 }
 
-static int warm_up(vkb_timing *x, vkb_gpu *g, uint32_t batch, int cold, double at_least)
+static int warm_up(vkb_timing *x, vkb_gpu *g, uint32_t batch, int cold, uint32_t nsamp, double at_least)
 {
     double idle = isnan(x->gpu_last) ? 1 : vkb_now_s() - x->gpu_last, busy;
     double warm = x->caps->is_cpu ? 0.02 : fmin(0.3, fmax(0.02, idle));
-    return keep_busy(g, batch, cold, fmax(warm, at_least) /* the suite's warmup= */, &busy);
+    return keep_busy(g, batch, cold, nsamp, fmax(warm, at_least) /* the suite's warmup= */, &busy);
 }
 
 /* The clock the check judges against: --clock-ref, else the run's highest probe reading. */
@@ -41,13 +54,13 @@ static double clock_ref(const vkb_timing *x) { return !isnan(x->o->clock_ref) ? 
  * references, 4 of 9 cases still read 346-571 MHz after the 0.3 s warm-up, and a clock that held 1254-1485 MHz
  * (of 1993) for one step rose again 20-250 ms into the samples (session 21: 7 of the default suite's rows ran into
  * the timeout on two plateaus). Returns the last reading (NAN with why: no probe). */
-static double clock_warm(vkb_timing *x, vkb_gpu *g, uint32_t batch, int cold, char *why, size_t len)
+static double clock_warm(vkb_timing *x, vkb_gpu *g, uint32_t batch, int cold, uint32_t nsamp, char *why, size_t len)
 {
     double mhz = vkb_clock_read(&x->clk, x->v, why, len), extra = 0, base = NAN, busy;
     int flat = 0;
     while (!x->caps->is_cpu && !isnan(mhz) && extra < CLOCK_WARM_MAX_S &&
            !vkb_clock_warm_step(mhz, clock_ref(x), &base, &flat)) {
-        if (keep_busy(g, batch, cold, 0.05, &busy)) return NAN;
+        if (keep_busy(g, batch, cold, nsamp, 0.05, &busy)) return NAN;
         extra += busy;
         mhz = vkb_clock_read(&x->clk, x->v, why, len);
     }
@@ -95,13 +108,21 @@ int vkb_timing_measure(vkb_timing *x, vkb_gpu *g, const vkb_line *l, int cold, v
     const vkb_run_opts *o = x->o;
     vkb_stop st;
     int shared = vkb_telrow_energy_shared(x->tr, !cold);
-    double t1, tw = vkb_now_s();
-    if (vkb_gpu_run(g, 1, cold, &t1)) return -1;  /* the batch estimate */
-    uint32_t batch = 1;
+    double t1, b1, tw = vkb_now_s();
+    if (run_samples(g, 1, cold, 1, &t1, &b1) < 0) return -1;  /* the batch estimate */
+    uint32_t batch = 1, nsamp = 1;
     /* On a GPU, batches of >= 2 ms keep it busy between submissions: with 100 us batches an H200 gate launch
-     * whose host was busy (references, the check) ran its first launch 1.1x-4x slower than the next ones. */
+     * whose host was busy (references, the check) ran its first launch 1.1x-4x slower than the next ones. Cold
+     * samples share a submission up to the same length (b1: one sample's submission, flush and untimed run in). */
     double target = shared ? 0.02 : fmax(x->caps->is_cpu ? 1e-4 : 2e-3, 50 * x->timer_floor);
     if (!cold && t1 < target) batch = (uint32_t)fmin(ceil(target / fmax(t1, 1e-9)), 10000);
+    if (cold) nsamp = (uint32_t)fmax(1, fmin(floor(target / fmax(b1, 1e-9)), VKB_COLD_SAMPLES_MAX));
+    if (cold && vkb_vk_cold_samples(x->v)) nsamp = (uint32_t)vkb_vk_cold_samples(x->v);
+    if (cold) {
+        size_t used = strlen(r->note);
+        snprintf(r->note + used, sizeof(r->note) - used, "%s%u sample%s a submission", used ? "; " : "", nsamp,
+                 nsamp > 1 ? "s" : "");
+    }
     uint32_t copies = vkb_gpu_copies(g);  /* rotate mode: every copy of the inputs read equally often */
     if (copies > 1) batch = (batch + copies - 1) / copies * copies;
     size_t cap = 256, n = 0;
@@ -109,11 +130,11 @@ int vkb_timing_measure(vkb_timing *x, vkb_gpu *g, const vkb_line *l, int cold, v
     if (!s) return -1;
     int retimed = 0;
 again:
-    if (warm_up(x, g, batch, cold, retimed ? fmax(l->opt.warmup, CLOCK_REWARM_S) : l->opt.warmup)) {
+    if (warm_up(x, g, batch, cold, nsamp, retimed ? fmax(l->opt.warmup, CLOCK_REWARM_S) : l->opt.warmup)) {
         free(s);
         return -1;
     }
-    double pre = clock_warm(x, g, batch, cold, r->clock_check, sizeof(r->clock_check));
+    double pre = clock_warm(x, g, batch, cold, nsamp, r->clock_check, sizeof(r->clock_check));
     vkb_stop_init(&st);
     st.min_time = !isnan(o->min_time) ? o->min_time : l->opt.min_time;
     st.max_noise = !isnan(o->max_noise) ? o->max_noise : l->opt.max_noise;
@@ -124,23 +145,26 @@ again:
     double t0 = vkb_now_s(), calls = 0, shift_MHz = NAN /* the clock read at the last speed-up */;
     int waited = 0;   /* the stopping rule had fired before the energy window was long enough */
     for (;;) {
-        double t;
-        if (vkb_gpu_run(g, batch, cold, &t)) {
+        double t[VKB_COLD_SAMPLES_MAX], busy;
+        int k = run_samples(g, batch, cold, nsamp, t, &busy), stop = 0;
+        if (k < 0) {
             free(s);
             return -1;
         }
-        calls += batch;
+        calls += batch * (uint32_t)k;
         if (vkb_telrow_reject(x->tr, vkb_now_s() - t0, st.timeout)) continue;  /* --discard-throttled */
-        if (n == cap) {
+        if (n + (size_t)k > cap) {
             double *ns = realloc(s, 2 * cap * sizeof(*s));
             if (!ns) { st.why = "out of memory for more samples"; break; }
             s = ns;
             cap *= 2;
         }
-        s[n++] = t / batch;
         double el = vkb_now_s() - t0;
         size_t shifts = st.shifts;
-        int stop = vkb_stop_next(&st, s, &n, batch, el);
+        for (int i = 0; i < k && !stop; i++) {  /* the rule sees each sample; those after its stop are not kept */
+            s[n++] = t[i] / batch;
+            stop = vkb_stop_next(&st, s, &n, batch, el);
+        }
         if (st.shifts > shifts && !x->caps->is_cpu) {   /* the GPU sped up (stats.h): the kept level's clock */
             char cw[200] = "";
             shift_MHz = pre = vkb_clock_read(&x->clk, x->v, cw, sizeof(cw));

@@ -32,10 +32,11 @@ struct vkb_vk {
     /* The timed submission, recorded once and submitted again while its key holds (timed_run): re-recording a
      * batch of small dispatches cost the host about as long as the GPU took to run them, and the GPU idled
      * meanwhile (an H200 make bench: copy 2^20 busy 32% of its energy window). Key: the vkb_gpu's id (new on
-     * every prepare and rotate), batch, cold, and a copy of the dispatches (the gate's slowdown edits pushes). */
+     * every prepare and rotate), batch, cold, cold samples, and a copy of the dispatches (the gate's slowdown edits
+     * pushes). */
     VkCommandBuffer tcmd;
     uint64_t t_id;
-    uint32_t t_batch;
+    uint32_t t_batch, t_nsamp;
     int t_cold, t_ndisp, t_cap;
     vkb_dispatch *t_disp;
     VkFence fence;
@@ -54,6 +55,7 @@ struct vkb_vk {
     uint32_t flush_value;
     int flush_write;         /* VKB_COLD_FLUSH=write: the former fill, which leaves the L2 full of dirty lines */
     int code_cold;           /* VKB_COLD_CODE=cold: no untimed run before the flush (record_timed) */
+    int cold_samples;        /* VKB_COLD_SAMPLES: cold samples a submission (0: the timing rule's) */
     VkBuffer flush_out;      /* read flush: kernels/readbw.comp over the flush buffer, its sums land here */
     VkDeviceMemory flush_out_mem;
     VkDescriptorSetLayout flush_dsl;
@@ -727,7 +729,7 @@ vkb_vk *vkb_vk_open(const char *select, int validate, char *err, size_t errlen)
     VkFenceCreateInfo fci = {.sType = VK_STRUCTURE_TYPE_FENCE_CREATE_INFO};
     VKB_CHECK(v, vkCreateFence(v->dev, &fci, NULL, &v->fence));
     VkQueryPoolCreateInfo qpi = {.sType = VK_STRUCTURE_TYPE_QUERY_POOL_CREATE_INFO,
-                                 .queryType = VK_QUERY_TYPE_TIMESTAMP, .queryCount = 2};
+                                 .queryType = VK_QUERY_TYPE_TIMESTAMP, .queryCount = 2 * VKB_COLD_SAMPLES_MAX + 2};
     VKB_CHECK(v, vkCreateQueryPool(v->dev, &qpi, NULL, &v->qpool));
 
     /* Identity and capabilities. */
@@ -782,8 +784,21 @@ vkb_vk *vkb_vk_open(const char *select, int validate, char *err, size_t errlen)
     v->flush_size = c->is_cpu ? (64u << 20) : (512u << 20);
     const char *cf = getenv("VKB_COLD_FLUSH");
     v->flush_write = cf && !strcmp(cf, "write");
-    const char *cc = getenv("VKB_COLD_CODE");
+    const char *cc = getenv("VKB_COLD_CODE"), *cs = getenv("VKB_COLD_SAMPLES");
     v->code_cold = cc && !strcmp(cc, "cold");
+    if (cc && strcmp(cc, "cold") && strcmp(cc, "warm")) {
+        set_err(err, errlen, "VKB_COLD_CODE='%s': expected cold or warm", cc);
+        goto fail;
+    }
+    if (cs) {
+        char *end;
+        long ns = strtol(cs, &end, 10);
+        if (end == cs || *end || ns < 1 || ns > VKB_COLD_SAMPLES_MAX) {
+            set_err(err, errlen, "VKB_COLD_SAMPLES='%s': expected 1..%d cold samples a submission", cs, VKB_COLD_SAMPLES_MAX);
+            goto fail;
+        }
+        v->cold_samples = (int)ns;
+    }
     /* SPIR-V lives next to the binary: <dir of vkbench>/spv. */
     char exe[400];
     ssize_t len = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
@@ -1380,8 +1395,7 @@ const char *vkb_vk_cold_flush(vkb_vk *v)
     snprintf(v->flush_note, sizeof(v->flush_note), v->flush_write
              ? "cold: caches flushed by writing %llu MiB (VKB_COLD_FLUSH=write: the timed work pays the L2's write-backs)%s"
              : "cold: caches flushed by reading %llu MiB (clean lines)%s", (unsigned long long)(v->flush_size >> 20),
-             v->code_cold ? "; code cold (VKB_COLD_CODE=cold: the timed work first in its submission)"
-                          : "; code warm (the work ran untimed before the flush)");
+             v->code_cold ? "; code cold (VKB_COLD_CODE=cold)" : "; code warm");
     return v->flush_note;
 }
 
@@ -1393,16 +1407,29 @@ static double ticks_to_s(const vkb_vk *v, uint64_t t0, uint64_t t1)
 
 /* Records into cmd (begun) the timed work: the query reset, the flush when cold, the first timestamp, batch times
  * the case's dispatch sequence (none without g), and the last timestamp (qp = v->qpool), or with prof one after
- * each dispatch (batch 1). Cold: the dispatch sequence once, untimed, before the flush. On an H200 the NVIDIA
- * driver starts each submission with the shaders' instruction caches empty, and a cold sample is one submission:
- * timed first there, a kernel fetched its code from DRAM (the flush had emptied the L2 of it), 2-3 us more at
- * 11-17 KB of code than with the untimed run (tests/gpu/sweep_s36a.txt). The flush leaves the code in the SMs'
- * instruction caches, as it leaves cuBLAS's in peers.py's cold graphs and as a decoder's one submission of many
- * layers leaves each kernel's: the weights come from DRAM, the code does not. VKB_COLD_CODE=cold times it first. */
-static void record_timed(vkb_vk *v, VkCommandBuffer cmd, vkb_gpu *g, uint32_t batch, int cold, VkQueryPool qp,
-                         uint32_t nq, int prof)
+ * each dispatch (batch 1). Cold (batch 1, not prof): timestamp 0, the dispatch sequence once, untimed, then nsamp
+ * times (flush, timestamp 2i + 1, the sequence, timestamp 2i + 2): sample i between those two, the submission's GPU
+ * time from 0 to 2 nsamp. One sample a submission cost an H200 ~220 us of host round trip beside its 120 us flush.
+ * The untimed run: the NVIDIA driver starts each submission with the shaders' instruction caches empty, and timed
+ * first there a kernel fetched its code from DRAM (the flush had emptied the L2 of it), 2-3 us more at 11-17 KB of
+ * code (tests/gpu/sweep_s36a.txt). The flush leaves the code in the SMs' instruction caches, as it leaves cuBLAS's
+ * in peers.py's cold graphs and as a decoder's one submission of many layers leaves each kernel's: the weights come
+ * from DRAM, the code does not. VKB_COLD_CODE=cold: one sample, first in its submission. */
+static void record_timed(vkb_vk *v, VkCommandBuffer cmd, vkb_gpu *g, uint32_t batch, int cold, uint32_t nsamp,
+                         VkQueryPool qp, uint32_t nq, int prof)
 {
     vkCmdResetQueryPool(cmd, qp, 0, nq);
+    if (cold && !prof) {
+        vkCmdWriteTimestamp2(cmd, VK_PIPELINE_STAGE_2_ALL_COMMANDS_BIT, qp, 0);
+        if (g && !v->code_cold) record_dispatches(g, cmd, 1, VK_NULL_HANDLE);
+        for (uint32_t i = 0; i < nsamp; i++) {
+            record_flush(v, cmd);
+            vkCmdWriteTimestamp2(cmd, VK_PIPELINE_STAGE_2_ALL_COMMANDS_BIT, qp, 2 * i + 1);
+            if (g) record_dispatches(g, cmd, batch, VK_NULL_HANDLE);
+            vkCmdWriteTimestamp2(cmd, VK_PIPELINE_STAGE_2_ALL_COMMANDS_BIT, qp, 2 * i + 2);
+        }
+        return;
+    }
     if (cold && g && !v->code_cold) record_dispatches(g, cmd, 1, VK_NULL_HANDLE);
     if (cold) record_flush(v, cmd);
     vkCmdWriteTimestamp2(cmd, VK_PIPELINE_STAGE_2_ALL_COMMANDS_BIT, qp, 0);
@@ -1411,15 +1438,15 @@ static void record_timed(vkb_vk *v, VkCommandBuffer cmd, vkb_gpu *g, uint32_t ba
 }
 
 /* Whether v->tcmd holds g's timed work at this batch and mode, dispatches as they are now. */
-static int timed_recorded(const vkb_vk *v, const vkb_gpu *g, uint32_t batch, int cold)
+static int timed_recorded(const vkb_vk *v, const vkb_gpu *g, uint32_t batch, int cold, uint32_t nsamp)
 {
     const vkb_case *c = g->c;
-    return v->t_id == g->id && v->t_batch == batch && v->t_cold == cold && v->t_ndisp == c->ndisp &&
+    return v->t_id == g->id && v->t_batch == batch && v->t_cold == cold && v->t_nsamp == nsamp && v->t_ndisp == c->ndisp &&
            (c->ndisp == 0 || !memcmp(v->t_disp, c->disp, (size_t)c->ndisp * sizeof(*c->disp)));
 }
 
 /* Records g's timed work into v->tcmd and keys it (t_id 0 while it is not whole). */
-static int record_tcmd(vkb_vk *v, vkb_gpu *g, uint32_t batch, int cold)
+static int record_tcmd(vkb_vk *v, vkb_gpu *g, uint32_t batch, int cold, uint32_t nsamp, uint32_t nq)
 {
     const vkb_case *c = g->c;
     v->t_id = 0;
@@ -1432,29 +1459,30 @@ static int record_tcmd(vkb_vk *v, vkb_gpu *g, uint32_t batch, int cold)
         v->t_disp = d, v->t_cap = c->ndisp;
     }
     if (begin_cmd(v, v->tcmd, 0)) return -1;  /* submitted again: not one-time */
-    record_timed(v, v->tcmd, g, batch, cold, v->qpool, 2, 0);
+    record_timed(v, v->tcmd, g, batch, cold, nsamp, v->qpool, nq, 0);
     VKB_CHECK(v, vkEndCommandBuffer(v->tcmd));
     if (c->ndisp) memcpy(v->t_disp, c->disp, (size_t)c->ndisp * sizeof(*c->disp));
-    v->t_ndisp = c->ndisp, v->t_batch = batch, v->t_cold = cold, v->t_id = g->id;
+    v->t_ndisp = c->ndisp, v->t_batch = batch, v->t_cold = cold, v->t_nsamp = nsamp, v->t_id = g->id;
     return 0;
 error:
     return -1;
 }
 
 /* One submission of the case's dispatch sequence (batch times; none without g) between timestamps into qp, read
- * back into ts (nq of them): qp = v->qpool: [0] before, [1] after all; else (vkb_gpu_profile, batch 1): [0]
- * before, [i + 1] after dispatch i. cold: flush the caches first. A case's samples submit one recording again
- * (v->tcmd), except a write flush's, which fills a new value each time. */
-static int timed_run(vkb_vk *v, vkb_gpu *g, uint32_t batch, int cold, VkQueryPool qp, uint32_t nq, uint64_t *ts)
+ * back into ts (nq of them): qp = v->qpool: [0] before, [1] after all (cold: as record_timed, nq = 2 nsamp + 1);
+ * else (vkb_gpu_profile, batch 1): [0] before, [i + 1] after dispatch i. cold: flush the caches first. A case's
+ * samples submit one recording again (v->tcmd), except a write flush's, which fills a new value each time. */
+static int timed_run(vkb_vk *v, vkb_gpu *g, uint32_t batch, int cold, uint32_t nsamp, VkQueryPool qp, uint32_t nq,
+                     uint64_t *ts)
 {
     int prof = qp != v->qpool;
     if (cold && ensure_flush(v)) return -1;
     if (g && !prof && !(cold && v->flush_write)) {
-        if (!timed_recorded(v, g, batch, cold) && record_tcmd(v, g, batch, cold)) return -1;
+        if (!timed_recorded(v, g, batch, cold, nsamp) && record_tcmd(v, g, batch, cold, nsamp, nq)) return -1;
         if (submit_cmd(v, v->tcmd)) return -1;
     } else {
         if (begin(v)) return -1;
-        record_timed(v, v->cmd, g, batch, cold, qp, nq, prof);
+        record_timed(v, v->cmd, g, batch, cold, nsamp, qp, nq, prof);
         if (submit_wait(v)) return -1;
     }
     VKB_CHECK(v, vkGetQueryPoolResults(v->dev, qp, 0, nq, nq * sizeof(*ts), ts, sizeof(*ts),
@@ -1466,15 +1494,32 @@ error:
 
 static int timed(vkb_vk *v, vkb_gpu *g, uint32_t batch, int cold, double *seconds)
 {
-    uint64_t ts[2];
-    if (timed_run(v, g, batch, cold, v->qpool, 2, ts)) return -1;
-    *seconds = ticks_to_s(v, ts[0], ts[1]);
+    uint64_t ts[3];
+    if (timed_run(v, g, batch, cold, 1, v->qpool, cold ? 3 : 2, ts)) return -1;
+    *seconds = cold ? ticks_to_s(v, ts[1], ts[2]) : ticks_to_s(v, ts[0], ts[1]);
     return 0;
 }
 
 int vkb_gpu_run(vkb_gpu *g, uint32_t batch, int cold, double *seconds)
 {
     return timed(g->v, g, batch, cold, seconds);
+}
+
+int vkb_vk_cold_samples(const vkb_vk *v) { return v->code_cold ? 1 : v->cold_samples; }
+
+int vkb_gpu_run_cold(vkb_gpu *g, uint32_t nsamp, double *seconds, double *busy)
+{
+    vkb_vk *v = g->v;
+    uint64_t ts[2 * VKB_COLD_SAMPLES_MAX + 1];
+    if (v->code_cold) nsamp = 1;  /* each sample first in its submission */
+    if (nsamp < 1 || nsamp > VKB_COLD_SAMPLES_MAX) {
+        set_err(vk_err, sizeof(vk_err), "cold samples per submission %u: expected 1..%d", nsamp, VKB_COLD_SAMPLES_MAX);
+        return -1;
+    }
+    if (timed_run(v, g, 1, 1, nsamp, v->qpool, 2 * nsamp + 1, ts)) return -1;
+    for (uint32_t i = 0; i < nsamp; i++) seconds[i] = ticks_to_s(v, ts[2 * i + 1], ts[2 * i + 2]);
+    *busy = ticks_to_s(v, ts[0], ts[2 * nsamp]);
+    return (int)nsamp;
 }
 
 int vkb_gpu_profile(vkb_gpu *g, int cold, double *seconds)
@@ -1494,7 +1539,7 @@ int vkb_gpu_profile(vkb_gpu *g, int cold, double *seconds)
         set_err(vk_err, sizeof(vk_err), "out of host memory (profile of %u dispatches)", nq - 1);
         return -1;
     }
-    if (timed_run(v, g, 1, cold, v->pqpool, nq, ts)) goto error;
+    if (timed_run(v, g, 1, cold, 1, v->pqpool, nq, ts)) goto error;
     for (uint32_t i = 0; i + 1 < nq; i++) seconds[i] = ticks_to_s(v, ts[i], ts[i + 1]);
     free(ts);
     return 0;

@@ -61,6 +61,14 @@ void vkb_gpu_stage(vkb_gpu *g);
 /* Run the case's dispatch sequence `batch` times between two timestamps; cold: flush caches first.
  * *seconds = GPU time of the whole batch. */
 int vkb_gpu_run(vkb_gpu *g, uint32_t batch, int cold, double *seconds);
+/* Cold mode's samples, nsamp (1 .. VKB_COLD_SAMPLES_MAX) in one submission: the dispatch sequence once, untimed
+ * (its code then warm; not with VKB_COLD_CODE=cold, which takes one sample), then each sample a flush and the
+ * sequence between two timestamps. seconds[i] = sample i; *busy = the submission's GPU time, flushes included.
+ * Returns the samples taken, or -1. */
+#define VKB_COLD_SAMPLES_MAX 32
+int vkb_gpu_run_cold(vkb_gpu *g, uint32_t nsamp, double *seconds, double *busy);
+/* The cold samples a submission the environment sets (VKB_COLD_SAMPLES; 1 with VKB_COLD_CODE=cold), else 0. */
+int vkb_vk_cold_samples(const vkb_vk *v);
 /* One run of the dispatch sequence with a timestamp after each dispatch (and its barrier): seconds[i] = the time
  * from the end of dispatch i - 1 (the start, for i = 0) to the end of dispatch i; ndisp entries. */
 int vkb_gpu_profile(vkb_gpu *g, int cold, double *seconds);
