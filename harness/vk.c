@@ -1419,9 +1419,9 @@ static void record_timed(vkb_vk *v, VkCommandBuffer cmd, vkb_gpu *g, uint32_t ba
                          VkQueryPool qp, uint32_t nq, int prof)
 {
     vkCmdResetQueryPool(cmd, qp, 0, nq);
+    if (cold && !prof) vkCmdWriteTimestamp2(cmd, VK_PIPELINE_STAGE_2_ALL_COMMANDS_BIT, qp, 0);
+    if (cold && g && !v->code_cold) record_dispatches(g, cmd, 1, VK_NULL_HANDLE);
     if (cold && !prof) {
-        vkCmdWriteTimestamp2(cmd, VK_PIPELINE_STAGE_2_ALL_COMMANDS_BIT, qp, 0);
-        if (g && !v->code_cold) record_dispatches(g, cmd, 1, VK_NULL_HANDLE);
         for (uint32_t i = 0; i < nsamp; i++) {
             record_flush(v, cmd);
             vkCmdWriteTimestamp2(cmd, VK_PIPELINE_STAGE_2_ALL_COMMANDS_BIT, qp, 2 * i + 1);
@@ -1430,7 +1430,6 @@ static void record_timed(vkb_vk *v, VkCommandBuffer cmd, vkb_gpu *g, uint32_t ba
         }
         return;
     }
-    if (cold && g && !v->code_cold) record_dispatches(g, cmd, 1, VK_NULL_HANDLE);
     if (cold) record_flush(v, cmd);
     vkCmdWriteTimestamp2(cmd, VK_PIPELINE_STAGE_2_ALL_COMMANDS_BIT, qp, 0);
     if (g) record_dispatches(g, cmd, batch, prof ? qp : VK_NULL_HANDLE);
@@ -1492,17 +1491,19 @@ error:
     return -1;
 }
 
-static int timed(vkb_vk *v, vkb_gpu *g, uint32_t batch, int cold, double *seconds)
+static int timed(vkb_vk *v, vkb_gpu *g, uint32_t batch, double *seconds)
 {
-    uint64_t ts[3];
-    if (timed_run(v, g, batch, cold, 1, v->qpool, cold ? 3 : 2, ts)) return -1;
-    *seconds = cold ? ticks_to_s(v, ts[1], ts[2]) : ticks_to_s(v, ts[0], ts[1]);
+    uint64_t ts[2];
+    if (timed_run(v, g, batch, 0, 1, v->qpool, 2, ts)) return -1;
+    *seconds = ticks_to_s(v, ts[0], ts[1]);
     return 0;
 }
 
 int vkb_gpu_run(vkb_gpu *g, uint32_t batch, int cold, double *seconds)
 {
-    return timed(g->v, g, batch, cold, seconds);
+    double busy;
+    if (cold) return vkb_gpu_run_cold(g, 1, seconds, &busy) < 0 ? -1 : 0;  /* one sample: batch is 1 */
+    return timed(g->v, g, batch, seconds);
 }
 
 int vkb_vk_cold_samples(const vkb_vk *v) { return v->code_cold ? 1 : v->cold_samples; }
@@ -1552,7 +1553,7 @@ int vkb_vk_timer_floor(vkb_vk *v, double *seconds)
 {
     double t[15];
     for (int i = 0; i < 15; i++)
-        if (timed(v, NULL, 0, 0, &t[i])) return -1;
+        if (timed(v, NULL, 0, &t[i])) return -1;
     /* median of 15 without pulling in the statistics module */
     for (int i = 1; i < 15; i++)
         for (int j = i; j > 0 && t[j] < t[j - 1]; j--) {

@@ -58,8 +58,8 @@ int vkb_gpu_upload(vkb_gpu *g);
  * nor vkb_gpu_prepare touches the queue or another case's objects, so a prefetch worker may call both for a
  * later case while the main thread times this one (the upload then only copies). */
 void vkb_gpu_stage(vkb_gpu *g);
-/* Run the case's dispatch sequence `batch` times between two timestamps; cold: flush caches first.
- * *seconds = GPU time of the whole batch. */
+/* Run the case's dispatch sequence `batch` times between two timestamps; cold: one sample of vkb_gpu_run_cold
+ * (batch 1). *seconds = GPU time of the whole batch. */
 int vkb_gpu_run(vkb_gpu *g, uint32_t batch, int cold, double *seconds);
 /* Cold mode's samples, nsamp (1 .. VKB_COLD_SAMPLES_MAX) in one submission: the dispatch sequence once, untimed
  * (its code then warm; not with VKB_COLD_CODE=cold, which takes one sample), then each sample a flush and the
