@@ -181,7 +181,8 @@ static int cmd_calibrate(int argc, char **argv)
              vkb_calib_get(v, root, 1, 0, vkb_telrow_nvml(&tr), floor_s, &cal, err, sizeof(err));
     if (rc) fprintf(stderr, "vkbench: %s\n", err[0] ? err : vkb_vk_error(v));
     else {
-        printf("device: %s (%s)\ntimer_floor_s: %.6g\n", vkb_vk_info(v)->name, vkb_vk_info(v)->driver, floor_s);
+        printf("device: %s (%s)\ntimer_floor_s: %.6g\ntimer_step_ns: %.9g\n", vkb_vk_info(v)->name, vkb_vk_info(v)->driver,
+               floor_s, vkb_vk_info(v)->timer_step_ns);
         vkb_calib_print(stdout, &cal);
     }
     vkb_telrow_close(&tr);

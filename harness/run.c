@@ -969,6 +969,8 @@ static void write_runinfo(const ctx *x, const vkb_suite *s, FILE *f)
     else fprintf(f, "pci_bus_id: NA (VK_EXT_pci_bus_info not offered)\n");
     fprintf(f, "timestamp_period_ns: %.9g\ntimestamp_valid_bits: %u\ntimer_floor_s: %.6g\n", d->timestamp_period_ns,
             d->timestamp_bits, x->timer_floor);
+    fprintf(f, "timer_step_ns: %.9g (the counter's step: timestamp_period_ns x the gcd of the timer floor's 30 raw "
+               "timestamps; a single-pair sample is a multiple of it)\n", d->timer_step_ns);
     const vkb_caps *c = &x->caps;
     fprintf(f, "subgroup_size: %u\nmax_storage_range: %llu\ndevice_memory_bytes: %llu\n"
                "float16: %d\nstorage16: %d\nint8: %d\nstorage8: %d\ninteger_dot: %d (accelerated %d)\n"

@@ -1549,11 +1549,26 @@ error:
     return -1;
 }
 
+static uint64_t gcd64(uint64_t a, uint64_t b)
+{
+    while (b) {
+        uint64_t r = a % b;
+        a = b, b = r;
+    }
+    return a;
+}
+
 int vkb_vk_timer_floor(vkb_vk *v, double *seconds)
 {
     double t[15];
-    for (int i = 0; i < 15; i++)
-        if (timed(v, NULL, 0, &t[i])) return -1;
+    uint64_t g = 0, mask = v->info.timestamp_bits >= 64 ? ~0ull : (1ull << v->info.timestamp_bits) - 1;
+    for (int i = 0; i < 15; i++) {
+        uint64_t ts[2];
+        if (timed_run(v, NULL, 0, 0, 1, v->qpool, 2, ts)) return -1;
+        t[i] = ticks_to_s(v, ts[0], ts[1]);
+        g = gcd64(gcd64(g, ts[0] & mask), ts[1] & mask);  /* 30 readings: a coarser common step by chance has p <= 2^-30 */
+    }
+    v->info.timer_step_ns = (double)(g ? g : 1) * v->info.timestamp_period_ns;
     /* median of 15 without pulling in the statistics module */
     for (int i = 1; i < 15; i++)
         for (int j = i; j > 0 && t[j] < t[j - 1]; j--) {

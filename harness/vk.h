@@ -20,6 +20,8 @@ typedef struct vkb_devinfo {
     int has_pci;            /* VK_EXT_pci_bus_info */
     uint32_t pci_domain, pci_bus, pci_dev, pci_func;
     double timestamp_period_ns;  /* kept as double: it may be non-integral */
+    double timer_step_ns;        /* the counter's step: period x the gcd of the timer floor's raw timestamps (0 until
+                                  * vkb_vk_timer_floor ran); an H200 (NVIDIA 580) ticks in 32 ns, period 1 ns */
     uint32_t timestamp_bits;
     uint32_t index;         /* index in vkEnumeratePhysicalDevices */
     uint32_t sm_count;      /* SMs (NVIDIA) or CUs (AMD) the driver reports; 0 when it does not */
