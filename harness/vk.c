@@ -56,6 +56,7 @@ struct vkb_vk {
     int flush_write;         /* VKB_COLD_FLUSH=write: the former fill, which leaves the L2 full of dirty lines */
     int code_cold;           /* VKB_COLD_CODE=cold: no untimed run before the flush (record_timed) */
     int cold_samples;        /* VKB_COLD_SAMPLES: cold samples a submission (0: the timing rule's) */
+    int bda;                 /* bufferDeviceAddress enabled: every device-local buffer has an address (kernels/bda.glsl) */
     VkBuffer flush_out;      /* read flush: kernels/readbw.comp over the flush buffer, its sums land here */
     VkDeviceMemory flush_out_mem;
     VkDescriptorSetLayout flush_dsl;
@@ -84,6 +85,7 @@ typedef struct gbuf {
     VkBuffer buf, stage;
     VkDeviceMemory mem, stage_mem;
     VkDeviceSize payload, total;  /* total = guard + payload (rounded) + guard */
+    VkDeviceAddress addr;         /* the payload's device address (0 without bufferDeviceAddress) */
     uint8_t *map;                 /* staging mapping */
 } gbuf;
 
@@ -100,6 +102,7 @@ struct vkb_gpu {
     /* rotate mode: ncopies copies of every input buffer, one descriptor set per copy */
     uint32_t ncopies;
     VkBuffer *copy;            /* [ncopies - 1][VKB_MAX_BUFS]; copy 0 is b[i].buf */
+    VkDeviceAddress *copy_addr; /* their payloads' device addresses, as copy */
     VkDeviceMemory *copy_mem;
     VkDescriptorPool rpool;
     VkDescriptorSet *rset;     /* [ncopies] */
@@ -680,6 +683,8 @@ vkb_vk *vkb_vk_open(const char *select, int validate, char *err, size_t errlen)
     f12.hostQueryReset = pi.f12.hostQueryReset;
     f12.vulkanMemoryModel = pi.f12.vulkanMemoryModel;
     f12.vulkanMemoryModelDeviceScope = pi.f12.vulkanMemoryModelDeviceScope;
+    f12.bufferDeviceAddress = pi.f12.bufferDeviceAddress;  /* required by Vulkan 1.3 */
+    v->bda = pi.f12.bufferDeviceAddress;
     f13.synchronization2 = VK_TRUE;
     f13.shaderIntegerDotProduct = pi.f13.shaderIntegerDotProduct;
     f13.subgroupSizeControl = pi.f13.subgroupSizeControl;
@@ -895,7 +900,8 @@ static int make_buffer(vkb_vk *v, VkDeviceSize size, int host, VkBuffer *buf, Vk
     VkBufferCreateInfo bi = {.sType = VK_STRUCTURE_TYPE_BUFFER_CREATE_INFO, .size = size,
                              .usage = host ? VK_BUFFER_USAGE_TRANSFER_SRC_BIT | VK_BUFFER_USAGE_TRANSFER_DST_BIT
                                            : VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | VK_BUFFER_USAGE_TRANSFER_SRC_BIT |
-                                                 VK_BUFFER_USAGE_TRANSFER_DST_BIT,
+                                                 VK_BUFFER_USAGE_TRANSFER_DST_BIT |
+                                                 (v->bda ? VK_BUFFER_USAGE_SHADER_DEVICE_ADDRESS_BIT : 0),
                              .sharingMode = VK_SHARING_MODE_EXCLUSIVE};
     VKB_CHECK(v, vkCreateBuffer(v->dev, &bi, NULL, buf));
     VkMemoryRequirements req;
@@ -910,8 +916,10 @@ static int make_buffer(vkb_vk *v, VkDeviceSize size, int host, VkBuffer *buf, Vk
                 (double)size);
         goto error;
     }
-    VkMemoryAllocateInfo ai = {.sType = VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO, .allocationSize = req.size,
-                               .memoryTypeIndex = (uint32_t)t};
+    VkMemoryAllocateFlagsInfo af = {.sType = VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_FLAGS_INFO,
+                                    .flags = VK_MEMORY_ALLOCATE_DEVICE_ADDRESS_BIT};
+    VkMemoryAllocateInfo ai = {.sType = VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO, .pNext = !host && v->bda ? &af : NULL,
+                               .allocationSize = req.size, .memoryTypeIndex = (uint32_t)t};
     VKB_CHECK(v, vkAllocateMemory(v->dev, &ai, NULL, mem));
     VKB_CHECK(v, vkBindBufferMemory(v->dev, *buf, *mem, 0));
     if (host) VKB_CHECK(v, vkMapMemory(v->dev, *mem, 0, VK_WHOLE_SIZE, 0, map));
@@ -934,6 +942,11 @@ static int load_module(vkb_vk *v, const char *shader, int mark, VkShaderModule *
     FILE *f = fopen(path, "rb");
     uint32_t *code = NULL;
     long len = 0;
+    size_t nl = strlen(name);
+    if (!f && nl > 4 && !strcmp(name + nl - 4, "_bda")) {  /* bind=bda on a kernel without a twin (kernels/bda.glsl) */
+        set_err(err, errlen, "bind=bda: %.*s has no by-address twin (no kernels/%s.comp, so no %s)", (int)(nl - 4), name, name, path);
+        return -1;
+    }
     if (!f) {
         set_err(err, errlen, "missing SPIR-V %s: %s (run `make`)", path, strerror(errno));
         return -1;
@@ -976,6 +989,14 @@ error:
 }
 
 static VkDeviceSize round_up(VkDeviceSize x, VkDeviceSize a) { return (x + a - 1) / a * a; }
+
+/* The payload's address in a case buffer (after its front guard), or 0 without bufferDeviceAddress. */
+static VkDeviceAddress payload_addr(const vkb_vk *v, VkBuffer b)
+{
+    if (!v->bda) return 0;
+    VkBufferDeviceAddressInfo ai = {.sType = VK_STRUCTURE_TYPE_BUFFER_DEVICE_ADDRESS_INFO, .buffer = b};
+    return vkGetBufferDeviceAddress(v->dev, &ai) + VKB_GUARD_BYTES;
+}
 
 static void pipe_stats(vkb_gpu *g, int p);
 
@@ -1063,6 +1084,7 @@ vkb_gpu *vkb_gpu_prepare(vkb_vk *v, vkb_case *c)
         if (b->payload == 0) b->payload = 16;
         b->total = VKB_GUARD_BYTES + b->payload + VKB_GUARD_BYTES;
         if (make_buffer(v, b->total, 0, &b->buf, &b->mem, NULL)) goto error;
+        b->addr = payload_addr(v, b->buf);
         if (make_buffer(v, b->total, 1, &b->stage, &b->stage_mem, (void **)&b->map)) goto error;
     }
     VKB_CHECK(v, make_layout(v, c->nbuf, &g->dsl, &g->layout));
@@ -1168,6 +1190,7 @@ void vkb_gpu_release(vkb_gpu *g)
     }
     free(g->copy);
     free(g->copy_mem);
+    free(g->copy_addr);
     free(g->rset);
     if (g->layout) vkDestroyPipelineLayout(d, g->layout, NULL);
     if (g->dsl) vkDestroyDescriptorSetLayout(d, g->dsl, NULL);
@@ -1234,10 +1257,18 @@ static void record_dispatches(vkb_gpu *g, VkCommandBuffer cmd, uint32_t batch, V
 {
     const vkb_case *c = g->c;
     VkPipeline bound = VK_NULL_HANDLE;
+    /* Every dispatch gets both ways to its buffers: the descriptor set, and the payloads' addresses in its push constants
+     * (kernels/abi.h addr[]; a twin built with VKB_BDA reads them, kernels/bda.glsl): the same copies either way. */
+    VkDeviceAddress addr[VKB_MAX_BUFS];
+    for (int j = 0; j < c->nbuf; j++) addr[j] = g->b[j].addr;
     if (c->nbuf)
         vkCmdBindDescriptorSets(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, g->layout, 0, 1, &g->set, 0, NULL);
     for (uint32_t r = 0; r < batch; r++)
         for (int i = 0; i < c->ndisp; i++) {
+            if (i == 0 && g->ncopies > 1)
+                for (int j = 0; j < c->nbuf; j++)
+                    addr[j] = r % g->ncopies && c->buf[j].role == VKB_IN
+                                  ? g->copy_addr[(r % g->ncopies - 1) * VKB_MAX_BUFS + (uint32_t)j] : g->b[j].addr;
             if (i == 0 && g->ncopies > 1)  /* each repetition reads the next copy of the inputs */
                 vkCmdBindDescriptorSets(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, g->layout, 0, 1,
                                         &g->rset[r % g->ncopies], 0, NULL);
@@ -1248,7 +1279,10 @@ static void record_dispatches(vkb_gpu *g, VkCommandBuffer cmd, uint32_t batch, V
                 vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, pl);
                 bound = pl;
             }
-            vkCmdPushConstants(cmd, g->layout, VK_SHADER_STAGE_COMPUTE_BIT, 0, sizeof(d->push), &d->push);
+            vkb_push p = d->push;
+            for (int j = 0; j < c->nbuf; j++)
+                p.addr[2 * j] = (uint32_t)addr[j], p.addr[2 * j + 1] = (uint32_t)(addr[j] >> 32);
+            vkCmdPushConstants(cmd, g->layout, VK_SHADER_STAGE_COMPUTE_BIT, 0, sizeof(p), &p);
             vkCmdDispatch(cmd, d->groups[0], d->groups[1], d->groups[2]);
             /* Serialise like a CUDA stream: each dispatch sees the previous one's writes. */
             barrier(cmd, ST_COMPUTE, VK_ACCESS_2_SHADER_WRITE_BIT | VK_ACCESS_2_SHADER_READ_BIT, ST_COMPUTE,
@@ -1729,14 +1763,17 @@ int vkb_gpu_rotate(vkb_gpu *g, uint64_t target_bytes, uint32_t max_copies)
     g->id = new_gpu_id();  /* its timed work now binds the copies */
     g->copy = calloc((n - 1) * VKB_MAX_BUFS, sizeof(*g->copy));
     g->copy_mem = calloc((n - 1) * VKB_MAX_BUFS, sizeof(*g->copy_mem));
+    g->copy_addr = calloc((n - 1) * VKB_MAX_BUFS, sizeof(*g->copy_addr));
     g->rset = calloc(n, sizeof(*g->rset));
-    if (!g->copy || !g->copy_mem || !g->rset) goto oom;
+    if (!g->copy || !g->copy_mem || !g->copy_addr || !g->rset) goto oom;
     for (uint32_t k = 1; k < n; k++)
         for (int i = 0; i < c->nbuf; i++)
             if (c->buf[i].role == VKB_IN &&
                 make_buffer(v, g->b[i].total, 0, &g->copy[(k - 1) * VKB_MAX_BUFS + (uint32_t)i],
                             &g->copy_mem[(k - 1) * VKB_MAX_BUFS + (uint32_t)i], NULL))
                 return -1;
+            else if (c->buf[i].role == VKB_IN)
+                g->copy_addr[(k - 1) * VKB_MAX_BUFS + (uint32_t)i] = payload_addr(v, g->copy[(k - 1) * VKB_MAX_BUFS + (uint32_t)i]);
     VkDescriptorPoolSize ps = {.type = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, .descriptorCount = (uint32_t)(n * (uint64_t)c->nbuf)};
     VkDescriptorPoolCreateInfo dpi = {.sType = VK_STRUCTURE_TYPE_DESCRIPTOR_POOL_CREATE_INFO, .maxSets = (uint32_t)n,
                                       .poolSizeCount = 1, .pPoolSizes = &ps};

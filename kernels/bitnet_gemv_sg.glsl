@@ -26,9 +26,10 @@ layout(constant_id = 1) const uint R = 4u;   // rows per block
 layout(constant_id = 2) const uint MT = 1u;  // tokens per workgroup
 layout(constant_id = 3) const uint G = 2u;   // groups per invocation per step (loads issued together)
 layout(constant_id = 4) const uint T = 32u;  // invocations per block: split x subgroup size, or lanes
-layout(binding = 0) readonly buffer Wb { uvec4 w[]; };
-layout(binding = 1) readonly buffer Gb { float gam[]; };
-layout(binding = 4) writeonly buffer Yb { float y[]; };
+#ifdef SG_FUSED
+#define BITNET_OWN_X
+#endif
+#include "bitnet_bufs.glsl"
 shared int red[R * MT * 16];  // split > 1: one partial per (block, output, subgroup)
 #ifdef SG_FUSED
 layout(constant_id = 7) const uint PRE = 1u;  // 1: the first step's weight loads before the prologue
@@ -37,20 +38,18 @@ uvec4 sg_x(uint tok0, uint t, uint c, uint q);
 float sg_s(uint tok0, uint t);
 #else
 const uint PRE = 0u;
-layout(binding = 2) readonly buffer Xb { uvec4 x[]; };
-layout(binding = 3) readonly buffer Sb { float sc[]; };
 void sg_prologue(uint tok0) {}
 // uvec4 q (of 4) of group c of token tok0 + t (clamped: a tail tile repeats the last token), and its scale.
-uvec4 sg_x(uint tok0, uint t, uint c, uint q) { return x[(min(tok0 + t, pc.m - 1u) * pc.p0 + c) * 4u + q]; }
-float sg_s(uint tok0, uint t) { return sc[min(tok0 + t, pc.m - 1u)]; }
+uvec4 sg_x(uint tok0, uint t, uint c, uint q) { return VB_X[(min(tok0 + t, pc.m - 1u) * pc.p0 + c) * 4u + q]; }
+float sg_s(uint tok0, uint t) { return VB_SC[min(tok0 + t, pc.m - 1u)]; }
 #endif
 
 // Output i (= r MT + t) of the block whose first row is row0.
 void store(uint row0, uint tok0, uint i, int a) {
     uint row = row0 + i / MT, tok = tok0 + i % MT;
-    precise float p = float(a) * gam[0];
+    precise float p = float(a) * VB_GAM[0];
     precise float o = p / sg_s(tok0, i % MT);
-    if (row < pc.n && tok < pc.m) y[tok * pc.n + row] = o;
+    if (row < pc.n && tok < pc.m) VB_Y[tok * pc.n + row] = o;
 }
 
 void main() {
@@ -69,7 +68,7 @@ void main() {
 #define SG_LOAD(c0)                                         \
     for (uint u = 0u; u < G; ++u) {                         \
         uint c = min((c0) + u * T, nc - 1u);                \
-        for (uint r = 0u; r < R; ++r) wv[u * R + r] = w[wrow[r] + c]; \
+        for (uint r = 0u; r < R; ++r) wv[u * R + r] = VB_W[wrow[r] + c]; \
     }
     if (PRE == 1u) SG_LOAD(v)
     sg_prologue(tok0);
@@ -112,7 +111,7 @@ void main() {
     // weight loads, where a read loop kept them from issuing together.
     if (vkb_gate_mem())
         for (uint c = v; c < nc; c += T)
-            for (uint r = 0u; r < R; ++r) VKB_SLOW_READ(extra, w, wrow[r] + c, pc.n * nc);
+            for (uint r = 0u; r < R; ++r) VKB_SLOW_READ(extra, VB_W, wrow[r] + c, pc.n * nc);
     if (MT == 1u) acc[0].x = int(vkb_slow(uint(acc[0].x), extra));
     else acc1[0] = int(vkb_slow(uint(acc1[0]), extra));
     uint sg = gl_SubgroupSize, ns = T / sg;  // subgroups per block (0: several blocks per subgroup)

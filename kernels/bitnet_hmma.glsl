@@ -56,11 +56,7 @@ layout(constant_id = 5) const uint AH = 1u;   // W's register sets: 2 or 4 (that
 #endif
 const uint WN = HM_WN, MT = HM_MT, LN = HM_LN, SR = SGS / SK, TILE = 4u * LN;  // TILE: uvec4 of a staged 16 x LN tile
 
-layout(binding = 0) readonly buffer Wb { uvec4 w[]; };
-layout(binding = 1) readonly buffer Gb { float gam[]; };
-layout(binding = 2) readonly buffer Xb { uvec4 x[]; };
-layout(binding = 3) readonly buffer Sb { float sc[]; };
-layout(binding = 4) writeonly buffer Yb { float y[]; };
+#include "bitnet_bufs.glsl"
 shared uvec4 sm[SGS * WN * MT * TILE];  // each subgroup's WN x MT fp32 16 x LN tiles, column-major
 
 #ifdef VKB_COOP_EMU
@@ -75,14 +71,14 @@ struct AccEmu { float v[32]; };  // element e = lane + q S (row e / LN, column e
 float emu_a(FragA f, uint r, uint p) {  // weight (r, p): invocation l, component i of the device's order
     if (f.ones) return hm_scale(f.s) * exp2(-24.0);
     uvec2 li = HM_SLOT(r, p);
-    uint word = w[f.wb + li.x][li.y / 2u], c = (word >> (2u * f.s + 16u * (li.y & 1u))) & 3u;
+    uint word = VB_W[f.wb + li.x][li.y / 2u], c = (word >> (2u * f.s + 16u * (li.y & 1u))) & 3u;
     return DEC == 1u ? float(c) * hm_scale(f.s) * exp2(-24.0) : float(int(c) - 1);
 }
 float emu_b(FragB f, uint p, uint n) {  // x (token t0 + n, column 16 (p % 8) + 2 s + p / 8 of block b)
     uint tok = f.t0 + n, col = 128u * f.b + 16u * (p % 8u) + 2u * f.s + p / 8u;
     if (tok >= pc.m || col >= 16u * pc.p0 || (TK == 8u && n >= 8u) || n >= LN) return 0.0;
     uint e = tok * 16u * pc.p0 + col;
-    return float(bitfieldExtract(int(x[e / 16u][(e % 16u) / 4u]), 8 * int(e % 4u), 8)) / hm_scale(f.s);
+    return float(bitfieldExtract(int(VB_X[e / 16u][(e % 16u) / 4u]), 8 * int(e % 4u), 8)) / hm_scale(f.s);
 }
 AccEmu emu_zero() {
     AccEmu a;
@@ -165,12 +161,12 @@ f16vec2 xpair(uint a, uint b, uint sh, uint s) {
 #endif
 
 // Block B's uvec4 of W for each panel into WV, and of x for each token into XV (zeros past the part, M or Kp).
-#define LOADW(WV, B) [[unroll]] for (uint i_ = 0u; i_ < WN; ++i_) WV[i_] = (B) < b1 ? w[wb[i_] + (B) * 32u + lane] : uvec4(0u);
+#define LOADW(WV, B) [[unroll]] for (uint i_ = 0u; i_ < WN; ++i_) WV[i_] = (B) < b1 ? VB_W[wb[i_] + (B) * 32u + lane] : uvec4(0u);
 #define LOADX(XV, B) {                                                                                    \
         const bool in_ = (B) < b1 && 128u * (B) + 16u * g < 16u * pc.p0;  /* Kp % 128 == 64: half a block */ \
         [[unroll]] for (uint j_ = 0u; j_ < MT; ++j_)                                                      \
             [[unroll]] for (uint q_ = 0u; q_ < 4u; ++q_)                                                  \
-                XV[j_][q_] = in_ && xr[j_][q_] != ~0u ? x[xr[j_][q_] + 8u * (B)] : uvec4(0u);             \
+                XV[j_][q_] = in_ && xr[j_][q_] != ~0u ? VB_X[xr[j_][q_] + 8u * (B)] : uvec4(0u);             \
     }
 // Block B's eight 16-deep steps on WV and XV.
 #define BLOCK(WV, XV, B) [[unroll]] for (uint s_ = 0u; s_ < 8u; ++s_) {                                   \
@@ -253,9 +249,9 @@ void main() {
         for (uint q = 0u; q < SK; ++q) a += uintBitsToFloat(sm[(((q * SR + r) * WN + i) * MT + j) * TILE + el / 4u][el % 4u]);
         uint tok = tb + LN * j + el / 16u, row = ((gl_WorkGroupID.x * SR + r) * WN + i) * 16u + el % 16u;
         if (tok < pc.m && row < pc.n) {
-            precise float p = a * gam[0];
-            precise float o = p / sc[tok];
-            y[tok * pc.n + row] = o;
+            precise float p = a * VB_GAM[0];
+            precise float o = p / VB_SC[tok];
+            VB_Y[tok * pc.n + row] = o;
         }
     }
 }

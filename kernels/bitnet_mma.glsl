@@ -50,11 +50,11 @@ int sxr[NX];                                     // running sum_k x of this invo
         uint t_ = gl_LocalInvocationID.x, nc_ = pc.p0, cs_ = (c0_);                                   \
         [[unroll]] for (uint s = 0u; s < NW; ++s) {                                                   \
             uint v = t_ + s * WG, row = n0 + v / GK, g = cs_ + v % GK;                                \
-            RW[s] = v < NWT && row < pc.n && g < cend ? w[row * nc_ + g] : uvec4(0u);                 \
+            RW[s] = v < NWT && row < pc.n && g < cend ? VB_W[row * nc_ + g] : uvec4(0u);                 \
         }                                                                                             \
         [[unroll]] for (uint s = 0u; s < NX; ++s) {                                                   \
             uint v = t_ + s * WG, tok = t0 + v / CK, c = 4u * cs_ + v % CK;                           \
-            RX[s] = v < NXT && tok < pc.m && c < 4u * cend ? x[tok * 4u * nc_ + c] : uvec4(0u);       \
+            RX[s] = v < NXT && tok < pc.m && c < 4u * cend ? VB_X[tok * 4u * nc_ + c] : uvec4(0u);       \
         }                                                                                             \
     }
 

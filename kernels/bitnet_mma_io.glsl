@@ -1,5 +1,5 @@
-// Declarations shared by the BitLinear MMA kernels (bitnet_mma.glsl, bitnet_mma_sg.glsl): the buffers (0 packed W,
-// 1 gamma', 2 xq, 3 s, 4 y, 5 part), spec constants 1..6 (fragment LM x LN x LK, WN row fragments per subgroup, SGS
+// Declarations shared by the BitLinear MMA kernels (bitnet_mma.glsl, bitnet_mma_sg.glsl): the buffers (bitnet_bufs.glsl: 0
+// packed W, 1 gamma', 2 xq, 3 s, 4 y, 5 part), spec constants 1..6 (fragment LM x LN x LK, WN row fragments per subgroup, SGS
 // subgroups, MT token fragments) and the byte sum behind sum_k x.
 #ifndef BITNET_MMA_IO_GLSL
 #define BITNET_MMA_IO_GLSL
@@ -14,12 +14,7 @@ layout(constant_id = 4) const uint WN = 2u;
 layout(constant_id = 5) const uint SGS = 4u;
 layout(constant_id = 6) const uint MT = 1u;
 
-layout(binding = 0) readonly buffer Wb { uvec4 w[]; };
-layout(binding = 1) readonly buffer Gb { float gam[]; };
-layout(binding = 2) readonly buffer Xb { uvec4 x[]; };
-layout(binding = 3) readonly buffer Sb { float sc[]; };
-layout(binding = 4) writeonly buffer Yb { float y[]; };
-layout(binding = 5) coherent buffer Pb { int part[]; };  // coherent: bitnet_mma_sg.glsl FOLD reads other workgroups
+#include "bitnet_bufs.glsl"
 
 const uint WG = gl_WorkGroupSize.x;
 const uint TN = LN * MT;

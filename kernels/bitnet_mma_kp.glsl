@@ -96,7 +96,7 @@ AccEmu emu_sub(AccEmu a, AccEmu b) {
         uint g_ = c0 + (S);                                                                           \
         [[unroll]] for (uint q = 0u; q < XPL; ++q) {                                                  \
             uint e_ = xl + q * XLN, t_ = t0 + e_ / 4u;                                                \
-            Q[q] = e_ < XQ && t_ < pc.m && g_ < cend ? x[(t_ * pc.p0 + g_) * 4u + e_ % 4u] : uvec4(0u); \
+            Q[q] = e_ < XQ && t_ < pc.m && g_ < cend ? VB_X[(t_ * pc.p0 + g_) * 4u + e_ % 4u] : uvec4(0u); \
         }                                                                                             \
     }
 // Group S's W (P) and x (Q) into half H of the stage (uvec4 4 H .. 4 H + 3 of each slab row); x's rows at xa_.
@@ -200,9 +200,9 @@ void main() {
         for (uint q = 0u; q < KP_SUM_END; ++q) a += int(sm[(q * SR + tr) * ASL + o / 4u][o % 4u]);
         if (XSUM != 0u) a -= int(sm[KXS + tl / 4u][tl % 4u]);
         if (tok < pc.m && row < pc.n) {
-            precise float p = float(a) * gam[0];
-            precise float v = p / sc[tok];
-            y[tok * pc.n + row] = v;
+            precise float p = float(a) * VB_GAM[0];
+            precise float v = p / VB_SC[tok];
+            VB_Y[tok * pc.n + row] = v;
         }
     }
 }

@@ -61,7 +61,7 @@ void emu_store_col(AccEmu a, uint elem, uint stride) {
 // once per operation; else the exact int32 part[SLICE][token][row], summed by bitnet_mma_sum.comp.
 // MMA_PART(slice index, output index, a): where a slice's partial sum goes; a kernel may define its own first.
 #ifndef MMA_PART
-#define MMA_PART(PI, OI, A) part[PI] = (A)
+#define MMA_PART(PI, OI, A) VB_PART[PI] = (A)
 #endif
 #define MMA_OUT(A, YS, R0, T0, J, SLICE) {                                                            \
         STORE_COL(A, YS, LM / 4u);                                                                    \
@@ -71,9 +71,9 @@ void emu_store_col(AccEmu a, uint elem, uint stride) {
             int a = int(sm[(YS) + e / 4u][e % 4u]) - sxs[tl];                                         \
             if (tok < pc.m && row < pc.n) {                                                           \
                 if (pc.p2 == 1u) {                                                                    \
-                    precise float p = float(a) * gam[0];                                              \
-                    precise float o = p / sc[tok];                                                    \
-                    y[tok * pc.n + row] = o;                                                          \
+                    precise float p = float(a) * VB_GAM[0];                                              \
+                    precise float o = p / VB_SC[tok];                                                    \
+                    VB_Y[tok * pc.n + row] = o;                                                          \
                 } else {                                                                              \
                     MMA_PART(((SLICE) * pc.m + tok) * pc.n + row, tok * pc.n + row, a);               \
                 }                                                                                     \

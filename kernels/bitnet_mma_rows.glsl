@@ -15,7 +15,7 @@ uint w_at(uint r, uint g) { return PANEL != 0u ? ((r / 16u) * pc.p0 + g) * 16u +
         uint g_ = c0 + (S);                                                                           \
         [[unroll]] for (uint q = 0u; q < LPL; ++q) {                                                  \
             uint r_ = lane + q * SS;                                                                  \
-            P[q] = r_ < RS && r0 + r_ < pc.n && g_ < cend ? w[w_at(r0 + r_, g_)] : uvec4(0u);        \
+            P[q] = r_ < RS && r0 + r_ < pc.n && g_ < cend ? VB_W[w_at(r0 + r_, g_)] : uvec4(0u);        \
         }                                                                                             \
     }
 #endif

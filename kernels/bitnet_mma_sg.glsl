@@ -28,8 +28,14 @@ layout(constant_id = 10) const uint PANEL = 0u; // W's layout: 0 rows (T2, row-m
 layout(constant_id = 11) const uint FOLD = 0u;  // 1: split-K summed in this kernel (splitk_fold.glsl; below)
 #define FOLD_CNT_BINDING 6
 #include "splitk_fold.glsl"
+#ifdef VKB_BDA
+VKB_REF(BitSum, coherent, int, 4);
+#define VB_FSUM BitSum(VKB_ADDR(7u)).v
+#else
 layout(binding = 7) coherent buffer Sum { int fsum[]; };  // FOLD: the tiles' exact int32 sums (M x N, zero between calls)
-#define MMA_PART(PI, OI, A) if (FOLD != 0u) atomicAdd(fsum[OI], (A)); else part[PI] = (A)
+#define VB_FSUM fsum
+#endif
+#define MMA_PART(PI, OI, A) if (FOLD != 0u) atomicAdd(VB_FSUM[OI], (A)); else VB_PART[PI] = (A)
 
 const uint RS = WN * LM;
 const uint LPL = RS > SS ? RS / SS : 1u;         // rows (uvec4 loads) per lane per step
@@ -79,7 +85,7 @@ void main() {
     uint ntl = 4u * ns;
     for (uint e = tid; e < TN * ntl; e += WG) {
         uint tl = e / ntl, c = e % ntl, tok = t0 + tl;
-        sm[tl * XSTR + c] = tok < pc.m ? x[tok * 4u * pc.p0 + 4u * c0 + c] : uvec4(0u);
+        sm[tl * XSTR + c] = tok < pc.m ? VB_X[tok * 4u * pc.p0 + 4u * c0 + c] : uvec4(0u);
     }
     barrier();
     for (uint tl = sg; tl < TN; tl += SGS) {
@@ -109,10 +115,10 @@ void main() {
             uint tok = t0 + e / (SGS * RS), row = n0 + e % (SGS * RS);
             if (tok < pc.m && row < pc.n) {
                 uint i = tok * pc.n + row;
-                int a = atomicExchange(fsum[i], 0);
-                precise float p = float(a) * gam[0];
-                precise float o = p / sc[tok];
-                y[i] = o;
+                int a = atomicExchange(VB_FSUM[i], 0);
+                precise float p = float(a) * VB_GAM[0];
+                precise float o = p / VB_SC[tok];
+                VB_Y[i] = o;
             }
         }
     }

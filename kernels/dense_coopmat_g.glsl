@@ -42,13 +42,7 @@ layout(constant_id = 2) const uint PANEL = 0u;
 #endif
 const uint WN = DG_WN, MT = DG_MT, UK = 4u, LN = DG_LN;  // LN: tokens per fragment (16, or 8 where m <= 8: 16x8x16 MMAs)
 
-layout(binding = 0) readonly buffer Wb { uvec4 w[]; };
-layout(binding = 1) readonly buffer Xb { uvec4 x[]; };
-layout(binding = 1) coherent readonly buffer Xc { uvec4 xc[]; };  // x again: read past L1 when XC != 0 (below)
-layout(binding = 2) writeonly buffer Yb { float y[]; };
-layout(binding = 3) coherent buffer Pb { float part[]; };
-layout(binding = 2) writeonly buffer Yb4 { vec4 y4[]; };     // FOLD's sums where N % 4 == 0: 4 rows at a time
-layout(binding = 3) coherent buffer Pb4 { vec4 part4[]; };
+#include "dense_bufs.glsl"  // XC: x again, read past L1 (below); Y4, PART4: FOLD's sums where N % 4 == 0, 4 rows at a time
 layout(constant_id = 3) const uint FOLD = 0u;  // 1: the last workgroup of a tile sums the slices (splitk_fold.glsl);
 // 2: the same where N % 4 == 0, 4 rows at a time (one path compiled: less code for a cold dispatch to fetch)
 layout(constant_id = 4) const uint TS = 1u;    // token sets: TS subgroups of a workgroup share each row block (SGS % TS == 0)
@@ -59,7 +53,7 @@ layout(constant_id = 6) const uint XC = 0u;    // 1: x read through a coherent v
 // that took 8-10% off 13824x2560 and 6144x4096, 5% off 20480x3200, and 0-5% off m=16; it cost 1-6% on 28672x4096,
 // 2560x6912 and 4096x14336 (tests/gpu/sweep_s31b.txt), but took 6% off 28672x4096 in 64-row subgroups (sweep_s31c.txt).
 // W through such a view instead, or both, lost.
-#define XLD(i) (XC != 0u ? xc[i] : x[i])
+#define XLD(i) (XC != 0u ? VB_XC[i] : VB_X[i])
 layout(constant_id = 7) const uint UB = 1u;    // blocks of UK steps an iteration (KLOOP below): W's fragments of 4 UB steps in
 // flight before the first MMA. On an H200 (session 34, m=32, tests/gpu/sweep_s34a.txt) UB = 2 took 28672x4096's 64-row
 // subgroups from 77.8 to 69.4 us rotate (79.0 to 72.3 cold): a subgroup there streams 256 KiB of W a K part in 32
@@ -96,9 +90,9 @@ float emu_h(FragEmu f, uint r, uint c) {
     if (f.col) return unpackHalf2x16(XLD(f.elem + c * f.stride + r / 8u)[(r % 8u) / 2u])[r % 2u];
     if (f.stride == 0u) {  // lay=frag: component i of invocation l (frag_slot's order)
         const uint l = DG_FRAG_LANE(r, c), i = DG_FRAG_COMP(r, c);
-        return unpackHalf2x16(w[f.elem + l][i / 2u])[i % 2u];
+        return unpackHalf2x16(VB_W[f.elem + l][i / 2u])[i % 2u];
     }
-    return unpackHalf2x16(w[f.elem + r * f.stride + c / 8u][(c % 8u) / 2u])[c % 2u];
+    return unpackHalf2x16(VB_W[f.elem + r * f.stride + c / 8u][(c % 8u) / 2u])[c % 2u];
 }
 #define LOAD_W(f, elem, stride) f = FragEmu(elem, stride, false)
 #define LOAD_X(f, elem, stride) f = FragEmu(elem, stride, true)
@@ -111,10 +105,10 @@ float emu_h(FragEmu f, uint r, uint c) {
 #define ACC_ZERO ACC(0.0)
 // lay=frag: the invocation's uvec4 of the fragment holds its 8 components in order.
 #define LOAD_W(f, elem, stride) if (PANEL >= 2u) {                                                            \
-        const uvec4 v_ = w[(elem) + gl_SubgroupInvocationID];                                              \
+        const uvec4 v_ = VB_W[(elem) + gl_SubgroupInvocationID];                                              \
         VKB_FRAG_FILL(f, v_)                                                                               \
-    } else coopMatLoadNV(f, w, elem, stride, false)
-#define LOAD_X(f, elem, stride) if (XC != 0u) coopMatLoadNV(f, xc, elem, stride, true); else coopMatLoadNV(f, x, elem, stride, true)
+    } else coopMatLoadNV(f, VB_W, elem, stride, false)
+#define LOAD_X(f, elem, stride) if (XC != 0u) coopMatLoadNV(f, VB_XC, elem, stride, true); else coopMatLoadNV(f, VB_X, elem, stride, true)
 // One iteration's B fragments fb[UK][MT] from uvec4 column c (a multiple of 8). lay=fragx: invocation 4 q + t holds
 // K rows q (low halves) and q + 8 (high) of tokens 2 t + h % 2 + 8 (h / 2), h < LN / 4 (cl_want's B order), and the
 // permutation puts row q of step u at half 2 u of x's uvec4 q, row q + 8 at half 2 u + 1: component u of one load.
@@ -204,8 +198,8 @@ void main() {
             for (uint q = 1u; q < SK; ++q) v += uintBitsToFloat(sm[(((q * SR + r) * WN + i) * MT + j) * 64u + el / 4u][el % 4u]);
             uint tok = tb * tw + (r % TS) * LN * MT + LN * j + el / 16u, row = wx * bn + (r / TS) * 16u * WN + 16u * i + el % 16u;
             if (tok < pc.m && row < pc.n) {
-                if (pc.p2 == 1u) y[tok * pc.n + row] = v;
-                else part[(slice * pc.m + tok) * pc.n + row] = v;
+                if (pc.p2 == 1u) VB_Y[tok * pc.n + row] = v;
+                else VB_PART[(slice * pc.m + tok) * pc.n + row] = v;
             }
         }
     } else
@@ -218,8 +212,8 @@ void main() {
                 uint tok = t0 + LN * j + e / 16u, row = n0 + 16u * i + e % 16u;
                 float v = uintBitsToFloat(sm[ys + e / 4u][e % 4u]);
                 if (tok < pc.m && row < pc.n) {
-                    if (pc.p2 == 1u) y[tok * pc.n + row] = v;
-                    else part[(slice * pc.m + tok) * pc.n + row] = v;
+                    if (pc.p2 == 1u) VB_Y[tok * pc.n + row] = v;
+                    else VB_PART[(slice * pc.m + tok) * pc.n + row] = v;
                 }
             }
             subgroupBarrier();
@@ -239,23 +233,23 @@ void main() {
             [[dont_unroll]] for (uint e = lid; e < nq * ntok; e += wgs) {
                 uint row = nb + 4u * (e % nq), idx = ((t0 + e / nq) * pc.n + row) / 4u;
                 if (row < pc.n) {
-                    vec4 s = part4[idx];
+                    vec4 s = VB_PART4[idx];
                     [[dont_unroll]] for (uint j0 = 1u; j0 < pc.p2; j0 += 4u) {
                         vec4 v[4];
-                        [[unroll]] for (uint u = 0u; u < 4u; ++u) v[u] = j0 + u < pc.p2 ? part4[(j0 + u) * mn4 + idx] : vec4(0.0);
+                        [[unroll]] for (uint u = 0u; u < 4u; ++u) v[u] = j0 + u < pc.p2 ? VB_PART4[(j0 + u) * mn4 + idx] : vec4(0.0);
                         [[unroll]] for (uint u = 0u; u < 4u; ++u)
                             if (j0 + u < pc.p2) s += v[u];
                     }
-                    y4[idx] = s;
+                    VB_Y4[idx] = s;
                 }
             }
         } else {
             for (uint e = lid; e < bn * ntok; e += wgs) {
                 uint row = nb + e % bn, i = (t0 + e / bn) * pc.n + row;
                 if (row < pc.n) {
-                    float s = part[i];
-                    for (uint j = 1u; j < pc.p2; ++j) s += part[j * mn + i];
-                    y[i] = s;
+                    float s = VB_PART[i];
+                    for (uint j = 1u; j < pc.p2; ++j) s += VB_PART[j * mn + i];
+                    VB_Y[i] = s;
                 }
             }
         }

@@ -11,9 +11,7 @@
 #include "common.glsl"
 layout(constant_id = 1) const uint R = 4u;
 layout(constant_id = 2) const uint MT = 1u;
-layout(binding = 0) readonly buffer Wb { uvec4 w[]; };
-layout(binding = 1) readonly buffer Xb { uvec4 x[]; };
-layout(binding = 2) writeonly buffer Yb { float y[]; };
+#include "dense_bufs.glsl"
 shared float red[R * MT * 16];  // per-subgroup sums; the host keeps workgroups to <= 16 subgroups
 
 vec2 h2(uint v) { return unpackHalf2x16(v); }
@@ -25,9 +23,9 @@ void main() {
     for (uint i = 0u; i < R * MT; ++i) acc[i] = vec2(0.0);
     for (uint c = tid; c < nc; c += gl_WorkGroupSize.x) {
         uvec4 wv[R];
-        for (uint r = 0u; r < R; ++r) wv[r] = w[min(row0 + r, pc.n - 1u) * nc + c];
+        for (uint r = 0u; r < R; ++r) wv[r] = VB_W[min(row0 + r, pc.n - 1u) * nc + c];
         for (uint t = 0u; t < MT; ++t) {
-            uvec4 xv = x[min(tok0 + t, pc.m - 1u) * nc + c];
+            uvec4 xv = VB_X[min(tok0 + t, pc.m - 1u) * nc + c];
             for (uint r = 0u; r < R; ++r) {
                 vec2 a = acc[r * MT + t];
                 a = fma(h2(wv[r].x), h2(xv.x), a);
@@ -47,6 +45,6 @@ void main() {
         uint row = row0 + tid / MT, tok = tok0 + tid % MT;
         float a = 0.0;
         for (uint g = 0u; g < gl_NumSubgroups; ++g) a += red[tid * 16u + g];
-        if (row < pc.n && tok < pc.m) y[tok * pc.n + row] = a;
+        if (row < pc.n && tok < pc.m) VB_Y[tok * pc.n + row] = a;
     }
 }

@@ -4,13 +4,19 @@
 // Push: n = N, m = M, p2 = slices. Grid: vkb_grid_1d over M N, one output per invocation.
 #extension GL_GOOGLE_include_directive : require
 #include "common.glsl"
+#ifdef VKB_BDA  // dense_splitk_bda.comp: by address (kernels/dense_bufs.glsl)
+#include "dense_bufs.glsl"
+#else
 layout(binding = 2) writeonly buffer Yb { float y[]; };
 layout(binding = 3) readonly buffer Pb { float part[]; };
+#define VB_Y y
+#define VB_PART part
+#endif
 
 void main() {
     uint i = vkb_global_id(), mn = pc.m * pc.n;
     if (i >= mn) return;
-    float s = part[i];
-    for (uint j = 1u; j < pc.p2; ++j) s += part[j * mn + i];
-    y[i] = s;
+    float s = VB_PART[i];
+    for (uint j = 1u; j < pc.p2; ++j) s += VB_PART[j * mn + i];
+    VB_Y[i] = s;
 }

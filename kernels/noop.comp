@@ -1,8 +1,16 @@
 #version 450
 #extension GL_GOOGLE_include_directive : require
-// noop: one workgroup whose first invocation stores one word: the cost of a dispatch and its barrier.
+// noop: one workgroup whose first invocation stores one word: the cost of a dispatch and its barrier. noop_bda.comp
+// (bind=bda) reaches the word by address (kernels/bda.glsl).
 #include "common.glsl"
+#ifdef VKB_BDA
+#include "bda.glsl"
+VKB_REF(NoopOut, writeonly, uint, 4);
+#define NOOP_B NoopOut(VKB_ADDR(0u)).v
+#else
 layout(binding = 0) writeonly buffer B { uint b[]; };
+#define NOOP_B b
+#endif
 void main() {
-    if (gl_LocalInvocationID.x == 0u) b[0] = pc.p0;
+    if (gl_LocalInvocationID.x == 0u) NOOP_B[0] = pc.p0;
 }

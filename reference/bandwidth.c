@@ -20,6 +20,18 @@ static int plan_n(vkb_case *c, int64_t *n)
     return 0;
 }
 
+/* bind= (readbw, noop): how the shader reaches its buffers: desc (the default: the descriptor set, as every kernel) or
+ * bda (by address from the push constants, kernels/bda.glsl). Whether the binding costs a dispatch time: cold mode
+ * evicts the descriptors with the data. The pipeline's name, "" after an error. */
+static const char *bind_shader(vkb_case *c, const char *base, const char *bda)
+{
+    const char *b = vkb_param_str(c, "bind", "desc");
+    if (!strcmp(b, "desc")) return base;
+    if (!strcmp(b, "bda")) return bda;
+    vkb_error(c, "bind=%s: expected desc or bda", b);
+    return "";
+}
+
 /* ---------------- readbw ---------------- */
 
 /* Axes items= (uvec4 per invocation: the grid's size; default 4) and unroll= (loads each invocation issues before it
@@ -43,13 +55,15 @@ static int readbw_plan(vkb_case *c)
     size_t groups = (size_t)g[0] * g[1];
     vkb_add_buf(c, "a", VKB_U32, (size_t)n, VKB_IN);
     vkb_add_buf(c, "s", VKB_U32, groups, VKB_OUT);
-    vkb_dispatch *d = vkb_add_dispatch(c, vkb_add_pipe(c, "readbw", 2, spec), g[0], g[1], 1);
+    const char *sh = bind_shader(c, "readbw", "readbw_bda");
+    if (!*sh) return 0;
+    vkb_dispatch *d = vkb_add_dispatch(c, vkb_add_pipe(c, sh, 2, spec), g[0], g[1], 1);
     if (d) d->push.n = (uint32_t)n;
     c->bytes = 4.0 * (double)n + 4.0 * (double)groups;
     c->flops = 0;
     if (items != ITEMS || unroll != ITEMS)
-        snprintf(c->variant, sizeof(c->variant), "items%lld_unroll%lld", (long long)items, (long long)unroll);
-    else snprintf(c->variant, sizeof(c->variant), "default");
+        snprintf(c->variant, sizeof(c->variant), "items%lld_unroll%lld%s", (long long)items, (long long)unroll, strcmp(sh, "readbw") ? "_bda" : "");
+    else snprintf(c->variant, sizeof(c->variant), "%s", strcmp(sh, "readbw") ? "bda" : "default");
     return 0;
 }
 
@@ -81,10 +95,10 @@ static void readbw_check(vkb_case *c, vkb_check *r)
     else snprintf(r->detail, sizeof(r->detail), "reference out of memory"), r->pass = 0;
 }
 
-VKB_KERNEL(readbw) = {"readbw", "n,items,unroll",
+VKB_KERNEL(readbw) = {"readbw", "n,items,unroll,bind",
                       "read-only bandwidth: per-workgroup uint32 sums of a (calibration yardstick)",
                       readbw_plan, fill_u32, readbw_ref, readbw_check, NULL,
-                      "default, itemsI_unrollU (from items=, unroll=)"};
+                      "default, itemsI_unrollU (from items=, unroll=), _bda (bind=bda)"};
 
 /* ---------------- writebw ---------------- */
 
@@ -132,7 +146,10 @@ static int noop_plan(vkb_case *c)
     uint32_t spec[1] = {64};
     snprintf(c->dtype, sizeof(c->dtype), "u32");
     vkb_add_buf(c, "b", VKB_U32, 1, VKB_OUT);
-    vkb_dispatch *d = vkb_add_dispatch(c, vkb_add_pipe(c, "noop", 1, spec), 1, 1, 1);
+    const char *sh = bind_shader(c, "noop", "noop_bda");
+    if (!*sh) return 0;
+    snprintf(c->variant, sizeof(c->variant), "%s", strcmp(sh, "noop") ? "bda" : "default");
+    vkb_dispatch *d = vkb_add_dispatch(c, vkb_add_pipe(c, sh, 1, spec), 1, 1, 1);
     if (d) d->push.p0 = (uint32_t)(c->seed >> 17);
     c->bytes = 4;
     c->flops = 0;
@@ -142,8 +159,8 @@ static int noop_plan(vkb_case *c)
 /* b[0] = key is b[i] = i ^ key at i = 0. */
 static void noop_check(vkb_case *c, vkb_check *r) { check_xor(c, r, c->disp[0].push.p0); }
 
-VKB_KERNEL(noop) = {"noop", "", "one workgroup storing one word: the per-dispatch overhead (calibration)", noop_plan,
-                    NULL, no_ref, noop_check, NULL, "default"};
+VKB_KERNEL(noop) = {"noop", "bind", "one workgroup storing one word: the per-dispatch overhead (calibration)", noop_plan,
+                    NULL, no_ref, noop_check, NULL, "default, bda (bind=bda)"};
 
 /* ---------------- clockprobe ---------------- */
 

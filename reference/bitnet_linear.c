@@ -492,7 +492,54 @@ static int linear_plan(vkb_case *c, int dense)
     return 0;
 }
 
-static int lin_plan(vkb_case *c) { return linear_plan(c, 0); }
+static int starts(const char *s, const char *p) { return !strncmp(s, p, strlen(p)); }
+
+/* Whether pipeline i of a planned case runs by address when bind= is not given. On an H200 (NVIDIA 580; tests/gpu/
+ * sweep_s37a.txt, s37b: rotate and cold, the six issue-15 shapes, two runs in either order) the by-address twins took
+ * 0.2-0.96 us less a call on every row of mma_kp (m=8, 32), hmma (m=8), dense gemv (m=1; 6144x4096 cold +0.26 and
+ * +0.42) and coopmat_g at m=8; coopmat_g at m=32 (two token sets, x through its coherent view) took 1.9-9.5 us more,
+ * and gemv_sg at m=1 0.2-0.65 less but on 4096x14336 0.3 more rotate and 0.7-0.9 cold: its twin holds 67-69
+ * registers against 64, so 28 subgroups an SM fit against 32, and that grid's 4096 subgroups (31 an SM) took two waves
+ * instead of one. sweep_s37c.txt: mma_kp at m=4 and 16 0.3-1.2 us less on 13824x2560, 28672x4096, 4096x14336, at
+ * m=64 0.2-0.6 less on two and 0.4 / 0.9 more on 28672x4096; coopmat_g at m=16 -0.4 .. +0.8; gemv_sg and dense gemv
+ * at m=1 0.3-0.6 less on 3840x2560, 2560x2560, 4096x4096. So by address on NVIDIA: mma_kp to m = 32, hmma, dense
+ * gemv, coopmat_g (and its split-K sum) to m = 8, gemv_sg unless its grid lies between 28 and 32 subgroups an SM;
+ * elsewhere by descriptor (the other kernels have no twin). */
+static int bind_default(const vkb_case *c, int i, int64_t m)
+{
+    const char *s = c->pipe[i].shader;
+    if (c->caps.vendor != 0x10DE || strstr(s, "_emu")) return 0;
+    if (!strcmp(s, "bitnet_gemv_sg_dot")) {
+        const vkb_dispatch *d = &c->disp[0];
+        uint64_t sg = c->caps.subgroup ? c->caps.subgroup : 32, sgs = (uint64_t)d->groups[0] * d->groups[1] * (c->pipe[i].spec[0] / sg);
+        return !(sgs > 28 * bitnet_sms(c) && sgs <= 32 * bitnet_sms(c));
+    }
+    return (m <= 32 && !strcmp(s, "bitnet_mma_kp")) || starts(s, "bitnet_hmma_w") || !strcmp(s, "dense_gemv") ||
+           (m <= 8 && (starts(s, "dense_coopmat_g_w") || !strcmp(s, "dense_splitk")));
+}
+
+/* bind= desc (descriptors), bda (every pipeline's twin NAME_bda that reaches the buffers by address, kernels/bda.glsl),
+ * or not given: bind_default's choice per pipeline. The note says which ran by address. */
+static int bind_plan(vkb_case *c, int dense)
+{
+    const char *bind = vkb_param_str(c, "bind", NULL);
+    if (bind && strcmp(bind, "desc") && strcmp(bind, "bda")) return vkb_error(c, "bind=%s: expected desc or bda", bind);
+    int e = linear_plan(c, dense), n = 0;
+    if (e || (bind && !strcmp(bind, "desc"))) return e;
+    int64_t m = vkb_param_int(c, "m", 1);
+    for (int i = 0; i < c->npipe; i++) {
+        size_t len = strlen(c->pipe[i].shader);
+        if (bind ? 0 : !bind_default(c, i, m)) continue;
+        if (len + 4 >= sizeof(c->pipe[i].shader)) return vkb_error(c, "bind=bda: shader name %s too long", c->pipe[i].shader);
+        memcpy(c->pipe[i].shader + len, "_bda", 5);
+        n++;
+    }
+    size_t len = strlen(c->note);
+    if (n) snprintf(c->note + len, sizeof(c->note) - len, "; buffers by address (%s)", bind ? "bind=bda" : "the default here");
+    return 0;
+}
+
+static int lin_plan(vkb_case *c) { return bind_plan(c, 0); }
 
 /* Fast path: the outputs the oracle recomputes to check the fast reference: tokens 0 and M-1 in full plus
  * random (m, n) drawn from the case's generator up to min(2^27, the oracle's budget) multiply-adds (at
@@ -657,7 +704,7 @@ static void lin_release(vkb_case *c)
     if (p) free(p->pick), free(p->acc), free(p->want), free(p->bound), free(p->wlog);
 }
 
-VKB_KERNEL(bitnet_linear) = {"bitnet_linear", "n,k,m,shape,algo,rows,mt,wg,bm,gpt,split,lanes,per,wn,sgs,bk,frag,rb,sb,lay,fold,sk,gs,ah,dec,ln,xs,xsum",
+VKB_KERNEL(bitnet_linear) = {"bitnet_linear", "n,k,m,shape,algo,rows,mt,wg,bm,gpt,split,lanes,per,wn,sgs,bk,frag,rb,sb,lay,fold,sk,gs,ah,dec,ln,xs,xsum,bind",
                              "BitLinear y = (W_t x_q) gamma'/s, packed 2-bit W, int8 x, int32 acc (variant dot|int; algo gemv|gemv_sg|gemv_ps|gemm "
                              "SIMT, mma, mma_sg and mma_kp on int8 matrix units, hmma on fp16 ones, mma_emu, mma_sg_emu, mma_kp_emu and hmma_emu "
                              "emulated)",
@@ -675,7 +722,7 @@ VKB_KERNEL(bitnet_linear) = {"bitnet_linear", "n,k,m,shape,algo,rows,mt,wg,bm,gp
  * and fast reference, both within gamma_K(u_d) S of the exact sums, must agree within
  * 2 gamma_K(u_d) / (1 - gamma_K(u_d)) S_oracle (for y_ref and S alike), else the row is an ERROR. */
 
-static int dense_plan(vkb_case *c) { return linear_plan(c, 1); }
+static int dense_plan(vkb_case *c) { return bind_plan(c, 1); }
 
 /* ---- dense_f16 on matrix units (kernels/dense_coopmat.glsl) ----
  * algo=coopmat, the staged tiling (a named option; the defaults at m >= 8 where the device has VK_NV_cooperative_matrix
@@ -1355,7 +1402,7 @@ static void dense_check(vkb_case *c, vkb_check *r)
     vkb_check_ref(r, p->fast ? &p->cmp : NULL, p->fast ? "blas+scalar-sample" : "scalar");
 }
 
-VKB_KERNEL(dense_f16) = {"dense_f16", "n,k,m,shape,algo,rows,mt,wg,bm,bn,bk,sgs,split,wn,sr,sk,lay,rb,xpre,fold,ts,ahead,ln,bufs,xc,ub",
+VKB_KERNEL(dense_f16) = {"dense_f16", "n,k,m,shape,algo,rows,mt,wg,bm,bn,bk,sgs,split,wn,sr,sk,lay,rb,xpre,fold,ts,ahead,ln,bufs,xc,ub,bind",
                          "fp16-weight GEMV/GEMM baseline for bitnet_linear: fp16 W, x; fp32 accumulate and y "
                          "(algo gemv|gemv8|gemm SIMT; coopmat, coopmat_g (the default at m 8..64) or stream (above) on matrix units; wgs on "
                          "workgroup-scope matrices (coopmat2: the default at m 64, and at 32 where K < 4096 and the grid is large); coopmat_emu, coopmat_g_emu, stream_emu, wgs_emu)",

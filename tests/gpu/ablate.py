@@ -13,7 +13,7 @@ python3 tests/gpu/ablate.py --check: every set's replacements still apply (tests
 import os, subprocess, sys, tempfile
 
 # The per-subgroup BitLinear MMA kernels' W loads (kernels/bitnet_mma_rows.glsl) replaced by register values
-W_ROWS_NOLOAD = [("P[q] = r_ < RS && r0 + r_ < pc.n && g_ < cend ? w[w_at(r0 + r_, g_)] : uvec4(0u);",
+W_ROWS_NOLOAD = [("P[q] = r_ < RS && r0 + r_ < pc.n && g_ < cend ? VB_W[w_at(r0 + r_, g_)] : uvec4(0u);",
                   "P[q] = uvec4(r_ * 0x01010101u + g_);", "bitnet_mma_rows.glsl")]
 
 # kernels/matmul_coopmat_wg.glsl's staged loop: no MulAdd but the first step's (harness/spvkhr.c reads each matrix type's
@@ -51,7 +51,7 @@ DG_CUTS_F = dict(DG_CUTS, **{
 # kernels/bitnet_mma_kp.glsl (BitLinear's K-parts kernel)
 KP_CUTS = {
     "noload": W_ROWS_NOLOAD,
-    "noxload": [("Q[q] = e_ < XQ && t_ < pc.m && g_ < cend ? x[(t_ * pc.p0 + g_) * 4u + e_ % 4u] : uvec4(0u);",
+    "noxload": [("Q[q] = e_ < XQ && t_ < pc.m && g_ < cend ? VB_X[(t_ * pc.p0 + g_) * 4u + e_ % 4u] : uvec4(0u);",
                  "Q[q] = uvec4(e_ * 0x01010101u + g_);")],
     "nodecode": [("sm[slab + r_ * WST + 4u * (H) + u] = bitnet_codes(P[q][u]);", "sm[slab + r_ * WST + 4u * (H) + u] = uvec4(P[q][u]);")],
     "noones": [("                if (XSUM == 0u) asx[j] = MMA(ones, fb[j], asx[j]);                                    \\\n", "")],
@@ -107,13 +107,13 @@ SETS = {
         "nomath": [("acc[r] += ivec4(dot_su(xa.x, wd & 0x03030303u), dot_su(xa.y, wd & 0x0C0C0C0Cu),\n"
                     "                                        dot_su(xa.z, wd & 0x30303030u), dot_su(xa.w, wd & 0xC0C0C0C0u));",
                     "acc[r] += ivec4(wd);")],
-        "noload": [("wv[u * R + r] = w[wrow[r] + c];", "wv[u * R + r] = uvec4(wrow[r] + c);")],
+        "noload": [("wv[u * R + r] = VB_W[wrow[r] + c];", "wv[u * R + r] = uvec4(wrow[r] + c);")],
     }),
     # BitLinear hmma (kernels/bitnet_hmma.glsl, session 28) at m=8, wn=4 16x8x16 dec=1: W or x from registers (what
     # their loads cost), the decode and MMAs of all but each block's first step gone, no K loop (the fixed cost)
     "hmma": ("bitnet_hmma_w4x1n8", "bitnet_hmma.glsl", {
-        "noload": [("WV[i_] = (B) < b1 ? w[wb[i_] + (B) * 32u + lane] : uvec4(0u);", "WV[i_] = uvec4(wb[i_] + (B) * 32u + lane);")],
-        "noxload": [("XV[j_][q_] = in_ && xr[j_][q_] != ~0u ? x[xr[j_][q_] + 8u * (B)] : uvec4(0u);",
+        "noload": [("WV[i_] = (B) < b1 ? VB_W[wb[i_] + (B) * 32u + lane] : uvec4(0u);", "WV[i_] = uvec4(wb[i_] + (B) * 32u + lane);")],
+        "noxload": [("XV[j_][q_] = in_ && xr[j_][q_] != ~0u ? VB_X[xr[j_][q_] + 8u * (B)] : uvec4(0u);",
                      "XV[j_][q_] = uvec4(xr[j_][q_] + 8u * (B));")],
         "nomath": [("acc[i_][j_] = MMA(fa_, fb_[j_], acc[i_][j_]);", "if (s_ == 0u) acc[i_][j_] = MMA(fa_, fb_[j_], acc[i_][j_]);")],
         "noloop": [("for (uint b = b0; b < b1; b += AH) {", "for (uint b = b0; b < b0; b += AH) {")],

@@ -164,7 +164,7 @@ accept15)   # issue 15's acceptance data, defaults only, in one calibrated run (
             # python3 tests/gpu/tables.py --peers OUT/peers.csv OUT/res/a15/results.csv OUT/res/a16/results.csv
     "$V" run --no-telemetry --no-cpu-baseline --dir "$R/a15" --seed 3 --min-time 0.05 --timeout 1 \
         -e "bitnet_linear shape=$SH m=1,8,32 variant=dot mode=rotate,cold" -e "dense_f16 shape=$SH m=1,8,32 mode=rotate,cold" \
-        -e "readbw n=2211840,1105920,4096000,1572864,7340032,3670016 mode=rotate,cold" -e "noop" \
+        -e "readbw n=2211840,1105920,4096000,1572864,7340032,3670016 mode=rotate,cold" -e "noop bind=desc,bda" \
         -e "bitnet_layer shape=13824x2560,2560x6912 m=1 variant=dot mode=rotate,cold" \
         -e "bitnet_layer shape=13824x2560,2560x6912 m=1 variant=dot fuse=0 mode=rotate,cold" \
         -e "bitnet_aquant m=1 k=2560,6912 variant=rmsnorm mode=rotate,cold" > "$R/a15.log" 2>&1; tail -n 3 "$R/a15.log"

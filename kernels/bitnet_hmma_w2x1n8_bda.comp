@@ -1,0 +1,10 @@
+#version 450
+#define VKB_BDA  // the twin of bitnet_hmma_w2x1n8.comp that reaches its buffers by address (bind=bda, kernels/bda.glsl)
+// bitnet_hmma.glsl with 2 row fragments and one of 8 tokens (16x8x16 MMAs) per subgroup, on GL_NV_cooperative_matrix
+#extension GL_GOOGLE_include_directive : require
+#extension GL_KHR_memory_scope_semantics : require
+#extension GL_NV_cooperative_matrix : require
+#define HM_WN 2u
+#define HM_MT 1u
+#define HM_LN 8u
+#include "bitnet_hmma.glsl"
