@@ -51,9 +51,21 @@ layout(binding = 2) writeonly buffer C { float c[]; };
 // Split-K (spec 4 SPLIT = S, grid z = the slice): slice z takes K / S; with S > 1 each slice stores its block's partial
 // sums in part[z][M][N], takes a ticket (splitk_fold.glsl), and the tile's last workgroup adds the slices in slice order
 // 0, 1, .. (the same bits whichever arrives last) and stores C. Bindings 3 part (fp32, coherent), 4 the tickets.
+#if defined(VKB_BDA) && defined(VKB_WG_BT)  // dense_wgs_*_bda.comp: dense_f16's buffers by address (dense_bufs.glsl)
+#include "dense_bufs.glsl"
+#define WG_A8 VB_X
+#define WG_B8 VB_W
+#define WG_C VB_Y
+#define WG_PART VB_PART
+#else
 layout(binding = WG_A_BINDING) readonly buffer A8 { uvec4 a8[]; };
 layout(binding = WG_B_BINDING) readonly buffer B8 { uvec4 b8[]; };
 layout(binding = 3) coherent buffer Part { float part[]; };
+#define WG_A8 a8
+#define WG_B8 b8
+#define WG_C c
+#define WG_PART part
+#endif
 layout(constant_id = 4) const uint SPLIT = 1u;
 #ifdef VKB_WG_AHEAD
 const uint AHEAD = VKB_WG_AHEAD;
@@ -90,11 +102,11 @@ shared uvec4 sm[BUFS * (ASZ + BSZ)];
 #define WG_STEP(base) do { fcoopmatNV<16, gl_ScopeWorkgroup, BM, BK> ta; fcoopmatNV<16, gl_ScopeWorkgroup, BK, BN> tb; \
     coopMatLoadNV(ta, sm, base, ASTR, false); coopMatLoadNV(tb, sm, base + ASZ, BSTR, WG_B_COLMAJOR); \
     acc = coopMatMulAddNV(ta, tb, acc); } while (false)
-#define WG_STORE coopMatStoreNV(acc, c, row0 * pc.n + col0, pc.n, false)
-#define WG_STORE_PART(z) coopMatStoreNV(acc, part, ((z) * pc.m + row0) * pc.n + col0, pc.n, false)
-#define WG_FOLD do { coopMatLoadNV(acc, part, row0 * pc.n + col0, pc.n, false); \
+#define WG_STORE coopMatStoreNV(acc, WG_C, row0 * pc.n + col0, pc.n, false)
+#define WG_STORE_PART(z) coopMatStoreNV(acc, WG_PART, ((z) * pc.m + row0) * pc.n + col0, pc.n, false)
+#define WG_FOLD do { coopMatLoadNV(acc, WG_PART, row0 * pc.n + col0, pc.n, false); \
     [[dont_unroll]] for (uint z = 1u; z < SPLIT; z++) { fcoopmatNV<32, gl_ScopeWorkgroup, BM, BN> p_; \
-        coopMatLoadNV(p_, part, (z * pc.m + row0) * pc.n + col0, pc.n, false); acc = acc + p_; } } while (false)
+        coopMatLoadNV(p_, WG_PART, (z * pc.m + row0) * pc.n + col0, pc.n, false); acc = acc + p_; } } while (false)
 #else
 // The emulation (matmul_coopmat_wg_s_emu.comp): each invocation owns BM x BN / WG elements of the block (strided by
 // WG) and sums them from the shared tiles, fp32 in k order; loops not unrolled, so that llvmpipe compiles it quickly.
@@ -105,12 +117,12 @@ float wg_half(uint at, uint h) { const uvec4 v = sm[at + h / 8u]; return unpackH
     float z = acc[e]; [[dont_unroll]] for (uint kk = 0u; kk < BK; kk++) \
         z += wg_half(base + r * ASTR, kk) * WG_B_HALF(base + ASZ, kk, q); acc[e] = z; }
 #define WG_STORE [[dont_unroll]] for (uint e = 0u; e < PER; e++) { const uint x = t + e * WG; \
-    c[(row0 + x / BN) * pc.n + col0 + x % BN] = acc[e]; }
+    WG_C[(row0 + x / BN) * pc.n + col0 + x % BN] = acc[e]; }
 #define WG_STORE_PART(z) [[dont_unroll]] for (uint e = 0u; e < PER; e++) { const uint x = t + e * WG; \
-    part[((z) * pc.m + row0 + x / BN) * pc.n + col0 + x % BN] = acc[e]; }
+    WG_PART[((z) * pc.m + row0 + x / BN) * pc.n + col0 + x % BN] = acc[e]; }
 #define WG_FOLD [[dont_unroll]] for (uint e = 0u; e < PER; e++) { const uint x = t + e * WG; \
-    const uint at = (row0 + x / BN) * pc.n + col0 + x % BN; float z_ = part[at]; \
-    [[dont_unroll]] for (uint z = 1u; z < SPLIT; z++) z_ += part[z * pc.m * pc.n + at]; acc[e] = z_; }
+    const uint at = (row0 + x / BN) * pc.n + col0 + x % BN; float z_ = WG_PART[at]; \
+    [[dont_unroll]] for (uint z = 1u; z < SPLIT; z++) z_ += WG_PART[z * pc.m * pc.n + at]; acc[e] = z_; }
 #endif
 void main()
 {
@@ -121,11 +133,11 @@ void main()
         const uint kr = k0 + (st) * BK;                                                                      \
         [[unroll]] for (uint i = 0u; i < NA; i++) {                                                          \
             const uint x = t + i * WG;                                                                       \
-            ra[u][i] = a8[(row0 + x / (BK / 8u)) * kq + kr / 8u + x % (BK / 8u)];                            \
+            ra[u][i] = WG_A8[(row0 + x / (BK / 8u)) * kq + kr / 8u + x % (BK / 8u)];                            \
         }                                                                                                    \
         [[unroll]] for (uint i = 0u; i < NB; i++) {                                                          \
             const uint x = t + i * WG;                                                                       \
-            rb[u][i] = b8[WG_B_AT(x, kr)];                                                                   \
+            rb[u][i] = WG_B8[WG_B_AT(x, kr)];                                                                   \
         }                                                                                                    \
     }
     // Step s from register set u: into shared buffer s % 2, a barrier, step s + AHEAD's loads into the set, the MulAdd.

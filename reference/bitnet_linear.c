@@ -502,8 +502,11 @@ static int starts(const char *s, const char *p) { return !strncmp(s, p, strlen(p
  * registers against 64, so 28 subgroups an SM fit against 32, and that grid's 4096 subgroups (31 an SM) took two waves
  * instead of one. sweep_s37c.txt: mma_kp at m=4 and 16 0.3-1.2 us less on 13824x2560, 28672x4096, 4096x14336, at
  * m=64 0.2-0.6 less on two and 0.4 / 0.9 more on 28672x4096; coopmat_g at m=16 -0.4 .. +0.8; gemv_sg and dense gemv
- * at m=1 0.3-0.6 less on 3840x2560, 2560x2560, 4096x4096. So by address on NVIDIA: mma_kp to m = 32, hmma, dense
- * gemv, coopmat_g (and its split-K sum) to m = 8, gemv_sg unless its grid lies between 28 and 32 subgroups an SM;
+ * at m=1 0.3-0.6 less on 3840x2560, 2560x2560, 4096x4096. coopmat_g's loss at m=32 is its coherent view of x (xc=1,
+ * which by descriptor takes 8-12% off those shapes): by address the view reads as the plain one, and with xc=0 on both
+ * sides by address won 0.6-0.85 (sweep_s37d.txt). wgs (dense m=32 and 64 on the many-tile shapes) took 0.4-1.7 less
+ * on all 12 default rows (sweep_s37e.txt). So by address on NVIDIA: mma_kp to m = 32, hmma, dense gemv, wgs,
+ * coopmat_g (and its split-K sum) to m = 8, gemv_sg unless its grid lies between 28 and 32 subgroups an SM;
  * elsewhere by descriptor (the other kernels have no twin). */
 static int bind_default(const vkb_case *c, int i, int64_t m)
 {
@@ -514,7 +517,7 @@ static int bind_default(const vkb_case *c, int i, int64_t m)
         uint64_t sg = c->caps.subgroup ? c->caps.subgroup : 32, sgs = (uint64_t)d->groups[0] * d->groups[1] * (c->pipe[i].spec[0] / sg);
         return !(sgs > 28 * bitnet_sms(c) && sgs <= 32 * bitnet_sms(c));
     }
-    return (m <= 32 && !strcmp(s, "bitnet_mma_kp")) || starts(s, "bitnet_hmma_w") || !strcmp(s, "dense_gemv") ||
+    return (m <= 32 && !strcmp(s, "bitnet_mma_kp")) || starts(s, "bitnet_hmma_w") || !strcmp(s, "dense_gemv") || starts(s, "dense_wgs_s") ||
            (m <= 8 && (starts(s, "dense_coopmat_g_w") || !strcmp(s, "dense_splitk")));
 }
 

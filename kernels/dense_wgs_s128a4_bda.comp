@@ -1,0 +1,10 @@
+#version 450
+#define VKB_BDA  // the twin of dense_wgs_s128a4.comp that reaches its buffers by address (bind=bda, kernels/bda.glsl)
+// dense_f16 algo=wgs (y = x W^T, W^T read column-major from W) on matmul_coopmat_wg.glsl's staged workgroup-scope
+// loop: 128 invocations, loads 4 steps ahead
+#extension GL_GOOGLE_include_directive : require
+#define VKB_WG_DEFAULT 128
+#define VKB_WG_STAGED 1
+#define VKB_WG_AHEAD 4
+#define VKB_WG_BT 1
+#include "matmul_coopmat_wg.glsl"
