@@ -1265,13 +1265,12 @@ static void record_dispatches(vkb_gpu *g, VkCommandBuffer cmd, uint32_t batch, V
         vkCmdBindDescriptorSets(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, g->layout, 0, 1, &g->set, 0, NULL);
     for (uint32_t r = 0; r < batch; r++)
         for (int i = 0; i < c->ndisp; i++) {
-            if (i == 0 && g->ncopies > 1)
+            if (i == 0 && g->ncopies > 1) {  /* each repetition reads the next copy of the inputs */
+                uint32_t k = r % g->ncopies;
+                vkCmdBindDescriptorSets(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, g->layout, 0, 1, &g->rset[k], 0, NULL);
                 for (int j = 0; j < c->nbuf; j++)
-                    addr[j] = r % g->ncopies && c->buf[j].role == VKB_IN
-                                  ? g->copy_addr[(r % g->ncopies - 1) * VKB_MAX_BUFS + (uint32_t)j] : g->b[j].addr;
-            if (i == 0 && g->ncopies > 1)  /* each repetition reads the next copy of the inputs */
-                vkCmdBindDescriptorSets(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, g->layout, 0, 1,
-                                        &g->rset[r % g->ncopies], 0, NULL);
+                    addr[j] = k && c->buf[j].role == VKB_IN ? g->copy_addr[(k - 1) * VKB_MAX_BUFS + (uint32_t)j] : g->b[j].addr;
+            }
             const vkb_dispatch *d = &c->disp[i];
             /* an injected slowdown runs the pipeline with the knob compiled in, the plain batches the timed one */
             VkPipeline pl = d->push.slow && g->gate[d->pipe] ? g->gate[d->pipe] : g->pipe[d->pipe];
