@@ -47,6 +47,9 @@ CPU_SRC  := $(wildcard cpu/*.c)
 BASELINES := $(BUILD)/gen/baselines.c
 COMP     := $(wildcard kernels/*.comp) $(wildcard tests/kernels/*.comp)
 SPVS     := $(patsubst %.comp,$(SPV)/%.spv,$(notdir $(COMP)))
+# By-address twins (kernels/bda.glsl): a stub marked "// twin: bda" is also built with VKB_BDA as NAME_bda.spv.
+BDA_COMP := $(shell grep -l '^// twin: bda' kernels/*.comp)
+SPVS     += $(patsubst %.comp,$(SPV)/%_bda.spv,$(notdir $(BDA_COMP)))
 REGISTRY := $(BUILD)/gen/registry.c
 
 obj = $(patsubst %.c,$(BUILD)/obj/%.o,$(1))
@@ -119,6 +122,12 @@ $(SPV)/%.spv: kernels/%.comp | $(DEPS_OK)
 	@$(if $(Q),echo '  GLSL    $<')
 	$(Q)$(GLSLANG) -V --target-env vulkan1.2 -Ikernels --quiet --depfile $@.d -o $@ $< >/dev/null || \
 	  { $(GLSLANG) -V --target-env vulkan1.2 -Ikernels -o $@ $<; rm -f $@; exit 1; }
+
+$(SPV)/%_bda.spv: kernels/%.comp | $(DEPS_OK)
+	@mkdir -p $(@D)
+	@$(if $(Q),echo '  GLSL    $< (VKB_BDA)')
+	$(Q)$(GLSLANG) -V --target-env vulkan1.2 -Ikernels -DVKB_BDA --quiet --depfile $@.d -o $@ $< >/dev/null || \
+	  { $(GLSLANG) -V --target-env vulkan1.2 -Ikernels -DVKB_BDA -o $@ $<; rm -f $@; exit 1; }
 
 $(SPV)/%.spv: tests/kernels/%.comp | $(DEPS_OK)
 	@mkdir -p $(@D)

@@ -944,7 +944,8 @@ static int load_module(vkb_vk *v, const char *shader, int mark, VkShaderModule *
     long len = 0;
     size_t nl = strlen(name);
     if (!f && nl > 4 && !strcmp(name + nl - 4, "_bda")) {  /* bind=bda on a kernel without a twin (kernels/bda.glsl) */
-        set_err(err, errlen, "bind=bda: %.*s has no by-address twin (no kernels/%s.comp, so no %s)", (int)(nl - 4), name, name, path);
+        set_err(err, errlen, "bind=bda: %.*s has no by-address twin (kernels/%.*s.comp is not marked '// twin: bda', so no %s)",
+                (int)(nl - 4), name, (int)(nl - 4), name, path);
         return -1;
     }
     if (!f) {

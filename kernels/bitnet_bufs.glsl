@@ -1,7 +1,7 @@
 // BitLinear's buffers, as every BitLinear kernel binds them: 0 packed W (uvec4), 1 gamma' (float), 2 xq (uvec4 of int8),
 // 3 s (float), 4 y (float), 5 part (int, split-K sums; coherent: bitnet_mma_sg.glsl FOLD reads other workgroups). The
-// kernels reach them as VB_W, VB_GAM, VB_X, VB_SC, VB_Y and VB_PART: by descriptor, or by address where the stub
-// defines VKB_BDA (kernels/bda.glsl). BITNET_OWN_X: the kernel brings its own x and s and binds 5 itself (bitnet_layer_fused.glsl).
+// kernels reach them as VB_W, VB_GAM, VB_X, VB_SC, VB_Y and VB_PART: by descriptor, or by address in a twin (VKB_BDA,
+// kernels/bda.glsl). BITNET_OWN_X: the kernel brings its own x and s and binds 5 itself (bitnet_layer_fused.glsl).
 #ifndef BITNET_BUFS_GLSL
 #define BITNET_BUFS_GLSL
 #ifdef VKB_BDA

@@ -1,4 +1,5 @@
 #version 450
+// twin: bda -- make also builds bitnet_hmma_w1x1_bda.spv from this stub with VKB_BDA: its buffers by address (kernels/bda.glsl)
 // bitnet_hmma.glsl with 1 row x 1 token fragments per subgroup, on GL_NV_cooperative_matrix
 #extension GL_GOOGLE_include_directive : require
 #extension GL_KHR_memory_scope_semantics : require

@@ -1,7 +1,7 @@
 // dense_f16's buffers, as its kernels bind them: 0 W (uvec4 of fp16), 1 x (uvec4 of fp16; XC a coherent view of it,
 // dense_coopmat_g.glsl), 2 y (float; Y4 as vec4), 3 part (float, split-K sums; PART4 as vec4). The kernels reach them as
-// VB_W, VB_X, VB_XC, VB_Y, VB_Y4, VB_PART and VB_PART4: by descriptor, or by address where the stub defines VKB_BDA
-// (kernels/bda.glsl).
+// VB_W, VB_X, VB_XC, VB_Y, VB_Y4, VB_PART and VB_PART4: by descriptor, or by address in a twin (VKB_BDA,
+// kernels/bda.glsl).
 #ifndef DENSE_BUFS_GLSL
 #define DENSE_BUFS_GLSL
 #ifdef VKB_BDA

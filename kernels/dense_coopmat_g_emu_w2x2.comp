@@ -1,4 +1,5 @@
 #version 450
+// twin: bda -- make also builds dense_coopmat_g_emu_w2x2_bda.spv from this stub with VKB_BDA: its buffers by address (kernels/bda.glsl)
 // dense_coopmat_g.glsl with 2 row x 2 token fragments per subgroup, matrix operations emulated (validation only)
 #extension GL_GOOGLE_include_directive : require
 #define VKB_COOP_EMU

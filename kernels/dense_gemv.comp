@@ -1,4 +1,5 @@
 #version 450
+// twin: bda -- make also builds dense_gemv_bda.spv from this stub with VKB_BDA: its buffers by address (kernels/bda.glsl)
 #extension GL_GOOGLE_include_directive : require
 // Dense fp16-weight baseline for BitLinear, small batches: y[m][n] = sum_k W[n][k] x[m][k], fp16 W and x,
 // fp32 accumulation. Same structure as bitnet_gemv.glsl so the comparison is fair: a workgroup owns R rows x

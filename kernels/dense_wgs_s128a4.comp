@@ -1,4 +1,5 @@
 #version 450
+// twin: bda -- make also builds dense_wgs_s128a4_bda.spv from this stub with VKB_BDA: its buffers by address (kernels/bda.glsl)
 // dense_f16 algo=wgs (y = x W^T, W^T read column-major from W) on matmul_coopmat_wg.glsl's staged workgroup-scope
 // loop: 128 invocations, loads 4 steps ahead
 #extension GL_GOOGLE_include_directive : require

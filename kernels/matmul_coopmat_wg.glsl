@@ -51,7 +51,7 @@ layout(binding = 2) writeonly buffer C { float c[]; };
 // Split-K (spec 4 SPLIT = S, grid z = the slice): slice z takes K / S; with S > 1 each slice stores its block's partial
 // sums in part[z][M][N], takes a ticket (splitk_fold.glsl), and the tile's last workgroup adds the slices in slice order
 // 0, 1, .. (the same bits whichever arrives last) and stores C. Bindings 3 part (fp32, coherent), 4 the tickets.
-#if defined(VKB_BDA) && defined(VKB_WG_BT)  // dense_wgs_*_bda.comp: dense_f16's buffers by address (dense_bufs.glsl)
+#if defined(VKB_BDA) && defined(VKB_WG_BT)  // dense_wgs_*'s twins: dense_f16's buffers by address (dense_bufs.glsl)
 #include "dense_bufs.glsl"
 #define WG_A8 VB_X
 #define WG_B8 VB_W

@@ -1,7 +1,8 @@
 #version 450
+// twin: bda -- make also builds noop_bda.spv from this stub with VKB_BDA: its buffers by address (kernels/bda.glsl)
 #extension GL_GOOGLE_include_directive : require
-// noop: one workgroup whose first invocation stores one word: the cost of a dispatch and its barrier. noop_bda.comp
-// (bind=bda) reaches the word by address (kernels/bda.glsl).
+// noop: one workgroup whose first invocation stores one word: the cost of a dispatch and its barrier. Its twin
+// noop_bda (bind=bda) reaches the word by address (kernels/bda.glsl).
 #include "common.glsl"
 #ifdef VKB_BDA
 #include "bda.glsl"

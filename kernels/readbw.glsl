@@ -1,4 +1,4 @@
-// readbw (readbw.comp; readbw_bda.comp, bind=bda: its buffers by address, kernels/bda.glsl): read-only bandwidth.
+// readbw (readbw.comp; its twin readbw_bda, bind=bda: its buffers by address, kernels/bda.glsl): read-only bandwidth.
 // Every invocation sums uvec4s of a (grid-strided, so each pass over the array is coalesced), the workgroup reduces in
 // shared memory and writes one uint: the writes are 4 bytes per workgroup, well under 1% of the bytes read. Integer sums
 // wrap mod 2^32, so the reference reproduces them exactly and the compiler cannot drop a single load. U (unroll=) loads

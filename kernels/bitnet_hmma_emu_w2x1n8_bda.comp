@@ -1,9 +1,0 @@
-#version 450
-#define VKB_BDA  // the twin of bitnet_hmma_emu_w2x1n8.comp that reaches its buffers by address (bind=bda, kernels/bda.glsl)
-// bitnet_hmma.glsl with 2 row fragments and one of 8 tokens per subgroup, matrix operations emulated (validation only)
-#extension GL_GOOGLE_include_directive : require
-#define VKB_COOP_EMU
-#define HM_WN 2u
-#define HM_MT 1u
-#define HM_LN 8u
-#include "bitnet_hmma.glsl"

@@ -1,9 +1,0 @@
-#version 450
-#define VKB_BDA  // the twin of bitnet_hmma_w2x1.comp that reaches its buffers by address (bind=bda, kernels/bda.glsl)
-// bitnet_hmma.glsl with 2 row x 1 token fragments per subgroup, on GL_NV_cooperative_matrix
-#extension GL_GOOGLE_include_directive : require
-#extension GL_KHR_memory_scope_semantics : require
-#extension GL_NV_cooperative_matrix : require
-#define HM_WN 2u
-#define HM_MT 1u
-#include "bitnet_hmma.glsl"

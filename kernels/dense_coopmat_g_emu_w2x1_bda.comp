@@ -1,8 +1,0 @@
-#version 450
-#define VKB_BDA  // the twin of dense_coopmat_g_emu_w2x1.comp that reaches its buffers by address (bind=bda, kernels/bda.glsl)
-// dense_coopmat_g.glsl with 2 row x 1 token fragments per subgroup, matrix operations emulated (validation only)
-#extension GL_GOOGLE_include_directive : require
-#define VKB_COOP_EMU
-#define DG_WN 2u
-#define DG_MT 1u
-#include "dense_coopmat_g.glsl"

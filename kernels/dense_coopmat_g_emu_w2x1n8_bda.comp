@@ -1,9 +1,0 @@
-#version 450
-#define VKB_BDA  // the twin of dense_coopmat_g_emu_w2x1n8.comp that reaches its buffers by address (bind=bda, kernels/bda.glsl)
-// dense_coopmat_g.glsl with 2 row x 1 token fragment of 8 tokens (16x8x16 MMAs: ln=8) per subgroup, matrix operations emulated (validation only)
-#extension GL_GOOGLE_include_directive : require
-#define VKB_COOP_EMU
-#define DG_WN 2u
-#define DG_MT 1u
-#define DG_LN 8u
-#include "dense_coopmat_g.glsl"
