@@ -532,7 +532,7 @@ static int bind_plan(vkb_case *c, int dense)
     int64_t m = vkb_param_int(c, "m", 1);
     for (int i = 0; i < c->npipe; i++) {
         size_t len = strlen(c->pipe[i].shader);
-        if (bind ? 0 : !bind_default(c, i, m)) continue;
+        if (!bind && !bind_default(c, i, m)) continue;
         if (len + 4 >= sizeof(c->pipe[i].shader)) return vkb_error(c, "bind=bda: shader name %s too long", c->pipe[i].shader);
         memcpy(c->pipe[i].shader + len, "_bda", 5);
         n++;
