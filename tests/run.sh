@@ -345,7 +345,7 @@ echo "== telemetry and utilization (issue 6)"
 # The smoke run above measured the ceilings into $T/res/.calibration; its rows use them.
 grep_smoke() { grep -Eq "$2" "$d/run.txt" && ok "$1" || bad "$1 (no match for: $2)" "$d/run.txt"; }
 grep_smoke "run.txt: copy/read/write ceilings and per-dispatch overhead measured" '^ceiling_read_Bps: [0-9]'
-grep_smoke "run.txt: the timer's step (gcd of raw timestamps x the period)" '^timer_step_ns: [0-9.e+-]+ \(the counter's step'
+grep_smoke "run.txt: the timer's step (gcd of raw timestamps x the period)" '^timer_step_ns: [0-9.e+-]+ \(the counter.s step: timestamp_period_ns x the gcd'
 grep_smoke "run.txt: topology (CPU model, cores, caches, NUMA, MemTotal) and pinning" '^mem_total_bytes: [0-9]+'
 grep_smoke "run.txt: every sensor is named, found or NA with a reason" '^cpu_energy: (powercap:|not_present|no_permission|error)'
 # Every timed row: utilization against each bandwidth ceiling (bytes > 0) and the FMA peak (flops > 0, when
