@@ -18,8 +18,8 @@ W_ROWS_NOLOAD = [("P[q] = r_ < RS && r0 + r_ < pc.n && g_ < cend ? VB_W[w_at(r0 
 
 # kernels/matmul_coopmat_wg.glsl's staged loop: no MulAdd but the first step's (harness/spvkhr.c reads each matrix type's
 # Use from a MulAdd), no barrier before it, A's and B's loads replaced by register values, no K loop
-WG_A = ("ra[u][i] = a8[(row0 + x / (BK / 8u)) * kq + kr / 8u + x % (BK / 8u)];", "ra[u][i] = uvec4(x + kr);")
-WG_B = ("rb[u][i] = b8[WG_B_AT(x, kr)];", "rb[u][i] = uvec4(x ^ kr);")
+WG_A = ("ra[u][i] = WG_A8[(row0 + x / (BK / 8u)) * kq + kr / 8u + x % (BK / 8u)];", "ra[u][i] = uvec4(x + kr);")
+WG_B = ("rb[u][i] = WG_B8[WG_B_AT(x, kr)];", "rb[u][i] = uvec4(x ^ kr);")
 WG_CUTS = {
     "nomma": [("        WG_STEP(base);                                                                                       \\\n",
                "        if ((s) == 0u) WG_STEP(base);                                                                        \\\n")],
