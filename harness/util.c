@@ -146,6 +146,24 @@ int vkb_error(vkb_case *c, const char *fmt, ...)
     return -1;
 }
 
+int vkb_bind_twins(vkb_case *c, int planned, int (*dflt)(const vkb_case *c, int pipe, void *arg), void *arg)
+{
+    const char *bind = vkb_param_str(c, "bind", NULL);
+    if (bind && strcmp(bind, "desc") && strcmp(bind, "bda")) return vkb_error(c, "bind=%s: expected desc or bda", bind);
+    if (planned || (bind && !strcmp(bind, "desc"))) return planned;
+    int n = 0;
+    for (int i = 0; i < c->npipe; i++) {
+        size_t len = strlen(c->pipe[i].shader);
+        if (!bind && !(dflt && dflt(c, i, arg))) continue;
+        if (len + 4 >= sizeof(c->pipe[i].shader)) return vkb_error(c, "bind=bda: shader name %s too long", c->pipe[i].shader);
+        memcpy(c->pipe[i].shader + len, "_bda", 5);
+        n++;
+    }
+    size_t len = strlen(c->note);
+    if (n) snprintf(c->note + len, sizeof(c->note) - len, "; buffers by address (%s)", bind ? "bind=bda" : "the default here");
+    return 0;
+}
+
 /* A case's host buffers carry a header before the data: how they were allocated and how large. Large ones come
  * straight from mmap, 2 MiB-aligned, with transparent huge pages asked for: on an H200 host (session 23) the first
  * touch of fresh 4 KiB pages ran at 1.8 GB/s and unmapping 256 MiB took 9-12 ms, against 5.6 GB/s and 1 ms with

@@ -194,6 +194,12 @@ int vkb_case_dtype(vkb_case *c, vkb_dtype *out);
 /* SKIP with a formatted reason; returns 1 so plan() can `return vkb_skip(...)`. */
 int vkb_skip(vkb_case *c, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 int vkb_error(vkb_case *c, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* bind= (kernels/bda.glsl), applied after plan() has added its pipelines, with plan()'s result `planned`: desc (the
+ * descriptor sets), bda (every pipeline's twin NAME_bda, which reaches the buffers by address), or not given: the
+ * twin where dflt(c, pipe, arg) says so (NULL: nowhere). A bad value is an ERROR whatever plan() said; a plan() that
+ * did not run (SKIP, ERROR) is returned as is. The note says which ran by address; a missing twin is an ERROR row
+ * when the pipeline is built (vk.c). */
+int vkb_bind_twins(vkb_case *c, int planned, int (*dflt)(const vkb_case *c, int pipe, void *arg), void *arg);
 /* Driver side: release(c), then free c->priv, the host buffers and the dispatch list. */
 void vkb_case_free(vkb_case *c);
 /* A case's host buffer: zeroed, as calloc; >= 4 MiB from mmap with transparent huge pages asked for. NULL: out of

@@ -57,6 +57,16 @@ layout(binding = 2) writeonly buffer C { float c[]; };
 #define WG_B8 VB_W
 #define WG_C VB_Y
 #define WG_PART VB_PART
+#elif defined(VKB_BDA)  // matmul_coopmat_wg_s*'s twins: the matmul's buffers 0 A, 1 B, 2 C, 3 part by address (bda.glsl)
+#include "bda.glsl"
+VKB_REF(MmA8, readonly, uvec4, 16);
+VKB_REF(MmB8, readonly, uvec4, 16);
+VKB_REF(MmC, writeonly, float, 4);
+VKB_REF(MmP, coherent, float, 4);
+#define WG_A8 MmA8(VKB_ADDR(0u)).v
+#define WG_B8 MmB8(VKB_ADDR(1u)).v
+#define WG_C MmC(VKB_ADDR(2u)).v
+#define WG_PART MmP(VKB_ADDR(3u)).v
 #else
 layout(binding = WG_A_BINDING) readonly buffer A8 { uvec4 a8[]; };
 layout(binding = WG_B_BINDING) readonly buffer B8 { uvec4 b8[]; };
@@ -96,6 +106,18 @@ const uint NA = BM * BK / 8u / WG, NB = BK * BN / 8u / WG;
 // BUFS (spec 6): 2 shared buffers (one barrier a step), or 1 (a barrier before each stash as well), which leaves room
 // for deeper tiles (128x256 at chunk 32).
 layout(constant_id = 6) const uint BUFS = 2u;
+// GROUP (spec 7): the order in which the grid's workgroups take the output tiles. Workgroups start in the order of
+// their linear id (x fastest), so by default a wave of them covers a few block-rows across all of N and streams
+// the whole of B through L2 for each such band. GROUP > 1 walks GROUP block-rows down M before moving right along N
+// (the last band takes the rows that are left), so that a wave shares fewer, more reused panels of A and B.
+layout(constant_id = 7) const uint GROUP = 1u;
+uvec2 wg_tile()
+{
+    if (GROUP <= 1u) return gl_WorkGroupID.xy;
+    const uint gx = gl_NumWorkGroups.x, id = gl_WorkGroupID.y * gx + gl_WorkGroupID.x, band = id / (GROUP * gx);
+    const uint first = band * GROUP, rows = min(GROUP, gl_NumWorkGroups.y - first), r = id - band * GROUP * gx;
+    return uvec2(r / rows, first + r % rows);
+}
 shared uvec4 sm[BUFS * (ASZ + BSZ)];
 #ifndef VKB_COOP_EMU
 #define WG_ACC_ZERO fcoopmatNV<32, gl_ScopeWorkgroup, BM, BN> acc = fcoopmatNV<32, gl_ScopeWorkgroup, BM, BN>(0.0)
@@ -126,7 +148,8 @@ float wg_half(uint at, uint h) { const uvec4 v = sm[at + h / 8u]; return unpackH
 #endif
 void main()
 {
-    const uint row0 = gl_WorkGroupID.y * BM, col0 = gl_WorkGroupID.x * BN, t = gl_LocalInvocationID.x;
+    const uvec2 tile = wg_tile();
+    const uint row0 = tile.y * BM, col0 = tile.x * BN, t = gl_LocalInvocationID.x;
     const uint kq = pc.k / 8u, nq = pc.n / 8u, ns = pc.k / SPLIT / BK, k0 = gl_WorkGroupID.z * ns * BK;
     // Step st's loads into register set u of the ring.
 #define WG_LOADS(u, st) {                                                                                      \
@@ -170,7 +193,7 @@ void main()
         WG_STORE;
     } else {
         WG_STORE_PART(gl_WorkGroupID.z);
-        if (fold_arrive(gl_WorkGroupID.y * gl_NumWorkGroups.x + gl_WorkGroupID.x, SPLIT)) {
+        if (fold_arrive(tile.y * gl_NumWorkGroups.x + tile.x, SPLIT)) {
             WG_FOLD;
             WG_STORE;
         }

@@ -1,4 +1,5 @@
 #version 450
+// twin: bda -- make also builds matmul_coopmat_wg_s128a4_bda.spv from this stub with VKB_BDA: its buffers by address (kernels/bda.glsl)
 // matmul_coopmat_wg.glsl, tiles staged in shared memory by our loads, for 128 invocations, loads 4 steps ahead
 #extension GL_GOOGLE_include_directive : require
 #define VKB_WG_DEFAULT 128

@@ -508,9 +508,10 @@ static int starts(const char *s, const char *p) { return !strncmp(s, p, strlen(p
  * on all 12 default rows (sweep_s37e.txt). So by address on NVIDIA: mma_kp to m = 32, hmma, dense gemv, wgs,
  * coopmat_g (and its split-K sum) to m = 8, gemv_sg unless its grid lies between 28 and 32 subgroups an SM;
  * elsewhere by descriptor (the other kernels have no twin). */
-static int bind_default(const vkb_case *c, int i, int64_t m)
+static int bind_default(const vkb_case *c, int i, void *arg)
 {
     const char *s = c->pipe[i].shader;
+    int64_t m = *(const int64_t *)arg;
     if (c->caps.vendor != 0x10DE || strstr(s, "_emu")) return 0;
     if (!strcmp(s, "bitnet_gemv_sg_dot")) {
         const vkb_dispatch *d = &c->disp[0];
@@ -521,25 +522,11 @@ static int bind_default(const vkb_case *c, int i, int64_t m)
            (m <= 8 && (starts(s, "dense_coopmat_g_w") || !strcmp(s, "dense_splitk")));
 }
 
-/* bind= desc (descriptors), bda (every pipeline's twin NAME_bda that reaches the buffers by address, kernels/bda.glsl),
- * or not given: bind_default's choice per pipeline. The note says which ran by address. */
+/* bind= (vkb_bind_twins): desc, bda, or not given: bind_default's choice per pipeline. */
 static int bind_plan(vkb_case *c, int dense)
 {
-    const char *bind = vkb_param_str(c, "bind", NULL);
-    if (bind && strcmp(bind, "desc") && strcmp(bind, "bda")) return vkb_error(c, "bind=%s: expected desc or bda", bind);
-    int e = linear_plan(c, dense), n = 0;
-    if (e || (bind && !strcmp(bind, "desc"))) return e;
     int64_t m = vkb_param_int(c, "m", 1);
-    for (int i = 0; i < c->npipe; i++) {
-        size_t len = strlen(c->pipe[i].shader);
-        if (!bind && !bind_default(c, i, m)) continue;
-        if (len + 4 >= sizeof(c->pipe[i].shader)) return vkb_error(c, "bind=bda: shader name %s too long", c->pipe[i].shader);
-        memcpy(c->pipe[i].shader + len, "_bda", 5);
-        n++;
-    }
-    size_t len = strlen(c->note);
-    if (n) snprintf(c->note + len, sizeof(c->note) - len, "; buffers by address (%s)", bind ? "bind=bda" : "the default here");
-    return 0;
+    return vkb_bind_twins(c, linear_plan(c, dense), bind_default, &m);
 }
 
 static int lin_plan(vkb_case *c) { return bind_plan(c, 0); }

@@ -87,7 +87,8 @@ typedef struct mm_variant {
     int wgscope;                 /* shader matmul_coopmat_wg[_emu]: one BM x BN workgroup-scope accumulator, BK-deep
                                   * tiles, tm x tn subgroups in the workgroup; 2: the tiles staged in shared memory by
                                   * our own loads (stages = shared buffers, 0 = 2: axis bufs=; split = K slices summed in
-                                  * the kernel, 0 = 1; rb = steps of loads in flight, 0 = 1: axis ahead=); 3: coopmat_wg's
+                                  * the kernel, 0 = 1; rb = steps of loads in flight, 0 = 1: axis ahead=; group = the
+                                  * raster's block-rows, 0 = 1: axis group=); 3: coopmat_wg's
                                   * loads made tensor-addressed by spvkhr.c
                                   * (the twin coopmat_wg_emu validates the same addressing). Axes tile=, sub=, chunk=. */
 } mm_variant;
@@ -210,7 +211,7 @@ typedef struct priv {
     size_t m, n, k;
     int intin, fast, freivalds;  /* fast: OpenBLAS computes every element, the oracle a sample */
     int rule;                   /* variant=auto: the rule (index into rules[]) that chose; -1: named */
-    char cfg[64];               /* coopmat_s, _r, _wg*: the tiling that ran (defaults or axes), for the note */
+    char cfg[128];              /* coopmat_s, _r, _wg*: the tiling that ran (defaults or axes), for the note */
     double budget;              /* the oracle's budget (multiply-adds) */
     float *a, *b;               /* inputs as float (fp16 widened exactly); point at host for fp32 */
     int own_ab;
@@ -416,7 +417,8 @@ static int mm_config_wg(const vkb_case *c, const mm_variant *v, int64_t m, int64
     if (v->kind == K_WG && ahead != 1 && ahead != 2 && ahead != 3 && ahead != 4 && ahead != 8)  /* stubs _sNa2, 3, 4, 8 */
         return snprintf(why, wl, "variant %s: ahead %u: compiled for 1, 2, 3, 4 and 8 only", v->name, ahead), 1;
     spec[0] = wg, spec[1] = v->bm, spec[2] = v->bn, spec[3] = v->bk, spec[4] = slices, spec[5] = ahead, spec[6] = bufs;
-    *nspec = v->wgscope == 2 ? 7 : 4;
+    spec[7] = v->group ? v->group : 1;  /* staged: the raster (kernels/matmul_coopmat_wg.glsl wg_tile) */
+    *nspec = v->wgscope == 2 ? 8 : 4;
     if (v->kind == K_WG && ahead > 1) snprintf(shader, sl, "%s_s%ua%u", v->shader, wg, ahead);
     else if (v->kind == K_WG) snprintf(shader, sl, "%s_%c%u", v->shader, "tsx"[v->wgscope - 1], wg);
     else snprintf(shader, sl, "%s", v->shader);
@@ -501,7 +503,7 @@ static const mm_variant *mm_auto(const vkb_case *c, vkb_dtype t, int64_t m, int6
     return NULL;
 }
 
-static int mm_plan(vkb_case *c)
+static int mm_plan_pipes(vkb_case *c)
 {
     vkb_dtype t;
     if (vkb_case_dtype(c, &t)) return 0;
@@ -536,14 +538,14 @@ static int mm_plan(vkb_case *c)
 
     mm_variant sv;  /* coopmat_s with its axes applied */
     int has_axes = 0;
-    const char *axes[] = {"tile", "sub", "split", "chunk", "ahead", "bufs"};
-    for (size_t i = 0; i < 6; i++) has_axes |= vkb_param_str(c, axes[i], NULL) != NULL;
+    const char *axes[] = {"tile", "sub", "split", "chunk", "ahead", "bufs", "group"};
+    for (size_t i = 0; i < 7; i++) has_axes |= vkb_param_str(c, axes[i], NULL) != NULL;
     if (has_axes && (is_auto || (!v->split && !v->regk && !v->wgscope)))
-        return vkb_error(c, "tile=, sub=, split=, chunk= apply to variant=coopmat_s, coopmat_r, coopmat_wg and their _emu "
+        return vkb_error(c, "tile=, sub=, split=, chunk= (and ahead=, bufs=, group=) apply to variant=coopmat_s, coopmat_r, coopmat_wg and their _emu "
                             "twins only") < 0;
     if (has_axes && v->wgscope != 2 && (vkb_param_str(c, "ahead", NULL) || vkb_param_str(c, "bufs", NULL) ||
-                                        (v->wgscope && vkb_param_str(c, "split", NULL))))
-        return vkb_error(c, "ahead=, bufs= (and split= among the workgroup-scope variants) apply to coopmat_wgs* only (variant=%s)",
+                                        vkb_param_str(c, "group", NULL) || (v->wgscope && vkb_param_str(c, "split", NULL))))
+        return vkb_error(c, "ahead=, bufs=, group= (and split= among the workgroup-scope variants) apply to coopmat_wgs* only (variant=%s)",
                          v->name) < 0;
     if (has_axes) {
         sv = *v;
@@ -561,8 +563,10 @@ static int mm_plan(vkb_case *c)
         if (ah < 1 || ah > 16) return vkb_error(c, "ahead=%lld: expected 1..16 steps of loads in flight", (long long)ah) < 0;
         int64_t bf = vkb_param_int(c, "bufs", sv.stages ? sv.stages : 2);
         if (bf != 1 && bf != 2) return vkb_error(c, "bufs=%lld: expected 1 or 2 shared buffers", (long long)bf) < 0;
+        int64_t gr = vkb_param_int(c, "group", v->wgscope == 2 && sv.group ? sv.group : 1);
+        if (gr < 1 || gr > 64) return vkb_error(c, "group=%lld: expected 1..64 block-rows a raster band", (long long)gr) < 0;
         sv.split = (uint32_t)sp, sv.bk = (uint32_t)ch;
-        if (v->wgscope == 2) sv.rb = (uint32_t)ah, sv.stages = (uint32_t)bf;
+        if (v->wgscope == 2) sv.rb = (uint32_t)ah, sv.stages = (uint32_t)bf, sv.group = (uint32_t)gr;
         v = &sv;
     }
 
@@ -592,9 +596,9 @@ static int mm_plan(vkb_case *c)
         snprintf(pv->cfg, sizeof(pv->cfg), "tile %ux%u sub %ux%u split %u chunk %u; ", v->bm, v->bn, v->tm, v->tn,
                  v->split, v->bk);
     if (v->wgscope)
-        snprintf(pv->cfg, sizeof(pv->cfg), "tile %ux%u sub %ux%u chunk %u split %u ahead %u bufs %u; ", v->bm, v->bn, v->tm,
-                 v->tn, v->bk, v->wgscope == 2 && v->split ? v->split : 1, v->wgscope == 2 && v->rb ? v->rb : 1,
-                 v->wgscope == 2 && v->stages ? v->stages : 2);
+        snprintf(pv->cfg, sizeof(pv->cfg), "tile %ux%u sub %ux%u chunk %u split %u ahead %u bufs %u group %u; ", v->bm, v->bn,
+                 v->tm, v->tn, v->bk, v->wgscope == 2 && v->split ? v->split : 1, v->wgscope == 2 && v->rb ? v->rb : 1,
+                 v->wgscope == 2 && v->stages ? v->stages : 2, v->wgscope == 2 && v->group ? v->group : 1);
     if (v->regk)
         snprintf(pv->cfg, sizeof(pv->cfg), "tile %ux%u sub %ux%u split %u chunk %u, %u steps; ", v->bm, v->bn, v->tm, v->tn,
                  v->split ? v->split : 1, v->bk, (uint32_t)(k / v->bk));
@@ -604,6 +608,25 @@ static int mm_plan(vkb_case *c)
     pv->budget = budget;
     c->priv = pv;
     return 0;
+}
+
+/* bind= (vkb_bind_twins): the staged workgroup-scope stubs (matmul_coopmat_wg_s*) have by-address twins. Not given:
+ * by descriptor (to be measured). */
+static int mm_bind_default(const vkb_case *c, int i, void *arg)
+{
+    (void)c, (void)i, (void)arg;
+    return 0;
+}
+
+static int mm_plan(vkb_case *c)
+{
+    int e = vkb_bind_twins(c, mm_plan_pipes(c), mm_bind_default, NULL);
+    priv *p = c->priv;
+    size_t len = strlen(c->pipe[0].shader);
+    if (!e && p && len > 4 && !strcmp(c->pipe[0].shader + len - 4, "_bda"))  /* mm_check writes the note: say it there */
+        snprintf(p->cfg + strlen(p->cfg), sizeof(p->cfg) - strlen(p->cfg), "buffers by address (%s); ",
+                 vkb_param_str(c, "bind", NULL) ? "bind=bda" : "the default here");
+    return e;
 }
 
 typedef struct fill_arg {
@@ -880,7 +903,7 @@ static void mm_release(vkb_case *c)
     for (size_t i = 0; i < sizeof(blocks) / sizeof(blocks[0]); i++) free(blocks[i]);
 }
 
-VKB_KERNEL(matmul) = {"matmul", "m,n,k,dtype,inputs,check,tile,sub,split,chunk,ahead,bufs",
+VKB_KERNEL(matmul) = {"matmul", "m,n,k,dtype,inputs,check,tile,sub,split,chunk,ahead,bufs,group,bind",
                       "C = A*B, A MxK and B KxN row-major, C fp32; variants auto (default), naive, tiled*, coopmat* (fp16, matrix units)",
                       mm_plan, mm_fill, mm_ref, mm_check, mm_release,
                       "auto (recorded as auto:VARIANT, the rule in the note), tiled, naive, tiled_bk16, tiled_128x64, tiled_64, "
@@ -890,7 +913,7 @@ VKB_KERNEL(matmul) = {"matmul", "m,n,k,dtype,inputs,check,tile,sub,split,chunk,a
                       "coopmat_q64b16, coopmat_s (tile=, sub=, "
                       "split=, chunk=), coopmat_r, coopmat_r8 (tile=, sub=, split=, chunk=), coopmat_wg, coopmat_wgs, coopmat_wgs_s, "
                       "coopmat_wgs_l, coopmat_wgs_xl, coopmat_wgs_k16, coopmat_wgt (workgroup-scope matrices, VK_NV_cooperative_matrix2; tile=, sub=, chunk=; "
-                      "coopmat_wgs*: split=, ahead=, bufs=); the same "
+                      "coopmat_wgs*: split=, ahead=, bufs=, group=, bind=desc|bda); the same "
                       "tilings on plain FMA (any device): coopmat_emu, coopmat_f_emu, coopmat_f64_emu, coopmat_f256_emu, "
                       "coopmat_g_emu, coopmat_g64_emu, coopmat_r16_emu, coopmat_p16_emu, coopmat_p32s1_emu, "
                       "coopmat_p32_emu, coopmat_p32r2_emu, coopmat_p64_emu, coopmat_q128_emu, coopmat_q64_emu, coopmat_q64b16_emu, "

@@ -314,6 +314,11 @@ grep_out "ub=4: names the line and the value" '-e#1:1: .*ub=4: expected 1, 2 or 
 grep_out "ub= outside coopmat_g: names the line" '-e#2:1: .*xc= and ub= apply to algo=coopmat_g only \(algo=stream\)'
 expect_exit 3 "bind=xyz: exit 3" run -e "noop bind=xyz" -e "bitnet_linear n=64 k=64 m=1 bind=xyz" --min-time 0.01
 grep_out "bind=xyz: names the line and the value" '-e#1:1: .*bind=xyz: expected desc or bda'
+expect_exit 3 "matmul bind=xyz, group=0, group= outside coopmat_wgs*: exit 3" run -e "matmul n=64 variant=coopmat_wgs_emu dtype=f16 bind=xyz" \
+    -e "matmul n=64 variant=coopmat_wgs_emu dtype=f16 group=0" -e "matmul n=64 variant=coopmat_s_emu dtype=f16 group=2" --min-time 0.01
+grep_out "matmul bind=xyz: names the line and the value" '-e#1:1: .*bind=xyz: expected desc or bda'
+grep_out "group=0: names the line and the value" '-e#2:1: .*group=0: expected 1..64 block-rows a raster band'
+grep_out "group= outside coopmat_wgs*: names the line" '-e#3:1: .*ahead=, bufs=, group= .*apply to coopmat_wgs\* only \(variant=coopmat_s_emu\)'
 expect_exit 1 "bind=bda on a kernel without a by-address twin: ERROR row" run -e "bitnet_linear n=64 k=64 m=3 algo=gemv bind=bda" --min-time 0.01
 grep_out "bind=bda without a twin: names the kernel and the unmarked stub" "bind=bda: bitnet_gemv_dot has no by-address twin \\(kernels/bitnet_gemv_dot.comp is not marked '// twin: bda'"
 # By-address twins (kernels/bda.glsl): make builds every stub marked "// twin: bda" again with VKB_BDA as NAME_bda.spv;
