@@ -610,12 +610,16 @@ static int mm_plan_pipes(vkb_case *c)
     return 0;
 }
 
-/* bind= (vkb_bind_twins): the staged workgroup-scope stubs (matmul_coopmat_wg_s*) have by-address twins. Not given:
- * by descriptor (to be measured). */
+/* bind= (vkb_bind_twins): the staged workgroup-scope stubs (matmul_coopmat_wg_s*) have by-address twins. On an H200
+ * (NVIDIA 580; tests/gpu/sweep_s38a.txt, hot, us, two runs in either order, desc -> bda) coopmat_wgs_s took 4.12-4.19 ->
+ * 3.81-3.91 at 256 and 5.62-5.74 -> 5.37-5.50 at 512 (rotate 8.20-8.28 -> 7.79-7.86), coopmat_wgs 17.08-17.11 ->
+ * 16.76-17.00 at 1024, noop 1.94-2.03 -> 1.67-1.70; with split=2 (the fold) 10.00-10.14 -> 10.20-10.25. So by
+ * address on NVIDIA where the tile's K is not split; the other variants have no twin. */
 static int mm_bind_default(const vkb_case *c, int i, void *arg)
 {
-    (void)c, (void)i, (void)arg;
-    return 0;
+    (void)arg;
+    const char *s = c->pipe[i].shader;
+    return c->caps.vendor == 0x10DE && !strncmp(s, "matmul_coopmat_wg_s", 19) && !strstr(s, "_emu") && c->pipe[i].spec[4] == 1;
 }
 
 static int mm_plan(vkb_case *c)
