@@ -613,13 +613,16 @@ static int mm_plan_pipes(vkb_case *c)
 /* bind= (vkb_bind_twins): the staged workgroup-scope stubs (matmul_coopmat_wg_s*) have by-address twins. On an H200
  * (NVIDIA 580; tests/gpu/sweep_s38a.txt, hot, us, two runs in either order, desc -> bda) coopmat_wgs_s took 4.12-4.19 ->
  * 3.81-3.91 at 256 and 5.62-5.74 -> 5.37-5.50 at 512 (rotate 8.20-8.28 -> 7.79-7.86), coopmat_wgs 17.08-17.11 ->
- * 16.76-17.00 at 1024, noop 1.94-2.03 -> 1.67-1.70; with split=2 (the fold) 10.00-10.14 -> 10.20-10.25. So by
- * address on NVIDIA where the tile's K is not split; the other variants have no twin. */
+ * 16.76-17.00 at 1024, noop 1.94-2.03 -> 1.67-1.70; with split=2 (the fold) 10.00-10.14 -> 10.20-10.25. The big tiles
+ * (sweep_s38b.txt, s38c, four runs): _l at 4096 527.0-527.7 -> 525.5-526.3 (the same registers, 162), but _xl
+ * (128x256, 242 registers) 554.3 -> 572.0-572.6 at 4096 and 4100.9-4113.4 -> 4248.4-4273.9 at 8192, 3-4% slower.
+ * So by address on NVIDIA where K is not split and the tile is under 128x256; the other variants have no twin. */
 static int mm_bind_default(const vkb_case *c, int i, void *arg)
 {
     (void)arg;
-    const char *s = c->pipe[i].shader;
-    return c->caps.vendor == 0x10DE && !strncmp(s, "matmul_coopmat_wg_s", 19) && !strstr(s, "_emu") && c->pipe[i].spec[4] == 1;
+    const vkb_pipe *p = &c->pipe[i];
+    return c->caps.vendor == 0x10DE && !strncmp(p->shader, "matmul_coopmat_wg_s", 19) && !strstr(p->shader, "_emu") &&
+           p->spec[4] == 1 && p->spec[1] * p->spec[2] < 128 * 256;
 }
 
 static int mm_plan(vkb_case *c)
