@@ -541,8 +541,8 @@ static int mm_plan_pipes(vkb_case *c)
     const char *axes[] = {"tile", "sub", "split", "chunk", "ahead", "bufs", "group"};
     for (size_t i = 0; i < 7; i++) has_axes |= vkb_param_str(c, axes[i], NULL) != NULL;
     if (has_axes && (is_auto || (!v->split && !v->regk && !v->wgscope)))
-        return vkb_error(c, "tile=, sub=, split=, chunk= (and ahead=, bufs=, group=) apply to variant=coopmat_s, coopmat_r, coopmat_wg and their _emu "
-                            "twins only") < 0;
+        return vkb_error(c, "tile=, sub=, split=, chunk= (and ahead=, bufs=, group=) apply to variant=coopmat_s, "
+                            "coopmat_r, coopmat_wg and their _emu twins only") < 0;
     if (has_axes && v->wgscope != 2 && (vkb_param_str(c, "ahead", NULL) || vkb_param_str(c, "bufs", NULL) ||
                                         vkb_param_str(c, "group", NULL) || (v->wgscope && vkb_param_str(c, "split", NULL))))
         return vkb_error(c, "ahead=, bufs=, group= (and split= among the workgroup-scope variants) apply to coopmat_wgs* only (variant=%s)",
