@@ -2210,6 +2210,53 @@ static void test_kp_xs_rule(void)
 #undef XS_RULE
 }
 
+/* vkb_bind_twins (harness/util.c): which pipelines take their by-address twin NAME_bda under bind= desc, bda and
+ * none (the kernel's default: here pipeline 1 only), what the note says, a bad value an ERROR whatever the plan said,
+ * and a plan that did not run left as it was. */
+static int bind_pipe1(const vkb_case *c, int pipe, void *arg)
+{
+    (void)c;
+    ++*(int *)arg;
+    return pipe == 1;
+}
+
+static int bind_case(vkb_case *c, const char *bind, int planned, int *asked)
+{
+    memset(c, 0, sizeof(*c));
+    if (bind) {
+        snprintf(c->params[0].key, sizeof(c->params[0].key), "bind");
+        snprintf(c->params[0].val, sizeof(c->params[0].val), "%s", bind);
+        c->nparams = 1;
+    }
+    vkb_add_pipe(c, "k_a", 0, NULL);
+    vkb_add_pipe(c, "k_b", 0, NULL);
+    snprintf(c->note, sizeof(c->note), "plan");
+    *asked = 0;
+    return vkb_bind_twins(c, planned, bind_pipe1, asked);
+}
+
+static void test_bind_twins(void)
+{
+    static vkb_case c;
+    int asked;
+    CHECK(bind_case(&c, NULL, 0, &asked) == 0 && asked == 2);
+    CHECK(!strcmp(c.pipe[0].shader, "k_a") && !strcmp(c.pipe[1].shader, "k_b_bda"));
+    CHECK(!strcmp(c.note, "plan; buffers by address (the default here)"));
+    CHECK(bind_case(&c, "bda", 0, &asked) == 0 && asked == 0);
+    CHECK(!strcmp(c.pipe[0].shader, "k_a_bda") && !strcmp(c.pipe[1].shader, "k_b_bda"));
+    CHECK(!strcmp(c.note, "plan; buffers by address (bind=bda)"));
+    CHECK(bind_case(&c, "desc", 0, &asked) == 0 && asked == 0);
+    CHECK(!strcmp(c.pipe[0].shader, "k_a") && !strcmp(c.pipe[1].shader, "k_b") && !strcmp(c.note, "plan"));
+    CHECK(bind_case(&c, "xyz", 0, &asked) < 0 && !strcmp(c.error, "bind=xyz: expected desc or bda"));
+    CHECK(bind_case(&c, "xyz", 1, &asked) < 0 && !strcmp(c.error, "bind=xyz: expected desc or bda"));
+    CHECK(bind_case(&c, NULL, 1, &asked) == 1 && asked == 0 && !strcmp(c.pipe[1].shader, "k_b") && !strcmp(c.note, "plan"));
+    CHECK(bind_case(&c, "bda", 1, &asked) == 1 && !strcmp(c.pipe[0].shader, "k_a"));
+    /* nothing chosen: no note */
+    memset(&c, 0, sizeof(c));
+    vkb_add_pipe(&c, "k_a", 0, NULL);
+    CHECK(vkb_bind_twins(&c, 0, NULL, NULL) == 0 && !strcmp(c.pipe[0].shader, "k_a") && !c.note[0]);
+}
+
 static const struct { const char *name; void (*fn)(void); } tests[] = {
     {"summary_1_to_10", test_summary_1_to_10},
     {"summary_outliers", test_summary_outliers},
@@ -2268,6 +2315,7 @@ static const struct { const char *name; void (*fn)(void); } tests[] = {
     {"kp_xs_rule", test_kp_xs_rule},
     {"dense_g_wide", test_dense_g_wide},
     {"hmma_n8_wn", test_hmma_n8_wn},
+    {"bind_twins", test_bind_twins},
 };
 
 int main(int argc, char **argv)
