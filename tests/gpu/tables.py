@@ -164,8 +164,8 @@ def issue16(rows, peers):
 
     def line(name, kernel, want, peer, target, better_is_rate=False, rate=None):
         d, wd = pick(rows, kernel, **dict(want, variant=None) if kernel == "matmul" else want)
-        if kernel == "matmul":  # the auto row: variant column reads auto:CHOICE
-            auto = [r for r in rows if r["kernel"] == "matmul" and r["variant"].startswith("auto")
+        if kernel == "matmul":  # the auto row: variant column reads auto:CHOICE; bind= named is not the default
+            auto = [r for r in rows if r["kernel"] == "matmul" and r["variant"].startswith("auto") and "bind" not in r["_p"]
                     and all(r["_p"].get(k) == str(v) for k, v in want.items()) and r["status"] == "PASS"]
             d = min(auto, key=t) if auto else d
         allv = [r for r in rows if r["kernel"] == kernel and r["status"] == "PASS"
