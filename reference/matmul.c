@@ -629,10 +629,10 @@ static int mm_plan(vkb_case *c)
 {
     int e = vkb_bind_twins(c, mm_plan_pipes(c), mm_bind_default, NULL);
     priv *p = c->priv;
-    size_t len = strlen(c->pipe[0].shader);
-    if (!e && p && len > 4 && !strcmp(c->pipe[0].shader + len - 4, "_bda"))  /* mm_check writes the note: say it there */
-        snprintf(p->cfg + strlen(p->cfg), sizeof(p->cfg) - strlen(p->cfg), "buffers by address (%s); ",
-                 vkb_param_str(c, "bind", NULL) ? "bind=bda" : "the default here");
+    if (!e && p && !strncmp(c->note, "; ", 2)) {  /* vkb_bind_twins's "; buffers by address (...)": mm_check writes the note */
+        snprintf(p->cfg + strlen(p->cfg), sizeof(p->cfg) - strlen(p->cfg), "%s; ", c->note + 2);
+        c->note[0] = '\0';
+    }
     return e;
 }
 
