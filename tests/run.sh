@@ -496,7 +496,7 @@ else echo "skip - gbench JSON parse check (no python3)"; fi
 # tests/gpu/tables.py (the closing notes' acceptance tables) computes each ratio from the two medians and each verdict
 # from the issue's target, and prints NA where a row was not measured: synthetic rows, known answers.
 if command -v python3 > /dev/null; then
-    printf 'kernel,variant,params,mode,status,time_median_s,bw_frac_copy,clock_check,bytes,read_Bps,copy_Bps\n%s\n%s\n%s\n%s\n%s\n%s\n%s\n%s\n%s\n%s\n%s\n%s\n%s\n%s\n%s\n' \
+    printf 'kernel,variant,params,mode,status,time_median_s,bw_frac_copy,clock_check,bytes,read_Bps,copy_Bps\n%s\n%s\n%s\n%s\n%s\n%s\n%s\n%s\n%s\n%s\n%s\n%s\n%s\n%s\n%s\n%s\n' \
         'bitnet_linear,dot,shape=28672x4096 m=1 variant=dot mode=rotate,rotate,PASS,1e-05,0.72,ok: 1980 of 1990 MHz,40000,1e10,1e10' \
         'dense_f16,default,shape=28672x4096 m=1 mode=rotate,rotate,PASS,6e-05,0.9,"ok: 1980 of 1990 MHz; re-timed after a first pass at 400 MHz (median 3e-4 s)"' \
         'bitnet_linear,dot,shape=4096x14336 m=1 variant=dot mode=rotate,rotate,PASS,1e-05,0.69,low: 400 of 1990 MHz' \
@@ -505,6 +505,7 @@ if command -v python3 > /dev/null; then
         'matmul,auto:coopmat_64,n=512 dtype=f16,hot,PASS,5e-06,NA,ok: 1970 of 1990 MHz' \
         'matmul,auto:coopmat_64,n=512 dtype=f16 bind=desc,hot,PASS,4.5e-06,NA,ok: 1970 of 1990 MHz' \
         'noop,default,,hot,PASS,2e-06,NA,ok: 1970 of 1990 MHz' \
+        'readbw,default,n=3145728 mode=hot,hot,PASS,4.7e-06,NA,ok: 1970 of 1990 MHz' \
         'readbw,default,n=7340032 mode=rotate,rotate,PASS,8e-06,NA,ok: 1970 of 1990 MHz' \
         'bitnet_linear,dot,shape=28672x4096 m=8 variant=dot mode=rotate,rotate,PASS,1e-05,NA,ok: 1980 of 1990 MHz' \
         'dense_f16,default,shape=28672x4096 m=8 mode=rotate,rotate,PASS,2.1e-05,NA,ok: 1980 of 1990 MHz' \
@@ -525,8 +526,9 @@ if command -v python3 > /dev/null; then
        grep -q '^| 28672x4096 | 32 | 10.00 | 30.00 | NA (no peers) | NA  | 3.00 met | 15.00 | 8.00 |$' "$T/out" &&
        grep -q '^| 28672x4096 | 32 | 11.00 | 33.00 | 30.00 | 1.10 met | 3.00 met | 16.50 | not run |$' "$T/out" &&
        grep -q '^### Batch 8 and 32, mode=cold (defaults; cuBLAS = peers.py linear_f16_cold, ' "$T/out" &&
-       grep -q '^Clock check: 14 of 15 timed rows at their working clock, 1 re-timed after a low first pass, 1 still low$' "$T/out"; then
-        ok "gpu/tables.py: ratios from the medians, verdicts from the targets (72% copy meets, 69% misses), NA where not measured, the default matmul row is the one without bind=, the clock check counted, the per-call floors, the needed time and the ratio at the read floor (batch 1 and 8), the batch-1 bound (noop + bytes at the read ceiling), cold rows against the cold peer"
+       grep -q '^L2 floor at 512: a dispatch that only reads 12.58 MB from L2 (readbw, hot) takes 4.70 us\. .* reads at least 11.86 MB .* The 1.2x target, 4.80 us, is 0.10 us above that read\.$' "$T/out" &&
+       grep -q '^Clock check: 15 of 16 timed rows at their working clock, 1 re-timed after a low first pass, 1 still low$' "$T/out"; then
+        ok "gpu/tables.py: ratios from the medians, verdicts from the targets (72% copy meets, 69% misses), NA where not measured, the default matmul row is the one without bind=, the clock check counted, the per-call floors, the needed time and the ratio at the read floor (batch 1 and 8), the batch-1 bound (noop + bytes at the read ceiling), 512's L2 floor (readbw over 12 MiB), cold rows against the cold peer"
     else bad "gpu/tables.py on synthetic rows" "$T/out"; fi
     # fp16 at 4096: 0.5 ms is 275 TFLOP/s, which meets the H100's 250 and misses the H200's 300
     for dev in "NVIDIA H100 80GB HBM3:250:met" "NVIDIA H200:300:\\*\\*missed\\*\\*"; do

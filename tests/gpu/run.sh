@@ -170,12 +170,14 @@ accept15)   # issue 15's acceptance data, defaults only, in one calibrated run (
         -e "bitnet_aquant m=1 k=2560,6912 variant=rmsnorm mode=rotate,cold" > "$R/a15.log" 2>&1; tail -n 3 "$R/a15.log"
     LD_LIBRARY_PATH= python3 tests/gpu/peers.py "$OUT/peers.csv" > "$R/peers.log" 2>&1; tail -n 1 "$R/peers.log" ;;
 accept16)   # issue 16's acceptance data: the default (auto) matmul at fp16 512, 4096, 8192 and fp32 4096, with the named
-            # variants the auto rule chooses between; Cholesky and QR at 1024 and 4096; SVD 1024 (their defaults); noop (the per-call floor tables.py sets beside the CUDA graph null kernel of peers.py)
+            # variants the auto rule chooses between; Cholesky and QR at 1024 and 4096; SVD 1024 (their defaults); noop (the per-call floor tables.py sets beside the CUDA graph null kernel of peers.py);
+            # readbw over the 12 MiB that 512's 32x64 tiles read from L2 (tables.py's L2 floor at 512)
     "$V" run --no-telemetry --no-cpu-baseline --dir "$R/a16" --seed 3 -e "set min_time=0.2 timeout=8 min_samples=3 max_noise=0.05" \
         -e "matmul n=512,4096,8192 dtype=f16" -e "matmul n=512,4096,8192 dtype=f16 bind=desc" -e "matmul n=4096 dtype=f32" \
         -e "matmul n=512 variant=coopmat_64,coopmat_r dtype=f16" \
         -e "matmul n=4096,8192 variant=coopmat_f256,coopmat_p32s1,coopmat_wgs_l,coopmat_wgs_xl dtype=f16" -e "matmul n=4096 variant=tiled dtype=f32" \
-        -e "cholesky n=1024,4096" -e "qr n=1024,4096" -e "svd n=1024" -e "noop" > "$R/a16.log" 2>&1; tail -n 3 "$R/a16.log" ;;
+        -e "cholesky n=1024,4096" -e "qr n=1024,4096" -e "svd n=1024" -e "noop" -e "readbw n=3145728 mode=hot" \
+        > "$R/a16.log" 2>&1; tail -n 3 "$R/a16.log" ;;
 issue12)   # the matrix-unit probe and theoretical ceilings; the broken coopmat_f256 block at 4096 and 8192 (must FAIL);
            # cuBLAS fp16 on the same machine (torch runs with LD_LIBRARY_PATH emptied)
     timeout -s INT 200 "$V" calibrate --out "$R/cal" > "$R/calibrate.txt" 2>&1
