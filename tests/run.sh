@@ -536,8 +536,9 @@ if command -v python3 > /dev/null; then
             "${dev%%:*}" > "$T/tabd.csv"
         python3 tests/gpu/tables.py "$T/tabd.csv" > "$T/out" 2>&1
         t=${dev#*:}
-        if grep -q "^| fp16 matmul 4096 | 500.0 us = 275 TFLOP/s (auto:coopmat_wgs_l) | .* | >= ${t%%:*} TFLOP/s | ${t#*:} |\$" "$T/out"; then
-            ok "gpu/tables.py: the fp16 target follows the device (${dev%%:*}: >= ${t%%:*} TFLOP/s)"
+        if grep -q "^| fp16 matmul 4096 | 500.0 us = 275 TFLOP/s (auto:coopmat_wgs_l) | .* | >= ${t%%:*} TFLOP/s | ${t#*:} |\$" "$T/out" &&
+           grep -q '^L2 floor at 512: NA (readbw n=3145728 mode=hot: not run)$' "$T/out"; then
+            ok "gpu/tables.py: the fp16 target follows the device (${dev%%:*}: >= ${t%%:*} TFLOP/s); no readbw row, no L2 floor (NA)"
         else bad "gpu/tables.py fp16 target on ${dev%%:*}" "$T/out"; fi
     done
 else echo "skip - gpu/tables.py check (no python3)"; fi

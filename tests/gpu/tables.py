@@ -232,24 +232,24 @@ def floors(rows, peers):
 
 
 def l2_floor(rows, mm):
-    """512's L2 floor (session 39, tests/gpu/sweep_s39a.txt): an SM whose share of C is an R x C block reads (R + C) K
+    """512's L2 floor (session 39, tests/gpu/sweep_s39a.txt): an SM whose share of C is an r x s block reads (r + s) K
     fp16 of A and B from L2, so P SMs with M N / P outputs each read at least 4 K sqrt(M N P) bytes; with P >= 128 (every
     SM of an H100 or H200 busy, K not split) that is 11.86 MB at 512, and 32x64 tiles read 12.58 MB (12 MiB). readbw over
     those 12 MiB, hot (all in L2), measures what a dispatch that only reads them takes. Splitting K reads less but adds
     a fold: 64x64 tiles split 2 took 9.15 us in sweep_s39a."""
     M = N = K = 512
-    tile = 2 * M * N * K * (1 / 32 + 1 / 64)
-    least = 4 * K * (M * N * 128) ** 0.5
-    r, why = pick(rows, "readbw", n=int(tile) // 4, mode="hot", items=None, unroll=None)
+    tiles_b = 2 * M * N * K * (1 / 32 + 1 / 64)  # what 32x64 tiles read
+    least_b = 4 * K * (M * N * 128) ** 0.5
+    r, why = pick(rows, "readbw", n=int(tiles_b) // 4, mode="hot", items=None, unroll=None)
     if not r:
-        print("L2 floor at 512: NA (readbw n=%d mode=hot: %s)\n" % (int(tile) // 4, why))
+        print("L2 floor at 512: NA (readbw n=%d mode=hot: %s)\n" % (int(tiles_b) // 4, why))
         return
     tgt = ("The 1.2x target, %.2f us, is %.2f us %s that read." % (1.2 * mm * 1e6, abs(t(r) - 1.2 * mm) * 1e6,
                                                                    "under" if 1.2 * mm < t(r) else "above")
            if mm else "No cuBLAS 512 row: no target.")
     print("L2 floor at 512: a dispatch that only reads %.2f MB from L2 (readbw, hot) takes %.2f us. An fp16 512 GEMM spread "
           "over 128 or more SMs, K not split, reads at least %.2f MB of A and B from L2 (32x64 tiles: "
-          "%.2f). %s\n" % (tile / 1e6, t(r) * 1e6, least / 1e6, tile / 1e6, tgt))
+          "%.2f). %s\n" % (tiles_b / 1e6, t(r) * 1e6, least_b / 1e6, tiles_b / 1e6, tgt))
 
 
 def clocks(rows):
