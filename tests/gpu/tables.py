@@ -95,6 +95,40 @@ def byte_bound(r, nv):
     return bound, b / cp / bound
 
 
+def packed_reach(rows, mode):
+    """Whether a batch-1 target lies within one dispatch's reach at all, whatever the kernel: readbw over the shape's
+    weights packed at 2 bits (accept15's floor) and at 1.6 bits a weight (5 a byte, 1% above log2 3 = 1.585: no packing
+    of ternary weights is much smaller), in the same mode. A kernel that reads those bytes takes at least readbw's time
+    (session 39, tests/gpu/sweep_s39c.txt), and so reaches at most readbw's % of copy; needed = dense / target x."""
+    print("Within one dispatch's reach, mode=%s (readbw over the weights at 2 and at 1.6 bits a weight; a target is out of "
+          "reach where the needed time is under the read, or, for the 70%%-of-copy cells, where the read itself stays under "
+          "70%% of copy):\n" % mode)
+    print("| shape | needed us | readbw 2 bits us (% copy) | readbw 1.6 bits us (% copy) | within reach at 2 bits | at 1.6 bits |")
+    print("|---|---:|---:|---:|---|---|")
+    for sh in SIX:
+        n, k = (int(v) for v in sh.split("x"))
+        b16 = -(-(-(-(n * k) // 5)) // 16) * 16  # 5 weights a byte, whole uvec4
+        d, _ = pick(rows, "dense_f16", shape=sh, m=1, mode=mode, algo=None)
+        big = sh in ("28672x4096", "4096x14336")
+        need = t(d) / (6 if big else 4) if d else None
+        cells, reach = [], []
+        for r, why in (read_floor(rows, sh, mode), pick(rows, "readbw", n=b16 // 4, mode=mode, items=None, unroll=None)):
+            cells.append("%s (%s)" % (us(r), frac(r)) if r else why)
+            cf = frac(r) if r else "NA"
+            if not r or need is None:
+                reach.append("NA")
+            elif need < t(r):
+                reach.append("no: needed under the read")
+            elif big and cf == "NA":
+                reach.append("NA (no % of copy)")
+            elif big and float(r["bw_frac_copy"]) < 0.70:
+                reach.append("no: the read reaches %s of copy" % cf)
+            else:
+                reach.append("yes")
+        print("| %s | %s | %s | %s | %s | %s |" % (sh, "%.2f" % (need * 1e6) if need else "NA", cells[0], cells[1], reach[0], reach[1]))
+    print()
+
+
 def issue15(rows, peers):
     print("## Issue 15\n")
     for mode in ("rotate", "cold"):
@@ -117,6 +151,7 @@ def issue15(rows, peers):
             print("| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |" % (sh, us(b, wb), frac(b), us(d, wd), ratio(t(d), t(b)),
                   need, us(fl, wf), ratio(t(d), t(fl)), bnd, ">= 6x, >= 70% copy" if big else ">= 4x", verdict(ok)))
         print()
+        packed_reach(rows, mode)
     for mode in ("rotate", "cold"):
         cold = mode == "cold" and any(k[0] == "linear_f16_cold" for k in peers)
         print("### Batch 8 and 32, mode=%s (defaults; cuBLAS = peers.py %s; needed = dense / target x, "
