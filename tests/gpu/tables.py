@@ -107,7 +107,7 @@ def packed_reach(rows, mode):
     print("|---|---:|---:|---:|---|---|")
     for sh in SIX:
         n, k = (int(v) for v in sh.split("x"))
-        b16 = -(-(-(-(n * k) // 5)) // 16) * 16  # 5 weights a byte, whole uvec4
+        b16 = -(-(n * k) // 80) * 16  # 5 weights a byte, in whole uvec4: ceil(N K / 80) of 16 bytes
         d, _ = pick(rows, "dense_f16", shape=sh, m=1, mode=mode, algo=None)
         big = sh in ("28672x4096", "4096x14336")
         need = t(d) / (6 if big else 4) if d else None
