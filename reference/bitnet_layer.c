@@ -3,7 +3,7 @@
  *   1. kernels/bitnet_layer_aquant.comp (= bitnet_aquant variant=rmsnorm): x (fp32 M x K), g -> xq (int8, M x Kp), s, r
  *   2. kernels/bitnet_gemv_sg_{dot,int}.comp (= bitnet_linear algo=gemv_sg, planned by bitnet_sg_plan): W, gamma',
  *      xq, s -> y (fp32 M x N)
- * with the harness's barrier between them (a CUDA stream's order). fuse=1 (the default, LAYER_FUSE, where the codes of mt tokens fit shared memory): ONE dispatch, kernels/bitnet_layer_fused_{dot,int}.comp, gemv_sg whose every workgroup first
+ * with the harness's barrier between them (a CUDA stream's order). fuse=1 (the default at m <= LAYER_FUSE_M, where the codes of mt tokens fit shared memory): ONE dispatch, kernels/bitnet_layer_fused_{dot,int}.comp, gemv_sg whose every workgroup first
  * quantizes its tokens itself with the quantizer's own rounding steps (kernels/bitnet_layer_fused.glsl), so neither
  * the second dispatch nor the xq, s round trip through memory remains; workgroup x = 0 still writes xq, s and r.
  * xq and s are intermediates, declared as outputs so that they come back and are checked too; their round trip
@@ -59,9 +59,17 @@ typedef struct ly_priv {
 /* The default of fuse= and, fused, of pre= (pre=0: the first weight loads issue after the quantizer, not before). Measured on an H200 (tests/gpu/sweep_layer2.txt, 2026-11-23, us, rotate /
  * cold): 13824x2560 parts (aquant + gemv_sg) 11.00 / 17.73, fuse=0 12.28 / 16.86, fuse=1 10.96 / 17.06, fuse=1 pre=0
  * 9.68 / 13.09; 2560x6912 parts 10.16 / 20.07, fuse=0 12.23 / 19.01, fuse=1 8.77 / 16.06, fuse=1 pre=0 8.54 / 15.62.
- * A case whose codes do not fit shared memory falls back to fuse=0 and says so. */
-#define LAYER_FUSE 1
+ * Fused, every workgroup quantizes its mt tokens again, so the fused dispatch loses as m grows: at m = 1 .. 4 and 8,
+ * fused (16 subgroups, below) against two dispatches, rotate, on an H200 (tests/gpu/sweep_s39e.txt, 2026-11-30, us):
+ * 13824x2560 8.95 12.87 16.73 21.33 47.39 against 12.38 14.41 16.45 20.23 29.16; 2560x6912 7.62 10.85 13.70 16.36
+ * (m=8: its codes do not fit) against 12.35 13.35 14.40 14.83 18.35; cold the same way. So fused by default up to m = 2,
+ * where it wins on both shapes. A case whose codes do not fit shared memory falls back to fuse=0 and says so. */
+#define LAYER_FUSE_M 2
 #define LAYER_PRE 0
+/* fuse=1's workgroups: at least this many subgroups, so that fewer workgroups repeat the quantizer. 16 (512 invocations
+ * on 32-wide subgroups) against 8: m=1 13824x2560 8.89-8.95 / 9.70 against 9.60-9.61 / 10.27-10.34 us rotate / cold,
+ * 2560x6912 7.68 / 8.42-8.48 against 8.24-8.31 / 8.99-9.02, m=2 -6% and -9% rotate, m=8 the same (sweep_s39e.txt). */
+#define LAYER_FUSE_SG 16u
 
 static int layer_plan(vkb_case *c)
 {
@@ -69,7 +77,7 @@ static int layer_plan(vkb_case *c)
     long long n = -1, k = -1;
     if (sh && sscanf(sh, "%lldx%lld", &n, &k) != 2) n = -1;
     if (!sh) n = vkb_param_int(c, "n", -1), k = vkb_param_int(c, "k", -1);
-    int64_t m = vkb_param_int(c, "m", 1), fuse = vkb_param_int(c, "fuse", LAYER_FUSE), pre = vkb_param_int(c, "pre", LAYER_PRE);
+    int64_t m = vkb_param_int(c, "m", 1), fuse = vkb_param_int(c, "fuse", m <= LAYER_FUSE_M), pre = vkb_param_int(c, "pre", LAYER_PRE);
     size_t kp = k > 0 ? BITNET_PAD((size_t)k) : 0, nv = (kp / 4 + AQ_WG - 1) / AQ_WG;
     int fuse_set = vkb_param_str(c, "fuse", NULL) != NULL;
     if (n <= 0 || k <= 0 || m <= 0 || (double)(m > n ? m : n) * (double)kp >= 2147483648.0 || (double)n * (double)m >= 4294967296.0)
@@ -97,10 +105,12 @@ static int layer_plan(vkb_case *c)
     vkb_add_buf(c, "g", VKB_F32, p->k, VKB_IN);
     if (vkb_add_buf(c, "r", VKB_F32, p->m, VKB_OUT) != B_R) return vkb_error(c, "buffer table overflow");
     /* The GEMV, bitnet_linear's batch-1 default at every m (its tunables through the same axes); fuse=1 defaults to
-     * workgroups of >= 8 subgroups: half as many workgroups repeat the quantizer's statistics. */
+     * workgroups of >= LAYER_FUSE_SG subgroups (above). */
     uint32_t sg = c->caps.subgroup ? c->caps.subgroup : 32, spec[8], gx = 0, gy = 0;
     size_t nc = kp / BITNET_GROUP;
-    int e = bitnet_sg_plan(c, n, m, nc, sg, fuse ? 8 : 4, spec, &gx, &gy);
+    uint32_t fsg = LAYER_FUSE_SG;
+    while (fsg > 4 && fsg * sg > c->caps.max_wg_size) fsg /= 2;  /* within the device's workgroup size */
+    int e = bitnet_sg_plan(c, n, m, nc, sg, fuse ? fsg : 4, spec, &gx, &gy);
     if (e) return e;
     /* fuse=1's shared memory: the codes of MT tokens (NI uvec4 each), gemv_sg's partials, the reductions' slots */
     uint32_t ni = (uint32_t)(kp / 16), ne = (ni + spec[0] - 1) / spec[0];
@@ -244,6 +254,6 @@ static void layer_release(vkb_case *c)
 
 VKB_KERNEL(bitnet_layer) = {"bitnet_layer", "n,k,m,shape,fuse,pre,rows,mt,wg,gpt,split,lanes",
                             "BitLinear layer: RMSNorm + per-token int8 (bitnet_aquant rmsnorm), then the GEMV (bitnet_linear "
-                            "gemv_sg); fuse=0 two dispatches (the default), fuse=1 one (where mt tokens' codes fit shared memory) (variant dot|int: "
+                            "gemv_sg); fuse=1 one dispatch (the default at m <= 2, where mt tokens' codes fit shared memory), fuse=0 two (variant dot|int: "
                             "the GEMV's)",
                             layer_plan, layer_fill, layer_ref, layer_check, layer_release, "dot, int"};

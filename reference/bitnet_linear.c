@@ -65,7 +65,7 @@ typedef struct lin_priv {
  * compiled out of timed pipelines, gpt=1's binary was 6.4-6.9 KB against 10.8-11.3 at 2 groups, and on an H200 it took
  * 10-21% less time cold on the six bitnet.suite shapes where the rule had said 2 (its whole slice in one step) and
  * -11% .. +2.4% rotate, tests/gpu/sweep_s29c.txt); lanes = the subgroup size; wg = the fewest whole blocks that make
- * >= min_sg subgroups (4 here; bitnet_layer fuse=1 asks 8, to spread its per-workgroup quantizer over fewer
+ * >= min_sg subgroups (4 here; bitnet_layer fuse=1 asks 16, to spread its per-workgroup quantizer over fewer
  * workgroups). algo=gemv_ps (kernels/bitnet_gemv_ps.glsl) plans the same blocks with split = 1 and per= row
  * blocks per worker (default 4: the grid shrinks by that factor, each worker pipelines its blocks' loads).
  * On success fills spec[0..4] = wg, R, MT, G, T (= split sg, or lanes), spec[5] = per for gemv_ps (spec has room

@@ -1032,9 +1032,10 @@ grep_out "bitnet_layer broken: the code (token 2, k 100: i = 2 Kp + 100) and the
 expect_exit 1 "bitnet_layer broken, above the oracle's budget: FAIL" layer --oracle-budget 1048576 \
     -e "bitnet_layer shape=1000x3000 m=5 fuse=0" --shader bitnet_layer_aquant=layer_aquant_offbyone
 # fuse=1 with the last workgroup's own copy of one code off by one: workgroup 0's intermediates are right, so the
-# codes pass, and the y check must catch the outputs of the workgroup that quantized differently.
+# codes pass, and the y check must catch the outputs of the workgroup that quantized differently. wg=64 pins the
+# workgroups' rows (32 of them on 8-wide subgroups, 16 on 16-wide: the last workgroup holds rows 96..99 either way).
 expect_exit 1 "bitnet_layer fuse=1, one workgroup's private code off by one: FAIL" layer \
-    -e "bitnet_layer shape=100x200 m=5 variant=int fuse=1" --shader bitnet_layer_fused_int=layer_fused_offbyone
+    -e "bitnet_layer shape=100x200 m=5 variant=int fuse=1 wg=64" --shader bitnet_layer_fused_int=layer_fused_offbyone
 grep_out "bitnet_layer fuse=1 broken: no code mismatch, outputs of the last workgroup's rows (96..99 of token 0) reported" \
     'first mismatches: y \(index t N \+ row\); i=9[6-9] '
 expect_exit 1 "bitnet_layer fuse=1 broken, above the oracle's budget: FAIL" layer --oracle-budget 1048576 \
