@@ -977,6 +977,10 @@ static void write_runinfo(const ctx *x, const vkb_suite *s, FILE *f)
                "coopmat_nv: %d\ncoopmat_khr: %d\n",
             c->subgroup, (unsigned long long)c->max_range, (unsigned long long)c->device_mem, c->f16, c->storage16,
             c->int8, c->storage8, c->int_dot, c->int_dot_accel, c->coopmat_nv, c->coopmat_khr);
+    /* The on-chip budget every kernel here is tiled against: tests/gpu/tables.py sets it beside the shared memory of the
+     * peer's kernels (peers.py's kernels column), e.g. cuBLAS's 10-stage pipelines on an H200 against Vulkan's cap. */
+    fprintf(f, "max_compute_shared_bytes: %u (maxComputeSharedMemorySize: the most one workgroup may use)\n"
+               "max_workgroup_invocations: %u\n", c->max_shared, c->max_wg_size);
     vkb_calib_print(f, &x->cal);
     vkb_telrow_print(f, &x->tr);
     fprintf(f, "validation_layer: %s\ngsl: %s\n", x->o->validate ? "on" : "off", GSL_VERSION);

@@ -3,7 +3,8 @@
 cuSOLVER, CUDA copies): the numbers vkbench's closing notes compare against.
 
 Usage: python3 tests/gpu/peers.py OUT.csv [--quick]
-Each row: op, shape, dtype, median_s, min_s, samples, rate, unit, method, calls_per_sample, iqm_s (cold rows). Timing: 5 warm-up calls; then each
+Each row: op, shape, dtype, median_s, min_s, samples, rate, unit, method, calls_per_sample, iqm_s (cold rows),
+kernels (what one call ran: kernels_of, profiled after the row's timing, never during it). Timing: 5 warm-up calls; then each
 sample times R back-to-back calls between one pair of CUDA events and divides by R, R chosen so that a sample
 lasts >= 200 us: one call per event pair would time the ~10-20 us launch path, not the kernel (fp16 512^3 and
 1024^3 both read ~19 us that way). Where the call can be captured, the R calls are one CUDA graph (method
@@ -94,25 +95,68 @@ def timed_cold(fn, flush, reps=40, n=15):
     return ts[n // 2], ts[0], n, "cold-graph-diff", reps, sum(mid) / len(mid)
 
 
+def kernels_of(fn, calls=3):
+    """What one call of fn runs on the GPU, from torch.profiler (CUPTI) over `calls` calls after the timing: each
+    distinct kernel, by its total time, as NAME [grid GX x GY x GZ, block B, R regs, S B shared] x launches a call, where
+    S is the static + dynamic shared memory a block of it holds (tables.py sets it beside Vulkan's cap). The name is
+    cut at its argument list; the three kernels that take the most time, then how many others. 'NA (why)' where the
+    profiler gives no kernel."""
+    import json, os, tempfile
+    try:
+        from torch.profiler import profile, ProfilerActivity
+        fn(); torch.cuda.synchronize()
+        with profile(activities=[ProfilerActivity.CUDA]) as prof:
+            for _ in range(calls):
+                fn()
+            torch.cuda.synchronize()
+        fd, path = tempfile.mkstemp(suffix=".json"); os.close(fd)
+        try:
+            prof.export_chrome_trace(path)
+            with open(path) as f:
+                ev = [e for e in json.load(f).get("traceEvents", []) if e.get("cat") == "kernel"]
+        finally:
+            os.unlink(path)
+    except Exception as e:  # no CUPTI, a profiler that cannot start: the figure stays, its kernels are NA
+        return "NA (profiler: %s)" % str(e).splitlines()[0][:120] if str(e) else "NA (profiler: %s)" % type(e).__name__
+    if not ev:
+        return "NA (the profiler recorded no kernel)"
+    agg = {}
+    for e in ev:
+        a = e.get("args", {})
+        g, b = a.get("grid", ["?"]), a.get("block", ["?"])
+        key = (str(e.get("name", "?")).split("(")[0].strip(), "x".join(map(str, g)), "x".join(map(str, b)), a.get("registers per thread", "?"),
+               a.get("shared memory", "?"))
+        n, d = agg.get(key, (0, 0.0))
+        agg[key] = (n + 1, d + float(e.get("dur", 0)))
+    top = sorted(agg.items(), key=lambda kv: -kv[1][1])
+    out = ["%s [grid %s, block %s, %s regs, %s B shared] x %g" % (k[0], k[1], k[2], k[3], k[4], n / calls) for k, (n, _) in top[:3]]
+    if len(top) > 3:
+        out.append("+%d other kernels" % (len(top) - 3))
+    return "; ".join(out)
+
+
 def main():
     out = sys.argv[1]
     quick = "--quick" in sys.argv
     rows = []
 
-    def add(op, shape, dtype, t, rate, unit):
+    def add(op, shape, dtype, t, rate, unit, fn=None):
+        """One row; fn (the call that was timed) names its kernels. Cold rows run the rotate row's kernels: NA there."""
         rows.append(dict(op=op, shape=shape, dtype=dtype, median_s="%.6g" % t[0], min_s="%.6g" % t[1],
                          samples=t[2], rate="%.6g" % rate, unit=unit, method=t[3], calls_per_sample=t[4],
-                         iqm_s="%.6g" % t[5] if len(t) > 5 else "NA (not a cold row)"))
+                         iqm_s="%.6g" % t[5] if len(t) > 5 else "NA (not a cold row)",
+                         kernels=kernels_of(fn) if fn else "NA (%s)" % ("the row without _cold names them" if
+                                                                        op.endswith("_cold") else "not profiled")))
         print("%-10s %-18s %-5s %10.4g s  %10.4g %-10s %s" % (op, shape, dtype, t[0], rate, unit, t[3]), flush=True)
 
     n = 2 ** 28
     a = torch.randn(n, device=dev); b = torch.empty_like(a)
-    t = timed(lambda: b.copy_(a)); add("copy", "2^28", "f32", t, 8 * n / t[0] / 1e9, "GB/s(R+W)")
+    f = lambda: b.copy_(a); t = timed(f); add("copy", "2^28", "f32", t, 8 * n / t[0] / 1e9, "GB/s(R+W)", f)
     del a, b
     # The per-call floor: a one-element kernel, R calls in one CUDA graph; tables.py sets it beside vkbench's noop
     # (one dispatch and the barrier that serialises it) to show how much of a small case's ratio is the API's.
     z = torch.zeros(1, device=dev)
-    t = timed(lambda: z.add_(1)); add("null", "1", "f32", t, 1 / t[0], "calls/s")
+    f = lambda: z.add_(1); t = timed(f); add("null", "1", "f32", t, 1 / t[0], "calls/s", f)
     # mode=cold's peers (ops with _cold): each call after a 512 MiB read (timed_cold); null_cold is that method's floor
     flush = torch.empty(128 << 20, device=dev)
     flush.fill_(1.0)
@@ -120,7 +164,7 @@ def main():
     for dt, name in ((torch.float32, "f32"), (torch.float16, "f16")):
         for s in ((512, 1024, 2048, 4096, 8192) if not quick else (4096,)):
             A = torch.randn(s, s, device=dev, dtype=dt); B = torch.randn(s, s, device=dev, dtype=dt)
-            t = timed(lambda: A @ B); add("matmul", "%dx%dx%d" % (s, s, s), name, t, 2 * s ** 3 / t[0] / 1e12, "TFLOP/s")
+            f = lambda: A @ B; t = timed(f); add("matmul", "%dx%dx%d" % (s, s, s), name, t, 2 * s ** 3 / t[0] / 1e12, "TFLOP/s", f)
     for (N, K) in ((3840, 2560), (2560, 2560), (13824, 2560), (2560, 6912), (20480, 3200), (6144, 4096),
                    (4096, 4096), (28672, 4096), (4096, 14336)):
         # Rotating copies of W, >= 512 MiB in all (10x the L2), as vkbench's mode=rotate: a GEMV timed on one
@@ -129,32 +173,36 @@ def main():
         Ws = [W] + [W.clone() for _ in range(max(0, -(-(512 << 20) // (2 * N * K)) - 1))]
         x = torch.randn(K, device=dev, dtype=torch.float16)
         nxt = iter(range(1 << 62))
-        t = timed(lambda: torch.mv(Ws[next(nxt) % len(Ws)], x))
-        add("gemv_f16", "%dx%d" % (N, K), "f16", t, (2 * N * K + 2 * K + 2 * N) / t[0] / 1e9, "GB/s")
+        f = lambda: torch.mv(Ws[next(nxt) % len(Ws)], x); t = timed(f)
+        add("gemv_f16", "%dx%d" % (N, K), "f16", t, (2 * N * K + 2 * K + 2 * N) / t[0] / 1e9, "GB/s", f)
         t = timed_cold(lambda: torch.mv(W, x), flush)
         add("gemv_f16_cold", "%dx%d" % (N, K), "f16", t, (2 * N * K + 2 * K + 2 * N) / t[0] / 1e9, "GB/s")
         # dense_f16's batched rows: y = x W^T with m tokens (vkbench's dense_f16 shape=NxK m=M mode=rotate; its y
         # is fp32, torch's fp16)
         for m in (8, 32):
             X = torch.randn(m, K, device=dev, dtype=torch.float16)
-            t = timed(lambda: torch.nn.functional.linear(X, Ws[next(nxt) % len(Ws)]))
-            add("linear_f16", "%dx%d m=%d" % (N, K, m), "f16", t, 2 * m * N * K / t[0] / 1e12, "TFLOP/s")
+            f = lambda: torch.nn.functional.linear(X, Ws[next(nxt) % len(Ws)]); t = timed(f)
+            add("linear_f16", "%dx%d m=%d" % (N, K, m), "f16", t, 2 * m * N * K / t[0] / 1e12, "TFLOP/s", f)
             t = timed_cold(lambda: torch.nn.functional.linear(X, W), flush)
             add("linear_f16_cold", "%dx%d m=%d" % (N, K, m), "f16", t, 2 * m * N * K / t[0] / 1e12, "TFLOP/s")
         del W, Ws
     for s in ((256, 1024, 2048, 4096) if not quick else (4096,)):
         M = torch.randn(s, s, device=dev, dtype=torch.float64)
         spd = (M @ M.T / s + torch.eye(s, device=dev, dtype=torch.float64)).float()
-        t = timed(lambda: torch.linalg.cholesky(spd), graph=False); add("cholesky", "%d" % s, "f32", t, s ** 3 / 3 / t[0] / 1e9, "GFLOP/s")
+        f = lambda: torch.linalg.cholesky(spd)
+        t = timed(f, graph=False); add("cholesky", "%d" % s, "f32", t, s ** 3 / 3 / t[0] / 1e9, "GFLOP/s", f)
         A = torch.randn(s, s, device=dev)
-        t = timed(lambda: torch.linalg.qr(A), graph=False); add("qr", "%dx%d" % (s, s), "f32", t, (4 / 3) * s ** 3 / t[0] / 1e9, "GFLOP/s")
+        f = lambda: torch.linalg.qr(A)
+        t = timed(f, graph=False); add("qr", "%dx%d" % (s, s), "f32", t, (4 / 3) * s ** 3 / t[0] / 1e9, "GFLOP/s", f)
     for (m, k) in ((4096, 256), (8192, 512)):
         A = torch.randn(m, k, device=dev)
-        t = timed(lambda: torch.linalg.qr(A), graph=False); add("qr", "%dx%d" % (m, k), "f32", t, (2 * m * k * k - 2 * k ** 3 / 3) / t[0] / 1e9, "GFLOP/s")
+        f = lambda: torch.linalg.qr(A)
+        t = timed(f, graph=False); add("qr", "%dx%d" % (m, k), "f32", t, (2 * m * k * k - 2 * k ** 3 / 3) / t[0] / 1e9, "GFLOP/s", f)
     for (m, k) in (((64, 64), (256, 256), (512, 512), (1024, 1024), (4096, 256), (2048, 512)) if not quick else ((1024, 1024),)):
         A = torch.randn(m, k, device=dev)
-        t = timed(lambda: torch.linalg.svd(A, full_matrices=False), budget=1.0, warm=2, graph=False)
-        add("svd", "%dx%d" % (m, k), "f32", t, 0, "-")
+        f = lambda: torch.linalg.svd(A, full_matrices=False)
+        t = timed(f, budget=1.0, warm=2, graph=False)
+        add("svd", "%dx%d" % (m, k), "f32", t, 0, "-", f)
     with open(out, "w", newline="") as f:
         w = csv.DictWriter(f, fieldnames=list(rows[0].keys()))
         w.writeheader(); w.writerows(rows)

@@ -8,7 +8,7 @@ Input: the rows of `sh tests/gpu/run.sh accept15` / `accept16` (default variants
 per kernel; where several rows match, the fastest PASS is used and the table says which). Only PASS rows count:
 a FAIL or SKIP prints as its status.
 """
-import csv, sys
+import csv, os, re, sys
 
 SIX = ["13824x2560", "2560x6912", "20480x3200", "6144x4096", "28672x4096", "4096x14336"]
 
@@ -73,6 +73,55 @@ def peers_load(path):
             for r in csv.DictReader(f):
                 out[(r["op"], r["shape"], r["dtype"])] = float(r["median_s"])
     return out
+
+
+def peers_kernels(path):
+    """peers.py's kernels column by (op, shape, dtype): what one call of the peer ran (peers.py kernels_of). None where the
+    CSV has no such column (peers from before it)."""
+    if not path:
+        return None
+    with open(path, newline="") as f:
+        rd = csv.DictReader(f)
+        if "kernels" not in (rd.fieldnames or []):
+            return None
+        return {(r["op"], r["shape"], r["dtype"]): r["kernels"] for r in rd}
+
+
+def shared_cap(paths):
+    """The device's maxComputeSharedMemorySize from the run.txt beside a results.csv (harness/run.c): (bytes, "") or
+    (None, why)."""
+    for p in paths:
+        try:
+            with open(os.path.join(os.path.dirname(p) or ".", "run.txt")) as f:
+                for line in f:
+                    if line.startswith("max_compute_shared_bytes:"):
+                        return int(line.split(":", 1)[1].split()[0]), ""
+        except (OSError, ValueError):
+            continue
+    return None, "NA (no run.txt with max_compute_shared_bytes beside the results)"
+
+
+def peer_kernels(pk, cap, why):
+    """What the peer ran in the cells the issues compare against, beside the most shared memory a vkbench workgroup may
+    hold on the same device: the pipelines cuBLAS stages through shared memory (on an H200, session 40: 128x32 tiles 10
+    steps deep for dense m=32) are on-chip budgets no Vulkan kernel here can have."""
+    print("### What the peers ran (peers.py's kernels column, from CUPTI: kernel [grid, block, registers, shared memory a "
+          "block] x launches a call), against this device's Vulkan cap of %s a workgroup\n"
+          % ("%d B (%.0f KiB)" % (cap, cap / 1024) if cap else why))
+    if pk is None:
+        print("NA (no peers, or a peers.csv without the kernels column)\n")
+        return
+    print("| peer row | kernels | most shared memory a block | x the Vulkan cap |")
+    print("|---|---|---:|---:|")
+    keys = [("matmul", "%dx%dx%d" % (n, n, n), "f16") for n in (512, 4096, 8192)] + [("matmul", "4096x4096x4096", "f32")]
+    keys += [("linear_f16", "%s m=32" % sh, "f16") for sh in SIX]
+    for key in keys:
+        k = pk.get(key)
+        sm = [int(v) for v in re.findall(r"(\d+) B shared\]", k or "")]
+        most = max(sm) if sm else None
+        print("| %s %s %s | %s | %s | %s |" % (key[0], key[1], key[2], k if k is not None else "NA (no peers row)",
+              "%d B" % most if most is not None else "NA", "%.1f" % (most / cap) if most is not None and cap else "NA"))
+    print()
 
 
 def read_floor(rows, sh, mode):
@@ -304,14 +353,15 @@ def clocks(rows):
 
 def main():
     a = sys.argv[1:]
-    peers = {}
+    peers, pp = {}, None
     if "--peers" in a:
-        i = a.index("--peers"); peers = peers_load(a[i + 1]); del a[i:i + 2]
+        i = a.index("--peers"); pp = a[i + 1]; peers = peers_load(pp); del a[i:i + 2]
     if not a:
         sys.exit("usage: tables.py [--peers PEERS.csv] RESULTS.csv...")
     rows = load(a)
     issue15(rows, peers)
     issue16(rows, peers)
+    peer_kernels(peers_kernels(pp), *shared_cap(a))
     clocks(rows)
 
 
