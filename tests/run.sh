@@ -536,10 +536,13 @@ if command -v python3 > /dev/null; then
         ok "gpu/tables.py: ratios from the medians, verdicts from the targets (72% copy meets, 69% misses), NA where not measured, the default matmul row is the one without bind=, the clock check counted, the per-call floors, the needed time and the ratio at the read floor (batch 1 and 8), the batch-1 bound (noop + bytes at the read ceiling), the batch-1 targets within one dispatch's reach at 2 and 1.6 bits (under the read, or the read under 70% of copy), 512's L2 floor (readbw over 12 MiB), cold rows against the cold peer"
     else bad "gpu/tables.py on synthetic rows" "$T/out"; fi
     # What the peers ran (peers.py's kernels column) beside the Vulkan cap that run.txt records: 213188 B of shared
-    # memory a block is 4.3x 49152; a split-K pair reports its larger block; a missing row, a peers.csv without the
-    # column and results without run.txt print NA with the reason
+    # memory a block is 4.3x 49152; a split-K pair reports its larger block; vkbench's default row (the auto row without
+    # bind=, though the bind=desc row is faster) gives its registers and shared memory from pipeline_stats; a missing
+    # row, a peers.csv without the column and results without run.txt print NA with the reason
     mkdir -p "$T/tk"
-    printf 'kernel,variant,params,mode,status,time_median_s\nnoop,default,,hot,PASS,2e-06\n' > "$T/tk/results.csv"
+    printf 'kernel,variant,params,mode,status,time_median_s,pipeline_stats\nnoop,default,,hot,PASS,2e-06,\n%s\n%s\n' \
+        'matmul,auto:coopmat_wgs_l,n=4096 dtype=f16,hot,PASS,5e-4,"wg_bda: Register_Count=162, Binary_Size=11264, Shared_Memory_Size=35844"' \
+        'matmul,auto:coopmat_wgs_l,n=4096 dtype=f16 bind=desc,hot,PASS,4e-4,"wg: Register_Count=1, Shared_Memory_Size=2"' > "$T/tk/results.csv"
     printf 'vkbench run\nmax_compute_shared_bytes: 49152 (maxComputeSharedMemorySize: the most one workgroup may use)\n' > "$T/tk/run.txt"
     printf 'op,shape,dtype,median_s,min_s,samples,rate,unit,method,kernels\n%s\n%s\n' \
         'matmul,4096x4096x4096,f16,2e-4,2e-4,5,1,x,graph,"nv [grid 2x66x1, block 384x1x1, 168 regs, 213188 B shared] x 1"' \
@@ -547,12 +550,12 @@ if command -v python3 > /dev/null; then
     python3 tests/gpu/tables.py --peers "$T/tkp.csv" "$T/tk/results.csv" > "$T/out" 2>&1
     python3 tests/gpu/tables.py --peers "$T/tabp.csv" "$T/tab.csv" > "$T/out2" 2>&1
     if grep -qxF "### What the peers ran (peers.py's kernels column, from CUPTI: kernel [grid, block, registers, shared memory a block] x launches a call), against this device's Vulkan cap of 49152 B (48 KiB) a workgroup" "$T/out" &&
-       grep -qxF '| matmul 4096x4096x4096 f16 | nv [grid 2x66x1, block 384x1x1, 168 regs, 213188 B shared] x 1 | 213188 B | 4.3 |' "$T/out" &&
-       grep -qxF '| linear_f16 2560x6912 m=32 f16 | a [grid 4x30x1, block 384x1x1, 168 regs, 213444 B shared] x 1; r<32, 16> [grid 80x2x1, block 32x16x1, 32 regs, 0 B shared] x 1 | 213444 B | 4.3 |' "$T/out" &&
-       grep -qxF '| matmul 512x512x512 f16 | NA (no peers row) | NA | NA |' "$T/out" &&
+       grep -qxF '| matmul 4096x4096x4096 f16 | nv [grid 2x66x1, block 384x1x1, 168 regs, 213188 B shared] x 1 | 213188 B | 4.3 | wg_bda: 162 regs, 35844 B shared |' "$T/out" &&
+       grep -qxF '| linear_f16 2560x6912 m=32 f16 | a [grid 4x30x1, block 384x1x1, 168 regs, 213444 B shared] x 1; r<32, 16> [grid 80x2x1, block 32x16x1, 32 regs, 0 B shared] x 1 | 213444 B | 4.3 | NA (not run) |' "$T/out" &&
+       grep -qxF '| matmul 512x512x512 f16 | NA (no peers row) | NA | NA | NA (not run) |' "$T/out" &&
        grep -qF 'against this device'"'"'s Vulkan cap of NA (no run.txt with max_compute_shared_bytes beside the results) a workgroup' "$T/out2" &&
        grep -qxF 'NA (no peers, or a peers.csv without the kernels column)' "$T/out2"; then
-        ok "gpu/tables.py: the peers' kernels and their shared memory against the Vulkan cap from run.txt (4.3x), the larger block of a split-K pair, NA without a row, the column or run.txt"
+        ok "gpu/tables.py: the peers' kernels and their shared memory against the Vulkan cap from run.txt (4.3x), the larger block of a split-K pair, vkbench's default row's registers and shared memory beside them (the auto row without bind=), NA without a row, the column or run.txt"
     else cat "$T/out2" >> "$T/out"; bad "gpu/tables.py peers' kernels" "$T/out"; fi
     # fp16 at 4096: 0.5 ms is 275 TFLOP/s, which meets the H100's 250 and misses the H200's 300
     for dev in "NVIDIA H100 80GB HBM3:250:met" "NVIDIA H200:300:\\*\\*missed\\*\\*"; do

@@ -97,7 +97,8 @@ def timed_cold(fn, flush, reps=40, n=15):
 
 def kernels_of(fn, calls=3):
     """What one call of fn runs on the GPU, from torch.profiler (CUPTI) over `calls` calls after the timing: each
-    distinct kernel, by its total time, as NAME [grid GX x GY x GZ, block B, R regs, S B shared] x launches a call, where
+    distinct kernel (or device copy / fill), by its total time, as NAME [grid GX x GY x GZ, block B, R regs, S B shared]
+    x launches a call (a copy or fill: NAME x launches), where
     S is the static + dynamic shared memory a block of it holds (tables.py sets it beside Vulkan's cap). The name is
     cut at its argument list; the three kernels that take the most time, then how many others. 'NA (why)' where the
     profiler gives no kernel."""
@@ -113,7 +114,7 @@ def kernels_of(fn, calls=3):
         try:
             prof.export_chrome_trace(path)
             with open(path) as f:
-                ev = [e for e in json.load(f).get("traceEvents", []) if e.get("cat") == "kernel"]
+                ev = [e for e in json.load(f).get("traceEvents", []) if e.get("cat") in ("kernel", "gpu_memcpy", "gpu_memset")]
         finally:
             os.unlink(path)
     except Exception as e:  # no CUPTI, a profiler that cannot start: the figure stays, its kernels are NA
@@ -129,7 +130,9 @@ def kernels_of(fn, calls=3):
         n, d = agg.get(key, (0, 0.0))
         agg[key] = (n + 1, d + float(e.get("dur", 0)))
     top = sorted(agg.items(), key=lambda kv: -kv[1][1])
-    out = ["%s [grid %s, block %s, %s regs, %s B shared] x %g" % (k[0], k[1], k[2], k[3], k[4], n / calls) for k, (n, _) in top[:3]]
+    # a copy or a fill that is no kernel (cudaMemcpyAsync D2D: "Memcpy DtoD ...") has no grid: its name only
+    out = [("%s [grid %s, block %s, %s regs, %s B shared] x %g" % (k[0], k[1], k[2], k[3], k[4], n / calls)) if k[1] != "?" else
+           "%s x %g" % (k[0], n / calls) for k, (n, _) in top[:3]]
     if len(top) > 3:
         out.append("+%d other kernels" % (len(top) - 3))
     return "; ".join(out)

@@ -101,7 +101,7 @@ def shared_cap(paths):
     return None, "NA (no run.txt with max_compute_shared_bytes beside the results)"
 
 
-def peer_kernels(pk, cap, why):
+def peer_kernels(rows, pk, cap, why):
     """What the peer ran in the cells the issues compare against, beside the most shared memory a vkbench workgroup may
     hold on the same device: the pipelines cuBLAS stages through shared memory (on an H200, session 40: 128x32 tiles 10
     steps deep for dense m=32) are on-chip budgets no Vulkan kernel here can have."""
@@ -111,17 +111,40 @@ def peer_kernels(pk, cap, why):
     if pk is None:
         print("NA (no peers, or a peers.csv without the kernels column)\n")
         return
-    print("| peer row | kernels | most shared memory a block | x the Vulkan cap |")
-    print("|---|---|---:|---:|")
-    keys = [("matmul", "%dx%dx%d" % (n, n, n), "f16") for n in (512, 4096, 8192)] + [("matmul", "4096x4096x4096", "f32")]
-    keys += [("linear_f16", "%s m=32" % sh, "f16") for sh in SIX]
-    for key in keys:
+    print("| peer row | kernels | most shared memory a block | x the Vulkan cap | vkbench's default there (pipeline statistics) |")
+    print("|---|---|---:|---:|---|")
+    cases = [(("matmul", "%dx%dx%d" % (n, n, n), dt), "matmul", dict(n=n, dtype=dt)) for n, dt in ((512, "f16"), (4096, "f16"),
+             (8192, "f16"), (4096, "f32"))]
+    cases += [(("linear_f16", "%s m=32" % sh, "f16"), "dense_f16", dict(shape=sh, m=32, mode="rotate", algo=None)) for sh in SIX]
+    for key, kernel, want in cases:
         k = pk.get(key)
         sm = [int(v) for v in re.findall(r"(\d+) B shared\]", k or "")]
         most = max(sm) if sm else None
-        print("| %s %s %s | %s | %s | %s |" % (key[0], key[1], key[2], k if k is not None else "NA (no peers row)",
-              "%d B" % most if most is not None else "NA", "%.1f" % (most / cap) if most is not None and cap else "NA"))
+        print("| %s %s %s | %s | %s | %s | %s |" % (key[0], key[1], key[2], k if k is not None else "NA (no peers row)",
+              "%d B" % most if most is not None else "NA", "%.1f" % (most / cap) if most is not None and cap else "NA",
+              own_stats(rows, kernel, want)))
     print()
+
+
+def own_stats(rows, kernel, want):
+    """The registers and shared memory the driver gave vkbench's default row of a case (its pipeline_stats column:
+    VK_KHR_pipeline_executable_properties), shader by shader; the matmul default is the auto row without bind=."""
+    if kernel == "matmul":
+        ok = [r for r in rows if r["kernel"] == "matmul" and r["variant"].startswith("auto") and "bind" not in r["_p"]
+              and all(r["_p"].get(k) == str(v) for k, v in want.items()) and r["status"] == "PASS"]
+        r, why = (min(ok, key=t), "") if ok else (None, "not run")
+    else:
+        r, why = pick(rows, kernel, **want)
+    if not r:
+        return "NA (%s)" % why
+    st = r.get("pipeline_stats", "")
+    out = []
+    for part in st.split(";"):
+        name, _, kv = part.strip().partition(":")
+        reg, shm = re.search(r"Register_Count=(\d+)", kv), re.search(r"Shared_Memory_Size=(\d+)", kv)
+        if reg or shm:
+            out.append("%s: %s regs, %s B shared" % (name.strip(), reg.group(1) if reg else "NA", shm.group(1) if shm else "NA"))
+    return "; ".join(out) if out else "NA (%s)" % (st or "no pipeline_stats")
 
 
 def read_floor(rows, sh, mode):
@@ -361,7 +384,7 @@ def main():
     rows = load(a)
     issue15(rows, peers)
     issue16(rows, peers)
-    peer_kernels(peers_kernels(pp), *shared_cap(a))
+    peer_kernels(rows, peers_kernels(pp), *shared_cap(a))
     clocks(rows)
 
 
