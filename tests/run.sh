@@ -496,7 +496,7 @@ else echo "skip - gbench JSON parse check (no python3)"; fi
 # tests/gpu/tables.py (the closing notes' acceptance tables) computes each ratio from the two medians and each verdict
 # from the issue's target, and prints NA where a row was not measured: synthetic rows, known answers.
 if command -v python3 > /dev/null; then
-    printf 'kernel,variant,params,mode,status,time_median_s,bw_frac_copy,clock_check,bytes,read_Bps,copy_Bps\n%s\n%s\n%s\n%s\n%s\n%s\n%s\n%s\n%s\n%s\n%s\n%s\n%s\n%s\n%s\n%s\n%s\n%s\n' \
+    printf 'kernel,variant,params,mode,status,time_median_s,bw_frac_copy,clock_check,bytes,read_Bps,copy_Bps\n%s\n%s\n%s\n%s\n%s\n%s\n%s\n%s\n%s\n%s\n%s\n%s\n%s\n%s\n%s\n%s\n%s\n%s\n%s\n%s\n' \
         'bitnet_linear,dot,shape=28672x4096 m=1 variant=dot mode=rotate,rotate,PASS,1e-05,0.72,ok: 1980 of 1990 MHz,40000,1e10,1e10' \
         'dense_f16,default,shape=28672x4096 m=1 mode=rotate,rotate,PASS,6e-05,0.9,"ok: 1980 of 1990 MHz; re-timed after a first pass at 400 MHz (median 3e-4 s)"' \
         'bitnet_linear,dot,shape=4096x14336 m=1 variant=dot mode=rotate,rotate,PASS,1e-05,0.69,low: 400 of 1990 MHz' \
@@ -514,7 +514,9 @@ if command -v python3 > /dev/null; then
         'bitnet_linear,dot,shape=28672x4096 m=32 variant=dot mode=rotate,rotate,PASS,1e-05,NA,ok: 1980 of 1990 MHz' \
         'dense_f16,default,shape=28672x4096 m=32 mode=rotate,rotate,PASS,3e-05,NA,ok: 1980 of 1990 MHz' \
         'bitnet_linear,dot,shape=28672x4096 m=32 variant=dot mode=cold,cold,PASS,1.1e-05,NA,ok: 1980 of 1990 MHz' \
-        'dense_f16,default,shape=28672x4096 m=32 mode=cold,cold,PASS,3.3e-05,NA,ok: 1980 of 1990 MHz' > "$T/tab.csv"
+        'dense_f16,default,shape=28672x4096 m=32 mode=cold,cold,PASS,3.3e-05,NA,ok: 1980 of 1990 MHz' \
+        'bitnet_linear,dot,shape=6144x4096 m=32 variant=dot mode=rotate,rotate,PASS,1e-05,NA,ok: 1980 of 1990 MHz' \
+        'dense_f16,default,shape=6144x4096 m=32 mode=rotate,rotate,PASS,1.998e-05,NA,ok: 1980 of 1990 MHz' > "$T/tab.csv"
     printf 'op,shape,dtype,median_s,min_s,samples,rate,unit,method\nmatmul,512x512x512,f16,4e-06,4e-06,5,1,x,graph\nnull,1,f32,1e-06,1e-06,5,1,x,graph\n%s\n' \
         'linear_f16_cold,28672x4096 m=32,f16,3e-05,3e-05,15,1,x,cold-graph-diff' > "$T/tabp.csv"
     python3 tests/gpu/tables.py --peers "$T/tabp.csv" "$T/tab.csv" > "$T/out" 2>&1
@@ -532,8 +534,9 @@ if command -v python3 > /dev/null; then
        grep -q '^| 28672x4096 | 10.00 | 8.00 (75%) | 7.00 (65%) | yes | no: the read reaches 65% of copy |$' "$T/out" &&
        grep -q '^| 4096x14336 | 11.67 | 12.00 (NA) | not run | no: needed under the read | NA |$' "$T/out" &&
        grep -q '^| 13824x2560 | NA | not run | not run | NA | NA |$' "$T/out" &&
-       grep -q '^Clock check: 17 of 18 timed rows at their working clock, 1 re-timed after a low first pass, 1 still low$' "$T/out"; then
-        ok "gpu/tables.py: ratios from the medians, verdicts from the targets (72% copy meets, 69% misses), NA where not measured, the default matmul row is the one without bind=, the clock check counted, the per-call floors, the needed time and the ratio at the read floor (batch 1 and 8), the batch-1 bound (noop + bytes at the read ceiling), the batch-1 targets within one dispatch's reach at 2 and 1.6 bits (under the read, or the read under 70% of copy), 512's L2 floor (readbw over 12 MiB), cold rows against the cold peer"
+       grep -qxF '| 6144x4096 | 32 | 10.00 | 19.98 | NA (no peers) | NA  | 1.998 **missed** | 9.99 | not run |' "$T/out" &&
+       grep -q '^Clock check: 19 of 20 timed rows at their working clock, 1 re-timed after a low first pass, 1 still low$' "$T/out"; then
+        ok "gpu/tables.py: ratios from the medians, verdicts from the targets (72% copy meets, 69% misses), NA where not measured, the default matmul row is the one without bind=, the clock check counted, the per-call floors, the needed time and the ratio at the read floor (batch 1 and 8), the batch-1 bound (noop + bytes at the read ceiling), the batch-1 targets within one dispatch's reach at 2 and 1.6 bits (under the read, or the read under 70% of copy), 512's L2 floor (readbw over 12 MiB), cold rows against the cold peer, a ratio that rounds to its target but misses it printed with a third digit (1.998)"
     else bad "gpu/tables.py on synthetic rows" "$T/out"; fi
     # What the peers ran (peers.py's kernels column) beside the Vulkan cap that run.txt records: 213188 B of shared
     # memory a block is 4.3x 49152; a split-K pair reports its larger block; vkbench's default row (the auto row without

@@ -58,8 +58,19 @@ def frac(r, col="bw_frac_copy"):
     return "NA" if v in ("", "NA") else "%.0f%%" % (100 * float(v))
 
 
-def ratio(a, b, fmt="%.2f"):
-    return fmt % (a / b) if a and b else "NA"
+def ratio(a, b, fmt="%.2f", target=None, most=False):
+    """a / b in fmt, or NA. Against a target (>= target, or <= it with most), a ratio that misses it but rounds to it
+    gets more digits (up to 4) so that it reads as what its verdict says: 1.998 beside "missed" against 2, not 2.00."""
+    if not a or not b:
+        return "NA"
+    q, s, f = a / b, fmt % (a / b), fmt
+    if target is not None and (q > target if most else q < target):
+        for d in (3, 4):
+            if s != f % target:
+                break
+            f = "%%.%df" % d
+            s = f % q
+    return s
 
 
 def verdict(ok):
@@ -220,7 +231,7 @@ def issue15(rows, peers):
             need = "%.2f" % (t(d) * 1e6 / (6 if big else 4)) if d else "NA"
             bd, bc = byte_bound(b, nv) if b else (None, "NA")
             bnd = "%.2f (%.0f%%, %s)" % (bd * 1e6, 100 * bc, ratio(t(d), bd)) if bd else bc
-            print("| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |" % (sh, us(b, wb), frac(b), us(d, wd), ratio(t(d), t(b)),
+            print("| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |" % (sh, us(b, wb), frac(b), us(d, wd), ratio(t(d), t(b), target=6 if big else 4),
                   need, us(fl, wf), ratio(t(d), t(fl)), bnd, ">= 6x, >= 70% copy" if big else ">= 4x", verdict(ok)))
         print()
         packed_reach(rows, mode)
@@ -244,7 +255,7 @@ def issue15(rows, peers):
                 need = t(d) / tx if d else None
                 under = need is not None and fl is not None and need < t(fl)
                 print("| %s | %d | %s | %s | %s | %s %s | %s %s | %s%s | %s |" % (sh, m, us(b, wb), us(d, wd), "%.2f" % (cb * 1e6) if cb else "NA (no peers)",
-                      ratio(t(d), cb), "" if dr is None else verdict(dr <= 1.25), ratio(t(d), t(b)),
+                      ratio(t(d), cb, target=1.25, most=True), "" if dr is None else verdict(dr <= 1.25), ratio(t(d), t(b), target=tx),
                       "" if x is None else verdict(x >= tx), "NA" if need is None else "%.2f" % (need * 1e6),
                       " (under the floor)" if under else "", us(fl, wf)))
         print()
