@@ -115,7 +115,7 @@ def shared_cap(paths):
 def peer_kernels(rows, pk, cap, why):
     """What the peer ran in the cells the issues compare against, beside the most shared memory a vkbench workgroup may
     hold on the same device: the pipelines cuBLAS stages through shared memory (on an H200, session 40: 128x32 tiles 10
-    steps deep for dense m=32) are on-chip budgets no Vulkan kernel here can have."""
+    steps deep for dense m=32, 221508 B a CTA) are on-chip budgets that one Vulkan workgroup here cannot hold."""
     print("### What the peers ran (peers.py's kernels column, from CUPTI: kernel [grid, block, registers, shared memory a "
           "block] x launches a call), against this device's Vulkan cap of %s a workgroup\n"
           % ("%d B (%.0f KiB)" % (cap, cap / 1024) if cap else why))
@@ -140,12 +140,7 @@ def peer_kernels(rows, pk, cap, why):
 def own_stats(rows, kernel, want):
     """The registers and shared memory the driver gave vkbench's default row of a case (its pipeline_stats column:
     VK_KHR_pipeline_executable_properties), shader by shader; the matmul default is the auto row without bind=."""
-    if kernel == "matmul":
-        ok = [r for r in rows if r["kernel"] == "matmul" and r["variant"].startswith("auto") and "bind" not in r["_p"]
-              and all(r["_p"].get(k) == str(v) for k, v in want.items()) and r["status"] == "PASS"]
-        r, why = (min(ok, key=t), "") if ok else (None, "not run")
-    else:
-        r, why = pick(rows, kernel, **want)
+    r, why = (matmul_default(rows, want), "not run") if kernel == "matmul" else pick(rows, kernel, **want)
     if not r:
         return "NA (%s)" % why
     st = r.get("pipeline_stats", "")
@@ -156,6 +151,14 @@ def own_stats(rows, kernel, want):
         if reg or shm:
             out.append("%s: %s regs, %s B shared" % (name.strip(), reg.group(1) if reg else "NA", shm.group(1) if shm else "NA"))
     return "; ".join(out) if out else "NA (%s)" % (st or "no pipeline_stats")
+
+
+def matmul_default(rows, want):
+    """matmul's default row of a case: the fastest PASS auto row (variant auto:CHOICE) whose params contain want, without
+    bind= (a named binding is not the default); None if there is none."""
+    auto = [r for r in rows if r["kernel"] == "matmul" and r["variant"].startswith("auto") and "bind" not in r["_p"]
+            and all(r["_p"].get(k) == str(v) for k, v in want.items()) and r["status"] == "PASS"]
+    return min(auto, key=t) if auto else None
 
 
 def read_floor(rows, sh, mode):
@@ -283,9 +286,7 @@ def issue16(rows, peers):
     def line(name, kernel, want, peer, target, better_is_rate=False, rate=None):
         d, wd = pick(rows, kernel, **dict(want, variant=None) if kernel == "matmul" else want)
         if kernel == "matmul":  # the auto row: variant column reads auto:CHOICE; bind= named is not the default
-            auto = [r for r in rows if r["kernel"] == "matmul" and r["variant"].startswith("auto") and "bind" not in r["_p"]
-                    and all(r["_p"].get(k) == str(v) for k, v in want.items()) and r["status"] == "PASS"]
-            d = min(auto, key=t) if auto else d
+            d = matmul_default(rows, want) or d
         allv = [r for r in rows if r["kernel"] == kernel and r["status"] == "PASS"
                 and all(r["_p"].get(k) == str(v) for k, v in want.items())]
         best = min(allv, key=t) if allv else None
