@@ -59,7 +59,10 @@ const uint LPL = (RS + SS - 1u) / SS;             // W rows (uvec4 loads) per la
 const uint XLN = XS != 0u ? SR * SS : SS;         // lanes that load and stage a step's x: the part's, or the subgroup's
 const uint XQ = TN * 4u, XPL = (XQ + XLN - 1u) / XLN;  // x: uvec4 per step, per lane
 const uint WST = 4u * GS + 1u;                    // slab row stride (uvec4): GS groups + 1 of padding (conflict-free)
-const uint WSL = RS * WST;                        // slab: RS decoded rows, then TN tokens
+// XS with GS = 2: x is staged two groups at a time (one workgroup barrier a pair), W one group at a time in a slab of
+// one group's rows (WSW = 5), decoded again for the pair's second group behind subgroup barriers; else WSW = WST.
+const uint WSW = XS != 0u ? 5u : WST;
+const uint WSL = RS * WSW;                        // slab: RS decoded rows, then TN tokens
 const uint SLAB = XS != 0u ? WSL : WSL + TN * WST;  // XS: x is in the part's two stages after the ones instead
 const uint TILE = LM * LN / 4u;                   // uvec4 of one staged int32 accumulator
 const uint ACS = WN * MT * TILE;                  // a subgroup's staged accumulators
@@ -100,34 +103,27 @@ AccEmu emu_sub(AccEmu a, AccEmu b) {
         }                                                                                             \
     }
 // Group S's W (P) and x (Q) into half H of the stage (uvec4 4 H .. 4 H + 3 of each slab row); x's rows at xa_.
-#define STAGE(P, Q, H) {                                                                              \
+#define STAGE_W(P, H) {                                                                               \
         [[unroll]] for (uint q = 0u; q < LPL; ++q) {                                                  \
             uint r_ = lane + q * SS;                                                                  \
             if (r_ < RS)                                                                              \
-                [[unroll]] for (uint u = 0u; u < 4u; ++u) sm[slab + r_ * WST + 4u * (H) + u] = bitnet_codes(P[q][u]); \
+                [[unroll]] for (uint u = 0u; u < 4u; ++u) sm[slab + r_ * WSW + 4u * (H) + u] = bitnet_codes(P[q][u]); \
         }                                                                                             \
+    }
+#define STAGE_X(Q, H) {                                                                               \
         [[unroll]] for (uint q = 0u; q < XPL; ++q) {                                                  \
             uint e_ = xl + q * XLN;                                                                   \
             if (e_ < XQ) sm[xa_ + (e_ / 4u) * WST + 4u * (H) + e_ % 4u] = Q[q];                      \
             if (XSUM != 0u && e_ < XQ) xsa[q] += KP_XSUM(Q[q]);                                       \
         }                                                                                             \
     }
+#define STAGE(P, Q, H) { STAGE_W(P, H) STAGE_X(Q, H) }
 // Steps S .. S + GS - 1 on register sets P, Q (and PB, QB when GS = 2; past the part they hold zeros, which add
-// nothing); then each set takes the step AH later. XS: x in the part's stage (S) & 1, which every subgroup last read
-// two steps ago, before the workgroup barrier of the step between; so one barrier a step (uniform: ns = p1 for all).
-#define STEP(P, Q, PB, QB, S) if ((S) < ns) {                                                         \
-        uint xa_ = XS != 0u ? XB + (2u * ks + ((S) & 1u)) * TN * WST : slab + WSL;                    \
-        subgroupBarrier();  /* the previous stage's fragment loads are done */                        \
-        STAGE(P, Q, 0u)                                                                               \
-        if (GS == 2u) STAGE(PB, QB, 1u)                                                               \
-        if (XS != 0u) {                                                                               \
-            memoryBarrierShared();                                                                    \
-            barrier();                                                                                \
-        } else {                                                                                      \
-            subgroupMemoryBarrierShared();                                                            \
-            subgroupBarrier();                                                                        \
-        }                                                                                             \
-        [[unroll]] for (uint kk = 0u; kk < KP_N(2u * GS); ++kk) {                                     \
+// nothing); then each set takes the step AH later. XS: x in the part's stage (S / GS) & 1, which every subgroup last
+// read two stages ago, before the workgroup barrier of the stage between; so one barrier a stage (uniform: ns = p1 for
+// all). XS with GS = 2: the pair's x in one stage, its W one group at a time in the one-group slab (MMAS' kk 0 .. 1
+// read slab columns 2 (kk % 2), x columns 2 kk).
+#define MMAS(K0, K1) [[unroll]] for (uint kk = (K0); kk < KP_N(K1); ++kk) {                            \
             FRAG_B fb[MT];                                                                            \
             FRAG_A fa;                                                                                \
             [[unroll]] for (uint j = 0u; j < KP_N(MT); ++j) {                                         \
@@ -135,9 +131,32 @@ AccEmu emu_sub(AccEmu a, AccEmu b) {
                 if (XSUM == 0u) asx[j] = MMA(ones, fb[j], asx[j]);                                    \
             }                                                                                         \
             [[unroll]] for (uint i = 0u; i < KP_N(WN); ++i) {                                         \
-                LOAD_ROW(fa, slab + i * LM * WST + 2u * kk, WST);                                     \
+                LOAD_ROW(fa, slab + i * LM * WSW + 2u * (WSW == WST ? kk : kk % 2u), WSW);            \
                 [[unroll]] for (uint j = 0u; j < KP_N(MT); ++j) acc[i][j] = MMA(fa, fb[j], acc[i][j]);\
             }                                                                                         \
+        }
+#define STEP(P, Q, PB, QB, S) if ((S) < ns) {                                                         \
+        uint xa_ = XS != 0u ? XB + (2u * ks + (((S) / GS) & 1u)) * TN * WST : slab + WSL;             \
+        subgroupBarrier();  /* the previous stage's fragment loads are done */                        \
+        STAGE(P, Q, 0u)                                                                               \
+        if (GS == 2u && XS != 0u) STAGE_X(QB, 1u)                                                     \
+        else if (GS == 2u) STAGE(PB, QB, 1u)                                                          \
+        if (XS != 0u) {                                                                               \
+            memoryBarrierShared();                                                                    \
+            barrier();                                                                                \
+        } else {                                                                                      \
+            subgroupMemoryBarrierShared();                                                            \
+            subgroupBarrier();                                                                        \
+        }                                                                                             \
+        if (GS == 2u && XS != 0u) {                                                                   \
+            MMAS(0u, 2u)                                                                              \
+            subgroupBarrier();  /* the first group's slab reads are done */                           \
+            STAGE_W(PB, 0u)                                                                           \
+            subgroupMemoryBarrierShared();                                                            \
+            subgroupBarrier();                                                                        \
+            MMAS(2u, 4u)                                                                              \
+        } else {                                                                                      \
+            MMAS(0u, 2u * GS)                                                                         \
         }                                                                                             \
         LOADW(P, (S) + AH)                                                                            \
         LOADX(Q, (S) + AH)                                                                            \

@@ -240,11 +240,11 @@ int bitnet_mma_sg_plan(vkb_case *c, long long n, long long k, int64_t m, size_t 
 static uint64_t kp_acc(int64_t wn, uint64_t tn, const uint32_t f[3]) { return (uint64_t)wn * (tn / f[1]) * f[0] * f[1] / 4; }
 
 /* uvec4 of one mma_kp subgroup's shared slot (SLOT): its slab (RS = 16 wn rows and, unless xs, TN tokens, 4 gs + 1
- * uvec4 each) or, after the loop and unless xs (which stages them over the whole array), its accumulators, whichever is
- * larger. */
+ * uvec4 each; with xs RS rows of one group, 5 uvec4, whatever gs) or, after the loop and unless xs (which stages them over
+ * the whole array), its accumulators, whichever is larger. */
 static uint64_t kp_slot(int64_t wn, uint64_t tn, const uint32_t f[3], int64_t gs, int xs)
 {
-    uint64_t slab = ((uint64_t)wn * f[0] + (xs ? 0 : tn)) * (4 * (uint64_t)gs + 1), stage = kp_acc(wn, tn, f);
+    uint64_t slab = xs ? (uint64_t)wn * f[0] * 5 : ((uint64_t)wn * f[0] + tn) * (4 * (uint64_t)gs + 1), stage = kp_acc(wn, tn, f);
     return slab > stage || xs ? slab : stage;
 }
 
@@ -285,9 +285,11 @@ static int kp_auto(uint64_t n, size_t nc, uint64_t tn, uint64_t gz, uint64_t sms
  * one pair of barriers (1, the default; 2: no consistent gain, tests/gpu/sweep_s17c.txt), ah= groups in flight (4 in four
  * register sets; 2 in two, fewer registers: the default where one 32-token tile holds every token, below). Shared
  * memory: sgs slots of max(RS + TN rows x (4 gs + 1) uvec4, the WN x MT staged accumulators) and the block of ones.
- * xs=1 (gs=1; wn, sk and sgs given): a step's x staged once per K part and shared by its sgs / sk row tiles, in two stages
- * of TN rows x 5 uvec4 a part (the slots then hold RS rows), one workgroup barrier a step instead of two subgroup ones;
- * the accumulators are staged over the whole array at the end. */
+ * xs=1 (wn, sk and sgs given): a step's x staged once per K part and shared by its sgs / sk row tiles, in two stages
+ * of TN rows x (4 gs + 1) uvec4 a part (the slots then hold RS rows of one group), one workgroup barrier a stage instead
+ * of two subgroup ones; with gs=2 a stage holds two groups' x and each subgroup decodes their W one after the other
+ * behind subgroup barriers (one workgroup barrier a pair of groups); the accumulators are staged over the whole array
+ * at the end. */
 int bitnet_mma_kp_plan(vkb_case *c, long long n, long long k, int64_t m, size_t nc, int emu, int panel)
 {
     int64_t gs = vkb_param_int(c, "gs", 1);
@@ -301,9 +303,9 @@ int bitnet_mma_kp_plan(vkb_case *c, long long n, long long k, int64_t m, size_t 
     uint64_t tn = f[1] * mt, gz = ((uint64_t)m + tn - 1) / tn;
     int64_t wn = vkb_param_int(c, "wn", 0), sk = vkb_param_int(c, "sk", 0), sgs = vkb_param_int(c, "sgs", 0);
     int64_t xs = vkb_param_int(c, "xs", 0);
-    if ((xs != 0 && xs != 1) || (xs && (gs != 1 || !wn || !sk || !sgs)))
-        return vkb_error(c, "xs=%lld: expected 0, or 1 with gs=1 and wn, sk and sgs given (gs=%lld wn=%lld sk=%lld sgs=%lld)",
-                         (long long)xs, (long long)gs, (long long)wn, (long long)sk, (long long)sgs);
+    if ((xs != 0 && xs != 1) || (xs && (!wn || !sk || !sgs)))
+        return vkb_error(c, "xs=%lld: expected 0, or 1 with wn, sk and sgs given (wn=%lld sk=%lld sgs=%lld)", (long long)xs,
+                         (long long)wn, (long long)sk, (long long)sgs);
     /* xs=1 wn=2 with bitnet_kp_xs_rule's sk and sgs (reference/bitnet_linear.h) at 32-token tiles, one or two of them
      * (17 <= m <= 64), gs=1, where none of xs, wn, sk, sgs is given. On the H200 (rotate / cold, us; sweep_s33c.txt):
      *   13824x2560 (SR 4: sk=3 sgs=12) 15.63 / 17.70 against kp_auto's 17.30 / 20.03;
