@@ -40,6 +40,11 @@
 // Session 34 (H200): XSUM = 1 sums x per token from the staged x words (packed dot products) instead of the ones MMA:
 // 28672x4096 m=32 (xs, one K part) from 35.8 to 33.9 us rotate, 38.0 to 37.1 cold; with two K parts (20480x3200) or two
 // token tiles it lost (sweep_s34d.txt), so the host takes it at one K part and one token tile.
+// Session 40 (H200): XS with GS = 2 stages two groups' x between workgroup barriers (half of them: the barrier a step
+// had cost 12-16% at m=32, sweep_s34d.txt's noxbar) and decodes the pair's W one group at a time through the one-group
+// slab behind subgroup barriers (two groups' slabs do not fit 48 KiB beside the stages): 28672x4096 m=32 33.4 -> 30.1 us
+// rotate, 34.3 -> 31.0 cold, 20480x3200 21.4 -> 20.4 and 22.2 -> 21.2 (sweep_s40c.txt); the host takes it with the xs
+// rule's tiling at one token tile where it fits (reference/bitnet_linear.h bitnet_kp_xs_gs).
 #include "bitnet_mma_io.glsl"
 #define BITNET_DOT
 #include "bitnet_dot.glsl"

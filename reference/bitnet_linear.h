@@ -90,4 +90,13 @@ static inline int bitnet_kp_xs_rule(uint64_t tiles, uint64_t nc, uint64_t sms, u
     return 0;
 }
 
+/* mma_kp's groups a stage with the shared x stage that bitnet_kp_xs_rule chose (xs=1, gs not given): 2 where one token
+ * tile holds every token (gz == 1) and the two-group x stages (part2: a K part's two stages of two groups) fit beside
+ * the one-group W slabs in words uvec4, else 1 (the measurements are at its call in reference/bitnet_mma.c). */
+static inline int64_t bitnet_kp_xs_gs(uint64_t gz, uint64_t sgs, uint64_t sk, uint64_t slab, uint64_t part2, uint64_t acc,
+                                      uint64_t ones, uint64_t words)
+{
+    return gz == 1 && bitnet_kp_xs_words(sgs, sk, slab, part2, acc, ones) <= words ? 2 : 1;
+}
+
 #endif

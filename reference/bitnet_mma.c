@@ -282,7 +282,8 @@ static int kp_auto(uint64_t n, size_t nc, uint64_t tn, uint64_t gz, uint64_t sms
  * Tunables: frag= (K must be 32), wn= row fragments per subgroup (1, 2, 4; RS = 16 wn rows), sk= K parts (1..16), sgs=
  * subgroups per workgroup (a multiple of sk, <= 16; SR = sgs / sk row tiles); those not given come from kp_auto. MT =
  * ceil(m / N) token fragments per subgroup, up to 32 tokens a tile (grid z holds the rest). gs= groups staged between
- * one pair of barriers (1, the default; 2: no consistent gain, tests/gpu/sweep_s17c.txt), ah= groups in flight (4 in four
+ * one pair of barriers (1, the default; 2: no consistent gain without xs, tests/gpu/sweep_s17c.txt; 2 by default with the
+ * xs rule's tiling where it fits, below), ah= groups in flight (4 in four
  * register sets; 2 in two, fewer registers: the default where one 32-token tile holds every token, below). Shared
  * memory: sgs slots of max(RS + TN rows x (4 gs + 1) uvec4, the WN x MT staged accumulators) and the block of ones.
  * xs=1 (wn, sk and sgs given): a step's x staged once per K part and shared by its sgs / sk row tiles, in two stages
@@ -324,8 +325,24 @@ int bitnet_mma_kp_plan(vkb_case *c, long long n, long long k, int64_t m, size_t 
     uint64_t xpart = 2 * tn * (4 * (uint64_t)gs + 1);  /* xs: a K part's two x stages (kernels/bitnet_mma_kp.glsl) */
     if (!vkb_param_str(c, "xs", NULL) && !wn && !sk && !sgs && gs == 1 && tn == 32 && gz <= 2 &&
         bitnet_kp_xs_rule(((uint64_t)n + 31) / 32 * gz, nc, sms, (uint64_t)c->caps.max_shared / 16, kp_slot(2, tn, f, gs, 1), xpart,
-                          kp_acc(2, tn, f), 2 * f[0], &sk, &sgs))
+                          kp_acc(2, tn, f), 2 * f[0], &sk, &sgs)) {
         xs = 1, wn = 2;
+        /* gs=2 on that tiling (bitnet_kp_xs_gs: one token tile, and it fits): x staged two groups a workgroup barrier, W
+         * decoded a group at a time behind subgroup barriers. On the H200 (session 40, us, rotate / cold, two runs;
+         * tests/gpu/sweep_s40c.txt):
+         *   20480x3200 m=32 (sk=2 sgs=10) 20.43 / 21.22 both runs against gs=1's 21.41-21.42 / 22.14-22.21 (ah=2;
+         *   21.53-21.55 / 22.37-22.43 at ah=4); 28672x4096 m=32 (sk=1 sgs=4, xsum) 30.07-30.08 / 30.98 against
+         *   33.35-33.38 / 34.24-34.30; at m=24 (sweep_s40d.txt) 20.22 / 20.99 against 21.19 / 21.95 and 29.54 / 30.21
+         *   against 32.94 / 33.92.
+         * 13824x2560's sk=3 sgs=12 does not fit with gs=2, and no tiling that does reached its gs=1 default (best: sk=1 sgs=4
+         * 17.89 against 14.84). At m=64 (two token tiles) gs=2 took 13824x2560 from 25.07 to 23.03 and 28672x4096 from
+         * 73.28 to 60.68, but 20480x3200 from 35.40 to 49.50 (a cliff not pinned down, as xsum's there): so one tile only. */
+        if (!vkb_param_str(c, "gs", NULL) && vkb_param_int(c, "ah", 4) != 2) {  /* gs=2 runs 4 groups in flight */
+            gs = bitnet_kp_xs_gs(gz, (uint64_t)sgs, (uint64_t)sk, kp_slot(2, tn, f, 2, 1), 2 * tn * 9, kp_acc(2, tn, f), 2 * f[0],
+                                 (uint64_t)c->caps.max_shared / 16);
+            xpart = 2 * tn * (4 * (uint64_t)gs + 1);
+        }
+    }
     /* ah: 2 where a tile holds 32 tokens and m <= 64 (gs=1) without xs: on the H200 (tests/gpu/sweep_s26g.txt, m=32, the six
      * shapes) 164 registers against 206 took 3.5-11% less time cold and -1.5..+2.2% rotate; at m=8 (118 against 138) 3-13%
      * less cold but up to 8% more rotate, so 4 there. With xs (x's loads shared) ah=4 held 146 registers against 130 and

@@ -300,11 +300,11 @@ expect_exit 3 "gs=3, ah=3, and gs= outside algo=mma_kp: exit 3" run -e "bitnet_l
 grep_out "gs=3: names the line and the value" '-e#1:1: .*gs=3: expected 1 or 2 groups a stage'
 grep_out "gs= outside mma_kp: names the line" '-e#2:1: .*gs=, xs= and xsum= apply to algo=mma_kp only, ah= to mma_kp and hmma'
 grep_out "ah=3: names the line and the value" '-e#3:1: .*ah=3 gs=1: expected 4 or 2 groups in flight \(2 with gs=1 only\)'
-expect_exit 3 "xs=1 without its tiling, with gs=2, and xs= outside algo=mma_kp: exit 3" run \
-    -e "bitnet_linear n=64 k=64 m=8 algo=mma_kp_emu xs=1 wn=2 sk=1" -e "bitnet_linear n=64 k=64 m=8 algo=mma_kp_emu xs=1 gs=2 wn=2 sk=1 sgs=2" \
+expect_exit 3 "xs=1 without its tiling, xs=1 gs=2 ah=2, and xs= outside algo=mma_kp: exit 3" run \
+    -e "bitnet_linear n=64 k=64 m=8 algo=mma_kp_emu xs=1 wn=2 sk=1" -e "bitnet_linear n=64 k=64 m=8 algo=mma_kp_emu xs=1 gs=2 ah=2 wn=2 sk=1 sgs=2" \
     -e "bitnet_linear n=64 k=64 m=8 algo=hmma_emu xs=1" --min-time 0.01
-grep_out "xs=1 without sgs: names the line and what is missing" '-e#1:1: .*xs=1: expected 0, or 1 with gs=1 and wn, sk and sgs given \(gs=1 wn=2 sk=1 sgs=0\)'
-grep_out "xs=1 gs=2: names the line" '-e#2:1: .*xs=1: expected 0, or 1 with gs=1 .*\(gs=2 wn=2 sk=1 sgs=2\)'
+grep_out "xs=1 without sgs: names the line and what is missing" '-e#1:1: .*xs=1: expected 0, or 1 with wn, sk and sgs given \(wn=2 sk=1 sgs=0\)'
+grep_out "xs=1 gs=2 ah=2: names the line" '-e#2:1: .*ah=2 gs=2: expected 4 or 2 groups in flight \(2 with gs=1 only\)'
 grep_out "xs= outside mma_kp: names the line" '-e#3:1: .*gs=, xs= and xsum= apply to algo=mma_kp only'
 expect_exit 3 "xsum=1 without xs=1: exit 3" run -e "bitnet_linear n=64 k=64 m=8 algo=mma_kp_emu xsum=1" --min-time 0.01
 grep_out "xsum=1 without xs=1: names the line and the value" '-e#1:1: .*xsum=1: expected 0, or 1 with xs=1 \(xs=0\)'

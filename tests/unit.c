@@ -2208,6 +2208,16 @@ static void test_kp_xs_rule(void)
     CHECK(XS_RULE(2 * 13824, 40, 132, 3072) && sk == 1 && sgs == 4);
     CHECK(!XS_RULE(2 * 6144, 64, 132, 3072));
 #undef XS_RULE
+    /* gs=2 on the rule's tiling (bitnet_kp_xs_gs): a part's two stages of two groups, 2 x 32 x 9 uvec4; one token tile.
+     * 20480x3200's sk=2 sgs=10 needs 1600 + 32 + 1152 = 2784 of 3072, 28672x4096's sk=1 sgs=4 1248: gs=2; 13824x2560's
+     * sk=3 sgs=12 3680: gs=1; two token tiles, or lavapipe's 2048 for SR 5: gs=1; at exactly 2784: gs=2 */
+#define XS_GS(gz, sgs, sk, words) bitnet_kp_xs_gs(gz, sgs, sk, 160, 576, 256, 32, words)
+    CHECK(XS_GS(1, 10, 2, 3072) == 2 && XS_GS(1, 4, 1, 3072) == 2 && XS_GS(1, 12, 3, 3072) == 1);
+    CHECK(XS_GS(2, 4, 1, 3072) == 1 && XS_GS(1, 10, 2, 2048) == 1);
+    CHECK(XS_GS(1, 10, 2, 2784) == 2 && XS_GS(1, 10, 2, 2783) == 1);
+    /* the accumulators laid over the loop's data count when they are more: 16 x 256 = 4096 at sgs 16 */
+    CHECK(XS_GS(1, 16, 1, 3072) == 1);
+#undef XS_GS
 }
 
 /* vkb_bind_twins (harness/util.c): which pipelines take their by-address twin NAME_bda under bind= desc, bda and
