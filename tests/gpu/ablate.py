@@ -53,7 +53,7 @@ KP_CUTS = {
     "noload": W_ROWS_NOLOAD,
     "noxload": [("Q[q] = e_ < XQ && t_ < pc.m && g_ < cend ? VB_X[(t_ * pc.p0 + g_) * 4u + e_ % 4u] : uvec4(0u);",
                  "Q[q] = uvec4(e_ * 0x01010101u + g_);")],
-    "nodecode": [("sm[slab + r_ * WST + 4u * (H) + u] = bitnet_codes(P[q][u]);", "sm[slab + r_ * WST + 4u * (H) + u] = uvec4(P[q][u]);")],
+    "nodecode": [("sm[slab + r_ * WSW + 4u * (H) + u] = bitnet_codes(P[q][u]);", "sm[slab + r_ * WSW + 4u * (H) + u] = uvec4(P[q][u]);")],
     "noones": [("                if (XSUM == 0u) asx[j] = MMA(ones, fb[j], asx[j]);                                    \\\n", "")],
     "nobar": [("        subgroupBarrier();  /* the previous stage's fragment loads are done */                        \\\n", ""),
               ("            subgroupMemoryBarrierShared();                                                            \\\n"
@@ -62,7 +62,7 @@ KP_CUTS = {
     # session 33: x's or W's stores into the slab gone (so their loads go dead too: against noxload / noload, what
     # staging them costs; the fragment loads still read the slab)
     "noxstage": [("            if (e_ < XQ) sm[xa_ + (e_ / 4u) * WST + 4u * (H) + e_ % 4u] = Q[q];                      \\\n", "")],
-    "nowstage": [("                [[unroll]] for (uint u = 0u; u < 4u; ++u) sm[slab + r_ * WST + 4u * (H) + u] = bitnet_codes(P[q][u]); \\\n",
+    "nowstage": [("                [[unroll]] for (uint u = 0u; u < 4u; ++u) sm[slab + r_ * WSW + 4u * (H) + u] = bitnet_codes(P[q][u]); \\\n",
                   "                {}                                                                            \\\n")],
 }
 
