@@ -334,9 +334,10 @@ int bitnet_mma_kp_plan(vkb_case *c, long long n, long long k, int64_t m, size_t 
          *   21.53-21.55 / 22.37-22.43 at ah=4); 28672x4096 m=32 (sk=1 sgs=4, xsum) 30.07-30.08 / 30.98 against
          *   33.35-33.38 / 34.24-34.30; at m=24 (sweep_s40d.txt) 20.22 / 20.99 against 21.19 / 21.95 and 29.54 / 30.21
          *   against 32.94 / 33.92.
-         * 13824x2560's sk=3 sgs=12 does not fit with gs=2, and no tiling that does reached its gs=1 default (best: sk=1 sgs=4
-         * 17.89 against 14.84). At m=64 (two token tiles) gs=2 took 13824x2560 from 25.07 to 23.03 and 28672x4096 from
-         * 73.28 to 60.68, but 20480x3200 from 35.40 to 49.50 (a cliff not pinned down, as xsum's there): so one tile only. */
+         * 13824x2560's sk=3 sgs=12 does not fit with gs=2, and none of the six tried that fit reached its gs=1 default
+         * (best: sk=2 sgs=8, 15.42 against 14.84). At m=64 (two token tiles) gs=2 took 13824x2560 from 25.07 to 23.03
+         * and 28672x4096 from 73.28 to 60.68, but 20480x3200 from 35.40 to 49.50 at the rule's sk=1 sgs=4 (sgs=5 won with
+         * it: sweep_s40f.txt; the cause is not measured): so one tile only. */
         if (!vkb_param_str(c, "gs", NULL) && vkb_param_int(c, "ah", 4) != 2) {  /* gs=2 runs 4 groups in flight */
             gs = bitnet_kp_xs_gs(gz, (uint64_t)sgs, (uint64_t)sk, kp_slot(2, tn, f, 2, 1), 2 * tn * 9, kp_acc(2, tn, f), 2 * f[0],
                                  (uint64_t)c->caps.max_shared / 16);
