@@ -136,7 +136,7 @@ AccEmu emu_sub(AccEmu a, AccEmu b) {
                 if (XSUM == 0u) asx[j] = MMA(ones, fb[j], asx[j]);                                    \
             }                                                                                         \
             [[unroll]] for (uint i = 0u; i < KP_N(WN); ++i) {                                         \
-                LOAD_ROW(fa, slab + i * LM * WSW + 2u * (WSW == WST ? kk : kk % 2u), WSW);            \
+                LOAD_ROW(fa, slab + i * LM * WSW + 2u * (XS != 0u ? kk % 2u : kk), WSW);             \
                 [[unroll]] for (uint j = 0u; j < KP_N(MT); ++j) acc[i][j] = MMA(fa, fb[j], acc[i][j]);\
             }                                                                                         \
         }

@@ -248,6 +248,9 @@ static uint64_t kp_slot(int64_t wn, uint64_t tn, const uint32_t f[3], int64_t gs
     return slab > stage || xs ? slab : stage;
 }
 
+/* uvec4 of an xs=1 K part's two x stages (kernels/bitnet_mma_kp.glsl): TN rows of gs groups, 4 gs + 1 uvec4 each. */
+static uint64_t kp_xpart(uint64_t tn, int64_t gs) { return 2 * tn * (4 * (uint64_t)gs + 1); }
+
 /* algo=mma_kp's automatic tiling (kernels/bitnet_mma_kp.glsl) for N rows, nc groups a row and gz token tiles of TN tokens:
  * the most subgroups S = gz x ceil(N / RS) x sk within 8 a SM (SMs: the device's, else 132), over wn 4 and 2 (2 above 16
  * tokens a tile: at m=32 wn=4 held 220-255 registers and lost on all six issue-15 shapes, by 2% to 5.6x, on an H200,
@@ -322,9 +325,8 @@ int bitnet_mma_kp_plan(vkb_case *c, long long n, long long k, int64_t m, size_t 
      * 4096x14336 lost with xs) (sweep_s33c.txt (m)). m=16 is left out (xs won 17% on 28672x4096 and lost 24% on
      * 20480x3200), and so is m > 64 (unmeasured). */
     uint64_t sms = bitnet_sms(c);
-    uint64_t xpart = 2 * tn * (4 * (uint64_t)gs + 1);  /* xs: a K part's two x stages (kernels/bitnet_mma_kp.glsl) */
     if (!vkb_param_str(c, "xs", NULL) && !wn && !sk && !sgs && gs == 1 && tn == 32 && gz <= 2 &&
-        bitnet_kp_xs_rule(((uint64_t)n + 31) / 32 * gz, nc, sms, (uint64_t)c->caps.max_shared / 16, kp_slot(2, tn, f, gs, 1), xpart,
+        bitnet_kp_xs_rule(((uint64_t)n + 31) / 32 * gz, nc, sms, (uint64_t)c->caps.max_shared / 16, kp_slot(2, tn, f, gs, 1), kp_xpart(tn, gs),
                           kp_acc(2, tn, f), 2 * f[0], &sk, &sgs)) {
         xs = 1, wn = 2;
         /* gs=2 on that tiling (bitnet_kp_xs_gs: one token tile, and it fits): x staged two groups a workgroup barrier, W
@@ -339,9 +341,8 @@ int bitnet_mma_kp_plan(vkb_case *c, long long n, long long k, int64_t m, size_t 
          * and 28672x4096 from 73.28 to 60.68, but 20480x3200 from 35.40 to 49.50 at the rule's sk=1 sgs=4 (sgs=5 won with
          * it: sweep_s40f.txt; the cause is not measured): so one tile only. */
         if (!vkb_param_str(c, "gs", NULL) && vkb_param_int(c, "ah", 4) != 2) {  /* gs=2 runs 4 groups in flight */
-            gs = bitnet_kp_xs_gs(gz, (uint64_t)sgs, (uint64_t)sk, kp_slot(2, tn, f, 2, 1), 2 * tn * 9, kp_acc(2, tn, f), 2 * f[0],
+            gs = bitnet_kp_xs_gs(gz, (uint64_t)sgs, (uint64_t)sk, kp_slot(2, tn, f, 2, 1), kp_xpart(tn, 2), kp_acc(2, tn, f), 2 * f[0],
                                  (uint64_t)c->caps.max_shared / 16);
-            xpart = 2 * tn * (4 * (uint64_t)gs + 1);
         }
     }
     /* ah: 2 where a tile holds 32 tokens and m <= 64 (gs=1) without xs: on the H200 (tests/gpu/sweep_s26g.txt, m=32, the six
@@ -365,7 +366,7 @@ int bitnet_mma_kp_plan(vkb_case *c, long long n, long long k, int64_t m, size_t 
         return vkb_skip(c, "algo=mma_kp: no tiling with wn=%lld sk=%lld sgs=%lld (0: any) fits this device's %u B of shared memory",
                         (long long)wn, (long long)sk, (long long)sgs, c->caps.max_shared);
     uint64_t rs = (uint64_t)wn * f[0], sr = (uint64_t)(sgs / sk), wg = (uint64_t)ss * (uint64_t)sgs;
-    uint64_t words = xs ? bitnet_kp_xs_words((uint64_t)sgs, (uint64_t)sk, kp_slot(wn, tn, f, gs, 1), xpart, kp_acc(wn, tn, f), 2 * f[0])
+    uint64_t words = xs ? bitnet_kp_xs_words((uint64_t)sgs, (uint64_t)sk, kp_slot(wn, tn, f, gs, 1), kp_xpart(tn, gs), kp_acc(wn, tn, f), 2 * f[0])
                         : (uint64_t)sgs * kp_slot(wn, tn, f, gs, 0) + 2 * f[0];
     /* xsum=1 (xs only): sum_k x by packed dot products over the staged x words instead of the ones MMA (kernels/
      * bitnet_mma_kp.glsl XSUM; TN ints more shared memory). On the H200 (session 34, us, tests/gpu/sweep_s34d.txt) with
