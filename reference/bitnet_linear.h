@@ -91,12 +91,29 @@ static inline int bitnet_kp_xs_rule(uint64_t tiles, uint64_t nc, uint64_t sms, u
 }
 
 /* mma_kp's groups a stage with the shared x stage that bitnet_kp_xs_rule chose (xs=1, gs not given): 2 where one token
- * tile holds every token (gz == 1) and the two-group x stages (part2: a K part's two stages of two groups) fit beside
- * the one-group W slabs in words uvec4, else 1 (the measurements are at its call in reference/bitnet_mma.c). */
+ * tile holds every token (gz == 1), or two tiles do with one K part (gz == 2, sk == 1), and the two-group x stages
+ * (part2: a K part's two stages of two groups) fit beside the one-group W slabs in words uvec4, else 1 (the
+ * measurements are at its call in reference/bitnet_mma.c). */
 static inline int64_t bitnet_kp_xs_gs(uint64_t gz, uint64_t sgs, uint64_t sk, uint64_t slab, uint64_t part2, uint64_t acc,
                                       uint64_t ones, uint64_t words)
 {
-    return gz == 1 && bitnet_kp_xs_words(sgs, sk, slab, part2, acc, ones) <= words ? 2 : 1;
+    return (gz == 1 || (gz == 2 && sk == 1)) && bitnet_kp_xs_words(sgs, sk, slab, part2, acc, ones) <= words ? 2 : 1;
+}
+
+/* Workgroups of wgw uvec4 of shared memory that sms SMs hold at once where an SM's resident workgroups share words
+ * uvec4 between them: NVIDIA's driver on an H200 gives an SM the one workgroup limit, 48 KiB, in all (a 16 KiB
+ * workgroup ran three an SM, 17 KiB two whatever the registers; tests/gpu/sweep_s41d.txt). */
+static inline uint64_t bitnet_wave(uint64_t sms, uint64_t wgw, uint64_t words) { return sms * (words / wgw); }
+
+/* mma_kp's subgroups a workgroup at two token tiles with gs=2 on the xs rule's sk=1 (bitnet_kp_xs_gs), for tiles
+ * 32-row tiles and the kernel's uvec4 counts as there: 5 instead of the rule's 4 where 4's grid (ceil(tiles / 4) x 2
+ * workgroups) is more than one wave (bitnet_wave) and 5's is not, else 4 (the measurements are at its call in
+ * reference/bitnet_mma.c). */
+static inline int64_t bitnet_kp_xs_sgs2(uint64_t tiles, uint64_t sms, uint64_t slab, uint64_t part2, uint64_t acc,
+                                        uint64_t ones, uint64_t words)
+{
+    uint64_t w4 = bitnet_kp_xs_words(4, 1, slab, part2, acc, ones), w5 = bitnet_kp_xs_words(5, 1, slab, part2, acc, ones);
+    return (tiles + 3) / 4 * 2 > bitnet_wave(sms, w4, words) && w5 <= words && (tiles + 4) / 5 * 2 <= bitnet_wave(sms, w5, words) ? 5 : 4;
 }
 
 #endif

@@ -329,7 +329,7 @@ int bitnet_mma_kp_plan(vkb_case *c, long long n, long long k, int64_t m, size_t 
         bitnet_kp_xs_rule(((uint64_t)n + 31) / 32 * gz, nc, sms, (uint64_t)c->caps.max_shared / 16, kp_slot(2, tn, f, gs, 1), kp_xpart(tn, gs),
                           kp_acc(2, tn, f), 2 * f[0], &sk, &sgs)) {
         xs = 1, wn = 2;
-        /* gs=2 on that tiling (bitnet_kp_xs_gs: one token tile, and it fits): x staged two groups a workgroup barrier, W
+        /* gs=2 on that tiling (bitnet_kp_xs_gs: one token tile, or two at sk=1, and it fits): x staged two groups a workgroup barrier, W
          * decoded a group at a time behind subgroup barriers. On the H200 (session 40, us, rotate / cold, two runs;
          * tests/gpu/sweep_s40c.txt):
          *   20480x3200 m=32 (sk=2 sgs=10) 20.43 / 21.22 both runs against gs=1's 21.41-21.42 / 22.14-22.21 (ah=2;
@@ -339,10 +339,16 @@ int bitnet_mma_kp_plan(vkb_case *c, long long n, long long k, int64_t m, size_t 
          * 13824x2560's sk=3 sgs=12 does not fit with gs=2, and none of the six tried that fit reached its gs=1 default
          * (best: sk=2 sgs=8, 15.42 against 14.84). At m=64 (two token tiles) gs=2 took 13824x2560 from 25.07 to 23.03
          * and 28672x4096 from 73.28 to 60.68, but 20480x3200 from 35.40 to 49.50 at the rule's sk=1 sgs=4 (sgs=5 won with
-         * it: sweep_s40f.txt; the cause is not measured): so one tile only. */
+         * it: sweep_s40f.txt). Session 41 found why (sweep_s41c.txt, s41d.txt): an SM's resident workgroups share 48 KiB
+         * of shared memory, so gs=2's 19968 B run two an SM where gs=1's 16384 ran three, and 20480x3200's 320 workgroups
+         * take two waves. So at two token tiles too, with sgs 5 where that keeps one wave (bitnet_kp_xs_sgs2): m=64, rotate
+         * / cold (sweep_s41b.txt) 13824x2560 sgs=4 22.85 / 23.71 against 24.82 / 25.76, 20480x3200 sgs=5 32.80 / 33.70
+         * against 35.14 / 36.16, 28672x4096 sgs=4 (two waves either way) 60.48 / 61.22 against 71.54 / 71.81; m=48
+         * 32.10 and 58.77 against 34.47 and 71.3 on the last two. */
         if (!vkb_param_str(c, "gs", NULL) && vkb_param_int(c, "ah", 4) != 2) {  /* gs=2 runs 4 groups in flight */
-            gs = bitnet_kp_xs_gs(gz, (uint64_t)sgs, (uint64_t)sk, kp_slot(2, tn, f, 2, 1), kp_xpart(tn, 2), kp_acc(2, tn, f), 2 * f[0],
-                                 (uint64_t)c->caps.max_shared / 16);
+            uint64_t slab2 = kp_slot(2, tn, f, 2, 1), part2 = kp_xpart(tn, 2), acc = kp_acc(2, tn, f), words = (uint64_t)c->caps.max_shared / 16;
+            gs = bitnet_kp_xs_gs(gz, (uint64_t)sgs, (uint64_t)sk, slab2, part2, acc, 2 * f[0], words);
+            if (gs == 2 && gz == 2) sgs = bitnet_kp_xs_sgs2(((uint64_t)n + 31) / 32, sms, slab2, part2, acc, 2 * f[0], words);
         }
     }
     /* ah: 2 where a tile holds 32 tokens and m <= 64 (gs=1) without xs: on the H200 (tests/gpu/sweep_s26g.txt, m=32, the six

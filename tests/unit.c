@@ -2210,14 +2210,27 @@ static void test_kp_xs_rule(void)
 #undef XS_RULE
     /* gs=2 on the rule's tiling (bitnet_kp_xs_gs): a part's two stages of two groups, 2 x 32 x 9 uvec4; one token tile.
      * 20480x3200's sk=2 sgs=10 needs 1600 + 32 + 1152 = 2784 of 3072, 28672x4096's sk=1 sgs=4 1248: gs=2; 13824x2560's
-     * sk=3 sgs=12 3680: gs=1; two token tiles, or lavapipe's 2048 for SR 5: gs=1; at exactly 2784: gs=2 */
+     * sk=3 sgs=12 3680: gs=1; two token tiles at sk=1: gs=2, at sk=2 (SR 4..6) or three tiles: gs=1; lavapipe's 2048 for
+     * SR 5: gs=1; at exactly 2784: gs=2 */
 #define XS_GS(gz, sgs, sk, words) bitnet_kp_xs_gs(gz, sgs, sk, 160, 576, 256, 32, words)
     CHECK(XS_GS(1, 10, 2, 3072) == 2 && XS_GS(1, 4, 1, 3072) == 2 && XS_GS(1, 12, 3, 3072) == 1);
-    CHECK(XS_GS(2, 4, 1, 3072) == 1 && XS_GS(1, 10, 2, 2048) == 1);
+    CHECK(XS_GS(2, 4, 1, 3072) == 2 && XS_GS(2, 8, 2, 3072) == 1 && XS_GS(3, 4, 1, 3072) == 1 && XS_GS(1, 10, 2, 2048) == 1);
     CHECK(XS_GS(1, 10, 2, 2784) == 2 && XS_GS(1, 10, 2, 2783) == 1);
     /* the accumulators laid over the loop's data count when they are more: 16 x 256 = 4096 at sgs 16 */
     CHECK(XS_GS(1, 16, 1, 3072) == 1);
 #undef XS_GS
+    /* sgs at two token tiles with gs=2 (bitnet_kp_xs_sgs2): sgs 4 takes 4 x 160 + 576 + 32 = 1248 uvec4 (two an SM in
+     * 3072), sgs 5 1408 (two). 132 SMs hold 264 workgroups: 13824 rows (432 tiles) make 216 at sgs 4: 4; 20480 (640)
+     * 320 at 4, 256 at 5: 5; 28672 (896) 448 and 360: 4 (both two waves); 528 tiles make 264 at 4 (one wave): 4, 529
+     * 266: 5 (212 at 5). Lavapipe's 2048 holds one of either an SM: 20480 rows stay at 4; 64 SMs at 3072 hold 128:
+     * 13824 rows 216 and 174: 4 */
+#define XS_SGS2(tiles, sms, words) bitnet_kp_xs_sgs2(tiles, sms, 160, 576, 256, 32, words)
+    CHECK(XS_SGS2(432, 132, 3072) == 4 && XS_SGS2(640, 132, 3072) == 5 && XS_SGS2(896, 132, 3072) == 4);
+    CHECK(XS_SGS2(528, 132, 3072) == 4 && XS_SGS2(529, 132, 3072) == 5);
+    CHECK(XS_SGS2(640, 132, 2048) == 4 && XS_SGS2(432, 64, 3072) == 4);
+#undef XS_SGS2
+    /* bitnet_wave: whole workgroups an SM */
+    CHECK(bitnet_wave(132, 1024, 3072) == 396 && bitnet_wave(132, 1025, 3072) == 264 && bitnet_wave(132, 3073, 3072) == 0);
 }
 
 /* vkb_bind_twins (harness/util.c): which pipelines take their by-address twin NAME_bda under bind= desc, bda and
