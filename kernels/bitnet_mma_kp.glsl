@@ -77,7 +77,12 @@ const uint XB = ONES + 2u * LM;                   // XS: stage b of part ks at X
 const uint XE = XB + XS * SK * 2u * TN * WST;
 const uint ASL = XS != 0u ? ACS : SLOT;           // accumulators of subgroup sg at sg ASL (XS: over the whole array)
 const uint KXS = XE > SGS * ASL ? XE : SGS * ASL; // XSUM: sum_k x of token t of the tile at component t % 4 of KXS + t / 4
-shared uvec4 sm[KXS + (XSUM != 0u ? TN / 4u : 0u)];  // (none without: the 48 KiB tilings use every byte)
+#ifdef KP_PAD  // tests/kernels/bitnet_mma_kp_pad*.comp: KP_PAD uvec4 more, unused (the occupancy probe, tests/gpu/run.sh)
+#define KP_SM_PAD + KP_PAD
+#else
+#define KP_SM_PAD
+#endif
+shared uvec4 sm[KXS + (XSUM != 0u ? TN / 4u : 0u) KP_SM_PAD];  // (none without: the 48 KiB tilings use every byte)
 #ifndef KP_SUM_END
 #define KP_SUM_END SK  // K parts summed; tests/kernels/bitnet_mma_kp_emu_droppart.comp sums one fewer
 #endif

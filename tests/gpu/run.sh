@@ -2,7 +2,7 @@
 # The GPU batch behind the closing notes' figures (run on an NVIDIA H100/H200 with NVIDIA's Vulkan
 # driver, from the repo root, with build/gpu/vkbench built here and OUT set to a results folder).
 # Each block fits one 10-minute device command; run them back to back.
-#   sh tests/gpu/run.sh calibrate|clock|bitnet|decomp|default|validate PART|suitewall VKB...|bench|gatelaunch|gatespread|sweep NAME|bitnet15|concurrency|overhead|matmul|gate|peers|issue12|accept15|accept16|ablate SET
+#   sh tests/gpu/run.sh calibrate|clock|bitnet|decomp|default|validate PART|suitewall VKB...|bench|gatelaunch|gatespread|sweep NAME|bitnet15|concurrency|overhead|matmul|gate|peers|issue12|accept15|accept16|occupancy|ablate SET
 set -u
 V=${VKB:-build/gpu/vkbench}; OUT=${OUT:-/tmp/vkbench-gpu}; R=$OUT/res
 mkdir -p "$R"
@@ -179,7 +179,19 @@ accept16)   # issue 16's acceptance data: the default (auto) matmul at fp16 512,
         -e "matmul n=512 variant=coopmat_64,coopmat_r dtype=f16" \
         -e "matmul n=4096,8192 variant=coopmat_f256,coopmat_p32s1,coopmat_wgs_l,coopmat_wgs_xl dtype=f16" -e "matmul n=4096 variant=tiled dtype=f32" \
         -e "cholesky n=1024,4096" -e "qr n=1024,4096" -e "svd n=1024" -e "noop" -e "readbw n=3145728 mode=hot" \
-        > "$R/a16.log" 2>&1; tail -n 3 "$R/a16.log" ;;
+        > "$R/a16.log" 2>&1; tail -n 3 "$R/a16.log"; sh "$0" occupancy ;;
+occupancy)  # how much shared memory an SM's resident workgroups share (tests/gpu/sweep_s41d.txt): algo=mma_kp (m=64 xs sk=1
+            # sgs=4 ah=2, 16384 B a workgroup) built with 512 and 513 uvec4 more (tests/kernels/bitnet_mma_kp_pad*.comp:
+            # 24576 and 24592 B), the same code. 128 rows an SM (SMS, default 132) make two workgroups an SM, 64 one. Where
+            # 24592 B takes a second wave at two an SM (~1.7x 24576's time) but not at one, the SM holds 2 x 24576 = 48 KiB
+            # in all, however many registers are free.
+    sms=${SMS:-132}; B="bitnet_linear algo=mma_kp bind=desc m=64 xs=1 wn=2 sk=1 sgs=4 ah=2 gs=1 mode=rotate"
+    for p in 512 513; do "$V" run --no-telemetry --no-cpu-baseline --dir "$R/occ$p" --seed 3 --min-time 0.05 --timeout 1 \
+            --shader bitnet_mma_kp=bitnet_mma_kp_pad$p -e "$B shape=$((128 * sms))x3200,$((64 * sms))x3200" > "$R/occ$p.log" 2>&1
+        e=$?; [ $e = 0 ] || { echo "pad $p: vkbench exited $e (3: no row loaded bitnet_mma_kp, e.g. every one SKIPped without int8 matrix units): $(tail -n 1 "$R/occ$p.log")"; continue; }
+        "$V" csv "$R/occ$p/results.csv" params status time_median_s pipeline_stats |
+            awk -F'\t' -v p=$p '{ sub(/.*shape=/, "", $1); sub(/ .*/, "", $1); match($4, /Shared_Memory_Size=[0-9]+/)
+                print "pad " p ": " $1 " " $2 " " ($3 == "NA" ? "NA" : sprintf("%.2f us", $3 * 1e6)) " " substr($4, RSTART, RLENGTH) }'; done ;;
 issue12)   # the matrix-unit probe and theoretical ceilings; the broken coopmat_f256 block at 4096 and 8192 (must FAIL);
            # cuBLAS fp16 on the same machine (torch runs with LD_LIBRARY_PATH emptied)
     timeout -s INT 200 "$V" calibrate --out "$R/cal" > "$R/calibrate.txt" 2>&1
