@@ -324,14 +324,13 @@ int bitnet_mma_kp_plan(vkb_case *c, long long n, long long k, int64_t m, size_t 
      * 0.1%; on the other three kp_auto stays (6144x4096: 21.38, where SR 3 sk=3 sgs=12 took 20.21; 2560x6912 and
      * 4096x14336 lost with xs) (sweep_s33c.txt (m)). m=16 is left out (xs won 17% on 28672x4096 and lost 24% on
      * 20480x3200), and so is m > 64 (unmeasured). */
-    uint64_t sms = bitnet_sms(c);
+    uint64_t sms = bitnet_sms(c), smw = (uint64_t)c->caps.max_shared / 16, tiles = ((uint64_t)n + 31) / 32;
     if (!vkb_param_str(c, "xs", NULL) && !wn && !sk && !sgs && gs == 1 && tn == 32 && gz <= 2 &&
-        bitnet_kp_xs_rule(((uint64_t)n + 31) / 32 * gz, nc, sms, (uint64_t)c->caps.max_shared / 16, kp_slot(2, tn, f, gs, 1), kp_xpart(tn, gs),
-                          kp_acc(2, tn, f), 2 * f[0], &sk, &sgs)) {
+        bitnet_kp_xs_rule(tiles * gz, nc, sms, smw, kp_slot(2, tn, f, gs, 1), kp_xpart(tn, gs), kp_acc(2, tn, f), 2 * f[0], &sk, &sgs)) {
         xs = 1, wn = 2;
-        /* gs=2 on that tiling (bitnet_kp_xs_gs: one token tile, or two at sk=1, and it fits): x staged two groups a workgroup barrier, W
-         * decoded a group at a time behind subgroup barriers. On the H200 (session 40, us, rotate / cold, two runs;
-         * tests/gpu/sweep_s40c.txt):
+        /* gs=2 on that tiling (bitnet_kp_xs_gs: one token tile, or two at sk=1, and it fits): x staged two groups a
+         * workgroup barrier, W decoded a group at a time behind subgroup barriers. On the H200 (session 40, us, rotate /
+         * cold, two runs; tests/gpu/sweep_s40c.txt):
          *   20480x3200 m=32 (sk=2 sgs=10) 20.43 / 21.22 both runs against gs=1's 21.41-21.42 / 22.14-22.21 (ah=2;
          *   21.53-21.55 / 22.37-22.43 at ah=4); 28672x4096 m=32 (sk=1 sgs=4, xsum) 30.07-30.08 / 30.98 against
          *   33.35-33.38 / 34.24-34.30; at m=24 (sweep_s40d.txt) 20.22 / 20.99 against 21.19 / 21.95 and 29.54 / 30.21
@@ -346,9 +345,9 @@ int bitnet_mma_kp_plan(vkb_case *c, long long n, long long k, int64_t m, size_t 
          * against 35.14 / 36.16, 28672x4096 sgs=4 (two waves either way) 60.48 / 61.22 against 71.54 / 71.81; m=48
          * 32.10 and 58.77 against 34.47 and 71.3 on the last two. */
         if (!vkb_param_str(c, "gs", NULL) && vkb_param_int(c, "ah", 4) != 2) {  /* gs=2 runs 4 groups in flight */
-            uint64_t slab2 = kp_slot(2, tn, f, 2, 1), part2 = kp_xpart(tn, 2), acc = kp_acc(2, tn, f), words = (uint64_t)c->caps.max_shared / 16;
-            gs = bitnet_kp_xs_gs(gz, (uint64_t)sgs, (uint64_t)sk, slab2, part2, acc, 2 * f[0], words);
-            if (gs == 2 && gz == 2) sgs = bitnet_kp_xs_sgs2(((uint64_t)n + 31) / 32, sms, slab2, part2, acc, 2 * f[0], words);
+            uint64_t slab2 = kp_slot(2, tn, f, 2, 1), part2 = kp_xpart(tn, 2), acc = kp_acc(2, tn, f);
+            gs = bitnet_kp_xs_gs(gz, (uint64_t)sgs, (uint64_t)sk, slab2, part2, acc, 2 * f[0], smw);
+            if (gs == 2 && gz == 2) sgs = bitnet_kp_xs_sgs2(tiles, sms, slab2, part2, acc, 2 * f[0], smw);
         }
     }
     /* ah: 2 where a tile holds 32 tokens and m <= 64 (gs=1) without xs: on the H200 (tests/gpu/sweep_s26g.txt, m=32, the six
@@ -367,7 +366,7 @@ int bitnet_mma_kp_plan(vkb_case *c, long long n, long long k, int64_t m, size_t 
     if ((wn != 0 && wn != 1 && wn != 2 && wn != 4) || sk < 0 || sk > 16 || sgs < 0 || sgs > 16 || (sk && sgs && sgs % sk))
         return vkb_error(c, "wn=%lld sk=%lld sgs=%lld: expected wn 1, 2 or 4, sk 1 .. 16, sgs 1 .. 16 and a multiple of sk",
                          (long long)wn, (long long)sk, (long long)sgs);
-    uint64_t fit_words = (uint64_t)c->caps.max_shared / 16 - 2 * f[0];  /* uvec4 beside the ones */
+    uint64_t fit_words = smw - 2 * f[0];  /* uvec4 beside the ones */
     if ((!wn || !sk || !sgs) && kp_auto((uint64_t)n, nc, tn, gz, sms, fit_words, f, gs, &wn, &sk, &sgs))
         return vkb_skip(c, "algo=mma_kp: no tiling with wn=%lld sk=%lld sgs=%lld (0: any) fits this device's %u B of shared memory",
                         (long long)wn, (long long)sk, (long long)sgs, c->caps.max_shared);
