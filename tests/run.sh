@@ -560,6 +560,24 @@ if command -v python3 > /dev/null; then
        grep -qxF 'NA (no peers, or a peers.csv without the kernels column)' "$T/out2"; then
         ok "gpu/tables.py: the peers' kernels and their shared memory against the Vulkan cap from run.txt (4.3x), the larger block of a split-K pair, vkbench's default row's registers and shared memory beside them (the auto row without bind=), NA without a row, the column or run.txt"
     else cat "$T/out2" >> "$T/out"; bad "gpu/tables.py peers' kernels" "$T/out"; fi
+    # The shared memory an SM's workgroups share (run.sh occupancy): 24592 B takes 1.66x 24576's time on the two-an-SM
+    # shape and 0.99x on the one-an-SM shape, so 2 x 24576 = 49152 B in all; with a step at one an SM too (or none at
+    # two) nothing is shown; a SKIP row leaves three of four: NA
+    occ_row() { printf 'bitnet_linear,dot,algo=mma_kp bind=desc m=64 xs=1 wn=2 sk=1 sgs=4 ah=2 gs=1 mode=rotate shape=%s,rotate,%s,%s,"bitnet_mma_kp: Register_Count=130, Shared_Memory_Size=%s"\n' "$@"; }
+    for c in "3.064e-05 2.711e-05 49152 two" "3.064e-05 4.0e-05 NA not" "SKIP 2.711e-05 NA NA"; do
+        set -- $c
+        { echo 'kernel,variant,params,mode,status,time_median_s,pipeline_stats'
+          occ_row 16896x3200 PASS 5.086e-05 24592; occ_row 8448x3200 PASS "$2" 24592
+          occ_row 16896x3200 PASS 3.064e-05 24576
+          if [ "$1" = SKIP ]; then occ_row 8448x3200 SKIP NA 24576; else occ_row 8448x3200 PASS 2.728e-05 24576; fi; } > "$T/occ.csv"
+        python3 tests/gpu/tables.py "$T/occ.csv" > "$T/out" 2>&1
+        case $4 in
+        two) pat='^Shared memory .* 24576 and 24592 B .*: on 16896 rows (two workgroups an SM where two fit) 30.64 and 50.86 us (1.66x), on 8448 rows (one an SM) 27.28 and 27.11 us (0.99x)\. So two workgroups of 24576 B fit an SM and two of 24592 B do not: the workgroups resident on an SM share 49152 B in all\.$' ;;
+        not) pat='(1.47x)\. No second wave at 24592 B alone: the SM.s share is not shown by these rows\.$' ;;
+        NA) pat="^Shared memory an SM's workgroups share: NA (.*: 3)\$" ;;
+        esac
+        if grep -q "$pat" "$T/out"; then ok "gpu/tables.py occupancy: $4 ($c)"; else bad "gpu/tables.py occupancy ($c)" "$T/out"; fi
+    done
     # fp16 at 4096: 0.5 ms is 275 TFLOP/s, which meets the H100's 250 and misses the H200's 300
     for dev in "NVIDIA H100 80GB HBM3:250:met" "NVIDIA H200:300:\\*\\*missed\\*\\*"; do
         printf 'device,kernel,variant,params,mode,status,time_median_s,bw_frac_copy,clock_check\n%s,matmul,auto:coopmat_wgs_l,n=4096 dtype=f16,hot,PASS,5e-04,NA,ok\n' \

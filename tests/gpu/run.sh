@@ -161,8 +161,9 @@ clock)   # the clock check against NVML: telemetry on, so each row has the shade
 accept15)   # issue 15's acceptance data, defaults only, in one calibrated run (% of copy), rotate and cold: BitLinear and
             # dense_f16 at m=1, 8, 32; readbw of each shape's packed weight bytes (the floor of one read-only dispatch), and
             # of the same weights at 1.6 bits (5 a byte: tables.py's "within one dispatch's reach");
-            # the fused layer and its parts; noop. Then the peers (cuBLAS linear_f16 at m=8, 32). Tables:
-            # python3 tests/gpu/tables.py --peers OUT/peers.csv OUT/res/a15/results.csv OUT/res/a16/results.csv
+            # the fused layer and its parts; noop. Then the peers (cuBLAS linear_f16 at m=8, 32). Tables (after accept16):
+            # python3 tests/gpu/tables.py --peers OUT/peers.csv OUT/res/a15/results.csv OUT/res/a16/results.csv \
+            #   OUT/res/occ512/results.csv OUT/res/occ513/results.csv
     "$V" run --no-telemetry --no-cpu-baseline --dir "$R/a15" --seed 3 --min-time 0.05 --timeout 1 \
         -e "bitnet_linear shape=$SH m=1,8,32 variant=dot mode=rotate,cold" -e "dense_f16 shape=$SH m=1,8,32 mode=rotate,cold" \
         -e "readbw n=2211840,1105920,4096000,1572864,7340032,3670016 mode=rotate,cold" -e "noop bind=desc,bda" \

@@ -4,7 +4,8 @@ closing note quotes what was measured and nothing else: a figure that is not in 
 reason), every ratio is computed here from the two medians, every verdict from the issue's stated target.
 
 Usage: python3 tests/gpu/tables.py [--peers PEERS.csv] RESULTS.csv...
-Input: the rows of `sh tests/gpu/run.sh accept15` / `accept16` (default variants, so each shape/mode has one row
+Input: the rows of `sh tests/gpu/run.sh accept15` / `accept16` and `occupancy` (OUT/res/a15, a16, occ512 and occ513's
+results.csv; default variants, so each shape/mode has one row
 per kernel; where several rows match, the fastest PASS is used and the table says which). Only PASS rows count:
 a FAIL or SKIP prints as its status.
 """
@@ -135,6 +136,36 @@ def peer_kernels(rows, pk, cap, why):
               "%d B" % most if most is not None else "NA", "%.1f" % (most / cap) if most is not None and cap else "NA",
               own_stats(rows, kernel, want)))
     print()
+
+
+def occupancy(rows):
+    """How much shared memory the workgroups resident on an SM share (`sh tests/gpu/run.sh occupancy`, session 41,
+    tests/gpu/sweep_s41d.txt): the same mma_kp code with its shared array at S and S + 16 bytes, on 128 rows an SM (two
+    workgroups an SM where two fit) and on 64 (one). Where S + 16 takes a second wave at two an SM and S does not, and
+    neither at one an SM, the SM holds 2 S in all, however many registers are free."""
+    want = dict(algo="mma_kp", bind="desc", m=64, xs=1, sk=1, sgs=4, ah=2, gs=1)
+    got = {}
+    for r in rows:
+        p = r["_p"]
+        if r["kernel"] != "bitnet_linear" or r["status"] != "PASS" or any(p.get(k) != str(v) for k, v in want.items()):
+            continue
+        sm, n = re.search(r"Shared_Memory_Size=(\d+)", r.get("pipeline_stats") or ""), p.get("shape", "").split("x")[0]
+        if sm and n.isdigit():
+            got[(int(n), int(sm.group(1)))] = t(r)
+    ns, ss = sorted({n for n, _ in got}), sorted({b for _, b in got})
+    if len(got) != 4 or len(ns) != 2 or len(ss) != 2:
+        print("Shared memory an SM's workgroups share: NA (`run.sh occupancy`'s four PASS rows, two sizes on two shapes, "
+              "not all here: %d)\n" % len(got))
+        return
+    (one, two), (b, b2) = ns, ss
+    r2, r1 = got[(two, b2)] / got[(two, b)], got[(one, b2)] / got[(one, b)]
+    step = r2 > 1.4 and r1 < 1.1
+    print("Shared memory an SM's workgroups share (`run.sh occupancy`: the same mma_kp code with %d and %d B of shared "
+          "memory a workgroup): on %d rows (two workgroups an SM where two fit) %.2f and %.2f us (%.2fx), on %d rows (one an "
+          "SM) %.2f and %.2f us (%.2fx). %s\n"
+          % (b, b2, two, got[(two, b)] * 1e6, got[(two, b2)] * 1e6, r2, one, got[(one, b)] * 1e6, got[(one, b2)] * 1e6, r1,
+             "So two workgroups of %d B fit an SM and two of %d B do not: the workgroups resident on an SM share %d B in all."
+             % (b, b2, 2 * b) if step else "No second wave at %d B alone: the SM's share is not shown by these rows." % b2))
 
 
 def own_stats(rows, kernel, want):
@@ -397,6 +428,7 @@ def main():
     issue15(rows, peers)
     issue16(rows, peers)
     peer_kernels(rows, peers_kernels(pp), *shared_cap(a))
+    occupancy(rows)
     clocks(rows)
 
 
