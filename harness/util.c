@@ -550,16 +550,23 @@ int vkb_wg_tiling(const vkb_caps *cp, uint32_t wg, uint32_t bm, uint32_t bn, uin
     return 0;
 }
 
-int vkb_wg_staged(uint32_t wg, uint32_t bm, uint32_t bn, uint32_t bk, uint32_t ahead, int emu, char *why, size_t wl)
+int vkb_wg_staged(uint32_t wg, uint32_t bm, uint32_t bn, uint32_t bk, uint32_t ahead, uint64_t steps, int emu, char *why,
+                  size_t wl)
 {
     uint64_t na = (uint64_t)bm * bk / 8, nb = (uint64_t)bk * bn / 8;
     if (!wg || na % wg || nb % wg) return snprintf(why, wl, "the tiles do not split into whole uvec4 over %u invocations", wg), 1;
     if (!emu && ahead * (na + nb) / wg > 48)  /* as coopmat_r: 48 uvec4 = 192 registers */
         return snprintf(why, wl, "ahead %u holds %llu uvec4 of loads per invocation (> 48)", ahead,
                         (unsigned long long)(ahead * (na + nb) / wg)), 1;
-    if (emu && (uint64_t)bm * bn / wg > 384)  /* tile 128x256 on 64: the first sum only */
-        return snprintf(why, wl, "%llu sums per invocation (> 384: llvmpipe leaves all but the first unwritten)",
-                        (unsigned long long)bm * bn / wg), 1;
+    /* llvmpipe's loop limiter counts every pass of every loop of an invocation (the exiting ones too) against one budget
+     * of 65535 and, past it, leaves the outputs unwritten: dense_f16 64x4032 m=32 bn=16 on 32 invocations FAILed at
+     * ~66.7k, matmul 64x128 tiles on 32 invocations (256 sums each) at K = 256 (~70.7k) where K = 224 (~62.0k) PASSed.
+     * The emulation's passes: per step PER (bk + 1) in its dot products and PER + 2 around them, PER = bm bn / wg; below
+     * 60000 of them, with a margin for the rest, it runs. */
+    uint64_t per = (uint64_t)bm * bn / wg, trips = steps * (per * ((uint64_t)bk + 1) + per + 2) + 4 * per;
+    if (emu && trips >= 60000)
+        return snprintf(why, wl, "~%llu loop passes an invocation (>= 60000: llvmpipe's loop limiter stops at 65535 and leaves "
+                        "outputs unwritten; more invocations or split= take fewer)", (unsigned long long)trips), 1;
     return 0;
 }
 

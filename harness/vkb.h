@@ -81,11 +81,13 @@ struct vkb_caps;
  * the reason in why (no coopmat2 workgroup scope, no configuration for wg invocations, off the device's granularity, over
  * its largest workgroup). */
 int vkb_wg_tiling(const struct vkb_caps *cp, uint32_t wg, uint32_t bm, uint32_t bn, uint32_t bk, char *why, size_t wl);
-/* kernels/matmul_coopmat_wg.glsl's staging (matmul coopmat_wgs*, dense_f16 algo=wgs): 0, or 1 with the reason in why when
- * the BM x BK and BK x BN tiles do not split into whole uvec4 over wg invocations, when `ahead` register sets hold more
- * than 48 uvec4 an invocation (GPU), or (emu) when the emulation's BM BN / wg sums per invocation pass the 384 llvmpipe
- * writes. Its shared memory in bytes: bufs buffers of padded tiles (bt: B staged as B^T, VKB_WG_BT). */
-int vkb_wg_staged(uint32_t wg, uint32_t bm, uint32_t bn, uint32_t bk, uint32_t ahead, int emu, char *why, size_t wl);
+/* kernels/matmul_coopmat_wg.glsl's staging (matmul coopmat_wgs*, dense_f16 algo=wgs) over `steps` BK-deep steps an
+ * invocation (K / split / BK): 0, or 1 with the reason in why when the BM x BK and BK x BN tiles do not split into whole
+ * uvec4 over wg invocations, when `ahead` register sets hold more than 48 uvec4 an invocation (GPU), or (emu) when the
+ * emulation's loops would pass llvmpipe's loop limit. Its shared memory in bytes: bufs buffers of padded tiles (bt: B
+ * staged as B^T, VKB_WG_BT). */
+int vkb_wg_staged(uint32_t wg, uint32_t bm, uint32_t bn, uint32_t bk, uint32_t ahead, uint64_t steps, int emu, char *why,
+                  size_t wl);
 double vkb_wg_staged_shared(uint32_t bm, uint32_t bn, uint32_t bk, uint32_t bufs, int bt);
 
 /* What the device offers, as plain flags, so plan() can SKIP with a reason. */

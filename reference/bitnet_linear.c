@@ -1120,16 +1120,8 @@ static int dense_wgs_check(const vkb_case *c, long long n, long long k, int64_t 
     if (m % bm || n % bn || k % (split * bk))
         return snprintf(why, wl, "algo=wgs takes whole tiles only: m %% %u, n %% %lld and k %% (split %lld x bk %lld) must be 0", bm,
                         (long long)bn, (long long)split, (long long)bk), 1;
-    if (vkb_wg_staged(wg, bm, (uint32_t)bn, (uint32_t)bk, (uint32_t)ahead, emu, w, sizeof(w)))
+    if (vkb_wg_staged(wg, bm, (uint32_t)bn, (uint32_t)bk, (uint32_t)ahead, (uint64_t)(k / split / bk), emu, w, sizeof(w)))
         return snprintf(why, wl, "algo=%s: %s", emu ? "wgs_emu" : "wgs", w), 1;
-    /* llvmpipe's loop limiter counts every pass of every loop of an invocation (the exiting ones too) against one budget
-     * of 65535 and, past it, leaves the outputs unwritten: 64x4032 m=32 bn=16 on 32 invocations FAILed at ~66.7k. The
-     * emulation's passes: per step PER (bk + 1) in its dot products and PER + 2 around them, PER = bm bn / wg; below
-     * 60000 of them, with a margin for the rest, it runs. */
-    uint64_t per = (uint64_t)bm * (uint64_t)bn / wg, trips = (uint64_t)(k / split / bk) * (per * ((uint64_t)bk + 1) + per + 2) + 4 * per;
-    if (emu && trips >= 60000)
-        return snprintf(why, wl, "algo=wgs_emu: ~%llu loop passes an invocation (>= 60000: llvmpipe's loop limiter stops at 65535 and "
-                        "leaves outputs unwritten; more invocations (sgs=) or split= take fewer)", (unsigned long long)trips), 1;
     double shared = vkb_wg_staged_shared(bm, (uint32_t)bn, (uint32_t)bk, (uint32_t)bufs, 1) + (emu ? 0 : c->caps.coopmat_wg_smem);
     if (shared > c->caps.max_shared)
         return snprintf(why, wl, "algo=wgs needs %.0f B shared memory > maxComputeSharedMemorySize %u", shared, c->caps.max_shared), 1;

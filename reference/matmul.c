@@ -409,7 +409,7 @@ static int mm_config_wg(const vkb_case *c, const mm_variant *v, int64_t m, int64
     double shared = v->wgscope == 2 ? vkb_wg_staged_shared(v->bm, v->bn, v->bk, bufs, 0) : 0;
     if (v->kind == K_WG) shared += c->caps.coopmat_wg_smem;  /* what the driver keeps back for the matrices */
     char w[200];
-    if (v->wgscope == 2 && vkb_wg_staged(wg, v->bm, v->bn, v->bk, ahead, v->kind == K_EMU, w, sizeof(w)))
+    if (v->wgscope == 2 && vkb_wg_staged(wg, v->bm, v->bn, v->bk, ahead, (uint64_t)(k / slices / v->bk), v->kind == K_EMU, w, sizeof(w)))
         return snprintf(why, wl, "variant %s: %s", v->name, w), 1;
     if (mm_fits(c, v, shared, wg, why, wl)) return 1;
     if (v->kind == K_WG && wg != 128 && wg != 256)  /* stubs matmul_coopmat_wg_{t,s}128, _256: see the shader */

@@ -927,6 +927,16 @@ $(printf 'SKIP\t')" ] && grep -q "~66718 loop passes an invocation (>= 60000: ll
         ok "wgs's defaults: one buffer and ahead 3 from 192 workgroups, not 191 nor with bufs= named; split 4 from K = 4096, not 4032; its emulation near llvmpipe's loop limit PASSes, past it SKIPs"
     else cat "$T/wgs.tsv" >> "$T/out"; bad "wgs's defaults by grid" "$T/out"; fi
 else echo "skip - wgs's defaults by grid (the device reports its SM count, and the rules scale with it)"; fi
+# The same loop budget guards matmul's staged workgroup-scope emulation (harness/util.c vkb_wg_staged): 64x128 tiles on
+# 32 invocations (256 sums each) PASS at K = 192 (~53k passes) and SKIP with the reason at K = 256 (~70.7k, where they
+# FAILed with 65280 outputs never written before), and 128x256 on 64 (512 sums each, once SKIPped as over 384 sums)
+# PASS at K = 96 (~54k).
+fast --timeout 0.1 --no-telemetry -e "matmul m=64 n=128 k=192,256 dtype=f16 variant=coopmat_wgs_emu tile=64x128 sub=2x2" \
+    -e "matmul m=128 n=256 k=96 dtype=f16 variant=coopmat_wgs_emu tile=128x256 sub=2x4 bufs=1" > "$T/out" 2>&1
+if [ "$(csv_col "$(lastdir)/results.csv" status | tr '\n' ' ')" = "PASS SKIP PASS " ] &&
+   grep -q "~70672 loop passes an invocation (>= 60000: llvmpipe's loop limiter" "$T/out"; then
+    ok "coopmat_wgs_emu under llvmpipe's loop limit: PASS below the budget, SKIP with the reason past it (not a FAIL)"
+else csv_col "$(lastdir)/results.csv" params status >> "$T/out"; bad "coopmat_wgs_emu and the loop limit" "$T/out"; fi
 # mma_kp's shared x stage (xs=1, reference/bitnet_linear.h bitnet_kp_xs_rule, unit-tested on an H200's figures) is the
 # default at 17 <= m <= 64 from 4 32-row tiles a workgroup in one wave (132 SMs where the device reports none) and 40
 # groups a row: 12704 rows (397 tiles) at K = 2560 take it (sk=2 sgs=8: what fits lavapipe's 32 KiB); 12672 rows (396:
