@@ -570,6 +570,12 @@ int vkb_wg_staged(uint32_t wg, uint32_t bm, uint32_t bn, uint32_t bk, uint32_t a
     return 0;
 }
 
+double vkb_wave_fill(uint64_t wgs, uint64_t slots)
+{
+    if (!wgs || !slots) return 0;
+    return (double)wgs / ((double)slots * (double)((wgs + slots - 1) / slots));
+}
+
 double vkb_wg_staged_shared(uint32_t bm, uint32_t bn, uint32_t bk, uint32_t bufs, int bt)
 {
     double b = bt ? (double)bn * (bk / 8 + 1) : (double)bk * (bn / 8 + 1);  /* B^T: BN rows of BK; else BK rows of BN */

@@ -89,6 +89,9 @@ int vkb_wg_tiling(const struct vkb_caps *cp, uint32_t wg, uint32_t bm, uint32_t 
 int vkb_wg_staged(uint32_t wg, uint32_t bm, uint32_t bn, uint32_t bk, uint32_t ahead, uint64_t steps, int emu, char *why,
                   size_t wl);
 double vkb_wg_staged_shared(uint32_t bm, uint32_t bn, uint32_t bk, uint32_t bufs, int bt);
+/* The share of `slots` workgroup places (SMs x workgroups an SM) that a grid of wgs workgroups keeps busy over its
+ * waves: wgs / (slots x ceil(wgs / slots)); 0 when either is 0 (harness/util.c). */
+double vkb_wave_fill(uint64_t wgs, uint64_t slots);
 
 /* What the device offers, as plain flags, so plan() can SKIP with a reason. */
 typedef struct vkb_caps {

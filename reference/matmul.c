@@ -199,6 +199,15 @@ static const mm_variant variants[] = {
  * as auto's rule at 010d7eb+: 629.9, and 88.2 at 2048^2 x 2064, every element checked). */
     {"coopmat_wgs", "matmul_coopmat_wg", K_WG, 64, 128, 32, 2, 2, 0, 0, 0, 0, 0, 0, 2},
     {"coopmat_wgs_s", "matmul_coopmat_wg", K_WG, 32, 64, 64, 2, 4, 0, 0, 0, 0, 0, 0, 2},
+    /* _m (session 41): _l's 128x128 tile on 128 invocations (2x2 subgroups of 64x64), chunk 32, one buffer, 2 steps
+     * ahead: 18948 B of shared memory and 255 registers, so two workgroups an SM where _l's 35844 B hold one (an SM's
+     * workgroups share 48 KiB, tests/gpu/sweep_s41d.txt): one's loads and barriers run beside the other's MMAs. On the
+     * H200 (tests/gpu/sweep_s41i.txt, hot, us, against auto's _l / _xl in the same runs) 71.4 / 75.9 at 2048, 513.6-516.1
+     * / 525.3-532.4 at 4096 (266-268 TFLOP/s against 258-262), 1734.9 / 1754.9 (_xl) at 6144, 2076 / 2187 at 8192 x 8320
+     * x 4096, 4129 / 4134 (_xl) at 8192; but 275.7 / 250.2 at 3072, whose 576 tiles fill 3 waves of 264 to 73% where
+     * _l's 5 of 132 fill 87%: so auto takes it only where its last wave is as full as _l's would be (mm_auto). 3 or 4
+     * steps ahead (the registers past 255) took 190-197 TFLOP/s, 16-deep steps 230-243, rasters (group=) 264. */
+    {"coopmat_wgs_m", "matmul_coopmat_wg", K_WG, 128, 128, 32, 2, 2, 0, 1, 2, 0, 0, 0, 2},
     {"coopmat_wgs_l", "matmul_coopmat_wg", K_WG, 128, 128, 64, 2, 4, 0, 1, 0, 0, 0, 0, 2},
     {"coopmat_wgs_xl", "matmul_coopmat_wg", K_WG, 128, 256, 32, 2, 4, 0, 1, 2, 0, 0, 0, 2},
     {"coopmat_wgs_k16", "matmul_coopmat_wg", K_WG, 128, 256, 16, 2, 4, 0, 0, 4, 0, 0, 0, 2},  /* 16-deep steps: any K % 16 */
@@ -253,32 +262,38 @@ static const mm_variant *find_variant(const char *name)
  * SIMT from 2048^2: the warp-tiled tiled_wt256 (H200, tests/gpu/sweep_fp32.txt, session 8, fp32 hot, ms) 0.376 /
  * 2.901 / 23.04 at 2048 / 4096 / 8192 against tiled's 0.397 / 3.107 / 24.64 (tiled_wt 0.388 / 3.098 / 24.06,
  * tiled_wt16 0.549 / 4.285 / 35.16); cuBLAS fp32 at 4096: 2.694 ms.
- * Where the device has VK_NV_cooperative_matrix2, coopmat_wgs's four tilings come first at every size: _s and the default
- * below 2048^2 outputs, _l from there, _xl from 2^25, _l again where _xl's 128x256 tile does not divide (the variants
- * table says what they measured); without coopmat2 they SKIP and the rules after them run as before. */
+ * Where the device has VK_NV_cooperative_matrix2, coopmat_wgs's tilings come first at every size: _s and the default
+ * below 2048^2 outputs, _l from there, _xl from 2^25, _m before _l from 2^22 where _xl does not run and _m's grid at
+ * two workgroups an SM fills its last wave as well as _l's at one, _l where _xl's 128x256 tile does not divide and _m
+ * is not taken (the variants table says what they measured); without coopmat2 they SKIP and the rules after them run
+ * as before. */
 typedef struct mm_rule {
     int unit;        /* 1: matrix units (fp16 + NV coopmat); 0: SIMT, any dtype */
     double mn_lo;    /* applies when m·n >= mn_lo */
     double mn_hi;    /* ... and m·n < mn_hi (0: no upper bound) */
     const char *variant, *why;
+    uint32_t per_sm; /* > 0: the variant runs this many workgroups an SM, and the rule applies only where its grid
+                      * fills its last wave at least as well as the same tiles at one an SM would (vkb_wave_fill) */
 } mm_rule;
 
 static const mm_rule rules[] = {
-    {1, 0, 0x1p19, "coopmat_wgs_s", "matrix units, workgroup-scope matrices (coopmat2), m*n < 2^19, whole tiles"},
-    {1, 0x1p19, 0x1p22, "coopmat_wgs", "matrix units, workgroup-scope matrices (coopmat2), m*n < 2^22, whole tiles"},
-    {1, 0x1p25, 0, "coopmat_wgs_xl", "matrix units, workgroup-scope matrices (coopmat2), m*n >= 2^25, whole tiles"},
-    {1, 0x1p22, 0, "coopmat_wgs_l", "matrix units, workgroup-scope matrices (coopmat2), m*n >= 2^22, whole tiles"},
-    {1, 0x1p22, 0, "coopmat_wgs_k16", "matrix units, workgroup-scope matrices (coopmat2), m*n >= 2^22, k % 16 (_l's 64: no)"},
-    {1, 0, 0x1p21, "coopmat_r", "matrix units, m*n < 2^21, whole tiles, k <= 512"},
-    {1, 0, 0x1p21, "coopmat_r8", "matrix units, m*n < 2^21, whole tiles, k <= 1024"},
-    {1, 0, 0x1p20, "coopmat_s", "matrix units, m*n < 1024^2, whole tiles"},
-    {1, 0x1p24, 0, "coopmat_p32s1", "matrix units, m*n >= 4096^2"},
-    {1, 0x1p20, 0, "coopmat_f256", "matrix units, m*n >= 1024^2"},
-    {1, 0, 0, "coopmat_64", "matrix units, where the rules above do not run"},
-    {0, 0x1p22, 0, "tiled_wt256", "SIMT, m*n >= 2048^2"},
-    {0, 0x1p22, 0, "tiled", "SIMT, m*n >= 2048^2, tiled_wt256's tile does not fit"},
-    {0, 0, 0, "tiled_64", "SIMT, m*n < 2048^2 or tiled's tile does not fit"},
-    {0, 0, 0, "naive", "fallback: no tiled variant fits this device"},
+    {1, 0, 0x1p19, "coopmat_wgs_s", "matrix units, workgroup-scope matrices (coopmat2), m*n < 2^19, whole tiles", 0},
+    {1, 0x1p19, 0x1p22, "coopmat_wgs", "matrix units, workgroup-scope matrices (coopmat2), m*n < 2^22, whole tiles", 0},
+    {1, 0x1p25, 0, "coopmat_wgs_xl", "matrix units, workgroup-scope matrices (coopmat2), m*n >= 2^25, whole tiles", 0},
+    {1, 0x1p22, 0, "coopmat_wgs_m", "matrix units, workgroup-scope matrices (coopmat2), m*n >= 2^22, whole tiles, two "
+                                    "workgroups an SM filling the last wave as well as one", 2},
+    {1, 0x1p22, 0, "coopmat_wgs_l", "matrix units, workgroup-scope matrices (coopmat2), m*n >= 2^22, whole tiles", 0},
+    {1, 0x1p22, 0, "coopmat_wgs_k16", "matrix units, workgroup-scope matrices (coopmat2), m*n >= 2^22, k % 16 (_l's 64: no)", 0},
+    {1, 0, 0x1p21, "coopmat_r", "matrix units, m*n < 2^21, whole tiles, k <= 512", 0},
+    {1, 0, 0x1p21, "coopmat_r8", "matrix units, m*n < 2^21, whole tiles, k <= 1024", 0},
+    {1, 0, 0x1p20, "coopmat_s", "matrix units, m*n < 1024^2, whole tiles", 0},
+    {1, 0x1p24, 0, "coopmat_p32s1", "matrix units, m*n >= 4096^2", 0},
+    {1, 0x1p20, 0, "coopmat_f256", "matrix units, m*n >= 1024^2", 0},
+    {1, 0, 0, "coopmat_64", "matrix units, where the rules above do not run", 0},
+    {0, 0x1p22, 0, "tiled_wt256", "SIMT, m*n >= 2048^2", 0},
+    {0, 0x1p22, 0, "tiled", "SIMT, m*n >= 2048^2, tiled_wt256's tile does not fit", 0},
+    {0, 0, 0, "tiled_64", "SIMT, m*n < 2048^2 or tiled's tile does not fit", 0},
+    {0, 0, 0, "naive", "fallback: no tiled variant fits this device", 0},
 };
 
 /* The accumulator grids (WM x WN per subgroup) that have stubs matmul_coopmat_s[_emu]_wIxJ.comp. */
@@ -497,6 +512,10 @@ static const mm_variant *mm_auto(const vkb_case *c, vkb_dtype t, int64_t m, int6
         if (!v || v->kind == K_EMU || rules[i].unit > unit || mn < rules[i].mn_lo || (rules[i].mn_hi && mn >= rules[i].mn_hi))
             continue;
         if (mm_config(c, v, t, m, n, k, spec, &nspec, shader, sizeof(shader), why, sizeof(why))) continue;
+        if (rules[i].per_sm) {
+            uint64_t sms = c->caps.sm_count ? c->caps.sm_count : 132, tiles = (uint64_t)(m / v->bm) * (uint64_t)(n / v->bn);
+            if (vkb_wave_fill(tiles, rules[i].per_sm * sms) < vkb_wave_fill(tiles, sms)) continue;
+        }
         *rule = (int)i;
         return v;
     }

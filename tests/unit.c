@@ -2231,6 +2231,11 @@ static void test_kp_xs_rule(void)
 #undef XS_SGS2
     /* bitnet_wave: whole workgroups an SM */
     CHECK(bitnet_wave(132, 1024, 3072) == 396 && bitnet_wave(132, 1025, 3072) == 264 && bitnet_wave(132, 3073, 3072) == 0);
+    /* vkb_wave_fill (matmul's coopmat_wgs_m rule): 576 128x128 tiles at 3072^2 fill 3 waves of 264 to 72.7% and 5 of 132
+     * to 87.3% (_l's); 1024 at 4096^2 fill both to 97.0%; 256 at 2048^2 one wave of 264 to 97.0%; an exact wave 1 */
+    CHECK(fabs(vkb_wave_fill(576, 264) - 576.0 / 792) < 1e-12 && fabs(vkb_wave_fill(576, 132) - 576.0 / 660) < 1e-12);
+    CHECK(vkb_wave_fill(1024, 264) == vkb_wave_fill(1024, 132) && fabs(vkb_wave_fill(256, 264) - 256.0 / 264) < 1e-12);
+    CHECK(vkb_wave_fill(264, 264) == 1 && vkb_wave_fill(0, 132) == 0 && vkb_wave_fill(5, 0) == 0);
 }
 
 /* vkb_bind_twins (harness/util.c): which pipelines take their by-address twin NAME_bda under bind= desc, bda and

@@ -178,7 +178,7 @@ accept16)   # issue 16's acceptance data: the default (auto) matmul at fp16 512,
     "$V" run --no-telemetry --no-cpu-baseline --dir "$R/a16" --seed 3 -e "set min_time=0.2 timeout=8 min_samples=3 max_noise=0.05" \
         -e "matmul n=512,4096,8192 dtype=f16" -e "matmul n=512,4096,8192 dtype=f16 bind=desc" -e "matmul n=4096 dtype=f32" \
         -e "matmul n=512 variant=coopmat_64,coopmat_r dtype=f16" \
-        -e "matmul n=4096,8192 variant=coopmat_f256,coopmat_p32s1,coopmat_wgs_l,coopmat_wgs_xl dtype=f16" -e "matmul n=4096 variant=tiled dtype=f32" \
+        -e "matmul n=4096,8192 variant=coopmat_f256,coopmat_p32s1,coopmat_wgs_m,coopmat_wgs_l,coopmat_wgs_xl dtype=f16" -e "matmul n=4096 variant=tiled dtype=f32" \
         -e "cholesky n=1024,4096" -e "qr n=1024,4096" -e "svd n=1024" -e "noop" -e "readbw n=3145728 mode=hot" \
         > "$R/a16.log" 2>&1; tail -n 3 "$R/a16.log"; sh "$0" occupancy ;;
 occupancy)  # how much shared memory an SM's resident workgroups share (tests/gpu/sweep_s41d.txt): algo=mma_kp (m=64 xs sk=1
