@@ -178,6 +178,9 @@ struct vkb_case {
     } in0_logical;
 };
 
+/* The device's SMs for the tiling rules measured on an H200: its 132 where the device does not report them. */
+static inline uint64_t vkb_sms(const vkb_case *c) { return c->caps.sm_count ? c->caps.sm_count : 132; }
+
 /* --- helpers for reference/ files (harness/case.c) --- */
 
 /* Parameter lookup: value of key, or def if absent. */

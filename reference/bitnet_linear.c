@@ -287,7 +287,7 @@ static int hmma_plan(vkb_case *c, long long n, long long k, int64_t m, int emu)
         return vkb_error(c, "ln=%lld mt=%lld: expected 16 tokens a fragment, or 8 with mt=1", (long long)ln, (long long)mt);
     if (ln == 8 && !n8) return vkb_skip(c, "ln=8: the device offers no 16x8x16 fp16 x fp16 -> fp32 NV cooperative matrix");
     uint64_t nb = (p->kp + 127) / 128, npan = ((uint64_t)n + 15) / 16, gy = ((uint64_t)m + (uint64_t)(ln * mt) - 1) / (uint64_t)(ln * mt);
-    uint64_t sms = bitnet_sms(c);
+    uint64_t sms = vkb_sms(c);
     int64_t wn = vkb_param_int(c, "wn", emu ? (mt == 2 ? 1 : 2) : ln == 8 ? bitnet_hmma_n8_wn(npan, gy, sms) : 2);
     if ((mt != 1 && mt != 2) || (wn != 1 && wn != 2 && wn != 4) || (wn == 4 && mt == 2) || sk < 0 || sk > 16 || sgs < 0 ||
         sgs > 16 || (sk && sgs && sgs % sk))
@@ -516,7 +516,7 @@ static int bind_default(const vkb_case *c, int i, void *arg)
     if (!strcmp(s, "bitnet_gemv_sg_dot")) {
         const vkb_dispatch *d = &c->disp[0];
         uint64_t sg = c->caps.subgroup ? c->caps.subgroup : 32, sgs = (uint64_t)d->groups[0] * d->groups[1] * (c->pipe[i].spec[0] / sg);
-        return !(sgs > 28 * bitnet_sms(c) && sgs <= 32 * bitnet_sms(c));
+        return !(sgs > 28 * vkb_sms(c) && sgs <= 32 * vkb_sms(c));
     }
     return (m <= 32 && !strcmp(s, "bitnet_mma_kp")) || starts(s, "bitnet_hmma_w") || !strcmp(s, "dense_gemv") || starts(s, "dense_wgs_s") ||
            (m <= 8 && (starts(s, "dense_coopmat_g_w") || !strcmp(s, "dense_splitk")));
@@ -821,7 +821,7 @@ static void dense_cost(vkb_case *c, long long n, long long k, int64_t m)
  * side by side, 3-16 slices) 37.08 54.46 31.11 32.24 85.00 52.06. */
 static int64_t sk_default(const vkb_case *c, long long n, long long k, int64_t m, uint32_t mt, int64_t ts)
 {
-    uint64_t sms = bitnet_sms(c), tiles = ((uint64_t)n + 31) / 32;
+    uint64_t sms = vkb_sms(c), tiles = ((uint64_t)n + 31) / 32;
     if (m > (ts == 2 ? 32 : 16) || mt != 1) return 1;
     int64_t its = ((int64_t)k + 63) / 64, sk = 1;
     while (sk < 16 && its / (2 * sk) >= 4 && tiles * 2 * (uint64_t)sk <= 64 * sms) sk *= 2;
@@ -832,7 +832,7 @@ static int64_t sk_default(const vkb_case *c, long long n, long long k, int64_t m
 /* dense_many_tiles_n (reference/bitnet_linear.h) on the case's device (132 SMs where it reports none). */
 static int dense_many_tiles(const vkb_case *c, long long n)
 {
-    return dense_many_tiles_n((uint64_t)n, bitnet_sms(c));
+    return dense_many_tiles_n((uint64_t)n, vkb_sms(c));
 }
 
 /* Whether the device offers NV cooperative matrices 16x8x16 fp16 x fp16 -> fp32. */
@@ -875,7 +875,7 @@ static int dense_g_plan(vkb_case *c, long long n, long long k, int64_t m, int em
      * and 37.31 cold against 39.37 and 40.99 for ts=2 sk=4 (split 2, folded), m=17 35.34 against 39.13, m=24 36.02
      * against 39.24; ts=1 sk=8 without x past L1 or at ub=1, or sk=16, were slower (37.4-43.4). On 2560x6912 (K = 6912)
      * the same tiling lost (19.10 / 20.77 against 16.98 / 20.06), so the bound is K >= 8192, from one shape above it. */
-    uint64_t sms = bitnet_sms(c);
+    uint64_t sms = vkb_sms(c);
     int many = dense_many_tiles_n((uint64_t)n, sms), wide = mt == 1 && dense_g_wide((uint64_t)n, (uint64_t)k, m, sms);
     int longk = mt == 1 && dense_g_longk((uint64_t)n, (uint64_t)k, m, sms);
     int64_t ts = vkb_param_int(c, "ts", m > 16 && m <= 32 && mt == 1 && !longk ? 2 : 1);
@@ -1167,7 +1167,7 @@ static int dense_wgs_plan(vkb_case *c, long long n, long long k, int64_t m, int 
      * - else, or where one of the three is named, two buffers, ahead 8 and dense_wgs_split for those not named (the rules
      *   above made the K = 2560 grids under 192 workgroups 8-11% slower rotate). */
     int pick = !vkb_param_str(c, "split", NULL) && !vkb_param_str(c, "bufs", NULL) && !vkb_param_str(c, "ahead", NULL);
-    uint64_t sms = bitnet_sms(c), tiles = (uint64_t)(n / bn) * (uint64_t)(m / 32);
+    uint64_t sms = vkb_sms(c), tiles = (uint64_t)(n / bn) * (uint64_t)(m / 32);
     if (pick && tiles * 132 < 256 * sms && k >= 4096) {
         for (split = 2; split < 4 && tiles * (uint64_t)split * 132 < 256 * sms; split *= 2) {}
         while (split > 1 && k % (split * bk)) split /= 2;

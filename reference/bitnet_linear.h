@@ -32,9 +32,6 @@ int bitnet_mma_sg_plan(vkb_case *c, long long n, long long k, int64_t m, size_t 
 /* algo=mma_kp / mma_kp_emu (kernels/bitnet_mma_kp.glsl): as bitnet_mma_sg_plan, K parts in the workgroup, one dispatch. */
 int bitnet_mma_kp_plan(vkb_case *c, long long n, long long k, int64_t m, size_t nc, int emu, int panel);
 
-/* The device's SMs for the tiling rules measured on an H200: its 132 where the device does not report them. */
-static inline uint64_t bitnet_sms(const vkb_case *c) { return c->caps.sm_count ? c->caps.sm_count : 132; }
-
 /* Whether N rows make at least 4 32-row tiles for each of sms SMs: at m=32 the wgs rule (dense_coop_plan), and
  * coopmat_g's wide tiling and x view (dense_g_plan) turn on it. */
 static inline int dense_many_tiles_n(uint64_t n, uint64_t sms) { return (n + 31) / 32 >= 4 * sms; }

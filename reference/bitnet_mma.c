@@ -324,7 +324,7 @@ int bitnet_mma_kp_plan(vkb_case *c, long long n, long long k, int64_t m, size_t 
      * 0.1%; on the other three kp_auto stays (6144x4096: 21.38, where SR 3 sk=3 sgs=12 took 20.21; 2560x6912 and
      * 4096x14336 lost with xs) (sweep_s33c.txt (m)). m=16 is left out (xs won 17% on 28672x4096 and lost 24% on
      * 20480x3200), and so is m > 64 (unmeasured). */
-    uint64_t sms = bitnet_sms(c), smw = (uint64_t)c->caps.max_shared / 16, tiles = ((uint64_t)n + 31) / 32;
+    uint64_t sms = vkb_sms(c), smw = (uint64_t)c->caps.max_shared / 16, tiles = ((uint64_t)n + 31) / 32;
     if (!vkb_param_str(c, "xs", NULL) && !wn && !sk && !sgs && gs == 1 && tn == 32 && gz <= 2 &&
         bitnet_kp_xs_rule(tiles * gz, nc, sms, smw, kp_slot(2, tn, f, gs, 1), kp_xpart(tn, gs), kp_acc(2, tn, f), 2 * f[0], &sk, &sgs)) {
         xs = 1, wn = 2;

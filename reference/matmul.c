@@ -513,7 +513,7 @@ static const mm_variant *mm_auto(const vkb_case *c, vkb_dtype t, int64_t m, int6
             continue;
         if (mm_config(c, v, t, m, n, k, spec, &nspec, shader, sizeof(shader), why, sizeof(why))) continue;
         if (rules[i].per_sm) {
-            uint64_t sms = c->caps.sm_count ? c->caps.sm_count : 132, tiles = (uint64_t)(m / v->bm) * (uint64_t)(n / v->bn);
+            uint64_t sms = vkb_sms(c), tiles = (uint64_t)(m / v->bm) * (uint64_t)(n / v->bn);
             if (vkb_wave_fill(tiles, rules[i].per_sm * sms) < vkb_wave_fill(tiles, sms)) continue;
         }
         *rule = (int)i;
