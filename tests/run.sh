@@ -493,6 +493,21 @@ assert all(k in x for x in b for k in ("name", "run_name", "iterations", "real_t
 assert {x.get("aggregate_name") for x in b} >= {"mean", "median", "stddev"}' "$T/gb.json" > "$T/out" 2>&1; then
         ok "export: the JSON parses (python3) and every entry has the Google Benchmark fields"; else bad "gbench JSON check" "$T/out"; fi
 else echo "skip - gbench JSON parse check (no python3)"; fi
+# tests/gpu/reps.py (peers.py's calls a sample): the runner it returns holds exactly the R that timed() divides by,
+# whether R settles (3.65 us calls: R takes a sample past 200 us; also after two tries whose replays read slow, where
+# the old loop's third try left R at 61 and the graph at 20 calls), never settles (a clock always short: the samples
+# were divided by an R the graph did not hold before session 42), or reaches its cap.
+if command -v python3 > /dev/null; then
+    if python3 -c 'import sys; sys.path.insert(0, "tests/gpu"); from reps import sized
+build = lambda r: ((lambda: r), "graph")
+run, m, r = sized(build, lambda run: run() * 3.65e-6, 2e-5); assert run() == r and r * 3.65e-6 >= 2e-4 and m == "graph", r
+run, m, r = sized(build, lambda run: 1e-6, 2e-5); assert run() == r and r > 10, r
+seq = iter([1.6e-4, 1.6e-4]); run, m, r = sized(build, lambda run: next(seq, None) or run() * 3.65e-6, 2e-5)
+assert run() == r and r * 3.65e-6 >= 2e-4, r
+run, m, r = sized(build, lambda run: 1e-12, 1e-6); assert run() == r == 5000, r' > "$T/out" 2>&1; then
+        ok "gpu/reps.py: the runner holds the R each sample is divided by (settled, never settled, capped)"
+    else bad "gpu/reps.py" "$T/out"; fi
+else echo "skip - gpu/reps.py (no python3)"; fi
 # tests/gpu/tables.py (the closing notes' acceptance tables) computes each ratio from the two medians and each verdict
 # from the issue's target, and prints NA where a row was not measured: synthetic rows, known answers.
 if command -v python3 > /dev/null; then

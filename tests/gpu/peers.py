@@ -13,8 +13,11 @@ R grows until a sample really lasts that long (calls_per_sample records it). Med
 ~0.3 s budget, at least 5). Ops ending in _cold are vkbench's mode=cold instead: each call after a 512 MiB read
 that empties the L2 of its data (timed_cold: graphs with and without the calls, the difference per call).
 """
-import csv, sys, time
+import csv, os, sys, time
 import torch
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from reps import sized  # noqa: E402
 
 torch.backends.cuda.matmul.allow_tf32 = False  # fp32 GEMM must really be fp32
 torch.backends.cudnn.allow_tf32 = False
@@ -59,14 +62,12 @@ def timed(fn, budget=0.3, warm=5, graph=True):
     # One call between events times the launch path (~10-20 us), so its R undercounts a fast kernel's calls: the
     # first R is a guess, and R grows until one sample of R calls really lasts >= 200 us (a 4 us fp16 512^3 call
     # took R = 10, 50 us samples, before this second pass: the events' and the replay's fixed cost over 10 calls).
-    reps = max(1, min(1000, int(2e-4 / one + 0.999)))
-    for _ in range(3):
-        run, method = build(reps)
+    def clock(run):
         s.record(); run(); e.record(); torch.cuda.synchronize()
-        per = max(s.elapsed_time(e) / 1e3, 1e-6)
-        if per >= 2e-4 or reps >= 5000:
-            break
-        reps = min(5000, int(reps * 2.2e-4 / per + 0.999))
+        return s.elapsed_time(e) / 1e3
+
+    run, method, reps = sized(build, clock, one)
+    per = clock(run)
     n = int(min(200, max(5, budget / per)))
     ts = []
     for _ in range(n):
