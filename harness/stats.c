@@ -360,3 +360,9 @@ int vkb_profile_format(const char *const *names, const double *sec, int n, char 
     if (u < len) snprintf(out + u, len - u, "; sum %.1f us over %d dispatches", sum * 1e6, n);
     return 0;
 }
+
+uint32_t vkb_batch_calls(double t1, double target, uint32_t copies)
+{
+    uint32_t b = t1 < target ? (uint32_t)fmin(ceil(target / fmax(t1, 1e-9)), 10000) : 1;
+    return copies > 1 ? (b + copies - 1) / copies * copies : b;
+}

@@ -2,6 +2,7 @@
 #ifndef VKB_STATS_H
 #define VKB_STATS_H
 #include <stddef.h>
+#include <stdint.h>
 
 typedef struct vkb_summary {
     size_t n;
@@ -88,6 +89,11 @@ size_t vkb_stop_shift(vkb_stop *s, const double *x, size_t n);
  * samples are dropped (*n shrinks, s->shifts grows) and the rule starts again from the kept ones; else it applies
  * the median-CI test. Returns 1 when measuring should stop. */
 int vkb_stop_next(vkb_stop *s, double *x, size_t *n, double scale, double elapsed_wall);
+
+/* The calls a timed batch holds (timing.c): enough that a batch of calls of t1 seconds each lasts >= target, at
+ * most 10000 (one when t1 >= target or is NAN: cold mode's one call a sample), then rounded up to a multiple of
+ * copies (rotate mode: every copy of the inputs read equally often). */
+uint32_t vkb_batch_calls(double t1, double target, uint32_t copies);
 
 /* Two-sided Mann-Whitney U p-value: exact (conditional on ties, so equal values keep it exact) when the
  * smaller side has <= 20 values and both <= 200 in all, the normal approximation with tie correction

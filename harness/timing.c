@@ -110,12 +110,12 @@ int vkb_timing_measure(vkb_timing *x, vkb_gpu *g, const vkb_line *l, int cold, v
     int shared = vkb_telrow_energy_shared(x->tr, !cold);
     double t1, b1, tw = vkb_now_s();
     if (run_samples(g, 1, cold, 1, &t1, &b1) < 0) return -1;  /* the batch estimate */
-    uint32_t batch = 1, nsamp = 1;
+    uint32_t nsamp = 1, copies = vkb_gpu_copies(g);
     /* On a GPU, batches of >= 2 ms keep it busy between submissions: with 100 us batches an H200 gate launch
      * whose host was busy (references, the check) ran its first launch 1.1x-4x slower than the next ones. Cold
      * samples share a submission up to the same length (b1: one sample's submission, flush and untimed run in). */
     double target = shared ? 0.02 : fmax(x->caps->is_cpu ? 1e-4 : 2e-3, 50 * x->timer_floor);
-    if (!cold && t1 < target) batch = (uint32_t)fmin(ceil(target / fmax(t1, 1e-9)), 10000);
+    uint32_t batch = vkb_batch_calls(cold ? NAN : t1, target, copies);
     if (cold) nsamp = (uint32_t)fmax(1, fmin(floor(target / fmax(b1, 1e-9)), VKB_COLD_SAMPLES_MAX));
     if (cold && vkb_vk_cold_samples(x->v)) nsamp = (uint32_t)vkb_vk_cold_samples(x->v);
     if (cold) {
@@ -123,8 +123,6 @@ int vkb_timing_measure(vkb_timing *x, vkb_gpu *g, const vkb_line *l, int cold, v
         snprintf(r->note + used, sizeof(r->note) - used, "%s%u sample%s a submission", used ? "; " : "", nsamp,
                  nsamp > 1 ? "s" : "");
     }
-    uint32_t copies = vkb_gpu_copies(g);  /* rotate mode: every copy of the inputs read equally often */
-    if (copies > 1) batch = (batch + copies - 1) / copies * copies;
     size_t cap = 256, n = 0;
     double *s = malloc(cap * sizeof(*s)), first_MHz = NAN, first_s = NAN;
     if (!s) return -1;
@@ -135,6 +133,18 @@ again:
         return -1;
     }
     double pre = clock_warm(x, g, batch, cold, nsamp, r->clock_check, sizeof(r->clock_check));
+    /* The batch again, from a call after the warm-up. The first estimate's call can be a new pipeline's first, at
+     * the clocks the warm-up had yet to lift: on an H200 the first fp16 4096 GEMM of each accept16 run (0.52 ms a
+     * call) was sized to batch 1, one call a submission, and read 1.9-2.1% slower (at 1949-1970 MHz) than the same
+     * pipeline timed later in the run at batch 3-4 (tests/gpu/sweep_s42c.txt). One call and a submission more a row;
+     * none on a CPU device, whose clock the warm-up does not lift and whose calls can take seconds. */
+    if (!cold && !retimed && !x->caps->is_cpu) {
+        if (run_samples(g, 1, 0, 1, &t1, &b1) < 0) {
+            free(s);
+            return -1;
+        }
+        batch = vkb_batch_calls(t1, target, copies);
+    }
     vkb_stop_init(&st);
     st.min_time = !isnan(o->min_time) ? o->min_time : l->opt.min_time;
     st.max_noise = !isnan(o->max_noise) ? o->max_noise : l->opt.max_noise;

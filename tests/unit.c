@@ -107,6 +107,21 @@ static void test_summary_ci_sizes(void)
     CHECK(s.n == 1 && s.median == 100 && s.q1 == 100 && isnan(s.stddev));
 }
 
+/* vkb_batch_calls (timing.c's batch): batches of >= target seconds, at most 10000 calls, one call at or over the
+ * target or for NAN (cold), whole rounds of the rotate copies. */
+static void test_batch_calls(void)
+{
+    CHECK(vkb_batch_calls(5.2e-4, 2e-3, 1) == 4);      /* an fp16 4096 GEMM at a warm clock */
+    CHECK(vkb_batch_calls(2.1e-3, 2e-3, 1) == 1);      /* the same call read 4x slow: one a batch */
+    CHECK(vkb_batch_calls(2e-3, 2e-3, 1) == 1);
+    CHECK(vkb_batch_calls(3e-6, 2e-3, 1) == 667);      /* a 3 us kernel: 2.001 ms batches */
+    CHECK(vkb_batch_calls(1e-12, 2e-3, 1) == 10000);   /* capped */
+    CHECK(vkb_batch_calls(0, 2e-3, 1) == 10000);
+    CHECK(vkb_batch_calls(NAN, 2e-3, 3) == 3);         /* cold: one call, rounded to the copies */
+    CHECK(vkb_batch_calls(5.2e-4, 2e-3, 3) == 6);      /* 4 -> two rounds of 3 copies */
+    CHECK(vkb_batch_calls(1e-12, 2e-3, 7) == 10003);   /* the cap, then whole rounds */
+}
+
 static void test_stop_rule(void)
 {
     vkb_stop s;
@@ -2289,6 +2304,7 @@ static const struct { const char *name; void (*fn)(void); } tests[] = {
     {"summary_1_to_10", test_summary_1_to_10},
     {"summary_outliers", test_summary_outliers},
     {"summary_ci_sizes", test_summary_ci_sizes},
+    {"batch_calls", test_batch_calls},
     {"stop_rule", test_stop_rule},
     {"stop_shift", test_stop_shift},
     {"stop_median_ci", test_stop_median_ci},
