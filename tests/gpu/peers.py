@@ -59,9 +59,8 @@ def timed(fn, budget=0.3, warm=5, graph=True):
                 fn()
         return run, "loop"
 
-    # One call between events times the launch path (~10-20 us), so its R undercounts a fast kernel's calls: the
-    # first R is a guess, and R grows until one sample of R calls really lasts >= 200 us (a 4 us fp16 512^3 call
-    # took R = 10, 50 us samples, before this second pass: the events' and the replay's fixed cost over 10 calls).
+    # R: reps.py's sized (one call between events times the launch path, ~10-20 us, so R grows from that guess until
+    # a sample of R calls really lasts >= 200 us; a 4 us fp16 512^3 call once took R = 10, 50 us samples).
     def clock(run):
         s.record(); run(); e.record(); torch.cuda.synchronize()
         return s.elapsed_time(e) / 1e3
