@@ -28,6 +28,20 @@ WG_CUTS = {
     "noload": [WG_A, WG_B],
     "noloop": [("ns = pc.k / SPLIT / BK,", "ns = 0u * pc.k,")],
 }
+# session 43, forms of the same loop that still compute the product (so run.sh ablate times them on the PASS run's
+# checks, and a session script can also run them validated): the staged tiles unpadded (rows of exactly BK / 8 and
+# BN / 8 uvec4: the strides a Hopper warpgroup MMA's operands would take from shared memory), and each step's MulAdd
+# split into BK / 16 MulAdds 16 deep (fewer fragments live at once)
+WG_NOPAD = [("const uint ASTR = BK / 8u + 1u, ASZ", "const uint ASTR = BK / 8u, ASZ"),
+            ("const uint BSTR = BN / 8u + 1u, BSZ = BK * BSTR;", "const uint BSTR = BN / 8u, BSZ = BK * BSTR;")]
+WG_K16 = [("#define WG_STEP(base) do { fcoopmatNV<16, gl_ScopeWorkgroup, BM, BK> ta; fcoopmatNV<16, gl_ScopeWorkgroup, BK, BN> tb; \\\n"
+           "    coopMatLoadNV(ta, sm, base, ASTR, false); coopMatLoadNV(tb, sm, base + ASZ, BSTR, WG_B_COLMAJOR); \\\n"
+           "    acc = coopMatMulAddNV(ta, tb, acc); } while (false)",
+           "#define WG_STEP(base) do { [[unroll]] for (uint h_ = 0u; h_ < BK / 16u; h_++) { \\\n"
+           "    fcoopmatNV<16, gl_ScopeWorkgroup, BM, 16> ta; fcoopmatNV<16, gl_ScopeWorkgroup, 16, BN> tb; \\\n"
+           "    coopMatLoadNV(ta, sm, base + 2u * h_, ASTR, false); coopMatLoadNV(tb, sm, base + ASZ + 16u * h_ * BSTR, BSTR, false); \\\n"
+           "    acc = coopMatMulAddNV(ta, tb, acc); } } while (false)")]
+WG_FORMS = {"nopad": WG_NOPAD, "k16": WG_K16, "nopad_k16": WG_NOPAD + WG_K16}
 
 # kernels/dense_coopmat_g.glsl's K loop: x or W fragments from one place, no K loop
 DG_CUTS = {
@@ -128,6 +142,13 @@ SETS = {
     # MulAdd from shared memory), noload_nobar without the barrier after the stash as well
     "wgs_l": ("matmul_coopmat_wg_s256", "matmul_coopmat_wg.glsl", dict(WG_CUTS, noload_nobar=[WG_A, WG_B] + WG_CUTS["nobar"])),
     "wgs_xl": ("matmul_coopmat_wg_s256a2", "matmul_coopmat_wg.glsl", dict(WG_CUTS, noload_nobar=[WG_A, WG_B] + WG_CUTS["nobar"])),
+    # session 43: coopmat_wgs_m (auto's kernel at 4096: 128 invocations, 2 steps ahead, one buffer, by address: the stub's
+    # _bda twin, built with VKB_BDA) with the cuts, the on-chip part unpadded, and the forms above; wgs_m3 the same tile
+    # 3 steps ahead (spills, sweep_s42a.txt) with the split MulAdd; wgs_xlf _xl (8192's) in the forms above
+    "wgs_m": ("matmul_coopmat_wg_s128a2_bda", "matmul_coopmat_wg.glsl",
+              dict(WG_CUTS, noload_nopad=[WG_A, WG_B] + WG_NOPAD, **WG_FORMS)),
+    "wgs_m3": ("matmul_coopmat_wg_s128a3_bda", "matmul_coopmat_wg.glsl", {"k16": WG_K16, "nopad_k16": WG_NOPAD + WG_K16}),
+    "wgs_xlf": ("matmul_coopmat_wg_s256a2", "matmul_coopmat_wg.glsl", WG_FORMS),
 }
 
 
@@ -163,9 +184,11 @@ def main():
         with tempfile.TemporaryDirectory() as d:
             for f, s in files.items():
                 open(os.path.join(d, f), "w").write(s)  # beside a copy of the stub: quoted includes look there first
-            open(os.path.join(d, stub + ".comp"), "w").write(open(os.path.join("kernels", stub + ".comp")).read())
-            subprocess.run(["glslangValidator", "-V", "--target-env", "vulkan1.2", "-I" + d, "-Ikernels",
-                            os.path.join(d, stub + ".comp"), "-o", os.path.join(spv, "ABL_%s_%s.spv" % (name, v))],
+            # a stub NAME_bda is the Makefile's by-address twin: NAME.comp built with VKB_BDA
+            src, bda = (stub[:-4], ["-DVKB_BDA"]) if stub.endswith("_bda") else (stub, [])
+            open(os.path.join(d, src + ".comp"), "w").write(open(os.path.join("kernels", src + ".comp")).read())
+            subprocess.run(["glslangValidator", "-V", "--target-env", "vulkan1.2", "-I" + d, "-Ikernels"] + bda +
+                           [os.path.join(d, src + ".comp"), "-o", os.path.join(spv, "ABL_%s_%s.spv" % (name, v))],
                            check=True, stdout=subprocess.DEVNULL)
         made.append("ABL_%s_%s" % (name, v))
     print(stub, " ".join(made))

@@ -86,7 +86,8 @@ ablate)  # session 14: where a kernel's time goes, SET mma_sg (BitLinear m=8), w
          # dense_g16 (dense_g's cuts on coopmat_g's m=16 default, session 26), dense_g16f and dense_g32 (lay=frag at m=16 and
          # at m=32 mt=2, with x's or W's loads gone or x from shared memory, session 27; dense_g16x and dense_g32x the same
          # cuts on lay=fragx's m=16 and m=32 defaults, session 30), hmma (BitLinear on fp16 units at
-         # m=8, session 28), wgs_l and wgs_xl (the fp16 GEMM's auto kernels at 4096 and 8192, session 29):
+         # m=8, session 28), wgs_l and wgs_xl (the fp16 GEMM's auto kernels at 4096 and 8192, session 29), wgs_m, wgs_m3
+         # and wgs_xlf (session 43: coopmat_wgs_m's cuts, and _m and _xl unpadded or with 16-deep MulAdds):
          # a PASS run of the cases, then each ablated copy (tests/gpu/ablate.py) timed with --established on it (status
          # TIMED)
     shift; set=${1:-mma_sg}; spv=$(dirname "$V")/spv
@@ -106,7 +107,10 @@ ablate)  # session 14: where a kernel's time goes, SET mma_sg (BitLinear m=8), w
         hmma) E="bitnet_linear shape=$SH m=8 mode=rotate algo=hmma dec=1 wn=4 sk=4" ;;
         wgs_l) E="matmul n=4096,8192 dtype=f16 variant=coopmat_wgs_l" ;;
         wgs_xl) E="matmul n=4096,8192 dtype=f16 variant=coopmat_wgs_xl" ;;
-        *) echo "ablate: SET mma_sg, wgs, wgs_l, wgs_xl, dense_g, dense_g16, dense_g16f, dense_g32, dense_g16x, dense_g32x, dense_g32w4, mma_kp, mma_kp_xs, gemv_sg, dense_wgs or hmma" >&2; exit 2 ;; esac
+        wgs_m) E="matmul n=4096,8192 dtype=f16 variant=coopmat_wgs_m" ;;  # session 43: auto's kernel at 4096
+        wgs_m3) E="matmul n=4096,8192 dtype=f16 variant=coopmat_wgs_m ahead=3" ;;
+        wgs_xlf) E="matmul n=8192 dtype=f16 variant=coopmat_wgs_xl" ;;
+        *) echo "ablate: SET mma_sg, wgs, wgs_l, wgs_xl, wgs_m, wgs_m3, wgs_xlf, dense_g, dense_g16, dense_g16f, dense_g32, dense_g16x, dense_g32x, dense_g32w4, mma_kp, mma_kp_xs, gemv_sg, dense_wgs or hmma" >&2; exit 2 ;; esac
     set -- $(python3 tests/gpu/ablate.py "$set" "$spv" $(command -v glslangValidator > /dev/null || echo --list)) || exit 1
     stub=$1; shift; for v in "$@"; do [ -f "$spv/$v.spv" ] || { echo "ablate: no $spv/$v.spv (tests/gpu/ablate.py $set $spv)" >&2; exit 1; }; done
     "$V" run --no-telemetry --no-cpu-baseline --no-calibrate --seed 3 --min-time 0.05 --timeout 1 --dir "$R/abl_$set" -e "$E" > "$R/abl_$set.log" 2>&1
