@@ -507,6 +507,18 @@ assert run() == r and r * 3.65e-6 >= 2e-4, r
 run, m, r = sized(build, lambda run: 1e-12, 1e-6); assert run() == r == 5000, r' > "$T/out" 2>&1; then
         ok "gpu/reps.py: the runner holds the R each sample is divided by (settled, never settled, capped)"
     else bad "gpu/reps.py" "$T/out"; fi
+    # reps.py's energy_per_call (peers.py's energy_J): a synthetic counter at 500 W updating every 0.1 s, chunks of 5
+    # calls of 1 ms, gives 0.5 J a call from the power between its first and last update, not the idle before them (the
+    # counter starts 20 J in, with 3 s of idle folded into the first update); a counter that never moves gives NA
+    if python3 -c 'import sys; sys.path.insert(0, "tests/gpu"); from reps import energy_per_call
+c = [0.0]
+def step(): c[0] += 0.005; return 5
+r, why = energy_per_call(step, lambda: 20000 + (int(c[0] / 0.1) * 50000 + (1500000 if c[0] >= 0.1 else 0)), lambda: c[0])
+assert r and abs(r[0] - 0.5) < 1e-9 and abs(r[1] - 500) < 1e-6 and r[2] >= 10 and why == "", (r, why)
+c[0] = 0.0; r, why = energy_per_call(step, lambda: 7, lambda: c[0])
+assert r is None and why.startswith("NA (the energy counter updated 0 times in 3.0 s"), why' > "$T/out" 2>&1; then
+        ok "gpu/reps.py: a call's energy from the power between the counter's first and last update (0.5 J at 500 W, 1 ms), NA when it never updates"
+    else bad "gpu/reps.py energy_per_call" "$T/out"; fi
 else echo "skip - gpu/reps.py (no python3)"; fi
 # tests/gpu/tables.py (the closing notes' acceptance tables) computes each ratio from the two medians and each verdict
 # from the issue's target, and prints NA where a row was not measured: synthetic rows, known answers.

@@ -4,7 +4,9 @@ cuSOLVER, CUDA copies): the numbers vkbench's closing notes compare against.
 
 Usage: python3 tests/gpu/peers.py OUT.csv [--quick]
 Each row: op, shape, dtype, median_s, min_s, samples, rate, unit, method, calls_per_sample, iqm_s (cold rows),
-kernels (what one call ran: kernels_of, profiled after the row's timing, never during it). Timing: 5 warm-up calls; then each
+kernels (what one call ran: kernels_of, profiled after the row's timing, never during it), energy_J and power_W (the
+fp16 GEMMs at 4096 and 8192 and fp32 at 4096: a call's energy and the mean power from NVML's energy counter, reps.py's
+energy_per_call, after the timing; NA with the reason elsewhere or without NVML). Timing: 5 warm-up calls; then each
 sample times R back-to-back calls between one pair of CUDA events and divides by R, R chosen so that a sample
 lasts >= 200 us: one call per event pair would time the ~10-20 us launch path, not the kernel (fp16 512^3 and
 1024^3 both read ~19 us that way). Where the call can be captured, the R calls are one CUDA graph (method
@@ -17,7 +19,7 @@ import csv, os, sys, time
 import torch
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from reps import sized  # noqa: E402
+from reps import sized, energy_per_call  # noqa: E402
 
 torch.backends.cuda.matmul.allow_tf32 = False  # fp32 GEMM must really be fp32
 torch.backends.cudnn.allow_tf32 = False
@@ -95,6 +97,47 @@ def timed_cold(fn, flush, reps=40, n=15):
     return ts[n // 2], ts[0], n, "cold-graph-diff", reps, sum(mid) / len(mid)
 
 
+def nvml_energy():
+    """(read, "") with read() the energy counter of torch's device in mJ (NVML nvmlDeviceGetTotalEnergyConsumption,
+    the device matched by its UUID, never by index), or (None, why)."""
+    import ctypes
+    try:
+        lib = ctypes.CDLL("libnvidia-ml.so.1")
+        if lib.nvmlInit_v2() != 0:
+            return None, "NA (nvmlInit_v2 failed)"
+        uuid = "GPU-%s" % torch.cuda.get_device_properties(0).uuid
+        h, v = ctypes.c_void_p(), ctypes.c_ulonglong()
+        if lib.nvmlDeviceGetHandleByUUID(uuid.encode(), ctypes.byref(h)) != 0:
+            return None, "NA (NVML has no device %s)" % uuid
+
+        def read():
+            if lib.nvmlDeviceGetTotalEnergyConsumption(h, ctypes.byref(v)) != 0:
+                raise OSError("nvmlDeviceGetTotalEnergyConsumption failed")
+            return v.value
+        read()
+        return read, ""
+    except (OSError, AttributeError) as e:
+        return None, "NA (NVML: %s)" % e
+
+
+def energy(fn, per, read):
+    """fn's energy a call and the mean power (reps.py's energy_per_call) over graphs of ~5 ms of calls replayed back to
+    back; per = fn's median time. ("J", "W") as strings, NA with the reason where it cannot be measured."""
+    if read is None:
+        return None
+    reps = max(1, int(5e-3 / per))
+    g = capture(fn, reps)
+
+    def step():
+        g.replay(); torch.cuda.synchronize()
+        return reps
+    try:
+        r, why = energy_per_call(step, read, time.monotonic)
+    except OSError as e:
+        return "NA (%s)" % e, "NA (%s)" % e
+    return ("%.6g" % r[0], "%.6g" % r[1]) if r else (why, why)
+
+
 def kernels_of(fn, calls=3):
     """What one call of fn runs on the GPU, from torch.profiler (CUPTI) over `calls` calls after the timing: each
     distinct kernel (or device copy / fill), by its total time, as NAME [grid GX x GY x GZ, block B, R regs, S B shared]
@@ -143,13 +186,19 @@ def main():
     quick = "--quick" in sys.argv
     rows = []
 
-    def add(op, shape, dtype, t, rate, unit, fn=None):
-        """One row; fn (the call that was timed) names its kernels. Cold rows run the rotate row's kernels: NA there."""
+    read, nvml_why = nvml_energy()
+
+    def add(op, shape, dtype, t, rate, unit, fn=None, joules=False):
+        """One row; fn (the call that was timed) names its kernels. Cold rows run the rotate row's kernels: NA there.
+        joules: also its energy a call and mean power (issue 16's GEMMs, where the board's power limit is the question)."""
+        ej = energy(fn, t[0], read) if joules else None
+        ej = ej or ("NA (not measured for this row)" if not joules else nvml_why,) * 2
         rows.append(dict(op=op, shape=shape, dtype=dtype, median_s="%.6g" % t[0], min_s="%.6g" % t[1],
                          samples=t[2], rate="%.6g" % rate, unit=unit, method=t[3], calls_per_sample=t[4],
                          iqm_s="%.6g" % t[5] if len(t) > 5 else "NA (not a cold row)",
                          kernels=kernels_of(fn) if fn else "NA (%s)" % ("the row without _cold names them" if
-                                                                        op.endswith("_cold") else "not profiled")))
+                                                                        op.endswith("_cold") else "not profiled"),
+                         energy_J=ej[0], power_W=ej[1]))
         print("%-10s %-18s %-5s %10.4g s  %10.4g %-10s %s" % (op, shape, dtype, t[0], rate, unit, t[3]), flush=True)
 
     n = 2 ** 28
@@ -167,7 +216,9 @@ def main():
     for dt, name in ((torch.float32, "f32"), (torch.float16, "f16")):
         for s in ((512, 1024, 2048, 4096, 8192) if not quick else (4096,)):
             A = torch.randn(s, s, device=dev, dtype=dt); B = torch.randn(s, s, device=dev, dtype=dt)
-            f = lambda: A @ B; t = timed(f); add("matmul", "%dx%dx%d" % (s, s, s), name, t, 2 * s ** 3 / t[0] / 1e12, "TFLOP/s", f)
+            f = lambda: A @ B; t = timed(f)
+            add("matmul", "%dx%dx%d" % (s, s, s), name, t, 2 * s ** 3 / t[0] / 1e12, "TFLOP/s", f,
+                joules=s == 4096 or (s == 8192 and name == "f16"))
     for (N, K) in ((3840, 2560), (2560, 2560), (13824, 2560), (2560, 6912), (20480, 3200), (6144, 4096),
                    (4096, 4096), (28672, 4096), (4096, 14336)):
         # Rotating copies of W, >= 512 MiB in all (10x the L2), as vkbench's mode=rotate: a GEMV timed on one

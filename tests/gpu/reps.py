@@ -19,3 +19,26 @@ def sized(build, clock, one, floor=2e-4, cap=5000, tries=5):
         reps = min(cap, int(reps * 1.1 * floor / per + 0.999))
         run, method = build(reps)
     return run, method, reps
+
+
+def energy_per_call(step, read, now, min_s=1.0, max_s=3.0, min_updates=10):
+    """((J a call, mean W, counter updates, window s), "") or (None, why): the energy of one call by the rule
+    harness/telemetry.c follows (shared/notes/telemetry.md §5). step() runs a chunk of back-to-back calls to its end and
+    returns how many; read() is the GPU's energy counter in mJ (NVML's, updated every ~20-100 ms); now() seconds. Chunks
+    run for >= min_s and until the counter has updated min_updates times (at most max_s); the mean power is taken
+    between the first and the last update seen (both inside the window, so no idle time before it counts), and a call's
+    energy is that power x the window / the calls. Fewer updates than min_updates: None, never a guess."""
+    t0, e, calls, updates, first, last = now(), read(), 0, 0, None, None
+    while True:
+        calls += step()
+        t, v = now(), read()
+        if v != e:
+            updates, e, last = updates + 1, v, (t, v)
+            first = first or last
+        w = t - t0
+        if (w >= min_s and updates >= min_updates) or w >= max_s:
+            break
+    if updates < min_updates or last[0] <= first[0]:
+        return None, "NA (the energy counter updated %d times in %.1f s, fewer than %d)" % (updates, w, min_updates)
+    p = (last[1] - first[1]) / 1e3 / (last[0] - first[0])
+    return (p * w / calls, p, updates, w), ""
