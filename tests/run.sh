@@ -587,6 +587,31 @@ if command -v python3 > /dev/null; then
        grep -qxF 'NA (no peers, or a peers.csv without the kernels column)' "$T/out2"; then
         ok "gpu/tables.py: the peers' kernels and their shared memory against the Vulkan cap from run.txt (4.3x), the larger block of a split-K pair, vkbench's default row's registers and shared memory beside them (the auto row without bind=), NA without a row, the column or run.txt"
     else cat "$T/out2" >> "$T/out"; bad "gpu/tables.py peers' kernels" "$T/out"; fi
+    # The power table (run.sh power16, tables.py --power): 0.37 J a call at 4096 draws 0.37 x 300e12 / 2^37 = 808 W at
+    # 300 TFLOP/s, 1.15x run.txt's 700 W limit; the auto row first; a row without energy (telemetry off) is left out;
+    # cuBLAS's energy from peers.csv's energy_J; no run.txt: the limit is NA and no ratio is printed
+    mkdir -p "$T/pw"
+    printf 'kernel,variant,params,mode,status,time_median_s,energy_per_call_J,power_mean_W,clock_reasons
+%s
+%s
+%s
+'         'matmul,coopmat_wgs_l,n=4096 dtype=f16 variant=coopmat_wgs_l,hot,PASS,5.3e-4,0.38,695,0x4 (sw_power_cap)'         'matmul,auto:coopmat_wgs_m,n=4096 dtype=f16,hot,PASS,5.23e-4,0.37,682,"0x5 (idle,sw_power_cap)"'         'matmul,coopmat_wgs_xl,n=8192 dtype=f16 variant=coopmat_wgs_xl,hot,PASS,4.09e-3,NA,NA,NA' > "$T/pw/results.csv"
+    printf 'vkbench run
+nvml_power_limit_W: 700.0
+' > "$T/pw/run.txt"
+    printf 'op,shape,dtype,median_s,min_s,samples,rate,unit,method,energy_J,power_W
+matmul,4096x4096x4096,f16,1.9e-4,1.9e-4,5,1,x,graph,0.125,650
+' > "$T/pwp.csv"
+    python3 tests/gpu/tables.py --peers "$T/pwp.csv" --power "$T/pw/results.csv" "$T/tab.csv" > "$T/out" 2>&1
+    cp "$T/pw/results.csv" "$T/pwr.csv"; python3 tests/gpu/tables.py --power "$T/pwr.csv" "$T/tab.csv" > "$T/out2" 2>&1
+    if grep -qxF 'Board power limit: 700.0 W (NVML)' "$T/out" &&
+       grep -A3 -F '| n | row |' "$T/out" | sed -n 3p | grep -qxF '| 4096 | auto:coopmat_wgs_m | 523.0 us | 263 | 0.37 | 682 | 0x5 (idle,sw_power_cap) | 808 W (1.15x the limit) | 0.125 J (650 W) |' &&
+       grep -qxF '| 4096 | coopmat_wgs_l | 530.0 us | 259 | 0.38 | 695 | 0x4 (sw_power_cap) | 829 W (1.18x the limit) | 0.125 J (650 W) |' "$T/out" &&
+       grep -qxF '| 8192 | NA (no PASS row with energy_per_call_J) | | | | | | | NA (no peers row with energy_J) |' "$T/out" &&
+       grep -qF 'Board power limit: NA (no run.txt with nvml_power_limit_W beside' "$T/out2" &&
+       grep -qxF '| 4096 | auto:coopmat_wgs_m | 523.0 us | 263 | 0.37 | 682 | 0x5 (idle,sw_power_cap) | 808 W | NA (no peers row with energy_J) |' "$T/out2"; then
+        ok "gpu/tables.py --power: the power a call of its measured energy draws at 300 TFLOP/s against run.txt's limit (808 W, 1.15x 700), auto first, rows without energy left out, cuBLAS's energy beside, NA without run.txt or peers"
+    else cat "$T/out2" >> "$T/out"; bad "gpu/tables.py --power" "$T/out"; fi
     # The shared memory an SM's workgroups share (run.sh occupancy): 24592 B takes 1.66x 24576's time on the two-an-SM
     # shape and 0.99x on the one-an-SM shape, so 2 x 24576 = 49152 B in all; with a step at one an SM too (or none at
     # two) nothing is shown; a SKIP row leaves three of four: NA

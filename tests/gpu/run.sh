@@ -2,7 +2,7 @@
 # The GPU batch behind the closing notes' figures (run on an NVIDIA H100/H200 with NVIDIA's Vulkan
 # driver, from the repo root, with build/gpu/vkbench built here and OUT set to a results folder).
 # Each block fits one 10-minute device command; run them back to back.
-#   sh tests/gpu/run.sh calibrate|clock|bitnet|decomp|default|validate PART|suitewall VKB...|bench|gatelaunch|gatespread|sweep NAME|bitnet15|concurrency|overhead|matmul|gate|peers|issue12|accept15|accept16|occupancy|ablate SET
+#   sh tests/gpu/run.sh calibrate|clock|bitnet|decomp|default|validate PART|suitewall VKB...|bench|gatelaunch|gatespread|sweep NAME|bitnet15|concurrency|overhead|matmul|gate|peers|issue12|accept15|accept16|occupancy|power16|ablate SET
 set -u
 V=${VKB:-build/gpu/vkbench}; OUT=${OUT:-/tmp/vkbench-gpu}; R=$OUT/res
 mkdir -p "$R"
@@ -113,11 +113,14 @@ ablate)  # session 14: where a kernel's time goes, SET mma_sg (BitLinear m=8), w
         *) echo "ablate: SET mma_sg, wgs, wgs_l, wgs_xl, wgs_m, wgs_m3, wgs_xlf, dense_g, dense_g16, dense_g16f, dense_g32, dense_g16x, dense_g32x, dense_g32w4, mma_kp, mma_kp_xs, gemv_sg, dense_wgs or hmma" >&2; exit 2 ;; esac
     set -- $(python3 tests/gpu/ablate.py "$set" "$spv" $(command -v glslangValidator > /dev/null || echo --list)) || exit 1
     stub=$1; shift; for v in "$@"; do [ -f "$spv/$v.spv" ] || { echo "ablate: no $spv/$v.spv (tests/gpu/ablate.py $set $spv)" >&2; exit 1; }; done
-    "$V" run --no-telemetry --no-cpu-baseline --no-calibrate --seed 3 --min-time 0.05 --timeout 1 --dir "$R/abl_$set" -e "$E" > "$R/abl_$set.log" 2>&1
-    echo "== $set"; "$V" csv "$R/abl_$set/results.csv" params status time_median_s
-    for v in "$@"; do "$V" run --no-telemetry --no-cpu-baseline --no-calibrate --seed 3 --min-time 0.05 --timeout 1 \
+    # wgs_m with telemetry (session 43): what each part of the GEMM draws, against the board's power limit
+    tel=--no-telemetry; cols="params status time_median_s"
+    [ "$set" = wgs_m ] && tel= && cols="$cols energy_per_call_J power_mean_W clock_reasons"
+    "$V" run $tel --no-cpu-baseline --no-calibrate --seed 3 --min-time 0.05 --timeout 1 --dir "$R/abl_$set" -e "$E" > "$R/abl_$set.log" 2>&1
+    echo "== $set"; "$V" csv "$R/abl_$set/results.csv" $cols
+    for v in "$@"; do "$V" run $tel --no-cpu-baseline --no-calibrate --seed 3 --min-time 0.05 --timeout 1 \
         --dir "$R/abl_${set}_$v" --shader "$stub=$v" --established "$R/abl_$set" -e "$E" > "$R/abl_${set}_$v.log" 2>&1
-        echo "== $v"; "$V" csv "$R/abl_${set}_$v/results.csv" params status time_median_s; done ;;
+        echo "== $v"; "$V" csv "$R/abl_${set}_$v/results.csv" $cols; done ;;
 sweep)   # the sweep line of each tests/gpu/sweep_NAME.txt into $R/sw_NAME, as a TSV (sh tests/gpu/run.sh sweep NAME...;
          # its last column is the per-dispatch profile where the sweep line passes --profile);
          # each sweep gets at most SWEEP_S seconds (default 200), so one slow file cannot eat the others' command
@@ -184,7 +187,13 @@ accept16)   # issue 16's acceptance data: the default (auto) matmul at fp16 512,
         -e "matmul n=512 variant=coopmat_64,coopmat_r dtype=f16" \
         -e "matmul n=4096,8192 variant=coopmat_f256,coopmat_p32s1,coopmat_wgs_m,coopmat_wgs_l,coopmat_wgs_xl dtype=f16" -e "matmul n=4096 variant=tiled dtype=f32" \
         -e "cholesky n=1024,4096" -e "qr n=1024,4096" -e "svd n=1024" -e "noop" -e "readbw n=3145728 mode=hot" \
-        > "$R/a16.log" 2>&1; tail -n 3 "$R/a16.log"; sh "$0" occupancy ;;
+        > "$R/a16.log" 2>&1; tail -n 3 "$R/a16.log"; sh "$0" occupancy; sh "$0" power16 ;;
+power16)    # session 43: the fp16 GEMMs at 4096 and 8192 (auto, and the tilings auto chooses between) with telemetry on: a
+            # call's energy, the mean power and the clock-event reasons (NVML) against the board's limit (run.txt);
+            # tables.py --power OUT/res/p16/results.csv sets the power a call at the issue's 300 TFLOP/s would draw
+    "$V" run --no-cpu-baseline --dir "$R/p16" --seed 3 -e "set min_time=0.2 timeout=8 min_samples=3" \
+        -e "matmul n=4096,8192 dtype=f16" -e "matmul n=4096,8192 variant=coopmat_wgs_m,coopmat_wgs_l,coopmat_wgs_xl dtype=f16" \
+        > "$R/p16.log" 2>&1; tail -n 1 "$R/p16.log" ;;
 occupancy)  # how much shared memory an SM's resident workgroups share (tests/gpu/sweep_s41d.txt): algo=mma_kp (m=64 xs sk=1
             # sgs=4 ah=2, 16384 B a workgroup) built with 512 and 513 uvec4 more (tests/kernels/bitnet_mma_kp_pad*.comp:
             # 24576 and 24592 B), the same code. 128 rows an SM (SMS, default 132) make two workgroups an SM, 64 one. Where

@@ -3,7 +3,7 @@
 closing note quotes what was measured and nothing else: a figure that is not in the data prints as NA (with the
 reason), every ratio is computed here from the two medians, every verdict from the issue's stated target.
 
-Usage: python3 tests/gpu/tables.py [--peers PEERS.csv] RESULTS.csv...
+Usage: python3 tests/gpu/tables.py [--peers PEERS.csv] [--power P16/results.csv] RESULTS.csv...
 Input: the rows of `sh tests/gpu/run.sh accept15` / `accept16` and `occupancy` (OUT/res/a15, a16, occ512 and occ513's
 results.csv; default variants, so each shape/mode has one row
 per kernel; where several rows match, the fastest PASS is used and the table says which). Only PASS rows count:
@@ -402,6 +402,59 @@ def l2_floor(rows, mm):
           "%.2f). %s\n" % (tiles_b / 1e6, t(r) * 1e6, least_b / 1e6, tiles_b / 1e6, tgt))
 
 
+def run_txt(path, key):
+    """A value from the run.txt beside a results.csv (harness/run.c's record of the run): (text, "") or (None, why)."""
+    try:
+        with open(os.path.join(os.path.dirname(path) or ".", "run.txt")) as f:
+            for line in f:
+                if line.startswith(key + ":"):
+                    return line.split(":", 1)[1].strip(), ""
+    except OSError:
+        pass
+    return None, "no run.txt with %s beside %s" % (key, path)
+
+
+def power(path, pp):
+    """Issue 16 under the board's power limit (session 43, tests/gpu/sweep_s43b.txt): the fp16 GEMMs of `run.sh power16`
+    (telemetry on) at 4096 and 8192, each row's energy a call (NVML's counter over >= 1 s of calls), mean power and
+    clock-event reasons, and the power that a call of that energy draws at the issue's 300 TFLOP/s: E x 300e12 / (2 n^3)
+    (a faster call only saves its static share, P_static x the time saved). Where that is over the board's limit
+    (run.txt's nvml_power_limit_W), the tiling cannot reach 300 TFLOP/s at the energy it spends; cuBLAS's energy a call
+    (peers.py energy_J) beside it."""
+    print("### Power: energy a call against the board's limit (`run.sh power16`, telemetry on)\n")
+    if not path:
+        print("NA (no --power results: `sh tests/gpu/run.sh power16`)\n")
+        return
+    lim, why = run_txt(path, "nvml_power_limit_W")
+    pe = {}
+    if pp:
+        with open(pp, newline="") as f:
+            pe = {(r["op"], r["shape"], r["dtype"]): r for r in csv.DictReader(f) if "energy_J" in r}
+    num = lambda v: v not in (None, "", "NA") and not v.startswith("NA")
+    print("Board power limit: %s\n" % ("%s W (NVML)" % lim if lim else "NA (%s)" % why))
+    print("| n | row | time | TFLOP/s | J a call | mean W | clock reasons | W a call draws at 300 TFLOP/s | cuBLAS J a call (mean W) |")
+    print("|---:|---|---:|---:|---:|---:|---|---:|---|")
+    rows = load([path])
+    for n in (4096, 8192):
+        mine = [r for r in rows if r["kernel"] == "matmul" and r["_p"].get("n") == str(n) and r["_p"].get("dtype") == "f16"
+                and r["status"] == "PASS" and num(r.get("energy_per_call_J"))]
+        mine.sort(key=lambda r: (not r["variant"].startswith("auto"), t(r)))
+        c = pe.get(("matmul", "%dx%dx%d" % (n, n, n), "f16"), {})
+        cub = "%.3g J (%.0f W)" % (float(c["energy_J"]), float(c["power_W"])) if num(c.get("energy_J")) else \
+            (c.get("energy_J") or "NA (no peers row with energy_J)")
+        if not mine:
+            print("| %d | NA (no PASS row with energy_per_call_J) | | | | | | | %s |" % (n, cub))
+        for r in mine:
+            e, fl = float(r["energy_per_call_J"]), 2 * n ** 3
+            w300 = e * 300e12 / fl
+            over = " (%.2fx the limit)" % (w300 / float(lim)) if lim else ""
+            print("| %d | %s | %.1f us | %.0f | %.3g | %s | %s | %.0f W%s | %s |" % (
+                n, r["variant"], t(r) * 1e6, fl / t(r) / 1e12, e,
+                "%.0f" % float(r["power_mean_W"]) if num(r.get("power_mean_W")) else "NA", r.get("clock_reasons") or "NA",
+                w300, over, cub))
+    print()
+
+
 def clocks(rows):
     """One line on the clock check of the timed rows (harness/timing.c): how many ran at their working clock, were
     re-timed after a low first pass, or stayed low (the gate does not judge those)."""
@@ -419,14 +472,17 @@ def clocks(rows):
 
 def main():
     a = sys.argv[1:]
-    peers, pp = {}, None
+    peers, pp, pw = {}, None, None
     if "--peers" in a:
         i = a.index("--peers"); pp = a[i + 1]; peers = peers_load(pp); del a[i:i + 2]
+    if "--power" in a:  # run.sh power16's results.csv: kept apart, so that its rows never stand in the tables above
+        i = a.index("--power"); pw = a[i + 1]; del a[i:i + 2]
     if not a:
-        sys.exit("usage: tables.py [--peers PEERS.csv] RESULTS.csv...")
+        sys.exit("usage: tables.py [--peers PEERS.csv] [--power P16/results.csv] RESULTS.csv...")
     rows = load(a)
     issue15(rows, peers)
     issue16(rows, peers)
+    power(pw, pp)
     peer_kernels(rows, peers_kernels(pp), *shared_cap(a))
     occupancy(rows)
     clocks(rows)
