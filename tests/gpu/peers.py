@@ -122,14 +122,21 @@ def nvml_energy():
 
 def energy(fn, per, read):
     """fn's energy a call and the mean power (reps.py's energy_per_call) over graphs of ~5 ms of calls replayed back to
-    back; per = fn's median time. ("J", "W") as strings, NA with the reason where it cannot be measured."""
+    back, two in flight: a step waits for the older one only, so that the GPU stays busy while the counter is read (an
+    NVML read takes milliseconds; synchronising before it left the GPU idle for half the window, and a call read 2x its
+    energy, session 43). A step counts the calls that have finished. per = fn's median time. ("J", "W") as strings, NA
+    with the reason where it cannot be measured."""
     if read is None:
         return None
     reps = max(1, int(5e-3 / per))
-    g = capture(fn, reps)
+    g, fly = capture(fn, reps), []
 
     def step():
-        g.replay(); torch.cuda.synchronize()
+        g.replay()
+        fly.append(torch.cuda.Event()); fly[-1].record()
+        if len(fly) < 3:
+            return 0
+        fly.pop(0).synchronize()
         return reps
     try:
         r, why = energy_per_call(step, read, time.monotonic)

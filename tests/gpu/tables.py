@@ -420,7 +420,8 @@ def power(path, pp):
     clock-event reasons, and the power that a call of that energy draws at the issue's 300 TFLOP/s: E x 300e12 / (2 n^3)
     (a faster call only saves its static share, P_static x the time saved). Where that is over the board's limit
     (run.txt's nvml_power_limit_W), the tiling cannot reach 300 TFLOP/s at the energy it spends; cuBLAS's energy a call
-    (peers.py energy_J) beside it."""
+    (peers.py energy_J) beside it. "Busy" = mean power x time / energy a call: the share of the energy window the calls
+    filled at their timed speed (under ~0.95, idle gaps or slower calls in the window add to the energy a call)."""
     print("### Power: energy a call against the board's limit (`run.sh power16`, telemetry on)\n")
     if not path:
         print("NA (no --power results: `sh tests/gpu/run.sh power16`)\n")
@@ -432,8 +433,8 @@ def power(path, pp):
             pe = {(r["op"], r["shape"], r["dtype"]): r for r in csv.DictReader(f) if "energy_J" in r}
     num = lambda v: v not in (None, "", "NA") and not v.startswith("NA")
     print("Board power limit: %s\n" % ("%s W (NVML)" % lim if lim else "NA (%s)" % why))
-    print("| n | row | time | TFLOP/s | J a call | mean W | clock reasons | W a call draws at 300 TFLOP/s | cuBLAS J a call (mean W) |")
-    print("|---:|---|---:|---:|---:|---:|---|---:|---|")
+    print("| n | row | time | TFLOP/s | J a call | mean W | busy | clock reasons | W a call draws at 300 TFLOP/s | cuBLAS J a call (mean W) |")
+    print("|---:|---|---:|---:|---:|---:|---:|---|---:|---|")
     rows = load([path])
     for n in (4096, 8192):
         mine = [r for r in rows if r["kernel"] == "matmul" and r["_p"].get("n") == str(n) and r["_p"].get("dtype") == "f16"
@@ -443,15 +444,15 @@ def power(path, pp):
         cub = "%.3g J (%.0f W)" % (float(c["energy_J"]), float(c["power_W"])) if num(c.get("energy_J")) else \
             (c.get("energy_J") or "NA (no peers row with energy_J)")
         if not mine:
-            print("| %d | NA (no PASS row with energy_per_call_J) | | | | | | | %s |" % (n, cub))
+            print("| %d | NA (no PASS row with energy_per_call_J) | | | | | | | | %s |" % (n, cub))
         for r in mine:
             e, fl = float(r["energy_per_call_J"]), 2 * n ** 3
             w300 = e * 300e12 / fl
             over = " (%.2fx the limit)" % (w300 / float(lim)) if lim else ""
-            print("| %d | %s | %.1f us | %.0f | %.3g | %s | %s | %.0f W%s | %s |" % (
-                n, r["variant"], t(r) * 1e6, fl / t(r) / 1e12, e,
-                "%.0f" % float(r["power_mean_W"]) if num(r.get("power_mean_W")) else "NA", r.get("clock_reasons") or "NA",
-                w300, over, cub))
+            pm = float(r["power_mean_W"]) if num(r.get("power_mean_W")) else None
+            print("| %d | %s | %.1f us | %.0f | %.3g | %s | %s | %s | %.0f W%s | %s |" % (
+                n, r["variant"], t(r) * 1e6, fl / t(r) / 1e12, e, "%.0f" % pm if pm else "NA",
+                "%.2f" % (pm * t(r) / e) if pm else "NA", r.get("clock_reasons") or "NA", w300, over, cub))
     print()
 
 
