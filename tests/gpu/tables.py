@@ -433,7 +433,7 @@ def power(path, pp):
             pe = {(r["op"], r["shape"], r["dtype"]): r for r in csv.DictReader(f) if "energy_J" in r}
     num = lambda v: v not in (None, "", "NA") and not v.startswith("NA")
     print("Board power limit: %s\n" % ("%s W (NVML)" % lim if lim else "NA (%s)" % why))
-    print("| n | row | time | TFLOP/s | J a call | mean W | busy | clock reasons | W a call draws at 300 TFLOP/s | cuBLAS J a call (mean W) |")
+    print("| n | row | time | TFLOP/s | J a call | mean W | busy | clock reasons | W a call draws at 300 TFLOP/s | cuBLAS J a call (mean W, busy) |")
     print("|---:|---|---:|---:|---:|---:|---:|---|---:|---|")
     rows = load([path])
     for n in (4096, 8192):
@@ -441,7 +441,8 @@ def power(path, pp):
                 and r["status"] == "PASS" and num(r.get("energy_per_call_J"))]
         mine.sort(key=lambda r: (not r["variant"].startswith("auto"), t(r)))
         c = pe.get(("matmul", "%dx%dx%d" % (n, n, n), "f16"), {})
-        cub = "%.3g J (%.0f W)" % (float(c["energy_J"]), float(c["power_W"])) if num(c.get("energy_J")) else \
+        cub = "%.3g J (%.0f W, busy %.2f)" % (float(c["energy_J"]), float(c["power_W"]), float(c["power_W"]) *
+                                               float(c["median_s"]) / float(c["energy_J"])) if num(c.get("energy_J")) else \
             (c.get("energy_J") or "NA (no peers row with energy_J)")
         if not mine:
             print("| %d | NA (no PASS row with energy_per_call_J) | | | | | | | | %s |" % (n, cub))
