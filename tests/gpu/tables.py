@@ -103,13 +103,9 @@ def shared_cap(paths):
     """The device's maxComputeSharedMemorySize from the run.txt beside a results.csv (harness/run.c): (bytes, "") or
     (None, why)."""
     for p in paths:
-        try:
-            with open(os.path.join(os.path.dirname(p) or ".", "run.txt")) as f:
-                for line in f:
-                    if line.startswith("max_compute_shared_bytes:"):
-                        return int(line.split(":", 1)[1].split()[0]), ""
-        except (OSError, ValueError):
-            continue
+        v, _ = run_txt(p, "max_compute_shared_bytes")
+        if v and v.split()[0].isdigit():
+            return int(v.split()[0]), ""
     return None, "NA (no run.txt with max_compute_shared_bytes beside the results)"
 
 
