@@ -78,25 +78,24 @@ def verdict(ok):
     return "NA" if ok is None else ("met" if ok else "**missed**")
 
 
+def peers_rows(path):
+    """peers.py's rows by (op, shape, dtype), and the CSV's columns; ({}, []) without a file."""
+    if not path:
+        return {}, []
+    with open(path, newline="") as f:
+        rd = csv.DictReader(f)
+        return {(r["op"], r["shape"], r["dtype"]): r for r in rd}, rd.fieldnames or []
+
+
 def peers_load(path):
-    out = {}
-    if path:
-        with open(path, newline="") as f:
-            for r in csv.DictReader(f):
-                out[(r["op"], r["shape"], r["dtype"])] = float(r["median_s"])
-    return out
+    return {k: float(r["median_s"]) for k, r in peers_rows(path)[0].items()}
 
 
 def peers_kernels(path):
     """peers.py's kernels column by (op, shape, dtype): what one call of the peer ran (peers.py kernels_of). None where the
     CSV has no such column (peers from before it)."""
-    if not path:
-        return None
-    with open(path, newline="") as f:
-        rd = csv.DictReader(f)
-        if "kernels" not in (rd.fieldnames or []):
-            return None
-        return {(r["op"], r["shape"], r["dtype"]): r["kernels"] for r in rd}
+    rows, cols = peers_rows(path)
+    return {k: r["kernels"] for k, r in rows.items()} if "kernels" in cols else None
 
 
 def shared_cap(paths):
@@ -423,10 +422,7 @@ def power(path, pp):
         print("NA (no --power results: `sh tests/gpu/run.sh power16`)\n")
         return
     lim, why = run_txt(path, "nvml_power_limit_W")
-    pe = {}
-    if pp:
-        with open(pp, newline="") as f:
-            pe = {(r["op"], r["shape"], r["dtype"]): r for r in csv.DictReader(f) if "energy_J" in r}
+    pe = peers_rows(pp)[0]
     num = lambda v: v not in (None, "", "NA") and not v.startswith("NA")
     print("Board power limit: %s\n" % ("%s W (NVML)" % lim if lim else "NA (%s)" % why))
     print("| n | row | time | TFLOP/s | J a call | mean W | busy | clock reasons | W a call draws at 300 TFLOP/s | cuBLAS J a call (mean W, busy) |")
